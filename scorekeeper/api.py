@@ -1,0 +1,78 @@
+"""KIND → engine dispatch (CONTRACT.md).
+
+``evaluate(kind, request)`` is the one entry point used by the CLI
+(``scorekeeper score KIND``), the HTTP API (``POST /api/v1/score/KIND``) and the
+web screens. Engines live in ``scorekeeper.games`` and are imported on first use,
+so answering one kind never pays for the others.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+from . import validate as v
+from .errors import RuleError, UnknownKind
+
+Engine = Callable[[dict], dict]
+
+# kind → module that defines it in its KINDS table
+_MODULES = {
+    "cowboy-gun": "cowboy",
+    "cowboy-marriage": "cowboy",
+    "cowboy-deal": "cowboy",
+    "cowboy-shot": "cowboy",
+    "szaman-deal": "szaman",
+    "kvanta-dealer": "kvanta",
+    "kvanta-hand": "kvanta",
+    "kvanta-trick": "kvanta",
+    "kvanta-flux": "kvanta",
+    "kvanta-call": "kvanta",
+    "kvanta-poker": "kvanta",
+    "vezimas-trumps": "vezimas",
+    "vezimas-beat": "vezimas",
+    "vezimas-deal": "vezimas",
+    "pegs-moves": "pegs",
+    "pegs-apply": "pegs",
+}
+
+MANUAL_LIMIT = 10_000
+
+
+def manual_points(request: dict) -> dict:
+    """The generic score pad: points typed by hand for 2–8 players."""
+    req = v.obj(request, "", required=("players", "points"))
+    players = v.players(req["players"], "players", 2, 8)
+    raw = v.player_keys(req["points"], "points", players)
+    points = {
+        name: v.integer(raw[name], v.join("points", name), -MANUAL_LIMIT, MANUAL_LIMIT)
+        for name in players
+        if name in raw
+    }
+    return {"points": {name: points.get(name, 0) for name in players}}
+
+
+_LOCAL: dict[str, Engine] = {"manual-points": manual_points}
+
+KINDS: tuple[str, ...] = tuple(sorted([*_LOCAL, *_MODULES]))
+
+
+def engine_for(kind: str) -> Engine:
+    if kind in _LOCAL:
+        return _LOCAL[kind]
+    module_name = _MODULES.get(kind) if isinstance(kind, str) else None
+    if module_name is None:
+        raise UnknownKind(str(kind))
+    module = importlib.import_module(f"scorekeeper.games.{module_name}")
+    return module.KINDS[kind]
+
+
+def evaluate(kind: str, request: object) -> dict:
+    """Answer one request; raise RuleError for refused input, UnknownKind for a bad kind."""
+    engine = engine_for(kind)
+    if not isinstance(request, dict):
+        raise RuleError("The request must be a JSON object.", "")
+    return engine(request)
+
+
+__all__ = ["KINDS", "RuleError", "UnknownKind", "evaluate", "engine_for", "manual_points"]

@@ -1,0 +1,167 @@
+"""Strict request checking shared by every engine.
+
+Each helper takes the value and its path (``held.Ana[2]``) and either returns the
+value in a clean form or raises RuleError with a sentence a player understands.
+Unknown fields are refused so a typo never passes silently (CONTRACT).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+
+from .cards import Card, CardError, parse_card
+from .errors import RuleError
+
+MAX_NAME = 40
+
+
+def join(path: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else key
+
+
+def obj(value: object, path: str, required: Iterable[str] = (), optional: Iterable[str] = ()) -> dict:
+    """A JSON object with exactly the required fields and any of the optional ones."""
+    if not isinstance(value, Mapping):
+        where = f"{path} must" if path else "The request must"
+        raise RuleError(f"{where} be a JSON object.", path)
+    required = tuple(required)
+    allowed = set(required) | set(optional)
+    for key in value:
+        if key not in allowed:
+            names = ", ".join(sorted(allowed)) or "none"
+            raise RuleError(f"Unknown field {key!r} (allowed here: {names}).", join(path, str(key)))
+    for key in required:
+        if key not in value:
+            raise RuleError(f"The field {key!r} is missing.", join(path, key))
+    return dict(value)
+
+
+def array(value: object, path: str, min_len: int = 0, max_len: int | None = None) -> list:
+    if not isinstance(value, list):
+        raise RuleError(f"{path or 'This'} must be a list.", path)
+    if len(value) < min_len:
+        raise RuleError(f"{path} needs at least {min_len} item{'s' if min_len != 1 else ''}.", path)
+    if max_len is not None and len(value) > max_len:
+        raise RuleError(f"{path} can hold at most {max_len} items.", path)
+    return value
+
+
+def mapping(value: object, path: str) -> dict:
+    if not isinstance(value, Mapping):
+        raise RuleError(f"{path} must be a JSON object.", path)
+    return dict(value)
+
+
+def integer(value: object, path: str, lo: int | None = None, hi: int | None = None) -> int:
+    # bool is an int in Python but not in JSON
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        else:
+            raise RuleError(f"{path} must be a whole number.", path)
+    if lo is not None and value < lo or hi is not None and value > hi:
+        raise RuleError(f"{path} must be between {lo} and {hi}.", path)
+    return value
+
+
+def boolean(value: object, path: str) -> bool:
+    if not isinstance(value, bool):
+        raise RuleError(f"{path} must be true or false.", path)
+    return value
+
+
+def choice(value: object, path: str, options: Iterable[str]) -> str:
+    options = tuple(options)
+    if not isinstance(value, str) or value not in options:
+        listed = ", ".join(repr(o) for o in options)
+        raise RuleError(f"{path} must be one of {listed}.", path)
+    return value
+
+
+def name(value: object, path: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise RuleError("A player's name must be non-empty text.", path)
+    if len(value) > MAX_NAME:
+        raise RuleError(f"A player's name can be at most {MAX_NAME} characters.", path)
+    return value
+
+
+def players(value: object, path: str = "players", lo: int = 2, hi: int = 8) -> list[str]:
+    """The players in seating order, clockwise: unique, non-empty names."""
+    items = array(value, path)
+    if not lo <= len(items) <= hi:
+        raise RuleError(f"This game needs {lo} to {hi} players; {len(items)} given.", path)
+    seen: set[str] = set()
+    for i, item in enumerate(items):
+        name(item, join(path, i))
+        if item in seen:
+            raise RuleError(f"{item!r} is listed twice among the players.", join(path, i))
+        seen.add(item)
+    return list(items)
+
+
+def player(value: object, path: str, known: Iterable[str]) -> str:
+    known = tuple(known)
+    if not isinstance(value, str) or value not in known:
+        shown = value if isinstance(value, str) else repr(value)
+        raise RuleError(f"{shown!r} is not one of the players ({', '.join(known)}).", path)
+    return value
+
+
+def player_keys(value: object, path: str, known: Iterable[str]) -> dict:
+    """An object keyed by player names; every key must be a player."""
+    data = mapping(value, path)
+    known = tuple(known)
+    for key in data:
+        if key not in known:
+            raise RuleError(f"{key!r} is not one of the players ({', '.join(known)}).", join(path, key))
+    return data
+
+
+def card(value: object, path: str) -> Card:
+    try:
+        return parse_card(value)
+    except CardError as exc:
+        raise RuleError(str(exc), path) from None
+
+
+def cards(value: object, path: str, min_len: int = 0, max_len: int | None = None) -> list[Card]:
+    items = array(value, path, min_len, max_len)
+    return [card(item, join(path, i)) for i, item in enumerate(items)]
+
+
+def suit(value: object, path: str, allowed: str = "SHDC") -> str:
+    """A suit letter or symbol."""
+    from .cards import _SUITS_IN
+
+    if isinstance(value, str):
+        got = _SUITS_IN.get(value.strip().upper())
+        if got is not None and got in allowed:
+            return got
+    listed = ", ".join(allowed)
+    raise RuleError(f"{path} must be a suit ({listed}).", path)
+
+
+class CardCounter:
+    """Counts cards across a whole request and refuses one seen too often
+    (one deck: at most once; Kvanta: at most 3 copies; RULES §0)."""
+
+    def __init__(self, copies: int = 1):
+        self.copies = copies
+        self.counts: Counter[Card] = Counter()
+
+    def add(self, c: Card, path: str) -> None:
+        self.counts[c] += 1
+        if self.counts[c] > self.copies:
+            if self.copies == 1:
+                raise RuleError(f"{c} appears more than once; a deal uses one deck.", path)
+            raise RuleError(
+                f"{c} appears more than {self.copies} times; there are only {self.copies} decks.", path
+            )
+
+    def add_all(self, items: Iterable[Card], path: str) -> None:
+        for i, c in enumerate(items):
+            self.add(c, join(path, i))
