@@ -1,0 +1,382 @@
+"""Vežimas (RULES §4): personal trumps, the beating referee and the cart of a deal.
+
+Every player owns one trump suit for the whole session. A card on the shared pile is
+answered by beating it; what beats it depends on whose trump its suit is (cases 1–3).
+The last player still holding cards gets the *vežimas* (cart): fewest carts is best.
+
+Kinds (CONTRACT "Vežimas"): ``vezimas-trumps``, ``vezimas-beat``, ``vezimas-deal``.
+The helpers ``first_lead_after``, ``deal_size`` and ``session_standings`` serve the
+screens. Pure: no I/O, deterministic; the only error raised is RuleError.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import NamedTuple
+
+from .. import validate as v
+from ..cards import Card, piquet_deck
+from ..errors import RuleError
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+DECK = frozenset(piquet_deck())  # 9, 10, J, Q, K, A of each suit
+MAX_HAND = len(DECK) - 1  # everything but the top card
+# V-D1: the Q♣ holder takes clubs, the next players clockwise take ♠, ♥, ♦
+TRUMP_ORDER = ("C", "S", "H", "D")
+DEAL_SIZES = {2: 12, 3: 8, 4: 6}  # the whole deck is dealt
+
+
+# --- seating -------------------------------------------------------------------------
+
+
+def next_clockwise(players: Sequence[str], name: str, out: Iterable[str] = ()) -> str | None:
+    """The next player after ``name`` clockwise who still holds cards (V-D3);
+    None when nobody else does.
+
+    >>> next_clockwise(["Ana", "Bojan", "Ceca"], "Ceca")
+    'Ana'
+    >>> next_clockwise(["Ana", "Bojan", "Ceca"], "Ana", out=["Bojan"])
+    'Ceca'
+    >>> next_clockwise(["Ana", "Bojan"], "Ana", out=["Bojan"]) is None
+    True
+    """
+    gone = set(out)
+    seat = players.index(name)
+    for step in range(1, len(players)):
+        candidate = players[(seat + step) % len(players)]
+        if candidate not in gone:
+            return candidate
+    return None
+
+
+def first_lead_after(players: Sequence[str], dealer: str) -> str:
+    """V-D2: the player on the dealer's left leads, i.e. the next player clockwise
+    (players are listed in clockwise seating order).
+
+    >>> first_lead_after(["Kuba", "Milica", "Ceca"], "Ceca")
+    'Kuba'
+    """
+    seating = list(players) if isinstance(players, list | tuple) else players
+    players = v.players(seating, "players", MIN_PLAYERS, MAX_PLAYERS)
+    dealer = v.player(dealer, "dealer", players)
+    return next_clockwise(players, dealer)
+
+
+def deal_size(n_players: int) -> int:
+    """Cards each player gets: the 24 cards are all dealt (6, 8 or 12).
+
+    >>> [deal_size(n) for n in (2, 3, 4)]
+    [12, 8, 6]
+    """
+    count = v.integer(n_players, "players", MIN_PLAYERS, MAX_PLAYERS)
+    return DEAL_SIZES[count]
+
+
+# --- trumps --------------------------------------------------------------------------
+
+
+def assign_trumps(players: Sequence[str], queen_of_clubs: str) -> dict[str, str]:
+    """V-D1: clubs to the Q♣ holder, then ♠, ♥, ♦ to the next players clockwise.
+
+    >>> assign_trumps(["Ola", "Asta", "Jonas"], "Asta")
+    {'Asta': 'C', 'Jonas': 'S', 'Ola': 'H'}
+    """
+    seat = players.index(queen_of_clubs)
+    count = len(players)
+    return {players[(seat + i) % count]: TRUMP_ORDER[i] for i in range(count)}
+
+
+def free_suits(trumps: Mapping[str, str], out: Iterable[str] = ()) -> list[str]:
+    """Suits nobody still playing owns: unassigned ones (2–3 players) and those of
+    players who are out. They are beaten as in case 3.
+
+    >>> free_suits({"Ana": "C", "Bojan": "S"})
+    ['H', 'D']
+    >>> free_suits({"Ana": "C", "Bojan": "S", "Ceca": "H", "Dora": "D"}, out=["Ceca"])
+    ['H']
+    """
+    gone = set(out)
+    owned = {suit for name, suit in trumps.items() if name not in gone}
+    return [suit for suit in TRUMP_ORDER if suit not in owned]
+
+
+# --- beating -------------------------------------------------------------------------
+
+
+class Situation(NamedTuple):
+    """What a player answering the top card needs to know."""
+
+    top: Card
+    own_trump: str  # Tp
+    next_player: str  # N: the next player still holding cards (V-D3)
+    next_trump: str | None  # Tn; None if N owns no suit
+    free_because_out: str | None = None  # owner of the top's suit if he is out
+
+
+def beat_case(situation: Situation) -> int:
+    """Which of the three beating cases applies (RULES §4 "Beating").
+
+    >>> from scorekeeper.cards import parse_card
+    >>> beat_case(Situation(parse_card("9S"), "C", "Rūta", "S"))
+    2
+    """
+    suit = situation.top.suit
+    if suit == situation.own_trump:
+        return 1
+    if suit == situation.next_trump:
+        return 2
+    return 3
+
+
+def can_beat(situation: Situation, card: Card) -> bool:
+    """True when ``card`` beats the top card.
+
+    >>> from scorekeeper.cards import parse_card as c
+    >>> here = Situation(c("10H"), "C", "Bojan", "S")
+    >>> can_beat(here, c("JH")), can_beat(here, c("9C")), can_beat(here, c("AS"))
+    (True, True, False)
+    """
+    top, own = situation.top, situation.own_trump
+    case = beat_case(situation)
+    if case == 1:  # only a higher card of one's own trump
+        return card.suit == own and card.rank > top.rank
+    if case == 2:  # the next player's trump: only one's own trump, any rank
+        return card.suit == own
+    return card.suit == own or (card.suit == top.suit and card.rank > top.rank)
+
+
+def explain(situation: Situation) -> str:
+    """The rule that decides this answer, in a player's words."""
+    top, own = situation.top, situation.own_trump
+    case = beat_case(situation)
+    if case == 1:
+        return f"{top} is of your own trump: only a higher {own} beats it."
+    if case == 2:
+        return (
+            f"{top} is the trump of {situation.next_player}, the next player: "
+            f"only one of your trumps ({own}) beats it."
+        )
+    text = f"A higher {top.suit} or any of your trumps ({own}) beats {top}."
+    if situation.free_because_out:  # V-D3: an out player's suit is free
+        text += f" {top.suit} is free because {situation.free_because_out} is out."
+    return text
+
+
+def verdict(situation: Situation, card: Card) -> str:
+    """One sentence: does it beat, and why."""
+    verb = "beats" if can_beat(situation, card) else "does not beat"
+    return f"{card} {verb} {situation.top}. {explain(situation)}"
+
+
+def verify_beat(situation: Situation, card: Card) -> None:
+    """Raise RuleError with the reason when ``card`` does not beat the top card."""
+    if not can_beat(situation, card):
+        raise RuleError(verdict(situation, card), "card")
+
+
+def beaters(situation: Situation, hand: Iterable[Card]) -> list[Card]:
+    """The cards of ``hand`` that beat the top card, in hand order."""
+    return [card for card in hand if can_beat(situation, card)]
+
+
+def situation_for(
+    players: Sequence[str], trumps: Mapping[str, str], out: Iterable[str], player: str, top: Card
+) -> Situation:
+    """Build the situation of ``player`` answering ``top``; refuses a player who is
+    out and a deal that is already over."""
+    gone = set(out)
+    if player in gone:
+        raise RuleError(
+            f"{player} is out of this deal: a player with no cards cannot play.", "player"
+        )
+    nxt = next_clockwise(players, player, gone)
+    if nxt is None:
+        raise RuleError(
+            f"Only {player} still holds cards: the deal is over and {player} gets the cart.", "out"
+        )
+    owner = next((name for name, suit in trumps.items() if suit == top.suit), None)
+    return Situation(
+        top=top,
+        own_trump=trumps[player],
+        next_player=nxt,
+        next_trump=trumps.get(nxt),
+        free_because_out=owner if owner in gone else None,
+    )
+
+
+# --- standings -----------------------------------------------------------------------
+
+
+def session_standings(carts: Mapping[str, int]) -> list[dict]:
+    """V-D4: the session score is each player's count of carts; fewest is best.
+    Players with equal counts share a place and keep the order given.
+
+    >>> for row in session_standings({"Ana": 2, "Bojan": 0, "Ceca": 2}):
+    ...     print(row)
+    {'player': 'Bojan', 'carts': 0, 'place': 1}
+    {'player': 'Ana', 'carts': 2, 'place': 2}
+    {'player': 'Ceca', 'carts': 2, 'place': 2}
+    """
+    counts = v.mapping(carts, "carts")
+    checked = []
+    for name, count in counts.items():
+        path = v.join("carts", str(name))
+        checked.append((v.name(name, path), v.integer(count, path, 0, 1_000_000)))
+    ordered = sorted(checked, key=lambda item: item[1])
+    table: list[dict] = []
+    for index, (name, count) in enumerate(ordered):
+        tied = table and table[-1]["carts"] == count
+        place = table[-1]["place"] if tied else index + 1
+        table.append({"player": name, "carts": count, "place": place})
+    return table
+
+
+# --- request reading -----------------------------------------------------------------
+
+
+def read_players(value: object) -> list[str]:
+    return v.players(value, "players", MIN_PLAYERS, MAX_PLAYERS)
+
+
+def read_card(value: object, path: str) -> Card:
+    """A card of the 24-card deck (a 2♠ or a joker is refused)."""
+    card = v.card(value, path)
+    if card not in DECK:
+        raise RuleError(
+            f"{card} is not in the Vežimas deck, which has only 9, 10, J, Q, K and A of each suit.",
+            path,
+        )
+    return card
+
+
+def read_trumps(value: object, players: list[str]) -> dict[str, str]:
+    """Every player's personal suit, as V-D1 assigns them."""
+    raw = v.player_keys(value, "trumps", players)
+    trumps: dict[str, str] = {}
+    owner_of: dict[str, str] = {}
+    for name in players:
+        path = v.join("trumps", name)
+        if name not in raw:
+            raise RuleError(f"{name} has no trump; every player owns one suit.", path)
+        suit = v.suit(raw[name], path)
+        if suit in owner_of:
+            raise RuleError(
+                f"{suit} cannot be the trump of both {owner_of[suit]} and {name}.", path
+            )
+        owner_of[suit] = name
+        trumps[name] = suit
+    verify_trumps_follow_v_d1(trumps, owner_of.get("C"), players)
+    return trumps
+
+
+def verify_trumps_follow_v_d1(trumps: dict, clubs: str | None, players: list[str]) -> None:
+    if clubs is None:
+        raise RuleError("Nobody has clubs; the Q♣ holder of the first deal takes clubs.", "trumps")
+    expected = assign_trumps(players, clubs)
+    if trumps != expected:
+        shown = ", ".join(f"{name} {suit}" for name, suit in expected.items())
+        raise RuleError(
+            f"After {clubs} (clubs) the next players clockwise take S, H, D: {shown}.", "trumps"
+        )
+
+
+def read_out(value: object, players: list[str]) -> list[str]:
+    items = v.array(value, "out", 0, len(players))
+    out: list[str] = []
+    for index, item in enumerate(items):
+        path = v.join("out", index)
+        name = v.player(item, path, players)
+        if name in out:
+            raise RuleError(f"{name} is listed twice in 'out'.", path)
+        out.append(name)
+    return out
+
+
+def read_hand(value: object, top: Card) -> list[Card]:
+    items = v.array(value, "hand", 1, MAX_HAND)
+    counter = v.CardCounter()
+    counter.add(top, "top")
+    hand = []
+    for index, item in enumerate(items):
+        path = v.join("hand", index)
+        card = read_card(item, path)
+        counter.add(card, path)  # one deck: no repeats, and not the top card
+        hand.append(card)
+    return hand
+
+
+# --- kinds ---------------------------------------------------------------------------
+
+
+def trumps_kind(request: object) -> dict:
+    """``vezimas-trumps``: personal trumps of the session and the first lead."""
+    req = v.obj(request, "", required=("players", "queen_of_clubs"), optional=("nine_of_diamonds",))
+    players = read_players(req["players"])
+    queen = v.player(req["queen_of_clubs"], "queen_of_clubs", players)
+    first_lead = read_first_lead(req, players, queen)
+    trumps = assign_trumps(players, queen)
+    return {"trumps": trumps, "free": free_suits(trumps), "first_lead": first_lead}
+
+
+def read_first_lead(req: dict, players: list[str], queen: str) -> str:
+    """With 4 players the Q♣ holder leads; with 2–3 the 9♦ holder, who must be named
+    (and is refused with 4, where he plays no part)."""
+    if len(players) == 4:
+        if "nine_of_diamonds" in req:
+            raise RuleError(
+                "With 4 players the Q♣ holder leads; leave out 'nine_of_diamonds'.",
+                "nine_of_diamonds",
+            )
+        return queen
+    if "nine_of_diamonds" not in req:
+        raise RuleError(
+            "With 2 or 3 players the 9♦ holder leads: name him in 'nine_of_diamonds'.",
+            "nine_of_diamonds",
+        )
+    return v.player(req["nine_of_diamonds"], "nine_of_diamonds", players)
+
+
+def beat_kind(request: object) -> dict:
+    """``vezimas-beat``: does this card beat the top card, or which cards of a hand do."""
+    req = v.obj(
+        request,
+        "",
+        required=("players", "trumps", "player", "top"),
+        optional=("out", "card", "hand"),
+    )
+    if ("card" in req) == ("hand" in req):
+        raise RuleError("Send either 'card' or 'hand'.", "")
+    players = read_players(req["players"])
+    trumps = read_trumps(req["trumps"], players)
+    out = read_out(req.get("out", []), players)
+    player = v.player(req["player"], "player", players)
+    top = read_card(req["top"], "top")
+    situation = situation_for(players, trumps, out, player, top)
+    answer = {"case": beat_case(situation), "next_player": situation.next_player}
+    if "card" in req:
+        card = read_card(req["card"], "card")
+        if card == top:
+            raise RuleError(f"{card} is the top card itself; there is only one deck.", "card")
+        return {"legal": can_beat(situation, card), **answer, "reason": verdict(situation, card)}
+    hand = read_hand(req["hand"], top)
+    found = [str(card) for card in beaters(situation, hand)]
+    return {"beaters": found, **answer, "reason": explain(situation)}
+
+
+def deal_kind(request: object) -> dict:
+    """``vezimas-deal``: the loser gets a cart and deals next (V-D2, V-D4)."""
+    req = v.obj(request, "", required=("players", "loser"))
+    players = read_players(req["players"])
+    loser = v.player(req["loser"], "loser", players)
+    return {
+        "points": {loser: 1},
+        "next_dealer": loser,
+        "first_lead": first_lead_after(players, loser),
+    }
+
+
+KINDS = {
+    "vezimas-trumps": trumps_kind,
+    "vezimas-beat": beat_kind,
+    "vezimas-deal": deal_kind,
+}
