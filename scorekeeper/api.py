@@ -9,6 +9,7 @@ so answering one kind never pays for the others.
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable
 
 from . import validate as v
@@ -75,4 +76,44 @@ def evaluate(kind: str, request: object) -> dict:
     return engine(request)
 
 
-__all__ = ["KINDS", "RuleError", "UnknownKind", "evaluate", "engine_for", "manual_points"]
+__all__ = [
+    "KINDS",
+    "RuleError",
+    "UnknownKind",
+    "evaluate",
+    "engine_for",
+    "manual_points",
+    "points_of",
+]
+
+
+def respond(kind: str, raw: bytes | str) -> tuple[dict, int]:
+    """(body, HTTP status) for one raw request body, as CONTRACT.md says:
+    200 answer, 422 refused, 400 malformed JSON, 404 unknown kind.
+    The CLI maps every non-200 status to exit code 2."""
+    try:
+        engine = engine_for(kind)
+    except UnknownKind as exc:
+        return exc.as_dict(), 404
+    try:
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        payload = json.loads(text)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return {"error": {"message": "The request is not valid JSON.", "path": ""}}, 400
+    try:
+        if not isinstance(payload, dict):
+            raise RuleError("The request must be a JSON object.", "")
+        return engine(payload), 200
+    except RuleError as exc:
+        return exc.as_dict(), 422
+    except RecursionError:
+        return {"error": {"message": "The request is nested too deeply.", "path": ""}}, 422
+
+
+def points_of(kind: str, result: dict) -> dict[str, int]:
+    """Per-player points of an engine result, whatever the kind's response shape."""
+    if kind == "cowboy-deal":
+        return {name: item["total"] for name, item in result.get("players", {}).items()}
+    if kind == "szaman-deal":
+        return dict(result.get("totals", {}))
+    return dict(result.get("points", {}))

@@ -1,0 +1,64 @@
+# Two commands: `make run` serves the app, `make test` runs every test.
+# Both set up everything they need on a fresh machine (venv, packages, and as
+# root Debian's chromium, fonts and poppler for the browser and PDF tests).
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+APT_RUN := libpango-1.0-0 libpangoft2-1.0-0
+APT_TEST := chromium fonts-dejavu-core poppler-utils
+HOST ?= 0.0.0.0
+PORT ?= 8000
+
+.PHONY: run test lint bench fuzz-long print clean system-run system-test
+
+run: $(VENV)/.installed-run system-run
+	$(BIN)/scorekeeper serve --host $(HOST) --port $(PORT)
+
+test: $(VENV)/.installed-test system-test
+	$(BIN)/ruff check scorekeeper tests bench
+	$(BIN)/pytest
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check scorekeeper tests bench
+	$(BIN)/ruff format --check scorekeeper tests bench
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python bench/engines.py
+
+print: $(VENV)/.installed-run system-run
+	$(BIN)/scorekeeper print
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $@ $(VENV)/.installed-run
+
+# Debian packages: installed with apt when missing and we are root; otherwise say what to install.
+define apt_ensure
+	@missing=""; for pkg in $(1); do dpkg -s $$pkg >/dev/null 2>&1 || missing="$$missing $$pkg"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = "0" ]; then \
+	    echo "Installing Debian packages:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else \
+	    echo "Please install these Debian packages first: sudo apt-get install$$missing"; exit 1; \
+	  fi; \
+	fi
+endef
+
+system-run:
+	$(call apt_ensure,$(APT_RUN))
+
+system-test:
+	$(call apt_ensure,$(APT_RUN) $(APT_TEST))
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info printables/build test-artifacts .pytest_cache .ruff_cache

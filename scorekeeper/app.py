@@ -1,0 +1,170 @@
+"""The Flask application factory."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask, g, render_template, request
+from flask_babel import Babel
+from flask_htmx import HTMX
+from flask_wtf.csrf import CSRFError, CSRFProtect
+
+from . import store
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+csrf = CSRFProtect()
+htmx = HTMX()
+babel = Babel()
+
+
+def resource_dir(name: str) -> Path:
+    """``templates``, ``static`` or ``printables``: inside the installed package
+    (a wheel maps them there) or at the top of the source tree."""
+    installed = PACKAGE_DIR / name
+    if installed.is_dir():
+        return installed
+    return PACKAGE_DIR.parent / name
+
+
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "media-src 'self' blob: data:",
+        "connect-src 'self'",
+        "font-src 'self'",
+        "manifest-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+
+
+def _secret_key(instance: Path) -> str:
+    """Generated once and kept in the instance folder, so sessions and CSRF
+    tokens survive a restart."""
+    path = instance / "secret_key"
+    if path.exists():
+        return path.read_text().strip()
+    key = secrets.token_hex(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(key)
+    return key
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    app = Flask(
+        "scorekeeper",
+        instance_relative_config=True,
+        template_folder=str(resource_dir("templates")),
+        static_folder=str(resource_dir("static")),
+        root_path=str(PACKAGE_DIR),
+    )
+    instance = Path(app.instance_path)
+    instance.mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        DATABASE=str(instance / "scorekeeper.sqlite"),
+        MAX_CONTENT_LENGTH=256 * 1024,
+        WTF_CSRF_TIME_LIMIT=None,  # a table page stays open for a whole evening
+        WTF_CSRF_SSL_STRICT=False,  # plain http on the LAN has no Referer to check
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        BABEL_DEFAULT_LOCALE="en",
+        POLL_INTERVAL_MS=1000,
+        JSON_SORT_KEYS=False,
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(instance)
+    app.json.sort_keys = False
+    app.json.ensure_ascii = False
+
+    csrf.init_app(app)
+    htmx.init_app(app)
+    babel.init_app(app)
+
+    # create or upgrade the schema once, before the first request
+    store.Store.open(app.config["DATABASE"]).close()
+
+    from .web import api as api_views
+    from .web import tables as table_views
+
+    app.register_blueprint(table_views.bp)
+    app.register_blueprint(api_views.bp)
+    csrf.exempt(api_views.bp)  # the score API stores nothing
+
+    @app.teardown_appcontext
+    def _close_store(_exc):
+        s = g.pop("store", None)
+        if s is not None:
+            s.close()
+
+    @app.after_request
+    def _security_headers(response):
+        h = response.headers
+        h.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        h.setdefault("X-Content-Type-Options", "nosniff")
+        h.setdefault("Referrer-Policy", "no-referrer")  # a table link is a secret
+        h.setdefault("X-Frame-Options", "DENY")
+        if request.endpoint and request.endpoint != "static":
+            h.setdefault("Cache-Control", "no-store")
+        return response
+
+    def _error(status: int, title: str, message: str):
+        if request.path.startswith("/api/"):
+            return {"error": {"message": message, "path": ""}}, status
+        if htmx:
+            return render_template("partials/flash.html", error=message), status
+        return render_template("error.html", title=title, message=message, status=status), status
+
+    @app.errorhandler(CSRFError)
+    def _csrf_error(exc):
+        return _error(
+            400,
+            "Form expired",
+            "This form is out of date or was not sent by this app. Reload the page and try again.",
+        )
+
+    @app.errorhandler(400)
+    def _bad_request(exc):
+        return _error(400, "Bad request", "The request could not be understood.")
+
+    @app.errorhandler(403)
+    def _forbidden(exc):
+        return _error(403, "Read-only", getattr(exc, "description", "Not allowed."))
+
+    @app.errorhandler(404)
+    def _not_found(exc):
+        return _error(
+            404, "Not found", "There is nothing here. Check that the link was copied whole."
+        )
+
+    @app.errorhandler(405)
+    def _method(exc):
+        return _error(405, "Not allowed", "That action is not available here.")
+
+    @app.errorhandler(413)
+    def _too_large(exc):
+        return _error(413, "Too large", "That request is too large.")
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc):
+        from werkzeug.exceptions import HTTPException
+
+        if isinstance(exc, HTTPException):
+            return _error(exc.code or 500, exc.name, exc.description or exc.name)
+        app.logger.exception("unexpected error")
+        return _error(500, "Something went wrong", "Something went wrong; nothing was saved.")
+
+    return app

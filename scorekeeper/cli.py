@@ -1,0 +1,260 @@
+"""The ``scorekeeper`` command.
+
+``score`` and ``roll`` import only what they need (no Flask, no WeasyPrint), so
+a one-off request starts fast; the other commands open the app's database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def _emit(body: dict) -> None:
+    sys.stdout.write(json.dumps(body, ensure_ascii=False) + "\n")
+
+
+# ---------------------------------------------------------------- engines
+
+
+def cmd_score(args) -> int:
+    from . import api
+
+    if args.file:
+        try:
+            raw = Path(args.file).read_bytes()
+        except OSError as exc:
+            _emit({"error": {"message": f"Cannot read {args.file}: {exc.strerror}.", "path": ""}})
+            return 2
+    else:
+        raw = sys.stdin.buffer.read()
+    body, status = api.respond(args.kind, raw)
+    _emit(body)
+    return 0 if status == 200 else 2
+
+
+def cmd_roll(args) -> int:
+    from . import dice
+
+    rolls = {
+        "kvanta-target": dice.roll_kvanta_target,
+        "kvanta-exchange": dice.roll_kvanta_exchange,
+    }
+    _emit(rolls[args.kind]())
+    return 0
+
+
+# ---------------------------------------------------------------- database commands
+
+
+def _app(args):
+    from .app import create_app
+
+    return create_app({"DATABASE": args.db} if args.db else None)
+
+
+def _store(args):
+    from . import store
+
+    app = _app(args)
+    return store.Store(store.connect(app.config["DATABASE"])), app
+
+
+def _base_url(args) -> str:
+    return (args.base_url or f"http://{lan_address()}:8000").rstrip("/")
+
+
+def _find(s, key: str):
+    from . import store
+
+    try:
+        table, access = s.table_by_key(key)
+    except store.NotFound as exc:
+        sys.stderr.write(exc.message + "\n")
+        return None
+    return table
+
+
+def cmd_tables(args) -> int:
+    s, _app_ = _store(args)
+    base = _base_url(args)
+    tables = s.list_tables()
+    if not tables:
+        print("No tables yet. Start one in the app.")
+    for t in tables:
+        names = ", ".join(p.name for p in s.players(t.id))
+        print(f"{t.name}  [{t.game}]  {t.created[:16].replace('T', ' ')}  {names}")
+        print(f"  scorer: {base}/t/{t.scorer_key}")
+        print(f"  watch:  {base}/t/{t.watch_key}")
+    return 0
+
+
+def cmd_delete(args) -> int:
+    s, _app_ = _store(args)
+    table = _find(s, args.table)
+    if table is None:
+        return 2
+    s.delete_table(table.id)
+    print(f"Deleted {table.name}.")
+    return 0
+
+
+def cmd_export(args) -> int:
+    s, _app_ = _store(args)
+    table = _find(s, args.table)
+    if table is None:
+        return 2
+    if args.format == "csv":
+        from .web.tables import history_csv
+
+        text = history_csv(s, table)
+    else:
+        text = json.dumps(s.export_table(table.id), ensure_ascii=False, indent=2) + "\n"
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_import(args) -> int:
+    from . import store
+
+    s, _app_ = _store(args)
+    try:
+        data = json.loads(Path(args.file).read_text(encoding="utf-8"))
+        table_id = s.import_table(data)
+    except (OSError, ValueError) as exc:
+        sys.stderr.write(f"Cannot import {args.file}: {exc}\n")
+        return 2
+    except store.StoreError as exc:
+        sys.stderr.write(exc.message + "\n")
+        return 2
+    table = s.table(table_id)
+    print(f"Imported {table.name}: {_base_url(args)}/t/{table.scorer_key}")
+    return 0
+
+
+def cmd_backup(args) -> int:
+    s, _app_ = _store(args)
+    s.backup(args.path)
+    print(f"Backed up to {args.path}.")
+    return 0
+
+
+def cmd_print(args) -> int:
+    from . import printing
+
+    app = _app(args)
+    out = Path(args.output) if args.output else None
+    with app.app_context():
+        for path in printing.build_all(out):
+            print(path)
+    return 0
+
+
+# ---------------------------------------------------------------- serve
+
+
+def lan_address() -> str:
+    """This machine's address on the local network, for the phones' link."""
+    import socket
+
+    try:
+        # a UDP "connect" only picks the outgoing interface; no packet is sent
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            sock.connect(("192.0.2.1", 9))
+            address = sock.getsockname()[0]
+            if not address.startswith("0."):
+                return address
+    except OSError:
+        pass
+    return "127.0.0.1"
+
+
+def cmd_serve(args) -> int:
+    import segno
+    from waitress import create_server
+
+    app = _app(args)
+    server = create_server(app, host=args.host, port=args.port, threads=args.threads, ident="scorekeeper")
+    port = server.effective_port
+    host = lan_address() if args.host in ("0.0.0.0", "::", "") else args.host
+    url = f"http://{host}:{port}/"
+    print(f"Scorekeeper is serving {app.config['DATABASE']}")
+    print(f"Open {url} on every phone at the table (same Wi-Fi), or scan:")
+    if not args.no_qr:
+        segno.make(url, error="l").terminal(compact=True)
+    print("Press Ctrl+C to stop.", flush=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+# ---------------------------------------------------------------- parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="scorekeeper", description="A table's score keeper.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def with_db(p):
+        p.add_argument("--db", help="the SQLite file (default: in the app's instance folder)")
+        return p
+
+    p = sub.add_parser("score", help="answer one JSON request of CONTRACT.md")
+    p.add_argument("kind")
+    p.add_argument("--file", help="read the request from this file instead of stdin")
+    p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("roll", help="roll Kvanta's dice")
+    p.add_argument("kind", choices=["kvanta-target", "kvanta-exchange"])
+    p.set_defaults(func=cmd_roll)
+
+    p = with_db(sub.add_parser("serve", help="serve the app to the phones at the table"))
+    p.add_argument("--host", default="0.0.0.0")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--threads", type=int, default=8)
+    p.add_argument("--no-qr", action="store_true", help="don't print the QR code")
+    p.set_defaults(func=cmd_serve)
+
+    p = with_db(sub.add_parser("tables", help="list the tables with their links"))
+    p.add_argument("--base-url", help="the address phones use (default: this machine's LAN address)")
+    p.set_defaults(func=cmd_tables)
+
+    p = with_db(sub.add_parser("delete", help="delete a table"))
+    p.add_argument("table", help="the table's scorer or watch key")
+    p.set_defaults(func=cmd_delete)
+
+    p = with_db(sub.add_parser("export", help="export a table as JSON or CSV"))
+    p.add_argument("table", help="the table's scorer or watch key")
+    p.add_argument("--format", choices=["json", "csv"], default="json")
+    p.add_argument("-o", "--output", help="write to this file instead of stdout")
+    p.set_defaults(func=cmd_export)
+
+    p = with_db(sub.add_parser("import", help="import a table from a JSON export"))
+    p.add_argument("file")
+    p.add_argument("--base-url")
+    p.set_defaults(func=cmd_import)
+
+    p = with_db(sub.add_parser("backup", help="copy the whole database, safely while in use"))
+    p.add_argument("path")
+    p.set_defaults(func=cmd_backup)
+
+    p = with_db(sub.add_parser("print", help="build every rule card and blank score sheet as PDF"))
+    p.add_argument("-o", "--output", help="folder (default: printables/build)")
+    p.set_defaults(func=cmd_print)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

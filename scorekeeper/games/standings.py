@@ -1,0 +1,226 @@
+"""Totals → ranks, who deals next, and whether the game is over, per game.
+
+Each game's own end rule lives in its engine module (C-D9, S-D5, K-D7, V-D4);
+this module applies them to a table's running totals so the web layer holds no
+game rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What the table knows beyond the totals."""
+
+    deals_played: int = 0  # rounds with at least one live scoring entry
+    ended: bool = False  # the players closed the game (Kvanta's burned cards, Vežimas)
+    first_dealer: int = 0  # seat
+    last_loser: str | None = None  # Vežimas: who took the last cart
+    drawn_dealer: str | None = None  # Kvanta: the dealer draw's result
+    winner_team: int | None = None  # Pegs and Jokers
+
+
+@dataclass(frozen=True)
+class Standings:
+    order: list[str]  # best first
+    ranks: dict[str, int]  # 1 = best; equal standing shares a rank
+    finished: bool
+    winners: list[str] = field(default_factory=list)
+    message: str = ""
+    dealer: str | None = None
+    lower_is_better: bool = False
+    distance_to: int | None = None  # Szaman: ranks by distance to this total
+
+
+def _rank(order: list[str], key) -> dict[str, int]:
+    ranks: dict[str, int] = {}
+    previous = object()
+    for i, name in enumerate(order):
+        k = key(name)
+        if k != previous:
+            rank = i + 1
+            previous = k
+        ranks[name] = rank
+    return ranks
+
+
+def _names(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def dealer(game: str, players: list[str], progress: Progress) -> str | None:
+    """Who deals the next deal."""
+    n = len(players)
+    if not n:
+        return None
+    first = progress.first_dealer % n
+    if game == "cowboy":
+        # the deal passes to the right, i.e. against the clockwise seating order
+        return players[(first - progress.deals_played) % n]
+    if game == "vezimas":
+        # V-D2: the previous loser deals
+        if progress.last_loser in players:
+            return progress.last_loser
+        return players[first]
+    if game == "kvanta":
+        if progress.drawn_dealer in players:
+            start = players.index(progress.drawn_dealer)
+            return players[(start + progress.deals_played) % n]
+        return None  # the first dealer comes from the draw
+    return players[(first + progress.deals_played) % n]
+
+
+def standings(
+    game: str,
+    players: list[str],
+    totals: dict[str, int],
+    settings: dict,
+    progress: Progress = Progress(),
+) -> Standings:
+    seat = {name: i for i, name in enumerate(players)}
+    totals = {name: totals.get(name, 0) for name in players}
+    next_dealer = dealer(game, players, progress)
+
+    if game == "szaman":
+        from .szaman import game_winners
+
+        target = int(settings.get("target", 66))
+        deals = int(settings.get("deals", 6))
+        order = sorted(players, key=lambda p: (abs(totals[p] - target), -totals[p], seat[p]))
+        ranks = _rank(order, lambda p: abs(totals[p] - target))
+        finished = progress.deals_played >= deals or progress.ended
+        winners = list(game_winners(totals, target)) if finished else []
+        left = max(deals - progress.deals_played, 0)
+        message = (
+            f"{_names(winners)} {'wins' if len(winners) == 1 else 'share the win'}: "
+            f"closest to {target} (S-D5)."
+            if finished
+            else f"{left} deal{'s' if left != 1 else ''} to go; closest to {target} wins."
+        )
+        return Standings(order, ranks, finished, winners, message, next_dealer, False, target)
+
+    if game == "vezimas":
+        # V-D4: a point is a cart; fewest carts is best
+        order = sorted(players, key=lambda p: (totals[p], seat[p]))
+        ranks = _rank(order, lambda p: totals[p])
+        if progress.ended:
+            fewest = min(totals.values())
+            winners = [p for p in players if totals[p] == fewest]
+            message = f"{_names(winners)} {'wins' if len(winners) == 1 else 'share the win'} with the fewest carts."
+            return Standings(order, ranks, True, winners, message, next_dealer, True)
+        return Standings(
+            order,
+            ranks,
+            False,
+            [],
+            "Fewest carts wins; end the session when you stop.",
+            next_dealer,
+            True,
+        )
+
+    order = sorted(players, key=lambda p: (-totals[p], seat[p]))
+    ranks = _rank(order, lambda p: totals[p])
+
+    if game == "cowboy":
+        from .cowboy import game_winner
+
+        winner = game_winner(totals)
+        if winner is not None:
+            return Standings(
+                order,
+                ranks,
+                True,
+                [winner],
+                f"{winner} wins with {totals[winner]} (C-D9).",
+                next_dealer,
+            )
+        top = max(totals.values())
+        if top >= 500:
+            return Standings(
+                order,
+                ranks,
+                False,
+                [],
+                "Tied for the lead past 500: play another deal (C-D9).",
+                next_dealer,
+            )
+        return Standings(
+            order, ranks, False, [], "First to 500 wins; the deal passes to the right.", next_dealer
+        )
+
+    if game == "kvanta":
+        from .kvanta import game_winner
+
+        if progress.ended:
+            winner = game_winner(totals)
+            message = (
+                f"{winner} wins with {totals[winner]} (K-D7)."
+                if winner
+                else "Every top total cancels out: the game is a draw (K-D7)."
+            )
+            return Standings(order, ranks, True, [winner] if winner else [], message, next_dealer)
+        return Standings(
+            order, ranks, False, [], "The game ends when the burned cards are reached.", next_dealer
+        )
+
+    if game == "pegs":
+        if progress.winner_team is not None:
+            winners = [p for p in players if seat[p] % 2 == progress.winner_team]
+            return Standings(
+                order,
+                ranks,
+                True,
+                winners,
+                f"Team {progress.winner_team + 1} ({_names(winners)}) wins the race.",
+                next_dealer,
+            )
+        return Standings(
+            order,
+            ranks,
+            False,
+            [],
+            "Partners sit opposite: seats alternate between the two teams.",
+            next_dealer,
+        )
+
+    return Standings(order, ranks, progress.ended, [], "", next_dealer)
+
+
+def progress_of(game: str, settings: dict, live_entries: list[dict]) -> Progress:
+    """What a table's live entries say about the game beyond the totals.
+
+    Each entry is ``{"round", "kind", "request", "result", "points"}`` with points
+    by player name, oldest first.
+    """
+    scoring_rounds = {e["round"] for e in live_entries if e["kind"] not in NON_DEAL_KINDS}
+    last_loser = drawn_dealer = winner_team = None
+    ended = False
+    for e in live_entries:
+        kind = e["kind"]
+        if kind == "game-end":
+            ended = True
+        elif kind == "vezimas-deal":
+            last_loser = e["result"].get("next_dealer")
+        elif kind == "manual-points" and game == "vezimas":
+            # on the score pad a Vežimas round gives the cart (1 point) to the loser
+            carts = [name for name, pts in e["points"].items() if pts > 0]
+            if len(carts) == 1:
+                last_loser = carts[0]
+        elif kind == "kvanta-dealer":
+            drawn_dealer = e["result"].get("dealer") or drawn_dealer
+        elif kind == "pegs-apply" and e["result"].get("winner_team") is not None:
+            winner_team = e["result"]["winner_team"]
+    return Progress(
+        deals_played=len(scoring_rounds),
+        ended=ended,
+        first_dealer=int(settings.get("first_dealer", 0) or 0),
+        last_loser=last_loser,
+        drawn_dealer=drawn_dealer,
+        winner_team=winner_team,
+    )
+
+
+# entries that belong to a table's history but are not a deal of their own
+NON_DEAL_KINDS = frozenset({"game-end", "kvanta-dealer", "cowboy-marriage", "pegs-apply"})

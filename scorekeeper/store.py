@@ -1,0 +1,858 @@
+"""Storage: one SQLite file through sqlite-utils.
+
+A table's history is append-only. An entry stores the engine request and the
+result it produced, with per-player points in a child table; it is never changed
+or deleted. Undo, redo and edit are *events* on entries (``voided``,
+``restored``, ``superseded``), and an entry is live while its latest event is
+neither ``voided`` nor ``superseded``. Totals are sums over live entries, in SQL.
+
+Every write runs in one ``BEGIN IMMEDIATE`` transaction, bumps the table's
+version and records its submission id, so a retried form post (flaky Wi-Fi, a
+double tap) returns the stored outcome instead of writing twice.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import sqlite_utils
+
+KEY_BYTES = 18  # 144 bits from secrets, URL-safe: a link nobody can guess
+
+
+class StoreError(Exception):
+    """A write the store refuses; the message is for the player."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class NotFound(StoreError):
+    pass
+
+
+class Conflict(StoreError):
+    """The write was based on a view that another phone has changed meanwhile."""
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def new_key() -> str:
+    return secrets.token_urlsafe(KEY_BYTES)
+
+
+# ---------------------------------------------------------------- connection
+
+
+def connect(path: str | Path) -> sqlite_utils.Database:
+    """Open the database in WAL mode with the settings every connection needs.
+
+    ``isolation_level=None`` leaves transactions to us: each write opens its own
+    ``BEGIN IMMEDIATE`` so concurrent writers queue instead of failing late.
+    """
+    if str(path) != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=15)
+    conn.execute("PRAGMA busy_timeout = 15000")
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("PRAGMA journal_mode = WAL")
+    # FULL: an acknowledged entry survives a crash of the laptop, not only of the process
+    conn.execute("PRAGMA synchronous = FULL")
+    return sqlite_utils.Database(conn, execute_plugins=False)
+
+
+@contextmanager
+def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+    """One write transaction, taken with the write lock from the start."""
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        if db.conn.in_transaction:
+            db.conn.execute("ROLLBACK")
+        raise
+    else:
+        db.conn.execute("COMMIT")
+
+
+# ---------------------------------------------------------------- migrations
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    apply: Callable[[sqlite_utils.Database], None]
+
+
+MIGRATIONS: list[Migration] = []
+
+
+def migration(version: int, name: str):
+    """Register a schema migration; versions must be consecutive."""
+
+    def register(fn: Callable[[sqlite_utils.Database], None]):
+        MIGRATIONS.append(Migration(version, name, fn))
+        MIGRATIONS.sort(key=lambda m: m.version)
+        return fn
+
+    return register
+
+
+def schema_version(db: sqlite_utils.Database) -> int:
+    if not db["schema_migrations"].exists():
+        return 0
+    row = db.execute("SELECT MAX(version) FROM schema_migrations").fetchone()
+    return row[0] or 0
+
+
+def migrate(db: sqlite_utils.Database, migrations: Iterable[Migration] | None = None) -> list[int]:
+    """Apply every pending migration in ONE transaction: the file ends up either
+    fully upgraded or untouched. Returns the versions applied."""
+    migrations = sorted(MIGRATIONS if migrations is None else migrations, key=lambda m: m.version)
+    with transaction(db):
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations ("
+            " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+        )
+        current = schema_version(db)
+        applied = []
+        for m in migrations:
+            if m.version <= current:
+                continue
+            m.apply(db)
+            db["schema_migrations"].insert(
+                {"version": m.version, "name": m.name, "applied_at": now()}
+            )
+            applied.append(m.version)
+    return applied
+
+
+@migration(1, "tables, players, entries, events, rolls, submissions")
+def _schema_v1(db: sqlite_utils.Database) -> None:
+    statements = [
+        """CREATE TABLE tables (
+            id INTEGER PRIMARY KEY,
+            scorer_key TEXT NOT NULL UNIQUE,
+            watch_key TEXT NOT NULL UNIQUE,
+            game TEXT NOT NULL,
+            name TEXT NOT NULL,
+            settings TEXT NOT NULL DEFAULT '{}',
+            created TEXT NOT NULL,
+            updated TEXT NOT NULL,
+            version INTEGER NOT NULL DEFAULT 1,
+            rematch_of INTEGER REFERENCES tables(id) ON DELETE SET NULL
+        )""",
+        """CREATE TABLE players (
+            id INTEGER PRIMARY KEY,
+            table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            UNIQUE (table_id, seat)
+        )""",
+        """CREATE TABLE entries (
+            id INTEGER PRIMARY KEY,
+            table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+            round INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            request TEXT NOT NULL,
+            result TEXT NOT NULL,
+            created TEXT NOT NULL,
+            submission_id TEXT UNIQUE,
+            supersedes INTEGER REFERENCES entries(id)
+        )""",
+        "CREATE INDEX entries_table_round ON entries(table_id, round)",
+        """CREATE TABLE entry_points (
+            entry_id INTEGER NOT NULL REFERENCES entries(id) ON DELETE CASCADE,
+            player_id INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+            points INTEGER NOT NULL,
+            PRIMARY KEY (entry_id, player_id)
+        )""",
+        """CREATE TABLE entry_events (
+            id INTEGER PRIMARY KEY,
+            entry_id INTEGER NOT NULL REFERENCES entries(id) ON DELETE CASCADE,
+            event TEXT NOT NULL CHECK (event IN ('voided', 'restored', 'superseded')),
+            by_entry INTEGER REFERENCES entries(id),
+            created TEXT NOT NULL
+        )""",
+        "CREATE INDEX entry_events_entry ON entry_events(entry_id, id)",
+        # an entry is live while its latest event is neither voided nor superseded
+        """CREATE VIEW live_entries AS
+            SELECT e.* FROM entries e
+            WHERE COALESCE((SELECT ev.event FROM entry_events ev WHERE ev.entry_id = e.id
+                            ORDER BY ev.id DESC LIMIT 1), 'created')
+                  NOT IN ('voided', 'superseded')""",
+        """CREATE TABLE rolls (
+            id INTEGER PRIMARY KEY,
+            table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+            round INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            dice TEXT NOT NULL,
+            result TEXT NOT NULL,
+            physical INTEGER NOT NULL DEFAULT 0,
+            created TEXT NOT NULL,
+            submission_id TEXT UNIQUE
+        )""",
+        "CREATE INDEX rolls_table ON rolls(table_id, id)",
+        """CREATE TABLE submissions (
+            id TEXT PRIMARY KEY,
+            table_id INTEGER REFERENCES tables(id) ON DELETE CASCADE,
+            created TEXT NOT NULL,
+            outcome TEXT NOT NULL
+        )""",
+    ]
+    for sql in statements:
+        db.execute(sql)
+
+
+# ---------------------------------------------------------------- records
+
+
+@dataclass(frozen=True)
+class Table:
+    id: int
+    scorer_key: str
+    watch_key: str
+    game: str
+    name: str
+    settings: dict
+    created: str
+    updated: str
+    version: int
+    rematch_of: int | None
+
+    @classmethod
+    def from_row(cls, row: dict) -> Table:
+        data = dict(row)
+        data["settings"] = json.loads(data["settings"])
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class Player:
+    id: int
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: int
+    round: int
+    kind: str
+    request: dict
+    result: dict
+    created: str
+    submission_id: str | None
+    supersedes: int | None
+    state: str  # "live", "voided" (undone) or "superseded" (edited)
+    points: dict[int, int]  # player id → points
+
+    @property
+    def live(self) -> bool:
+        return self.state == "live"
+
+
+# ---------------------------------------------------------------- the store
+
+
+class Store:
+    """Queries and writes for one database file."""
+
+    def __init__(self, db: sqlite_utils.Database):
+        self.db = db
+
+    @classmethod
+    def open(cls, path: str | Path) -> Store:
+        db = connect(path)
+        migrate(db)
+        return cls(db)
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- submissions: every write is safe to retry
+
+    def submission(self, submission_id: str | None) -> dict | None:
+        """The stored outcome of a submission already processed, or None."""
+        if not submission_id:
+            return None
+        row = self.db.execute(
+            "SELECT outcome FROM submissions WHERE id = ?", [submission_id]
+        ).fetchone()
+        return json.loads(row[0]) if row else None
+
+    @contextmanager
+    def write(self, table_id: int | None, submission_id: str | None) -> Iterator[dict]:
+        """A write transaction that bumps the table version and records the submission.
+
+        The caller fills the yielded dict with the outcome to remember. If the same
+        submission id was already processed, raises ``Replayed`` carrying it.
+        """
+        with transaction(self.db):
+            if submission_id:
+                done = self.db.execute(
+                    "SELECT outcome FROM submissions WHERE id = ?", [submission_id]
+                ).fetchone()
+                if done:
+                    raise Replayed(json.loads(done[0]))
+            outcome: dict = {}
+            yield outcome
+            tid = outcome.get("table_id", table_id)
+            if tid is not None:
+                self.db.execute(
+                    "UPDATE tables SET version = version + 1, updated = ? WHERE id = ?",
+                    [now(), tid],
+                )
+            if submission_id:
+                self.db["submissions"].insert(
+                    {
+                        "id": submission_id,
+                        "table_id": tid,
+                        "created": now(),
+                        "outcome": json.dumps(outcome),
+                    }
+                )
+
+    # -- tables
+
+    def create_table(
+        self,
+        game: str,
+        name: str,
+        player_names: list[str],
+        settings: dict,
+        submission_id: str | None = None,
+        rematch_of: int | None = None,
+    ) -> dict:
+        """Create a table with its players in seat order; returns the outcome
+        (``table_id``, ``scorer_key``). A replayed submission returns the first outcome."""
+        try:
+            with self.write(None, submission_id) as outcome:
+                stamp = now()
+                table_id = (
+                    self.db["tables"]
+                    .insert(
+                        {
+                            "scorer_key": new_key(),
+                            "watch_key": new_key(),
+                            "game": game,
+                            "name": name,
+                            "settings": json.dumps(settings, sort_keys=True),
+                            "created": stamp,
+                            "updated": stamp,
+                            "version": 0,
+                            "rematch_of": rematch_of,
+                        }
+                    )
+                    .last_pk
+                )
+                self.db["players"].insert_all(
+                    {"table_id": table_id, "seat": seat, "name": player_name}
+                    for seat, player_name in enumerate(player_names)
+                )
+                key = self.db.execute(
+                    "SELECT scorer_key FROM tables WHERE id = ?", [table_id]
+                ).fetchone()[0]
+                outcome.update(table_id=table_id, scorer_key=key)
+            return outcome
+        except Replayed as replay:
+            return replay.outcome
+
+    def table(self, table_id: int) -> Table:
+        row = self._one("SELECT * FROM tables WHERE id = ?", [table_id])
+        if row is None:
+            raise NotFound("There is no such table.")
+        return Table.from_row(row)
+
+    def table_by_key(self, key: str) -> tuple[Table, str]:
+        """Find a table by either of its links; returns (table, 'score' | 'watch')."""
+        if not isinstance(key, str) or not key:
+            raise NotFound("There is no such table.")
+        for column, access in (("scorer_key", "score"), ("watch_key", "watch")):
+            row = self._one(f"SELECT * FROM tables WHERE {column} = ?", [key])
+            if row is not None:
+                return Table.from_row(row), access
+        raise NotFound("There is no table behind this link; check that it was copied whole.")
+
+    def version(self, table_id: int) -> int:
+        row = self.db.execute("SELECT version FROM tables WHERE id = ?", [table_id]).fetchone()
+        if row is None:
+            raise NotFound("There is no such table.")
+        return row[0]
+
+    def version_by_key(self, key: str) -> int | None:
+        row = self.db.execute(
+            "SELECT version FROM tables WHERE scorer_key = ? OR watch_key = ?", [key, key]
+        ).fetchone()
+        return row[0] if row else None
+
+    def list_tables(self) -> list[Table]:
+        return [
+            Table.from_row(r)
+            for r in self._all("SELECT * FROM tables ORDER BY created DESC, id DESC")
+        ]
+
+    def delete_table(self, table_id: int) -> None:
+        with transaction(self.db):
+            self.db.execute("DELETE FROM tables WHERE id = ?", [table_id])
+
+    def rematch(self, table_id: int, submission_id: str | None = None) -> dict:
+        """A new table with the same game, players, seats and settings."""
+        table = self.table(table_id)
+        names = [p.name for p in self.players(table_id)]
+        return self.create_table(
+            table.game, table.name, names, table.settings, submission_id, rematch_of=table_id
+        )
+
+    # -- players
+
+    def players(self, table_id: int) -> list[Player]:
+        rows = self.db.execute(
+            "SELECT id, seat, name FROM players WHERE table_id = ? ORDER BY seat", [table_id]
+        ).fetchall()
+        return [Player(*row) for row in rows]
+
+    def rename_player(
+        self, table_id: int, player_id: int, name: str, submission_id: str | None = None
+    ) -> dict:
+        try:
+            with self.write(table_id, submission_id) as outcome:
+                names = {p.id: p.name for p in self.players(table_id)}
+                if player_id not in names:
+                    raise NotFound("That player is not at this table.")
+                if name in (n for pid, n in names.items() if pid != player_id):
+                    raise StoreError(f"{name!r} is already playing at this table.")
+                self.db.execute("UPDATE players SET name = ? WHERE id = ?", [name, player_id])
+                outcome.update(player_id=player_id, name=name)
+            return outcome
+        except Replayed as replay:
+            return replay.outcome
+
+    def reorder_players(
+        self, table_id: int, player_ids: list[int], submission_id: str | None = None
+    ) -> dict:
+        """New seat order; allowed only until the first entry."""
+        try:
+            with self.write(table_id, submission_id) as outcome:
+                current = {p.id for p in self.players(table_id)}
+                if sorted(player_ids) != sorted(current) or len(set(player_ids)) != len(player_ids):
+                    raise StoreError("The new order must list every player exactly once.")
+                if self.db.execute(
+                    "SELECT 1 FROM entries WHERE table_id = ? LIMIT 1", [table_id]
+                ).fetchone():
+                    raise Conflict("Seats are fixed once the first round has been entered.")
+                # two steps keep UNIQUE(table_id, seat) satisfied while seats move
+                self.db.execute(
+                    "UPDATE players SET seat = -seat - 1 WHERE table_id = ?", [table_id]
+                )
+                for seat, pid in enumerate(player_ids):
+                    self.db.execute("UPDATE players SET seat = ? WHERE id = ?", [seat, pid])
+                outcome.update(order=player_ids)
+            return outcome
+        except Replayed as replay:
+            return replay.outcome
+
+    # -- entries
+
+    def add_entry(
+        self,
+        table_id: int,
+        round_number: int,
+        kind: str,
+        request: dict,
+        result: dict,
+        points: dict[int, int],
+        submission_id: str | None = None,
+        supersedes: int | None = None,
+        exclusive_round: bool = False,
+    ) -> dict:
+        """Append an entry (its request, result and points per player id).
+
+        ``supersedes``: an edit — the old entry must still be live, else another
+        phone changed it meanwhile (Conflict). ``exclusive_round``: refuse when the
+        round already has a live entry of this kind (two phones entering one round).
+        """
+        try:
+            with self.write(table_id, submission_id) as outcome:
+                if supersedes is not None:
+                    old = self._entry_row(table_id, supersedes)
+                    if not self._is_live(supersedes):
+                        raise Conflict(
+                            f"Round {old['round']} was changed on another phone meanwhile; "
+                            "nothing was saved. Check the history and try again."
+                        )
+                elif (
+                    exclusive_round
+                    and self.db.execute(
+                        "SELECT 1 FROM live_entries WHERE table_id = ? AND round = ? AND kind = ?",
+                        [table_id, round_number, kind],
+                    ).fetchone()
+                ):
+                    raise Conflict(
+                        f"Round {round_number} was just entered on another phone; "
+                        "nothing was saved. Check the history before adding it again."
+                    )
+                valid_ids = {p.id for p in self.players(table_id)}
+                if not set(points) <= valid_ids:
+                    raise StoreError("Points were given for someone who is not at this table.")
+                entry_id = (
+                    self.db["entries"]
+                    .insert(
+                        {
+                            "table_id": table_id,
+                            "round": round_number,
+                            "kind": kind,
+                            "request": json.dumps(request, ensure_ascii=False),
+                            "result": json.dumps(result, ensure_ascii=False),
+                            "created": now(),
+                            "submission_id": submission_id,
+                            "supersedes": supersedes,
+                        }
+                    )
+                    .last_pk
+                )
+                self.db["entry_points"].insert_all(
+                    {"entry_id": entry_id, "player_id": pid, "points": int(pts)}
+                    for pid, pts in points.items()
+                )
+                if supersedes is not None:
+                    self._event(supersedes, "superseded", by_entry=entry_id)
+                outcome.update(entry_id=entry_id, round=round_number)
+            return outcome
+        except Replayed as replay:
+            return replay.outcome
+
+    def void_entry(self, table_id: int, entry_id: int, submission_id: str | None = None) -> dict:
+        """Undo: the entry stops counting. Undoing an edit brings back what it replaced."""
+        try:
+            with self.write(table_id, submission_id) as outcome:
+                row = self._entry_row(table_id, entry_id)
+                if not self._is_live(entry_id):
+                    raise Conflict(
+                        f"Round {row['round']} was already undone or changed on another phone."
+                    )
+                self._event(entry_id, "voided")
+                if row["supersedes"] is not None:
+                    self._event(row["supersedes"], "restored", by_entry=entry_id)
+                outcome.update(entry_id=entry_id, action="voided", round=row["round"])
+            return outcome
+        except Replayed as replay:
+            return replay.outcome
+
+    def restore_entry(self, table_id: int, entry_id: int, submission_id: str | None = None) -> dict:
+        """Redo: a voided entry counts again (and replaces again what it had replaced)."""
+        try:
+            with self.write(table_id, submission_id) as outcome:
+                row = self._entry_row(table_id, entry_id)
+                if self._last_event(entry_id) != "voided":
+                    raise Conflict(f"Round {row['round']} is not undone; there is nothing to redo.")
+                old = row["supersedes"]
+                if old is not None and not self._is_live(old):
+                    raise Conflict(
+                        f"Round {row['round']} has been changed again since; "
+                        "redo the latest version instead."
+                    )
+                self._event(entry_id, "restored")
+                if old is not None:
+                    self._event(old, "superseded", by_entry=entry_id)
+                outcome.update(entry_id=entry_id, action="restored", round=row["round"])
+            return outcome
+        except Replayed as replay:
+            return replay.outcome
+
+    def entries(self, table_id: int, live_only: bool = False) -> list[Entry]:
+        source = "live_entries" if live_only else "entries"
+        rows = self.db.execute(
+            f"""SELECT e.id, e.round, e.kind, e.request, e.result, e.created, e.submission_id,
+                       e.supersedes,
+                       COALESCE((SELECT ev.event FROM entry_events ev WHERE ev.entry_id = e.id
+                                 ORDER BY ev.id DESC LIMIT 1), 'created') AS last_event
+                FROM {source} e WHERE e.table_id = ? ORDER BY e.round, e.id""",
+            [table_id],
+        ).fetchall()
+        points = self._points(table_id)
+        return [
+            Entry(
+                id=r[0],
+                round=r[1],
+                kind=r[2],
+                request=json.loads(r[3]),
+                result=json.loads(r[4]),
+                created=r[5],
+                submission_id=r[6],
+                supersedes=r[7],
+                state=r[8] if r[8] in ("voided", "superseded") else "live",
+                points=points.get(r[0], {}),
+            )
+            for r in rows
+        ]
+
+    def entry(self, table_id: int, entry_id: int) -> Entry:
+        for e in self.entries(table_id):
+            if e.id == entry_id:
+                return e
+        raise NotFound("There is no such round at this table.")
+
+    def totals(self, table_id: int) -> dict[int, int]:
+        """Player id → sum of points over live entries (0 for players with none)."""
+        rows = self.db.execute(
+            """SELECT p.id, COALESCE(SUM(ep.points), 0)
+               FROM players p
+               LEFT JOIN entry_points ep ON ep.player_id = p.id
+                    AND ep.entry_id IN (SELECT id FROM live_entries WHERE table_id = ?)
+               WHERE p.table_id = ? GROUP BY p.id""",
+            [table_id, table_id],
+        ).fetchall()
+        return {pid: total for pid, total in rows}
+
+    def next_round(self, table_id: int) -> int:
+        row = self.db.execute(
+            "SELECT MAX(round) FROM live_entries WHERE table_id = ?", [table_id]
+        ).fetchone()
+        return (row[0] or 0) + 1
+
+    def events(self, table_id: int) -> list[dict]:
+        """The audit trail of a table, oldest first."""
+        return self._all(
+            """SELECT ev.id, ev.entry_id, ev.event, ev.by_entry, ev.created, e.round
+               FROM entry_events ev JOIN entries e ON e.id = ev.entry_id
+               WHERE e.table_id = ? ORDER BY ev.id""",
+            [table_id],
+        )
+
+    # -- rolls: stored the moment they are made, never redone silently
+
+    def add_roll(
+        self,
+        table_id: int,
+        round_number: int,
+        kind: str,
+        dice: list[int],
+        result: dict,
+        physical: bool = False,
+        submission_id: str | None = None,
+    ) -> dict:
+        try:
+            with self.write(table_id, submission_id) as outcome:
+                roll_id = (
+                    self.db["rolls"]
+                    .insert(
+                        {
+                            "table_id": table_id,
+                            "round": round_number,
+                            "kind": kind,
+                            "dice": json.dumps(dice),
+                            "result": json.dumps(result),
+                            "physical": int(physical),
+                            "created": now(),
+                            "submission_id": submission_id,
+                        }
+                    )
+                    .last_pk
+                )
+                outcome.update(roll_id=roll_id, dice=dice, result=result, physical=physical)
+            return outcome
+        except Replayed as replay:
+            return replay.outcome
+
+    def rolls(self, table_id: int) -> list[dict]:
+        rows = self._all("SELECT * FROM rolls WHERE table_id = ? ORDER BY id", [table_id])
+        for row in rows:
+            row["dice"] = json.loads(row["dice"])
+            row["result"] = json.loads(row["result"])
+            row["physical"] = bool(row["physical"])
+        return rows
+
+    # -- export, import, backup
+
+    def export_table(self, table_id: int) -> dict:
+        """Everything about one table, enough to rebuild it elsewhere."""
+        table = self.table(table_id)
+        players = self.players(table_id)
+        seat_of = {p.id: p.seat for p in players}
+        return {
+            "format": "scorekeeper-table",
+            "format_version": 1,
+            "table": {
+                "scorer_key": table.scorer_key,
+                "watch_key": table.watch_key,
+                "game": table.game,
+                "name": table.name,
+                "settings": table.settings,
+                "created": table.created,
+                "updated": table.updated,
+            },
+            "players": [{"seat": p.seat, "name": p.name} for p in players],
+            "entries": [
+                {
+                    "id": e.id,
+                    "round": e.round,
+                    "kind": e.kind,
+                    "request": e.request,
+                    "result": e.result,
+                    "created": e.created,
+                    "supersedes": e.supersedes,
+                    "points": {str(seat_of[pid]): pts for pid, pts in e.points.items()},
+                }
+                for e in self.entries(table_id)
+            ],
+            "events": [
+                {k: ev[k] for k in ("entry_id", "event", "by_entry", "created")}
+                for ev in self.events(table_id)
+            ],
+            "rolls": [
+                {k: r[k] for k in ("round", "kind", "dice", "result", "physical", "created")}
+                for r in self.rolls(table_id)
+            ],
+        }
+
+    def import_table(self, data: dict) -> int:
+        """Load an export into this database (new internal ids, same links)."""
+        if not isinstance(data, dict) or data.get("format") != "scorekeeper-table":
+            raise StoreError("This file is not a Scorekeeper table export.")
+        try:
+            t = data["table"]
+            with transaction(self.db):
+                for key in (t["scorer_key"], t["watch_key"]):
+                    if self.db.execute(
+                        "SELECT 1 FROM tables WHERE scorer_key = ? OR watch_key = ?", [key, key]
+                    ).fetchone():
+                        raise StoreError("This table is already in this database.")
+                table_id = (
+                    self.db["tables"]
+                    .insert(
+                        {
+                            "scorer_key": t["scorer_key"],
+                            "watch_key": t["watch_key"],
+                            "game": t["game"],
+                            "name": t["name"],
+                            "settings": json.dumps(t["settings"], sort_keys=True),
+                            "created": t["created"],
+                            "updated": t["updated"],
+                            "version": 1,
+                        }
+                    )
+                    .last_pk
+                )
+                player_by_seat = {}
+                for p in data["players"]:
+                    player_by_seat[str(p["seat"])] = (
+                        self.db["players"]
+                        .insert({"table_id": table_id, "seat": int(p["seat"]), "name": p["name"]})
+                        .last_pk
+                    )
+                entry_ids: dict[int, int] = {}
+                for e in sorted(data["entries"], key=lambda e: e["id"]):
+                    new_id = (
+                        self.db["entries"]
+                        .insert(
+                            {
+                                "table_id": table_id,
+                                "round": int(e["round"]),
+                                "kind": e["kind"],
+                                "request": json.dumps(e["request"], ensure_ascii=False),
+                                "result": json.dumps(e["result"], ensure_ascii=False),
+                                "created": e["created"],
+                                "supersedes": entry_ids.get(e["supersedes"]),
+                            }
+                        )
+                        .last_pk
+                    )
+                    entry_ids[e["id"]] = new_id
+                    self.db["entry_points"].insert_all(
+                        {"entry_id": new_id, "player_id": player_by_seat[seat], "points": int(pts)}
+                        for seat, pts in e["points"].items()
+                    )
+                for ev in data["events"]:
+                    self.db["entry_events"].insert(
+                        {
+                            "entry_id": entry_ids[ev["entry_id"]],
+                            "event": ev["event"],
+                            "by_entry": entry_ids.get(ev["by_entry"]),
+                            "created": ev["created"],
+                        }
+                    )
+                for r in data.get("rolls", []):
+                    self.db["rolls"].insert(
+                        {
+                            "table_id": table_id,
+                            "round": int(r["round"]),
+                            "kind": r["kind"],
+                            "dice": json.dumps(r["dice"]),
+                            "result": json.dumps(r["result"]),
+                            "physical": int(bool(r["physical"])),
+                            "created": r["created"],
+                        }
+                    )
+            return table_id
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise StoreError(f"This export is incomplete or damaged ({exc!s}).") from None
+
+    def backup(self, path: str | Path) -> None:
+        """A consistent copy of the whole database, taken while it is in use."""
+        target = sqlite3.connect(str(path))
+        try:
+            self.db.conn.backup(target)
+        finally:
+            target.close()
+
+    # -- internals
+
+    def _event(self, entry_id: int, event: str, by_entry: int | None = None) -> None:
+        self.db["entry_events"].insert(
+            {"entry_id": entry_id, "event": event, "by_entry": by_entry, "created": now()}
+        )
+
+    def _last_event(self, entry_id: int) -> str:
+        row = self.db.execute(
+            "SELECT event FROM entry_events WHERE entry_id = ? ORDER BY id DESC LIMIT 1", [entry_id]
+        ).fetchone()
+        return row[0] if row else "created"
+
+    def _is_live(self, entry_id: int) -> bool:
+        return self._last_event(entry_id) not in ("voided", "superseded")
+
+    def _entry_row(self, table_id: int, entry_id: int) -> dict:
+        row = self._one("SELECT * FROM entries WHERE id = ? AND table_id = ?", [entry_id, table_id])
+        if row is None:
+            raise NotFound("There is no such round at this table.")
+        return row
+
+    def _points(self, table_id: int) -> dict[int, dict[int, int]]:
+        rows = self.db.execute(
+            """SELECT ep.entry_id, ep.player_id, ep.points FROM entry_points ep
+               JOIN entries e ON e.id = ep.entry_id WHERE e.table_id = ?""",
+            [table_id],
+        ).fetchall()
+        out: dict[int, dict[int, int]] = {}
+        for entry_id, player_id, pts in rows:
+            out.setdefault(entry_id, {})[player_id] = pts
+        return out
+
+    def _all(self, sql: str, params: list | None = None) -> list[dict]:
+        cursor = self.db.execute(sql, params or [])
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+    def _one(self, sql: str, params: list | None = None) -> dict | None:
+        rows = self._all(sql, params)
+        return rows[0] if rows else None
+
+
+class Replayed(Exception):
+    """Raised inside ``Store.write`` when the submission id was already processed."""
+
+    def __init__(self, outcome: dict):
+        super().__init__("replayed submission")
+        self.outcome = outcome

@@ -1,0 +1,1 @@
+"""Web blueprints: tables (create, join, players, rounds, undo) and the score API."""

@@ -1,0 +1,555 @@
+"""Tables: start one, open it by its link, keep score on the generic pad,
+undo/redo/edit rounds, rename and reorder players, rematch, export.
+
+The scorer link can write; the watch link only shows. Every form carries a
+submission id, so a retried post returns what was stored the first time.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import secrets
+from datetime import UTC, datetime
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    g,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext as _
+
+from .. import api, store
+from ..errors import RuleError
+from ..games import catalog
+from ..games.standings import progress_of, standings
+from ..validate import MAX_NAME
+
+bp = Blueprint("tables", __name__)
+
+MANUAL = "manual-points"
+KIND_LABELS = {
+    MANUAL: "Score pad",
+    "game-end": "Game ended",
+}
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def get_store() -> store.Store:
+    if "store" not in g:
+        g.store = store.Store(store.connect(current_app.config["DATABASE"]))
+    return g.store
+
+
+def new_submission_id() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def load(key: str, write: bool = False) -> tuple[store.Table, str]:
+    try:
+        table, access = get_store().table_by_key(key)
+    except store.NotFound:
+        abort(404)
+    if write and access != "score":
+        abort(
+            403, description=_("This is the watch link: it shows the table but cannot change it.")
+        )
+    return table, access
+
+
+def wants_partial() -> bool:
+    from ..app import htmx
+
+    return bool(htmx) and not htmx.boosted
+
+
+def table_url(table: store.Table, access: str = "score") -> str:
+    key = table.scorer_key if access == "score" else table.watch_key
+    return url_for("tables.table_page", key=key)
+
+
+def qr_svg(url: str) -> str:
+    import segno
+
+    return segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#111", light="#fff")
+
+
+def table_context(table: store.Table, access: str, **extra) -> dict:
+    """Everything the table page shows, computed from the stored history."""
+    s = get_store()
+    game = catalog.GAMES[table.game]
+    players = s.players(table.id)
+    name_of = {p.id: p.name for p in players}
+    totals_by_id = s.totals(table.id)
+    totals = {p.name: totals_by_id.get(p.id, 0) for p in players}
+    entries = s.entries(table.id)
+    live = [
+        {
+            "round": e.round,
+            "kind": e.kind,
+            "request": e.request,
+            "result": e.result,
+            "points": {name_of[pid]: pts for pid, pts in e.points.items() if pid in name_of},
+        }
+        for e in entries
+        if e.live
+    ]
+    progress = progress_of(table.game, table.settings, live)
+    st = standings(table.game, [p.name for p in players], totals, table.settings, progress)
+    history = [
+        {
+            "entry": e,
+            "label": KIND_LABELS.get(e.kind, e.kind),
+            "points": [e.points.get(p.id) for p in players],
+        }
+        for e in entries
+        if e.state != "superseded"
+    ]
+    base = request.host_url.rstrip("/")
+    ctx = {
+        "table": table,
+        "game": game,
+        "access": access,
+        "can_write": access == "score",
+        "players": players,
+        "totals": totals,
+        "standings": st,
+        "history": history,
+        "has_entries": bool(entries),
+        "next_round": s.next_round(table.id),
+        "version": table.version,
+        "scorer_url": base + url_for("tables.table_page", key=table.scorer_key),
+        "watch_url": base + url_for("tables.table_page", key=table.watch_key),
+        "submission_id": new_submission_id(),
+        "pad": None,
+        "pad_errors": {},
+        "message": None,
+        "error": None,
+    }
+    ctx.update(extra)
+    return ctx
+
+
+def render_board(table: store.Table, access: str, status: int = 200, **extra):
+    """The board fragment for htmx, the whole page otherwise."""
+    table = get_store().table(table.id)  # fresh version after a write
+    ctx = table_context(table, access, **extra)
+    template = "tables/_board.html" if wants_partial() else "tables/table.html"
+    if not wants_partial():
+        ctx["scorer_qr"] = qr_svg(ctx["scorer_url"]) if access == "score" else None
+        ctx["watch_qr"] = qr_svg(ctx["watch_url"])
+    return make_response(render_template(template, **ctx), status)
+
+
+def after_write(table: store.Table, access: str = "score", **extra):
+    if wants_partial():
+        return render_board(table, access, **extra)
+    return redirect(table_url(table), code=303)
+
+
+# ---------------------------------------------------------------- home and create
+
+
+@bp.get("/")
+def home():
+    return render_template(
+        "home.html",
+        games=catalog.GAMES,
+        form={},
+        errors={},
+        submission_id=new_submission_id(),
+    )
+
+
+def _clean_names(raw: list[str]) -> list[str]:
+    return [n.strip() for n in raw if n.strip()]
+
+
+def parse_table_form(form) -> tuple[dict, dict]:
+    """(clean values, errors by field) for the start-a-table form."""
+    errors: dict[str, str] = {}
+    values: dict = {}
+    slug = form.get("game", "")
+    if slug not in catalog.GAMES:
+        errors["game"] = _("Choose one of the five games.")
+        return values, errors
+    game = catalog.GAMES[slug]
+    names = _clean_names(form.getlist("player"))
+    for name in names:
+        if len(name) > MAX_NAME:
+            errors["players"] = _("A name can be at most %(n)d characters.", n=MAX_NAME)
+    if len(set(names)) != len(names):
+        errors["players"] = _("Each player needs a different name.")
+    try:
+        game.check_players(names)
+    except RuleError as exc:
+        errors.setdefault("players", exc.message)
+    raw_settings = {
+        s.key: form.get(f"{slug}-{s.key}")
+        for s in game.settings
+        if form.get(f"{slug}-{s.key}") is not None
+    }
+    try:
+        settings = game.clean_settings(raw_settings, form=True)
+    except RuleError as exc:
+        errors[exc.path.replace("settings.", "setting-")] = exc.message
+        settings = game.defaults()
+    try:
+        first = int(form.get("first_dealer", "0") or 0)
+        if names and not 0 <= first < len(names):
+            raise ValueError
+    except ValueError:
+        errors["first_dealer"] = _("Choose who deals first.")
+        first = 0
+    settings["first_dealer"] = first
+    table_name = form.get("name", "").strip()[:80] or _(
+        "%(game)s, %(date)s",
+        game=game.subtitle if slug != "kvanta" else game.name,
+        date=datetime.now(UTC).strftime("%d %b %Y"),
+    )
+    values.update(game=slug, names=names, settings=settings, name=table_name)
+    return values, errors
+
+
+@bp.post("/tables")
+def create_table():
+    values, errors = parse_table_form(request.form)
+    if errors:
+        return (
+            render_template(
+                "home.html",
+                games=catalog.GAMES,
+                form=request.form,
+                errors=errors,
+                submission_id=request.form.get("submission_id") or new_submission_id(),
+            ),
+            422,
+        )
+    outcome = get_store().create_table(
+        values["game"],
+        values["name"],
+        values["names"],
+        values["settings"],
+        submission_id=request.form.get("submission_id") or None,
+    )
+    return redirect(url_for("tables.table_page", key=outcome["scorer_key"]), code=303)
+
+
+# ---------------------------------------------------------------- the table page
+
+
+@bp.get("/t/<key>")
+def table_page(key: str):
+    table, access = load(key)
+    return render_board(table, access)
+
+
+@bp.get("/t/<key>/live")
+def live(key: str):
+    """The cheap poll: 204 while the table is unchanged, fresh fragments otherwise."""
+    version = get_store().version_by_key(key)
+    if version is None:
+        abort(404)
+    if request.args.get("v") == str(version):
+        return Response(status=204)
+    table, access = load(key)
+    ctx = table_context(table, access)
+    return render_template("tables/_live.html", **ctx)
+
+
+@bp.get("/t/<key>/version")
+def version(key: str):
+    v = get_store().version_by_key(key)
+    if v is None:
+        abort(404)
+    return {"version": v}
+
+
+# ---------------------------------------------------------------- the score pad
+
+
+def parse_points(form, players: list[store.Player]) -> tuple[dict[int, int], dict[str, str], dict]:
+    """Points by player id from the pad's fields; empty means 0."""
+    points: dict[int, int] = {}
+    errors: dict[str, str] = {}
+    raw: dict = {}
+    for p in players:
+        field = f"points-{p.id}"
+        text = (form.get(field) or "").strip().replace("−", "-").replace(" ", "")
+        raw[field] = text
+        if text in ("", "-", "+"):
+            points[p.id] = 0
+            continue
+        try:
+            value = int(text)
+        except ValueError:
+            errors[field] = _("“%(text)s” is not a whole number.", text=text[:20])
+            continue
+        if not -api.MANUAL_LIMIT <= value <= api.MANUAL_LIMIT:
+            errors[field] = _("Points must be between −10,000 and 10,000.")
+            continue
+        points[p.id] = value
+    return points, errors, raw
+
+
+def _form_int(name: str) -> int | None:
+    value = request.form.get(name, "")
+    try:
+        return int(value) if value != "" else None
+    except ValueError:
+        abort(400)
+
+
+@bp.post("/t/<key>/rounds")
+def add_round(key: str):
+    table, access = load(key, write=True)
+    s = get_store()
+    players = s.players(table.id)
+    submission_id = request.form.get("submission_id") or None
+    if s.submission(submission_id) is not None:
+        return after_write(table, message=_("Already saved."))
+    points, errors, raw = parse_points(request.form, players)
+    supersedes = _form_int("supersedes")
+    round_number = _form_int("round") or s.next_round(table.id)
+    pad = {"fields": raw, "supersedes": supersedes, "round": round_number}
+    if errors:
+        return render_board(
+            table,
+            access,
+            422,
+            pad=pad,
+            pad_errors=errors,
+            submission_id=submission_id or new_submission_id(),
+            error=_("Nothing was saved: check the marked fields."),
+        )
+    names = {p.id: p.name for p in players}
+    request_json = {
+        "players": [p.name for p in players],
+        "points": {names[i]: v for i, v in points.items() if v},
+    }
+    try:
+        result = api.evaluate(MANUAL, request_json)
+        s.add_entry(
+            table.id,
+            round_number,
+            MANUAL,
+            request_json,
+            result,
+            {pid: pts for pid, pts in points.items() if pts},
+            submission_id=submission_id,
+            supersedes=supersedes,
+            exclusive_round=supersedes is None,
+        )
+    except RuleError as exc:
+        return render_board(
+            table, access, 422, pad=pad, error=exc.message, submission_id=new_submission_id()
+        )
+    except store.Conflict as exc:
+        return render_board(table, access, 409, error=exc.message)
+    except store.StoreError as exc:
+        return render_board(table, access, 422, pad=pad, error=exc.message)
+    done = (
+        _("Round %(n)d changed.", n=round_number)
+        if supersedes
+        else _("Round %(n)d saved.", n=round_number)
+    )
+    return after_write(table, message=done)
+
+
+@bp.get("/t/<key>/entries/<int:entry_id>/edit")
+def edit_round(key: str, entry_id: int):
+    table, access = load(key, write=True)
+    s = get_store()
+    try:
+        entry = s.entry(table.id, entry_id)
+    except store.NotFound:
+        abort(404)
+    if entry.kind != MANUAL or not entry.live:
+        return render_board(
+            table, access, 409, error=_("Only a live score-pad round can be edited here.")
+        )
+    pad = {
+        "fields": {f"points-{pid}": str(pts) for pid, pts in entry.points.items()},
+        "supersedes": entry.id,
+        "round": entry.round,
+    }
+    return render_board(table, access, pad=pad)
+
+
+def _entry_action(key: str, entry_id: int, action: str):
+    table, access = load(key, write=True)
+    s = get_store()
+    submission_id = request.form.get("submission_id") or None
+    try:
+        if action == "undo":
+            out = s.void_entry(table.id, entry_id, submission_id)
+            message = _("Round %(n)d undone.", n=out["round"])
+        else:
+            out = s.restore_entry(table.id, entry_id, submission_id)
+            message = _("Round %(n)d restored.", n=out["round"])
+    except store.NotFound:
+        abort(404)
+    except store.Conflict as exc:
+        return render_board(table, access, 409, error=exc.message)
+    return after_write(table, message=message)
+
+
+@bp.post("/t/<key>/entries/<int:entry_id>/undo")
+def undo(key: str, entry_id: int):
+    return _entry_action(key, entry_id, "undo")
+
+
+@bp.post("/t/<key>/entries/<int:entry_id>/redo")
+def redo(key: str, entry_id: int):
+    return _entry_action(key, entry_id, "redo")
+
+
+@bp.post("/t/<key>/end")
+def end_game(key: str):
+    """The players close the game (Vežimas, or Kvanta's burned cards reached)."""
+    table, access = load(key, write=True)
+    s = get_store()
+    submission_id = request.form.get("submission_id") or None
+    try:
+        s.add_entry(
+            table.id,
+            s.next_round(table.id),
+            "game-end",
+            {},
+            {},
+            {},
+            submission_id=submission_id,
+            exclusive_round=True,
+        )
+    except store.StoreError as exc:
+        return render_board(table, access, 409, error=exc.message)
+    return after_write(
+        table, message=_("The game is over. Undo it from the history if that was a slip.")
+    )
+
+
+# ---------------------------------------------------------------- players
+
+
+@bp.post("/t/<key>/players/<int:player_id>/name")
+def rename(key: str, player_id: int):
+    table, access = load(key, write=True)
+    name = (request.form.get("name") or "").strip()
+    if not name or len(name) > MAX_NAME:
+        return render_board(
+            table, access, 422, error=_("A name needs 1 to %(n)d characters.", n=MAX_NAME)
+        )
+    try:
+        get_store().rename_player(
+            table.id, player_id, name, request.form.get("submission_id") or None
+        )
+    except store.NotFound:
+        abort(404)
+    except store.StoreError as exc:
+        return render_board(table, access, 422, error=exc.message)
+    return after_write(table, message=_("Renamed to %(name)s.", name=name))
+
+
+@bp.post("/t/<key>/players/<int:player_id>/move")
+def move_player(key: str, player_id: int):
+    table, access = load(key, write=True)
+    s = get_store()
+    order = [p.id for p in s.players(table.id)]
+    if player_id not in order:
+        abort(404)
+    i = order.index(player_id)
+    j = i - 1 if request.form.get("direction") == "up" else i + 1
+    if 0 <= j < len(order):
+        order[i], order[j] = order[j], order[i]
+    try:
+        s.reorder_players(table.id, order, request.form.get("submission_id") or None)
+    except store.StoreError as exc:
+        return render_board(table, access, 409, error=exc.message)
+    return after_write(table)
+
+
+@bp.post("/t/<key>/rematch")
+def rematch(key: str):
+    table, _access = load(key, write=True)
+    outcome = get_store().rematch(table.id, request.form.get("submission_id") or None)
+    url = url_for("tables.table_page", key=outcome["scorer_key"])
+    if wants_partial():
+        response = Response(status=204)
+        response.headers["HX-Redirect"] = url
+        return response
+    return redirect(url, code=303)
+
+
+# ---------------------------------------------------------------- export
+
+
+@bp.get("/t/<key>/export.json")
+def export_json(key: str):
+    table, _access = load(key, write=True)
+    body = json.dumps(get_store().export_table(table.id), ensure_ascii=False, indent=2)
+    response = Response(body, mimetype="application/json")
+    response.headers["Content-Disposition"] = f'attachment; filename="table-{table.id}.json"'
+    return response
+
+
+def history_csv(s: store.Store, table: store.Table) -> str:
+    players = s.players(table.id)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["round", "kind", "status", "created", *[p.name for p in players]])
+    for e in s.entries(table.id):
+        status = "live" if e.live else "undone or replaced"
+        writer.writerow(
+            [e.round, e.kind, status, e.created, *[e.points.get(p.id, 0) for p in players]]
+        )
+    totals = s.totals(table.id)
+    writer.writerow(["total", "", "", "", *[totals.get(p.id, 0) for p in players]])
+    return out.getvalue()
+
+
+@bp.get("/t/<key>/export.csv")
+def export_csv(key: str):
+    table, _access = load(key, write=True)
+    response = Response(history_csv(get_store(), table), mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="table-{table.id}.csv"'
+    return response
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    body = {
+        "name": "Scorekeeper",
+        "short_name": "Scorekeeper",
+        "start_url": "/",
+        "display": "standalone",
+        "background_color": "#14532d",
+        "theme_color": "#14532d",
+        "icons": [
+            {
+                "src": url_for("static", filename="icons/icon-192.png"),
+                "sizes": "192x192",
+                "type": "image/png",
+            },
+            {
+                "src": url_for("static", filename="icons/icon-512.png"),
+                "sizes": "512x512",
+                "type": "image/png",
+            },
+            {
+                "src": url_for("static", filename="icons/icon.svg"),
+                "sizes": "any",
+                "type": "image/svg+xml",
+            },
+        ],
+    }
+    return Response(json.dumps(body), mimetype="application/manifest+json")

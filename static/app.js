@@ -1,0 +1,141 @@
+// Scorekeeper's small client: keypad, recent tables, copy links, keep the screen awake.
+// No inline scripts anywhere (the Content-Security-Policy forbids them).
+(function () {
+  "use strict";
+  var RECENT_KEY = "scorekeeper.recent";
+
+  // ---- score pad keypad: drives the selected points field without the phone keyboard
+  var activeInput = null;
+  function selectInput(input) {
+    if (activeInput) activeInput.classList.remove("active");
+    activeInput = input;
+    if (input) input.classList.add("active");
+  }
+  function initPad(root) {
+    var pad = root.querySelector ? root.querySelector("#pad") : null;
+    if (!pad) { activeInput = null; return; }
+    var inputs = pad.querySelectorAll(".pad-input");
+    inputs.forEach(function (input) {
+      input.setAttribute("inputmode", "none"); // the keypad below types; no OS keyboard on top of it
+      input.addEventListener("focus", function () { selectInput(input); });
+      input.addEventListener("click", function () { selectInput(input); });
+    });
+    var invalid = pad.querySelector(".pad-row.invalid .pad-input");
+    selectInput(invalid || inputs[0] || null);
+  }
+  document.addEventListener("click", function (ev) {
+    var key = ev.target.closest ? ev.target.closest(".key") : null;
+    if (!key || !activeInput) return;
+    var value = activeInput.value.replace("−", "-");
+    var k = key.getAttribute("data-key");
+    if (k === "back") value = value.slice(0, -1);
+    else if (k === "sign") value = value.charAt(0) === "-" ? value.slice(1) : "-" + value;
+    else if (value.replace("-", "").length < 5) value = (value === "0" ? "" : value) + k;
+    activeInput.value = value;
+  });
+
+  // ---- copy a link
+  document.addEventListener("click", function (ev) {
+    var btn = ev.target.closest ? ev.target.closest("[data-copy]") : null;
+    if (!btn) return;
+    var text = btn.getAttribute("data-copy");
+    var done = function () { btn.textContent = "Copied"; };
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done);
+    else {
+      var field = btn.parentNode.querySelector("input.link");
+      if (field) { field.select(); try { document.execCommand("copy"); done(); } catch (e) { /* select is enough */ } }
+    }
+  });
+
+  // ---- recent tables live in this browser only, never in a server-side list
+  function readRecent() {
+    try { return JSON.parse(localStorage.getItem(RECENT_KEY) || "[]"); } catch (e) { return []; }
+  }
+  function rememberTable() {
+    var meta = document.getElementById("table-meta");
+    if (!meta) return;
+    var url = meta.getAttribute("data-url");
+    var list = readRecent().filter(function (t) { return t.url !== url; });
+    list.unshift({ url: url, name: meta.getAttribute("data-name"), game: meta.getAttribute("data-game"),
+                   access: meta.getAttribute("data-access"), seen: Date.now() });
+    try { localStorage.setItem(RECENT_KEY, JSON.stringify(list.slice(0, 12))); } catch (e) { /* private mode */ }
+  }
+  function showRecent() {
+    var ul = document.getElementById("recent");
+    if (!ul) return;
+    var list = readRecent();
+    if (!list.length) return;
+    list.forEach(function (t) {
+      var li = document.createElement("li");
+      var a = document.createElement("a");
+      a.href = t.url;
+      var name = document.createElement("span");
+      name.textContent = t.name; // textContent: names are never parsed as HTML
+      var game = document.createElement("small");
+      game.textContent = t.game + (t.access === "watch" ? " · watching" : "");
+      a.appendChild(name); a.appendChild(game); li.appendChild(a); ul.appendChild(li);
+    });
+    document.getElementById("recent-card").hidden = false;
+  }
+
+  // ---- start form: show only the chosen game's settings
+  function syncSettings() {
+    var chosen = document.querySelector("input[name=game]:checked");
+    document.querySelectorAll("fieldset.settings").forEach(function (fs) {
+      fs.hidden = !chosen || fs.getAttribute("data-game") !== chosen.value;
+    });
+  }
+  document.addEventListener("change", function (ev) {
+    if (ev.target.name === "game") syncSettings();
+  });
+
+  // ---- keep the screen awake at the table
+  var wakeLock = null;
+  function showWake(text) {
+    var el = document.getElementById("wake");
+    if (el) { el.textContent = text; el.hidden = false; }
+  }
+  function videoFallback() {
+    // Wake Lock needs a secure context; on plain http a muted looping video keeps phones awake
+    var video = document.getElementById("keep-awake");
+    if (!video || !HTMLCanvasElement.prototype.captureStream) return;
+    var canvas = document.createElement("canvas");
+    canvas.width = 2; canvas.height = 2;
+    var ctx = canvas.getContext("2d");
+    var tick = 0;
+    setInterval(function () { ctx.fillStyle = (tick++ % 2) ? "#000" : "#010101"; ctx.fillRect(0, 0, 2, 2); }, 1000);
+    video.srcObject = canvas.captureStream(1);
+    var play = function () {
+      video.play().then(function () { showWake("Screen kept awake (video)"); }).catch(function () {
+        showWake("Tap anywhere to keep the screen awake");
+      });
+    };
+    play();
+    document.addEventListener("click", play, { once: true });
+  }
+  function keepAwake() {
+    if (!document.getElementById("table-meta")) return;
+    if ("wakeLock" in navigator && window.isSecureContext) {
+      navigator.wakeLock.request("screen").then(function (lock) {
+        wakeLock = lock;
+        showWake("Screen kept awake");
+      }).catch(videoFallback);
+    } else {
+      videoFallback();
+    }
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && wakeLock !== null && wakeLock.released) keepAwake();
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    initPad(document);
+    rememberTable();
+    showRecent();
+    syncSettings();
+    keepAwake();
+  });
+  document.addEventListener("htmx:afterSettle", function (ev) {
+    if (ev.target && ev.target.id === "board") initPad(document);
+  });
+})();

@@ -1,0 +1,96 @@
+"""Shared fixtures: an app on a temporary database, its client and CLI runner,
+and helpers for the forms (CSRF token, submission ids)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from scorekeeper import create_app
+from scorekeeper.store import Store, connect
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "scorekeeper.sqlite"),
+            "SECRET_KEY": "test-secret",
+        }
+    )
+    yield app
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def store(app):
+    s = Store(connect(app.config["DATABASE"]))
+    yield s
+    s.close()
+
+
+class Page:
+    """A fetched HTML page with the bits the tests need."""
+
+    def __init__(self, response):
+        self.response = response
+        self.status = response.status_code
+        self.html = response.get_data(as_text=True)
+
+    @property
+    def csrf(self) -> str:
+        return re.search(r'name="csrf_token" value="([^"]+)"', self.html).group(1)
+
+    @property
+    def submission_id(self) -> str:
+        return re.search(r'name="submission_id" value="([^"]+)"', self.html).group(1)
+
+    def player_fields(self) -> list[str]:
+        return re.findall(r'name="(points-\d+)"', self.html)
+
+    def totals(self) -> dict[str, int]:
+        return {
+            name: int(value)
+            for name, value in re.findall(
+                r'class="points" data-player="([^"]+)">(-?\d+)<', self.html
+            )
+        }
+
+    def errors(self) -> list[str]:
+        return re.findall(r'class="(?:field-error|flash error)"[^>]*>([^<]+)<', self.html)
+
+
+@pytest.fixture
+def page():
+    return Page
+
+
+def start_table(client, game="cowboy", players=("Ana", "Bojan", "Ceca"), **fields):
+    """Create a table through the real form; returns (scorer url, Page of the table)."""
+    home = Page(client.get("/"))
+    data = {
+        "csrf_token": home.csrf,
+        "submission_id": home.submission_id,
+        "game": game,
+        "player": list(players),
+        "first_dealer": "0",
+    }
+    data.update(fields)
+    response = client.post("/tables", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    url = response.headers["Location"]
+    return url, Page(client.get(url))
+
+
+@pytest.fixture
+def new_table(client):
+    def make(game="cowboy", players=("Ana", "Bojan", "Ceca"), **fields):
+        return start_table(client, game, players, **fields)
+
+    return make

@@ -1,0 +1,337 @@
+"""Storage: migrations, entries, undo/redo/edit with their audit trail, totals,
+retried submissions, rolls, export/import and backup."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from scorekeeper import store
+from scorekeeper.store import Conflict, Migration, Store, StoreError, connect, migrate
+
+
+@pytest.fixture
+def s(tmp_path):
+    st = Store.open(tmp_path / "db.sqlite")
+    yield st
+    st.close()
+
+
+def make_table(s, names=("Ana", "Bojan", "Ceca"), game="cowboy", sid=None):
+    out = s.create_table(game, "Friday", list(names), {"first_dealer": 0}, submission_id=sid)
+    players = s.players(out["table_id"])
+    return out["table_id"], {p.name: p.id for p in players}
+
+
+def pad(s, table_id, ids, round_no, points, **kw):
+    named = {name: pts for name, pts in points.items() if pts}
+    return s.add_entry(
+        table_id,
+        round_no,
+        "manual-points",
+        {"players": list(ids), "points": named},
+        {"points": points},
+        {ids[name]: pts for name, pts in points.items()},
+        **kw,
+    )
+
+
+def by_name(s, table_id, ids):
+    totals = s.totals(table_id)
+    return {name: totals[pid] for name, pid in ids.items()}
+
+
+# ---------------------------------------------------------------- migrations
+
+
+def test_fresh_database_gets_every_migration_and_wal(tmp_path):
+    db = connect(tmp_path / "fresh.sqlite")
+    applied = migrate(db)
+    assert applied == [m.version for m in store.MIGRATIONS]
+    assert store.schema_version(db) == store.MIGRATIONS[-1].version
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert {"tables", "players", "entries", "entry_points", "entry_events", "rolls"} <= set(
+        db.table_names()
+    )
+    assert migrate(db) == []  # nothing pending the second time
+
+
+def test_upgrading_an_old_database_file_keeps_its_data(tmp_path):
+    path = tmp_path / "old.sqlite"
+    db = connect(path)
+    migrate(db, store.MIGRATIONS[:1])  # a file made by the first release
+    old = Store(db)
+    table_id, ids = make_table(old)
+    pad(old, table_id, ids, 1, {"Ana": 5, "Bojan": 0, "Ceca": 0})
+
+    def add_column(db):
+        db.execute("ALTER TABLE tables ADD COLUMN note TEXT NOT NULL DEFAULT ''")
+
+    later = [*store.MIGRATIONS, Migration(len(store.MIGRATIONS) + 1, "table note", add_column)]
+    assert migrate(db, later) == [m.version for m in later[1:]]
+    assert by_name(Store(db), table_id, ids)["Ana"] == 5
+    assert db.execute("SELECT note FROM tables").fetchone()[0] == ""
+
+
+def test_a_failed_migration_leaves_the_database_untouched(tmp_path):
+    path = tmp_path / "db.sqlite"
+    db = connect(path)
+    migrate(db)
+    before = db.execute("SELECT sql FROM sqlite_master ORDER BY name").fetchall()
+    version = store.schema_version(db)
+
+    def good(db):
+        db.execute("CREATE TABLE extra (id INTEGER PRIMARY KEY)")
+
+    def broken(db):
+        db.execute("ALTER TABLE tables ADD COLUMN colour TEXT")
+        raise RuntimeError("half way")
+
+    pending = [
+        *store.MIGRATIONS,
+        Migration(version + 1, "extra", good),
+        Migration(version + 2, "broken", broken),
+    ]
+    with pytest.raises(RuntimeError):
+        migrate(db, pending)
+    assert store.schema_version(db) == version
+    assert db.execute("SELECT sql FROM sqlite_master ORDER BY name").fetchall() == before
+
+
+# ---------------------------------------------------------------- entries and totals
+
+
+def test_totals_sum_live_entries_in_sql(s):
+    table_id, ids = make_table(s)
+    pad(s, table_id, ids, 1, {"Ana": 10, "Bojan": -5, "Ceca": 0})
+    pad(s, table_id, ids, 2, {"Ana": 3, "Bojan": 7, "Ceca": 1})
+    assert by_name(s, table_id, ids) == {"Ana": 13, "Bojan": 2, "Ceca": 1}
+    assert s.next_round(table_id) == 3
+
+
+def test_entries_are_stored_with_request_result_and_points(s):
+    table_id, ids = make_table(s)
+    out = pad(s, table_id, ids, 1, {"Ana": 10, "Bojan": -5, "Ceca": 0})
+    entry = s.entry(table_id, out["entry_id"])
+    assert entry.kind == "manual-points"
+    assert entry.request["points"] == {"Ana": 10, "Bojan": -5}
+    assert entry.result == {"points": {"Ana": 10, "Bojan": -5, "Ceca": 0}}
+    assert entry.points == {ids["Ana"]: 10, ids["Bojan"]: -5, ids["Ceca"]: 0}
+    assert entry.live and entry.state == "live"
+
+
+def test_undo_redo_and_undo_of_undo_keep_the_whole_trail(s):
+    table_id, ids = make_table(s)
+    first = pad(s, table_id, ids, 1, {"Ana": 10, "Bojan": 0, "Ceca": 0})["entry_id"]
+    pad(s, table_id, ids, 2, {"Ana": 1, "Bojan": 2, "Ceca": 3})
+    s.void_entry(table_id, first)
+    assert by_name(s, table_id, ids) == {"Ana": 1, "Bojan": 2, "Ceca": 3}
+    assert s.entry(table_id, first).state == "voided"
+    s.restore_entry(table_id, first)
+    assert by_name(s, table_id, ids) == {"Ana": 11, "Bojan": 2, "Ceca": 3}
+    s.void_entry(table_id, first)
+    events = [(e["entry_id"], e["event"]) for e in s.events(table_id)]
+    assert events == [(first, "voided"), (first, "restored"), (first, "voided")]
+    # nothing is ever deleted
+    assert len(s.entries(table_id)) == 2
+
+
+def test_undo_twice_is_a_conflict_not_a_second_event(s):
+    table_id, ids = make_table(s)
+    first = pad(s, table_id, ids, 1, {"Ana": 10, "Bojan": 0, "Ceca": 0})["entry_id"]
+    s.void_entry(table_id, first)
+    with pytest.raises(Conflict):
+        s.void_entry(table_id, first)
+    with pytest.raises(Conflict):
+        s.restore_entry(table_id, pad(s, table_id, ids, 2, {"Ana": 1, "Bojan": 0, "Ceca": 0})["entry_id"])
+    assert len(s.events(table_id)) == 1
+
+
+def test_edit_supersedes_and_undoing_the_edit_brings_back_the_original(s):
+    table_id, ids = make_table(s)
+    old = pad(s, table_id, ids, 1, {"Ana": 10, "Bojan": 0, "Ceca": 0})["entry_id"]
+    new = pad(s, table_id, ids, 1, {"Ana": 20, "Bojan": 0, "Ceca": 0}, supersedes=old)["entry_id"]
+    assert by_name(s, table_id, ids)["Ana"] == 20
+    assert s.entry(table_id, old).state == "superseded"
+    assert s.entry(table_id, new).supersedes == old
+    s.void_entry(table_id, new)
+    assert by_name(s, table_id, ids)["Ana"] == 10
+    s.restore_entry(table_id, new)
+    assert by_name(s, table_id, ids)["Ana"] == 20
+    trail = [(e["entry_id"], e["event"], e["by_entry"]) for e in s.events(table_id)]
+    assert trail == [
+        (old, "superseded", new),
+        (new, "voided", None),
+        (old, "restored", new),
+        (new, "restored", None),
+        (old, "superseded", new),
+    ]
+
+
+def test_editing_a_round_someone_else_changed_is_refused(s):
+    table_id, ids = make_table(s)
+    old = pad(s, table_id, ids, 1, {"Ana": 10, "Bojan": 0, "Ceca": 0})["entry_id"]
+    pad(s, table_id, ids, 1, {"Ana": 20, "Bojan": 0, "Ceca": 0}, supersedes=old)
+    with pytest.raises(Conflict, match="changed on another phone"):
+        pad(s, table_id, ids, 1, {"Ana": 30, "Bojan": 0, "Ceca": 0}, supersedes=old)
+    assert by_name(s, table_id, ids)["Ana"] == 20
+    assert len(s.entries(table_id)) == 2
+
+
+def test_a_round_entered_twice_is_refused_when_exclusive(s):
+    table_id, ids = make_table(s)
+    pad(s, table_id, ids, 1, {"Ana": 10, "Bojan": 0, "Ceca": 0}, exclusive_round=True)
+    with pytest.raises(Conflict, match="another phone"):
+        pad(s, table_id, ids, 1, {"Ana": 4, "Bojan": 0, "Ceca": 0}, exclusive_round=True)
+    assert by_name(s, table_id, ids)["Ana"] == 10
+
+
+def test_points_for_a_stranger_are_refused_and_nothing_is_stored(s):
+    table_id, ids = make_table(s)
+    other, other_ids = make_table(s, names=("Zed", "Yan", "Xu"))
+    with pytest.raises(StoreError):
+        s.add_entry(table_id, 1, "manual-points", {}, {}, {other_ids["Zed"]: 5})
+    assert s.entries(table_id) == []
+
+
+# ---------------------------------------------------------------- retries
+
+
+def test_a_retried_submission_is_stored_once(s):
+    table_id, ids = make_table(s)
+    v0 = s.version(table_id)
+    first = pad(s, table_id, ids, 1, {"Ana": 10, "Bojan": 0, "Ceca": 0}, submission_id="sub-1")
+    again = pad(s, table_id, ids, 1, {"Ana": 10, "Bojan": 0, "Ceca": 0}, submission_id="sub-1")
+    assert again == first
+    assert len(s.entries(table_id)) == 1
+    assert by_name(s, table_id, ids)["Ana"] == 10
+    assert s.version(table_id) == v0 + 1
+
+
+def test_a_retried_table_creation_creates_one_table(s):
+    a = s.create_table("kvanta", "x", ["A", "B"], {}, submission_id="create-1")
+    b = s.create_table("kvanta", "x", ["A", "B"], {}, submission_id="create-1")
+    assert a == b
+    assert len(s.list_tables()) == 1
+
+
+def test_every_write_bumps_the_version(s):
+    table_id, ids = make_table(s)
+    versions = [s.version(table_id)]
+    entry = pad(s, table_id, ids, 1, {"Ana": 1, "Bojan": 0, "Ceca": 0})["entry_id"]
+    versions.append(s.version(table_id))
+    s.void_entry(table_id, entry)
+    versions.append(s.version(table_id))
+    s.rename_player(table_id, ids["Ana"], "Anica")
+    versions.append(s.version(table_id))
+    assert versions == sorted(set(versions))
+
+
+# ---------------------------------------------------------------- players
+
+
+def test_rename_keeps_points_and_refuses_a_duplicate_name(s):
+    table_id, ids = make_table(s)
+    pad(s, table_id, ids, 1, {"Ana": 10, "Bojan": 0, "Ceca": 0})
+    s.rename_player(table_id, ids["Ana"], "Anica")
+    assert s.totals(table_id)[ids["Ana"]] == 10
+    assert [p.name for p in s.players(table_id)] == ["Anica", "Bojan", "Ceca"]
+    with pytest.raises(StoreError, match="already playing"):
+        s.rename_player(table_id, ids["Bojan"], "Ceca")
+
+
+def test_reorder_only_until_the_first_entry(s):
+    table_id, ids = make_table(s)
+    s.reorder_players(table_id, [ids["Ceca"], ids["Ana"], ids["Bojan"]])
+    assert [p.name for p in s.players(table_id)] == ["Ceca", "Ana", "Bojan"]
+    pad(s, table_id, ids, 1, {"Ana": 1, "Bojan": 0, "Ceca": 0})
+    with pytest.raises(Conflict, match="fixed"):
+        s.reorder_players(table_id, [ids["Ana"], ids["Bojan"], ids["Ceca"]])
+
+
+def test_rematch_copies_game_players_seats_and_settings(s):
+    out = s.create_table("szaman", "Night", ["Ola", "Piotr"], {"deals": 4, "target": 66})
+    again = s.rematch(out["table_id"])
+    t = s.table(again["table_id"])
+    assert (t.game, t.name, t.settings, t.rematch_of) == (
+        "szaman",
+        "Night",
+        {"deals": 4, "target": 66},
+        out["table_id"],
+    )
+    assert [p.name for p in s.players(t.id)] == ["Ola", "Piotr"]
+    assert t.scorer_key != s.table(out["table_id"]).scorer_key
+
+
+# ---------------------------------------------------------------- links
+
+
+def test_links_are_long_random_and_distinct(s):
+    out = s.create_table("cowboy", "x", ["A", "B", "C"], {})
+    t = s.table(out["table_id"])
+    assert t.scorer_key != t.watch_key
+    for key in (t.scorer_key, t.watch_key):
+        assert len(key) >= 22  # 144 bits in URL-safe base64
+        assert set(key) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+    assert s.table_by_key(t.scorer_key)[1] == "score"
+    assert s.table_by_key(t.watch_key)[1] == "watch"
+    with pytest.raises(store.NotFound):
+        s.table_by_key(t.scorer_key[:-1])
+
+
+# ---------------------------------------------------------------- rolls
+
+
+def test_rolls_are_kept_in_order_and_never_replaced(s):
+    table_id, _ids = make_table(s, game="kvanta", names=("A", "B"))
+    s.add_roll(table_id, 1, "kvanta-target", [1, 2, 3], {"target": 6}, submission_id="roll-1")
+    s.add_roll(table_id, 1, "kvanta-target", [1, 2, 3], {"target": 6}, submission_id="roll-1")
+    s.add_roll(table_id, 1, "kvanta-target", [6, 6, 5], {"target": 17}, physical=True)
+    rolls = s.rolls(table_id)
+    assert [(r["dice"], r["physical"]) for r in rolls] == [([1, 2, 3], False), ([6, 6, 5], True)]
+
+
+# ---------------------------------------------------------------- export, import, backup
+
+
+def test_export_then_import_into_a_fresh_database_gives_the_same_table(s, tmp_path):
+    table_id, ids = make_table(s)
+    a = pad(s, table_id, ids, 1, {"Ana": 10, "Bojan": -5, "Ceca": 0})["entry_id"]
+    b = pad(s, table_id, ids, 2, {"Ana": 1, "Bojan": 2, "Ceca": 3})["entry_id"]
+    pad(s, table_id, ids, 2, {"Ana": 4, "Bojan": 2, "Ceca": 3}, supersedes=b)
+    s.void_entry(table_id, a)
+    s.add_roll(table_id, 3, "kvanta-target", [2, 2, 2], {"target": 6})
+    exported = s.export_table(table_id)
+    json.dumps(exported)  # serialisable
+
+    other = Store.open(tmp_path / "other.sqlite")
+    new_id = other.import_table(json.loads(json.dumps(exported)))
+    new_ids = {p.name: p.id for p in other.players(new_id)}
+    assert by_name(other, new_id, new_ids) == by_name(s, table_id, ids)
+    assert [(e.round, e.state, e.request) for e in other.entries(new_id)] == [
+        (e.round, e.state, e.request) for e in s.entries(table_id)
+    ]
+    assert len(other.events(new_id)) == len(s.events(table_id))
+    assert other.table(new_id).scorer_key == s.table(table_id).scorer_key
+    with pytest.raises(StoreError, match="already"):
+        other.import_table(exported)
+
+
+def test_import_refuses_something_that_is_not_an_export(s):
+    with pytest.raises(StoreError):
+        s.import_table({"hello": 1})
+    with pytest.raises(StoreError):
+        s.import_table({"format": "scorekeeper-table", "table": {}})
+    assert s.list_tables() == []
+
+
+def test_backup_is_a_consistent_copy(s, tmp_path):
+    table_id, ids = make_table(s)
+    pad(s, table_id, ids, 1, {"Ana": 10, "Bojan": 0, "Ceca": 0})
+    target = tmp_path / "backup.sqlite"
+    s.backup(target)
+    copy = sqlite3.connect(target)
+    assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert copy.execute("SELECT COUNT(*) FROM entries").fetchone()[0] == 1
