@@ -1,0 +1,652 @@
+"""Wyoming Cowboy (RULES.md §1): guns, marriages, the shooting referee and the
+end-of-deal score.
+
+Four kinds (CONTRACT "Wyoming Cowboy"): ``cowboy-gun``, ``cowboy-marriage``,
+``cowboy-shot`` and ``cowboy-deal``. Every function here is pure; refused input
+raises :class:`RuleError` with a sentence and the path of the offending field.
+
+Legality follows the verify / can / do pattern: ``verify_marriage`` raises with
+the reason, ``can_show_marriage`` says yes or no, ``marriage`` scores it.
+
+>>> gun_kind([Card(3, "H"), Card(5, "H"), Card(7, "H")])[0]
+'357-quick-draw'
+>>> gun_kind([Card(4, "S"), Card(5, "H")])
+(None, 'A 4 and a 5 make a 45 only when they are of one suit.')
+>>> game_winner({"Ana": 510, "Bojan": 480})
+'Ana'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from .. import validate as v
+from ..cards import ACE, JACK, KING, QUEEN, SUIT_NAMES, SUITS, Card
+from ..errors import RuleError
+
+MIN_PLAYERS, MAX_PLAYERS = 3, 4
+TARGET = 500  # first to 500 wins (C-D9)
+MARRIAGE_POINTS = 25
+
+# ── guns ──────────────────────────────────────────────────────────────────────
+
+GUN_22, GUN_38, GUN_357, GUN_357_QUICK_DRAW, GUN_45 = "22", "38", "357", "357-quick-draw", "45"
+GUNS = (GUN_22, GUN_38, GUN_357, GUN_357_QUICK_DRAW, GUN_45)
+GUN_NAMES = {
+    GUN_22: "22",
+    GUN_38: "38",
+    GUN_357: "357",
+    GUN_357_QUICK_DRAW: "357 Quick Draw",
+    GUN_45: "45",
+}
+# only the 45 reaches protected cowboys (K held with the ace of its suit)
+REACHES_PROTECTED = frozenset({GUN_45})
+
+_NO_GUN = "Guns are two 2s, a 3 and an 8, a 3-5-7, or a 4 and a 5 of one suit"
+
+
+def _one_suit(cards: Sequence[Card]) -> bool:
+    return len({c.suit for c in cards}) == 1
+
+
+def gun_kind(cards: Sequence[Card]) -> tuple[str | None, str]:
+    """The gun these cards make, or None, and a sentence saying why (RULES §1 "Guns")."""
+    ranks = sorted(c.rank for c in cards)
+    if ranks == [2, 2]:
+        return GUN_22, "Two 2s make a 22."
+    if ranks == [3, 8]:
+        return GUN_38, "A 3 and an 8 make a 38."
+    if ranks == [3, 5, 7]:
+        if _one_suit(cards):
+            return GUN_357_QUICK_DRAW, "A 3, 5 and 7 of one suit make a 357 Quick Draw."
+        return GUN_357, "A 3, 5 and 7 make a 357."
+    if ranks == [4, 5]:
+        if _one_suit(cards):
+            return GUN_45, "A 4 and a 5 of one suit make a 45."
+        return None, "A 4 and a 5 make a 45 only when they are of one suit."
+    if not cards:
+        return None, f"{_NO_GUN}; no cards were given."
+    shown = " ".join(str(c) for c in _sorted(cards))
+    verb = "is" if len(cards) == 1 else "are"
+    return None, f"{_NO_GUN}; {shown} {verb} none of them."
+
+
+# ── item codes of the end-of-deal score ─────────────────────────────────────────
+
+# in the order a deal's items are listed; points per unit
+ITEM_POINTS = {
+    "marriage_shown": 25,
+    "ended": 30,
+    "tens_laid": 10,
+    "orphanage": 80,
+    "harem": 100,
+    "family": 120,
+    "gang": 150,
+    "posse": 200,
+    "stalling_ten": -30,
+    "stalling_22": -30,
+    "six": -20,
+    "harlot": -25,
+    "illegal_marriage": -50,
+    "curse": -100,
+}
+ITEM_CODES = tuple(ITEM_POINTS)
+
+_ITEM_LABELS = {
+    "marriage_shown": "Marriage shown (K+Q of one suit)",
+    "ended": "Ended the deal",
+    "tens_laid": "10 laid out",
+    "orphanage": "Orphanage (all four jacks)",
+    "harem": "Harem (all four queens)",
+    "family": "Family (A K Q J of one suit)",
+    "gang": "Gang (all four kings)",
+    "posse": "Posse (all four kings and all four aces)",
+    "stalling_ten": "Stalling: a 10 still held",
+    "stalling_22": "Stalling: a 22 held",
+    "six": "Six held",
+    "harlot": "Harlot (a queen held)",
+    "illegal_marriage": "Illegal marriage (K+Q of one suit held)",
+    "curse": "Curse (three sixes)",
+}
+
+
+def item_label(code: str) -> str:
+    """The English label of an item code, e.g. ``"Family (A K Q J of one suit)"``."""
+    try:
+        return _ITEM_LABELS[code]
+    except (KeyError, TypeError):
+        raise ValueError(f"{code!r} is not a Wyoming Cowboy item code.") from None
+
+
+HOUSE_RULES = {"marriage_and_harlot": True, "curse_replaces_sixes": True}  # C-D7, C-D8
+
+
+# ── the game's end (C-D9) ───────────────────────────────────────────────────────
+
+
+def game_winner(totals: Mapping[str, int], target: int = TARGET) -> str | None:
+    """Who has won once the deal's points are added (C-D9).
+
+    None while nobody has reached ``target``, or while the highest total is
+    shared — then another deal is played.
+
+    >>> game_winner({"Ana": 520, "Bojan": 540, "Ceca": 100})
+    'Bojan'
+    >>> game_winner({"Ana": 520, "Bojan": 520}) is None
+    True
+    >>> game_winner({"Ana": 499}) is None
+    True
+    """
+    if not totals:
+        return None
+    best = max(totals.values())
+    if best < target:
+        return None
+    leaders = [name for name, total in totals.items() if total == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+# ── request helpers ─────────────────────────────────────────────────────────────
+
+
+def _sorted(cards: Iterable[Card]) -> list[Card]:
+    """Canonical order for answers: by suit (S H D C), then rank."""
+    return sorted(cards, key=lambda c: (SUITS.index(c.suit), c.rank))
+
+
+def _card(value: object, path: str) -> Card:
+    c = v.card(value, path)
+    if c.is_joker:
+        raise RuleError(f"Wyoming Cowboy is played without jokers; {c} is not in its deck.", path)
+    return c
+
+
+def _cards(value: object, path: str) -> list[Card]:
+    items = v.array(value, path)
+    return [_card(item, v.join(path, i)) for i, item in enumerate(items)]
+
+
+def _players(value: object) -> list[str]:
+    return v.players(value, "players", MIN_PLAYERS, MAX_PLAYERS)
+
+
+def _verify_aces_with_kings(held: Sequence[Card], path: str, who: str) -> None:
+    """An ace leaves the table only onto the king of its suit, and the pair always
+    moves together (RULES §1 "Cowboys"): an ace without its king is impossible."""
+    for i, c in enumerate(held):
+        if c.rank == ACE and Card(KING, c.suit) not in held:
+            raise RuleError(
+                f"{who} holds {c} without K{c.suit}; an ace is only ever held together "
+                "with the king of its suit.",
+                v.join(path, i),
+            )
+
+
+# ── cowboy-gun ──────────────────────────────────────────────────────────────────
+
+
+def gun(request: dict) -> dict:
+    """``cowboy-gun``: what gun do these cards make?"""
+    req = v.obj(request, "", required=("cards",))
+    cards = _cards(req["cards"], "cards")
+    v.CardCounter().add_all(cards, "cards")
+    kind, reason = gun_kind(cards)
+    return {"gun": kind, "reason": reason}
+
+
+# ── cowboy-marriage ─────────────────────────────────────────────────────────────
+
+
+def _shown_marriages(value: object, path: str, players: Sequence[str]) -> list[tuple[str, str]]:
+    """A list of ``{"player", "suit"}``; a suit shown twice is refused (C-D1)."""
+    shown: list[tuple[str, str]] = []
+    for i, item in enumerate(v.array(value, path)):
+        at = v.join(path, i)
+        entry = v.obj(item, at, required=("player", "suit"))
+        who = v.player(entry["player"], v.join(at, "player"), players)
+        suit = v.suit(entry["suit"], v.join(at, "suit"))
+        verify_marriage(suit, [s for _, s in shown], v.join(at, "suit"))
+        shown.append((who, suit))
+    return shown
+
+
+def can_show_marriage(suit: str, shown_suits: Iterable[str]) -> bool:
+    """C-D1: a marriage of a given suit can be shown at most once per deal, by anyone."""
+    return suit not in set(shown_suits)
+
+
+def verify_marriage(suit: str, shown_suits: Iterable[str], path: str = "suit") -> None:
+    if not can_show_marriage(suit, shown_suits):
+        raise RuleError(
+            f"The K+Q of {SUIT_NAMES[suit]} was already shown this deal; a marriage of one "
+            "suit can be shown only once per deal (C-D1).",
+            path,
+        )
+
+
+def marriage(request: dict) -> dict:
+    """``cowboy-marriage``: +25 at once for showing a K+Q of one suit."""
+    req = v.obj(request, "", required=("players", "player", "suit"), optional=("shown",))
+    players = _players(req["players"])
+    who = v.player(req["player"], "player", players)
+    suit = v.suit(req["suit"], "suit")
+    shown = _shown_marriages(req.get("shown", []), "shown", players)
+    verify_marriage(suit, [s for _, s in shown])
+    return {
+        "points": {who: MARRIAGE_POINTS},
+        "player": who,
+        "suit": suit,
+        "reason": f"{who} shows the K+Q of {suit}: +{MARRIAGE_POINTS} at once.",
+    }
+
+
+# ── cowboy-shot: the referee ────────────────────────────────────────────────────
+
+
+def _join_words(words: Sequence[str]) -> str:
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def referee(
+    gun_cards: Sequence[Card],
+    held: Sequence[Card],
+    has_gun_drawn: bool,
+    turned: Card | None = None,
+    aces_on_table: Sequence[Card] | None = None,
+) -> dict:
+    """Judge one shot (RULES §1 "Shooting"), the checks in the rules' order.
+
+    ``held`` is the victim's hand plus captured kings and pairs, not drawn guns.
+    Raises RuleError for a dodge whose ace ``aces_on_table`` does not list.
+    """
+    kind, gun_reason = gun_kind(gun_cards)
+    answer: dict = {"gun": kind}
+    if kind is None:
+        return {**answer, "outcome": "not_allowed", "reason": gun_reason}
+    if not has_gun_drawn:
+        return {
+            **answer,
+            "outcome": "not_allowed",
+            "reason": "Only a cowboy with a gun drawn can be shot at, and the victim has none.",
+        }
+
+    hand = set(held)
+    # 1. backfire: a 22 against a victim holding a six
+    backfire = kind == GUN_22 and any(c.rank == 6 for c in hand)
+    # 2. quick draw: the victim holds a one-suit 3-5-7
+    quick_draw = any(all(Card(r, s) in hand for r in (3, 5, 7)) for s in SUITS)
+    if backfire and quick_draw:  # C-D2
+        return {
+            **answer,
+            "outcome": "choice",
+            "options": ["backfire", "quick_draw"],
+            "reason": "The victim holds a six against this 22 and a one-suit 3-5-7: he chooses "
+            "a backfire or a quick draw (C-D2).",
+        }
+    if backfire:
+        return {
+            **answer,
+            "outcome": "backfire",
+            "reason": "A 22 against a victim holding a six backfires: he gives the attacker a six "
+            "and the shot fails.",
+        }
+    if quick_draw:
+        return {
+            **answer,
+            "outcome": "quick_draw",
+            "reason": "The victim lays a one-suit 3-5-7 as a drawn gun and takes the attacker's gun.",
+        }
+
+    # 3. miss: no cowboy the gun can reach
+    kings = _sorted(c for c in hand if c.rank == KING)
+    protected = [k for k in kings if Card(ACE, k.suit) in hand]
+    unprotected = [k for k in kings if Card(ACE, k.suit) not in hand]
+    reaches_protected = kind in REACHES_PROTECTED
+    if not unprotected and not (reaches_protected and protected):
+        return {
+            **answer,
+            "outcome": "miss",
+            "reason": "The victim has no cowboy this gun can reach.",
+        }
+
+    # 4. a card is turned
+    if turned is None:
+        return {
+            **answer,
+            "outcome": "turn_card",
+            "reason": "The victim has a cowboy in reach: turn the top stock card.",
+        }
+    t = turned.suit
+    prefix = ""
+    if reaches_protected and protected:
+        # the 45 checks protected cowboys first: hit when the suit is the turned one
+        for k in protected:
+            if k.suit == t:
+                ace = Card(ACE, k.suit)
+                return {
+                    **answer,
+                    "outcome": "hit",
+                    "candidates": [[str(k), str(ace)]],
+                    "victim_draws": 2,
+                    "reason": f"The turned {turned} has the suit of the protected cowboy {k}: "
+                    f"{k} and {ace} go to the attacker and the victim may draw two cards.",
+                }
+        if not unprotected:
+            return {
+                **answer,
+                "outcome": "miss",
+                "reason": f"No protected cowboy has the suit of the turned {turned}, and the "
+                "victim has no unprotected one: a miss.",
+            }
+        prefix = f"No protected cowboy has the suit of the turned {turned}, so the shot ricochets: "
+
+    hits = [k for k in unprotected if k.suit != t]
+    if hits:
+        names = _join_words([str(k) for k in hits])
+        if len(hits) == 1:
+            text = (
+                f"{names} is of a different suit from the turned {turned}: it goes to the "
+                "attacker and the victim may draw one card."
+            )
+        else:
+            text = (
+                f"{names} are of a different suit from the turned {turned}: the victim picks "
+                "the one that goes to the attacker (C-D3) and may draw one card."
+            )
+        return {
+            **answer,
+            "outcome": "hit",
+            "candidates": [[str(k)] for k in hits],
+            "victim_draws": 1,
+            "reason": prefix + text,
+        }
+
+    # the only unprotected king has the turned suit: a dodge
+    (king,) = unprotected
+    ace = Card(ACE, king.suit)
+    ends_deal = False
+    if aces_on_table is not None:
+        if ace not in aces_on_table:
+            raise RuleError(
+                f"This shot is a dodge that takes {ace} from the table, but {ace} is not "
+                "among aces_on_table.",
+                "aces_on_table",
+            )
+        ends_deal = len(aces_on_table) == 1
+    text = (
+        f"{king} has the suit of the turned {turned}: a dodge. The victim takes {ace} from "
+        f"the table and {king} becomes a protected cowboy."
+    )
+    if ends_deal:
+        text += " That was the last ace on the table: the deal ends, ended by the attacker."
+    return {
+        **answer,
+        "outcome": "dodge",
+        "king": str(king),
+        "ace": str(ace),
+        "ends_deal": ends_deal,
+        "reason": prefix + text,
+    }
+
+
+def shot(request: dict) -> dict:
+    """``cowboy-shot``: the shooting referee."""
+    req = v.obj(request, "", required=("gun", "victim"), optional=("turned", "aces_on_table"))
+    gun_cards = _cards(req["gun"], "gun")
+    victim = v.obj(req["victim"], "victim", required=("held", "has_gun_drawn"))
+    held = _cards(victim["held"], "victim.held")
+    has_gun_drawn = v.boolean(victim["has_gun_drawn"], "victim.has_gun_drawn")
+    turned = _card(req["turned"], "turned") if "turned" in req else None
+    aces = None
+    if "aces_on_table" in req:
+        aces = _cards(req["aces_on_table"], "aces_on_table")
+        for i, c in enumerate(aces):
+            if c.rank != ACE:
+                raise RuleError(
+                    f"Only aces lie on the table; {c} is not an ace.", v.join("aces_on_table", i)
+                )
+
+    counter = v.CardCounter()
+    counter.add_all(gun_cards, "gun")
+    counter.add_all(held, "victim.held")
+    if turned is not None:
+        counter.add(turned, "turned")
+    if aces is not None:
+        counter.add_all(aces, "aces_on_table")
+    _verify_aces_with_kings(held, "victim.held", "The victim")
+    return referee(gun_cards, held, has_gun_drawn, turned, aces)
+
+
+# ── cowboy-deal ─────────────────────────────────────────────────────────────────
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A checked end-of-deal request."""
+
+    players: tuple[str, ...]
+    end_by: str
+    end_reason: str  # "tens" or "aces"
+    held: dict[str, list[Card]]
+    guns: dict[str, list[tuple[str, list[Card]]]]  # player → [(gun kind, cards)]
+    tens: dict[str, list[Card]]
+    shown: list[tuple[str, str]]  # (player, suit)
+    marriage_and_harlot: bool = True  # C-D7
+    curse_replaces_sixes: bool = True  # C-D8
+
+    @property
+    def tens_laid(self) -> int:
+        return sum(len(t) for t in self.tens.values())
+
+    @property
+    def aces_held(self) -> int:
+        return sum(1 for cards in self.held.values() for c in cards if c.rank == ACE)
+
+    @property
+    def a_22_drawn(self) -> bool:
+        return any(kind == GUN_22 for guns in self.guns.values() for kind, _ in guns)
+
+
+def parse_deal(request: dict) -> Deal:
+    """Check a ``cowboy-deal`` request field by field and against RULES §1 "An entry
+    is refused"; return the checked deal."""
+    req = v.obj(
+        request,
+        "",
+        required=("players", "end", "held"),
+        optional=("guns", "tens", "shown_marriages", "house_rules"),
+    )
+    players = _players(req["players"])
+    end = v.obj(req["end"], "end", required=("by", "reason"))
+    end_by = v.player(end["by"], "end.by", players)
+    reason = end["reason"]
+    if reason not in ("tens", "aces"):
+        raise RuleError("The end of a deal is either 'tens' or 'aces'.", "end.reason")
+
+    raw_held = v.player_keys(req["held"], "held", players)
+    held = {p: _cards(raw_held[p], v.join("held", p)) if p in raw_held else [] for p in players}
+
+    raw_guns = v.player_keys(req.get("guns", {}), "guns", players)
+    gun_cards: dict[str, list[list[Card]]] = {}
+    for p in players:
+        path = v.join("guns", p)
+        items = v.array(raw_guns[p], path) if p in raw_guns else []
+        gun_cards[p] = [_cards(g, v.join(path, i)) for i, g in enumerate(items)]
+
+    raw_tens = v.player_keys(req.get("tens", {}), "tens", players)
+    tens = {p: _cards(raw_tens[p], v.join("tens", p)) if p in raw_tens else [] for p in players}
+
+    shown = _shown_marriages(req.get("shown_marriages", []), "shown_marriages", players)
+
+    house = v.obj(req.get("house_rules", {}), "house_rules", optional=tuple(HOUSE_RULES))
+    rules = {
+        key: v.boolean(house[key], v.join("house_rules", key)) if key in house else default
+        for key, default in HOUSE_RULES.items()
+    }
+
+    # laid 10s: only 10s, at most four
+    for p in players:
+        for i, c in enumerate(tens[p]):
+            if c.rank != 10:
+                raise RuleError(
+                    f"Only 10s are laid out; {c} is not a 10.", v.join(v.join("tens", p), i)
+                )
+    laid = sum(len(t) for t in tens.values())
+    if laid > 4:
+        raise RuleError(f"There are only four 10s, but {laid} are laid out.", "tens")
+
+    # every card at most once
+    counter = v.CardCounter()
+    for p in players:
+        counter.add_all(held[p], v.join("held", p))
+    for p in players:
+        for i, g in enumerate(gun_cards[p]):
+            counter.add_all(g, v.join(v.join("guns", p), i))
+    for p in players:
+        counter.add_all(tens[p], v.join("tens", p))
+
+    # drawn guns must be guns
+    guns: dict[str, list[tuple[str, list[Card]]]] = {}
+    for p in players:
+        guns[p] = []
+        for i, g in enumerate(gun_cards[p]):
+            kind, why = gun_kind(g)
+            if kind is None:
+                shown_cards = " ".join(str(c) for c in g) or "an empty set"
+                raise RuleError(
+                    f"{p}'s drawn gun {shown_cards} is not a gun: {why}",
+                    v.join(v.join("guns", p), i),
+                )
+            guns[p].append((kind, g))
+
+    for p in players:
+        _verify_aces_with_kings(held[p], v.join("held", p), p)
+
+    deal = Deal(
+        players=tuple(players),
+        end_by=end_by,
+        end_reason=reason,
+        held=held,
+        guns=guns,
+        tens=tens,
+        shown=shown,
+        **rules,
+    )
+    verify_end(deal)
+    return deal
+
+
+def verify_end(deal: Deal) -> None:
+    """The end the request names must be the one the cards show (RULES §1 "End of a deal")."""
+    tens_out = deal.tens_laid == 4
+    if deal.end_reason == "tens":
+        if not tens_out:
+            raise RuleError(
+                f"A deal ends on tens only once all four 10s are laid out; {deal.tens_laid} "
+                f"{'is' if deal.tens_laid == 1 else 'are'}.",
+                "end.reason",
+            )
+        if not deal.a_22_drawn:
+            raise RuleError(
+                "A deal ends on tens only when someone has a 22 drawn, and nobody has.",
+                "end.reason",
+            )
+        if deal.aces_held == 4:
+            raise RuleError(
+                "All four aces are held, so that deal ended on aces, not on tens.", "end.reason"
+            )
+    else:
+        if deal.aces_held < 4:
+            raise RuleError(
+                f"A deal ends on aces only once all four aces have left the table; "
+                f"{deal.aces_held} {'is' if deal.aces_held == 1 else 'are'} held.",
+                "end.reason",
+            )
+        if tens_out and deal.a_22_drawn:
+            raise RuleError(
+                "All four 10s are laid out and a 22 is drawn, so that deal ended on tens, "
+                "not on aces.",
+                "end.reason",
+            )
+
+
+def score_player(deal: Deal, player: str) -> list[dict]:
+    """The items one player scores at the end of the deal, in ITEM_CODES order."""
+    in_hand = deal.held[player]
+    cards = set(in_hand) | {c for _, g in deal.guns[player] for c in g}
+    ranks = Counter(c.rank for c in cards)
+
+    def has(rank: int, suit: str) -> bool:
+        return Card(rank, suit) in cards
+
+    families = {s for s in SUITS if all(has(r, s) for r in (ACE, KING, QUEEN, JACK))}
+    harem = ranks[QUEEN] == 4
+    posse = ranks[KING] == 4 and ranks[ACE] == 4
+    gang = ranks[KING] == 4 and not posse  # C-D4: Posse replaces Gang
+    # C-D5: a K+Q inside a scored Family is no illegal marriage
+    marriages = [s for s in SUITS if has(KING, s) and has(QUEEN, s) and s not in families]
+    # C-D5: queens in a scored Harem or Family are no harlots;
+    # C-D7: an illegal marriage's queen is a harlot only with the house rule on
+    harlots = [
+        s
+        for s in SUITS
+        if has(QUEEN, s)
+        and not harem
+        and s not in families
+        and (deal.marriage_and_harlot or s not in marriages)
+    ]
+    sixes = ranks[6]
+    curse = sixes >= 3
+    six_count = sixes - 3 if curse and deal.curse_replaces_sixes else sixes  # C-D8
+    # C-D6: a 22 held in hand (pairs of 2s among held, not drawn guns) costs only
+    # when all four 10s are out and the deal ended on aces
+    stalling_22 = 0
+    if deal.end_reason == "aces" and deal.tens_laid == 4:
+        stalling_22 = sum(1 for c in in_hand if c.rank == 2) // 2
+
+    counts = {
+        "marriage_shown": sum(1 for who, _ in deal.shown if who == player),
+        "ended": int(player == deal.end_by),
+        "tens_laid": len(deal.tens[player]),
+        "orphanage": int(ranks[JACK] == 4),
+        "harem": int(harem),
+        "family": len(families),
+        "gang": int(gang),
+        "posse": int(posse),
+        "stalling_ten": ranks[10],
+        "stalling_22": stalling_22,
+        "six": six_count,
+        "harlot": len(harlots),
+        "illegal_marriage": len(marriages),
+        "curse": int(curse),
+    }
+    return [
+        {"code": code, "count": counts[code], "points": counts[code] * ITEM_POINTS[code]}
+        for code in ITEM_CODES
+        if counts[code]
+    ]
+
+
+def score_deal(deal: Deal) -> dict:
+    result = {}
+    for p in deal.players:
+        items = score_player(deal, p)
+        result[p] = {"total": sum(item["points"] for item in items), "items": items}
+    return {"players": result}
+
+
+def end_of_deal(request: dict) -> dict:
+    """``cowboy-deal``: score the end of a deal."""
+    return score_deal(parse_deal(request))
+
+
+KINDS = {
+    "cowboy-gun": gun,
+    "cowboy-marriage": marriage,
+    "cowboy-deal": end_of_deal,
+    "cowboy-shot": shot,
+}
