@@ -98,10 +98,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     store.Store.open(app.config["DATABASE"]).close()
 
     from .web import api as api_views
+    from .web import prints as print_views
     from .web import tables as table_views
 
     app.register_blueprint(table_views.bp)
     app.register_blueprint(api_views.bp)
+    app.register_blueprint(print_views.bp)
     csrf.exempt(api_views.bp)  # the score API stores nothing
 
     @app.teardown_appcontext

@@ -67,7 +67,8 @@ class Page:
 
 
 @pytest.fixture
-def page():
+def parsed():
+    """Page(response): parse a fetched page (named so as not to shadow Playwright's ``page``)."""
     return Page
 
 

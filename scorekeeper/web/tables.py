@@ -30,16 +30,12 @@ from flask_babel import gettext as _
 from .. import api, store
 from ..errors import RuleError
 from ..games import catalog
-from ..games.standings import progress_of, standings
+from ..summary import summarize
 from ..validate import MAX_NAME
 
 bp = Blueprint("tables", __name__)
 
 MANUAL = "manual-points"
-KIND_LABELS = {
-    MANUAL: "Score pad",
-    "game-end": "Game ended",
-}
 
 
 # ---------------------------------------------------------------- helpers
@@ -87,45 +83,18 @@ def qr_svg(url: str) -> str:
 def table_context(table: store.Table, access: str, **extra) -> dict:
     """Everything the table page shows, computed from the stored history."""
     s = get_store()
-    game = catalog.GAMES[table.game]
-    players = s.players(table.id)
-    name_of = {p.id: p.name for p in players}
-    totals_by_id = s.totals(table.id)
-    totals = {p.name: totals_by_id.get(p.id, 0) for p in players}
-    entries = s.entries(table.id)
-    live = [
-        {
-            "round": e.round,
-            "kind": e.kind,
-            "request": e.request,
-            "result": e.result,
-            "points": {name_of[pid]: pts for pid, pts in e.points.items() if pid in name_of},
-        }
-        for e in entries
-        if e.live
-    ]
-    progress = progress_of(table.game, table.settings, live)
-    st = standings(table.game, [p.name for p in players], totals, table.settings, progress)
-    history = [
-        {
-            "entry": e,
-            "label": KIND_LABELS.get(e.kind, e.kind),
-            "points": [e.points.get(p.id) for p in players],
-        }
-        for e in entries
-        if e.state != "superseded"
-    ]
+    summary = summarize(s, table)
     base = request.host_url.rstrip("/")
     ctx = {
         "table": table,
-        "game": game,
+        "game": summary.game,
         "access": access,
         "can_write": access == "score",
-        "players": players,
-        "totals": totals,
-        "standings": st,
-        "history": history,
-        "has_entries": bool(entries),
+        "players": summary.players,
+        "totals": summary.totals,
+        "standings": summary.standings,
+        "history": summary.history,
+        "has_entries": bool(summary.entries),
         "next_round": s.next_round(table.id),
         "version": table.version,
         "scorer_url": base + url_for("tables.table_page", key=table.scorer_key),

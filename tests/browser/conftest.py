@@ -1,0 +1,137 @@
+"""Browser tests: Playwright drives Debian's Chromium at a phone viewport
+(390×844, touch) against the real app served by waitress on a free port.
+
+A missing Chromium is a failure, never a skip: these tests are the proof that
+the screens work.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from pathlib import Path
+
+import pytest
+from waitress.server import create_server
+
+from scorekeeper import create_app
+
+CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+PHONE = {"width": 390, "height": 844}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/browser" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium is missing at {CHROMIUM}; `make test` installs Debian's chromium.")
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "headless": True,
+        "args": [
+            "--no-sandbox",
+            "--headless",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ],
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    return {
+        **browser_context_args,
+        "viewport": PHONE,
+        "has_touch": True,
+        "is_mobile": True,
+        "device_scale_factor": 2,
+    }
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    """The real app on 127.0.0.1 and a free port, in a background thread."""
+    db = tmp_path_factory.mktemp("live") / "scorekeeper.sqlite"
+    app = create_app({"DATABASE": str(db), "SECRET_KEY": "browser-tests", "POLL_INTERVAL_MS": 500})
+    server = create_server(app, host="127.0.0.1", port=0, threads=8)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.effective_port}"
+    server.close()
+
+
+@pytest.fixture
+def console_errors(page):
+    """Console errors and CSP violations seen while the test ran; asserted empty at the end."""
+    errors: list[str] = []
+
+    def on_console(msg):
+        # a refused form (409/422) is an answer the page shows, not an error
+        expected = re.search(r"status of 4(09|22)\b", msg.text)
+        if msg.type == "error" and not expected:
+            errors.append(msg.text)
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield errors
+    assert errors == [], errors
+
+
+@pytest.fixture
+def shots(request):
+    """Save a screenshot for review: shots(page, "name")."""
+    folder = ARTIFACTS / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def take(page, name: str):
+        page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+
+    return take
+
+
+class Taps:
+    """Counts the taps a flow needs (printed, compared with the issue's targets)."""
+
+    def __init__(self, page):
+        self.page = page
+        self.count = 0
+
+    def __call__(self, selector: str, **kw):
+        self.page.locator(selector).first.tap(**kw)
+        self.count += 1
+
+
+@pytest.fixture
+def taps(page):
+    return Taps(page)
+
+
+def assert_inside_viewport(page, selector: str = "button, a, input, select, label"):
+    """Nothing the player uses sticks out sideways at 390 px."""
+    overflow = page.evaluate(
+        """(sel) => {
+            const width = document.documentElement.clientWidth;
+            const bad = [];
+            for (const el of document.querySelectorAll(sel)) {
+                const r = el.getBoundingClientRect();
+                if (r.width === 0 && r.height === 0) continue;
+                if (r.right > width + 1 || r.left < -1) bad.push(el.outerHTML.slice(0, 80));
+            }
+            return {bad, scroll: document.documentElement.scrollWidth - width};
+        }""",
+        selector,
+    )
+    assert overflow["bad"] == [], overflow
+    assert overflow["scroll"] <= 0, overflow

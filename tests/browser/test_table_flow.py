@@ -1,0 +1,126 @@
+"""A 4-player table on the score pad, by taps: three rounds, undo and redo,
+a second phone on the watch link following along, and dark mode."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from .conftest import assert_inside_viewport
+
+
+def start_table(page, live_server, game, names):
+    page.goto(live_server + "/")
+    page.locator(f"input[name=game][value={game}]").tap()
+    for i, name in enumerate(names):
+        page.locator("input[name=player]").nth(i).fill(name)
+    page.get_by_role("button", name="Start the table").tap()
+    expect(page.locator("#board")).to_be_visible()
+    return page.url
+
+
+def enter_round(page, taps, points: list[int]):
+    for i, value in enumerate(points):
+        taps(f".pad-row:nth-child({i + 1}) .pad-input")
+        digits = str(abs(value))
+        for d in digits:
+            taps(f'.key[data-key="{d}"]')
+        if value < 0:
+            taps('.key[data-key="sign"]')
+    taps("#pad button[type=submit]")
+
+
+def totals(page) -> dict[str, int]:
+    return {
+        el.get_attribute("data-player"): int(el.inner_text())
+        for el in page.locator("#standings .points").all()
+    }
+
+
+def test_score_pad_rounds_undo_redo_and_a_watching_phone(page, browser, live_server, taps, shots,
+                                                         console_errors):
+    names = ["Ana", "Bojan", "Ceca", "Dragan"]
+    scorer_url = start_table(page, live_server, "szaman", names)
+    shots(page, "table-new")
+    assert_inside_viewport(page)
+
+    watch_url = page.locator("[data-copy]").last.get_attribute("data-copy")
+    assert watch_url != scorer_url
+    watcher_context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                          is_mobile=True)
+    watcher = watcher_context.new_page()
+    watcher.goto(watch_url)
+    expect(watcher.locator(".pad-input")).to_have_count(0)
+    expect(watcher.get_by_role("button", name="Undo")).to_have_count(0)
+    expect(watcher.locator(".badge.watch")).to_be_visible()
+
+    rounds = [[12, -3, 0, 5], [4, 4, 10, -2], [7, 0, 1, 1]]
+    expected = dict.fromkeys(names, 0)
+    for n, points in enumerate(rounds, start=1):
+        enter_round(page, taps, points)
+        for name, value in zip(names, points, strict=True):
+            expected[name] += value
+        expect(page.locator(f'#history [data-round="{n}"]')).to_have_count(1)
+        assert totals(page) == expected
+        # the watching phone follows within 2 seconds, without a reload
+        expect(watcher.locator(f'#history [data-round="{n}"]')).to_have_count(1, timeout=2000)
+        assert totals(watcher) == expected
+    shots(page, "table-three-rounds")
+    print(f"\nscore pad: {taps.count} taps for 3 rounds of 4 players")
+
+    # undo round 2, then redo it
+    page.locator('#history [data-round="2"]').get_by_role("button", name="Undo").tap()
+    expect(page.locator('#history [data-round="2"].undone')).to_have_count(1)
+    without_two = {name: expected[name] - rounds[1][i] for i, name in enumerate(names)}
+    assert totals(page) == without_two
+    expect(watcher.locator('#history [data-round="2"].undone')).to_have_count(1, timeout=2000)
+    assert totals(watcher) == without_two
+
+    page.locator('#history [data-round="2"]').get_by_role("button", name="Redo").tap()
+    expect(page.locator('#history [data-round="2"].undone')).to_have_count(0)
+    assert totals(page) == expected
+    expect(watcher.locator('#history [data-round="2"].undone')).to_have_count(0, timeout=2000)
+    assert totals(watcher) == expected
+    shots(watcher, "table-watch")
+    assert_inside_viewport(watcher)
+
+    # a reload keeps everything
+    page.reload()
+    assert totals(page) == expected
+    watcher_context.close()
+
+
+def test_validation_message_next_to_the_field(page, live_server, console_errors):
+    start_table(page, live_server, "kvanta", ["Ana", "Bojan"])
+    page.locator(".pad-input").first.fill("12x")
+    page.locator("#pad button[type=submit]").tap()
+    expect(page.locator(".field-error")).to_contain_text("not a whole number")
+    expect(page.locator("#history .round")).to_have_count(0)
+
+
+def test_dark_mode_renders(browser, live_server, shots):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark",
+                                  has_touch=True, is_mobile=True)
+    page = context.new_page()
+    start_table(page, live_server, "vezimas", ["Asta", "Jonas", "Rūta"])
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    r, g, b = (int(x) for x in re.findall(r"\d+", background)[:3])
+    assert r + g + b < 120, background  # a dark background
+    colour = page.evaluate("getComputedStyle(document.body).color")
+    assert sum(int(x) for x in re.findall(r"\d+", colour)[:3]) > 600, colour  # light text
+    shots(page, "table-dark")
+    context.close()
+
+
+def test_home_page_and_recent_tables(page, live_server, shots, console_errors):
+    start_table(page, live_server, "pegs", ["A", "B", "C", "D"])
+    page.goto(live_server + "/")
+    expect(page.locator("#recent li")).to_have_count(1)
+    expect(page.locator("#recent")).to_contain_text("Arizona Pegs and Jokers")
+    shots(page, "home")
+    assert_inside_viewport(page)
+    # only the chosen game's settings are shown
+    page.locator("input[name=game][value=szaman]").tap()
+    expect(page.locator('fieldset[data-game="szaman"]')).to_be_visible()
+    expect(page.locator('fieldset[data-game="cowboy"]')).to_be_hidden()

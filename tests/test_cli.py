@@ -1,0 +1,150 @@
+"""The ``scorekeeper`` command: score, roll, tables, export/import, backup, delete,
+and that ``score`` answers exactly like the HTTP API."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scorekeeper import api
+from scorekeeper.cli import main
+
+EXAMPLES = Path(__file__).parent / "data" / "examples"
+
+
+def run(*args, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "scorekeeper.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_score_reads_stdin_and_prints_the_response():
+    request = {"players": ["Ana", "Bojan"], "points": {"Ana": 12, "Bojan": -3}}
+    out = run("score", "manual-points", stdin=json.dumps(request))
+    assert out.returncode == 0
+    assert json.loads(out.stdout) == {"points": {"Ana": 12, "Bojan": -3}}
+
+
+def test_score_reads_a_file(tmp_path):
+    path = tmp_path / "req.json"
+    path.write_text(json.dumps({"players": ["A", "B"], "points": {"B": 4}}))
+    out = run("score", "manual-points", "--file", str(path))
+    assert out.returncode == 0 and json.loads(out.stdout)["points"] == {"A": 0, "B": 4}
+
+
+@pytest.mark.parametrize(
+    ("kind", "body", "status"),
+    [
+        ("manual-points", '{"players": ["A"], "points": {}}', 422),
+        ("manual-points", "{not json", 400),
+        ("no-such-kind", "{}", 404),
+        ("manual-points", "[1, 2]", 422),
+    ],
+)
+def test_refusals_exit_2_with_the_same_body_as_http(client, kind, body, status):
+    out = run("score", kind, stdin=body)
+    assert out.returncode == 2
+    http = client.post(f"/api/v1/score/{kind}", data=body, content_type="application/json")
+    assert http.status_code == status
+    assert json.loads(out.stdout) == http.get_json()
+    assert set(http.get_json()["error"]) == {"message", "path"}
+
+
+def test_cli_and_http_agree_on_every_example(client):
+    """Every worked example, through both doors, gives one identical answer."""
+    for path in sorted(EXAMPLES.glob("*.json")):
+        kind = path.stem
+        for case in json.loads(path.read_text())[:3]:
+            body = json.dumps(case["request"], ensure_ascii=False)
+            via_cli, status = api.respond(kind, body.encode())
+            http = client.post(
+                f"/api/v1/score/{kind}", data=body.encode(), content_type="application/json"
+            )
+            assert http.status_code == status, (kind, case)
+            assert http.get_json() == via_cli, (kind, case)
+    # and one through a real subprocess
+    case = json.loads((EXAMPLES / "manual-points.json").read_text())[1]
+    out = run("score", "manual-points", stdin=json.dumps(case["request"]))
+    assert json.loads(out.stdout) == api.respond("manual-points", json.dumps(case["request"]))[0]
+
+
+def test_score_does_not_import_flask_or_weasyprint():
+    code = (
+        "import sys, io, json;"
+        "sys.stdin = io.TextIOWrapper(io.BytesIO(json.dumps({'players': ['A', 'B'], 'points': {}}).encode()));"
+        "from scorekeeper.cli import main;"
+        "rc = main(['score', 'manual-points']);"
+        "print(sorted(m for m in ('flask', 'weasyprint', 'sqlite_utils', 'waitress') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip().endswith("[]"), out.stdout + out.stderr
+
+
+def db_args(tmp_path):
+    return ["--db", str(tmp_path / "cli.sqlite")]
+
+
+def make_table(tmp_path):
+    from scorekeeper.store import Store
+
+    s = Store.open(tmp_path / "cli.sqlite")
+    out = s.create_table("cowboy", "Friday night", ["Ana", "Bojan", "Ceca"], {})
+    players = s.players(out["table_id"])
+    s.add_entry(out["table_id"], 1, "manual-points", {}, {}, {players[0].id: 25, players[1].id: -5})
+    key = out["scorer_key"]
+    s.close()
+    return key
+
+
+def test_tables_lists_links(tmp_path, capsys):
+    key = make_table(tmp_path)
+    assert main(["tables", *db_args(tmp_path), "--base-url", "http://10.0.0.5:8000"]) == 0
+    out = capsys.readouterr().out
+    assert "Friday night" in out and f"http://10.0.0.5:8000/t/{key}" in out
+    assert "Ana, Bojan, Ceca" in out
+
+
+def test_export_import_round_trip_and_backup(tmp_path, capsys):
+    key = make_table(tmp_path)
+    export = tmp_path / "table.json"
+    assert main(["export", key, *db_args(tmp_path), "-o", str(export)]) == 0
+    assert main(["export", key, *db_args(tmp_path), "--format", "csv"]) == 0
+    csv_text = capsys.readouterr().out
+    assert csv_text.splitlines()[0] == "round,kind,status,created,Ana,Bojan,Ceca"
+    assert csv_text.splitlines()[-1] == "total,,,,25,-5,0"
+
+    other = ["--db", str(tmp_path / "other.sqlite")]
+    assert main(["import", str(export), *other, "--base-url", "http://x"]) == 0
+    assert f"http://x/t/{key}" in capsys.readouterr().out
+    copy = sqlite3.connect(tmp_path / "other.sqlite")
+    assert copy.execute("SELECT SUM(points) FROM entry_points").fetchone()[0] == 20
+
+    backup = tmp_path / "backup.sqlite"
+    assert main(["backup", str(backup), *db_args(tmp_path)]) == 0
+    b = sqlite3.connect(backup)
+    assert b.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert b.execute("SELECT name FROM tables").fetchone()[0] == "Friday night"
+
+
+def test_import_refuses_garbage(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"hello": 1}')
+    assert main(["import", str(bad), *db_args(tmp_path)]) == 2
+    assert "not a Scorekeeper table export" in capsys.readouterr().err
+
+
+def test_delete_a_table(tmp_path, capsys):
+    key = make_table(tmp_path)
+    assert main(["delete", key, *db_args(tmp_path)]) == 0
+    assert main(["delete", key, *db_args(tmp_path)]) == 2
+    assert main(["tables", *db_args(tmp_path)]) == 0
+    assert "No tables yet" in capsys.readouterr().out

@@ -1,0 +1,115 @@
+"""Packaging: the wheel ships templates, static files and printables, and an
+installed (non-editable) copy serves pages; `scorekeeper serve` really serves."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def build_wheel(out: Path) -> Path:
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            str(ROOT),
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(out),
+        ],
+        check=True,
+        timeout=300,
+    )
+    (wheel,) = out.glob("scorekeeper-*.whl")
+    return wheel
+
+
+def test_the_wheel_ships_templates_static_and_printables(tmp_path):
+    wheel = build_wheel(tmp_path / "dist")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for required in (
+        "scorekeeper/templates/base.html",
+        "scorekeeper/templates/tables/table.html",
+        "scorekeeper/static/htmx.min.js",
+        "scorekeeper/static/app.css",
+        "scorekeeper/static/app.js",
+        "scorekeeper/static/icons/icon-192.png",
+    ):
+        assert required in names, required
+    assert any(n.startswith("scorekeeper/printables/") for n in names)
+    assert not any("/build/" in n and n.endswith(".pdf") for n in names)
+
+    # an installed copy (unpacked wheel first on the path) finds its own resources
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    code = (
+        "import scorekeeper, sys;"
+        "from scorekeeper import create_app;"
+        f"app = create_app({{'DATABASE': {str(tmp_path / 'w.sqlite')!r}, 'SECRET_KEY': 'x'}});"
+        "c = app.test_client();"
+        "print(scorekeeper.__file__);"
+        "print(c.get('/').status_code, c.get('/static/htmx.min.js').status_code)"
+    )
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    file_line, statuses = out.stdout.strip().splitlines()[-2:]
+    assert file_line.startswith(str(site))
+    assert statuses == "200 200"
+
+
+def test_serve_prints_the_address_and_serves(tmp_path):
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "scorekeeper.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--db",
+            str(tmp_path / "s.sqlite"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        url = None
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            found = re.search(r"Open (http://127\.0\.0\.1:\d+/)", line)
+            if found:
+                url = found.group(1)
+            if "Ctrl+C" in line:
+                break
+        assert url, "".join(lines)
+        # the QR code of the address is printed in the terminal
+        assert sum("█" in line or "▀" in line or "▄" in line for line in lines) > 5
+        response = requests.get(url, timeout=10)
+        assert response.status_code == 200 and "Start a table" in response.text
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)

@@ -1,0 +1,403 @@
+"""The web app: start a table, the score pad, undo/redo/edit, validation, the
+watch link, CSRF, escaping, rematch, rename, several phones and stale writes."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+HX = {"HX-Request": "true"}
+
+
+def post_round(client, url, parsed, points, headers=HX, **extra):
+    fields = parsed.player_fields()
+    data = {
+        "csrf_token": parsed.csrf,
+        "submission_id": extra.pop("submission_id", parsed.submission_id),
+    }
+    data.update({field: str(value) for field, value in zip(fields, points, strict=False)})
+    shown_round = re.search(r'name="round" value="(\d+)"', parsed.html)
+    if shown_round:
+        data["round"] = shown_round.group(1)
+    data.update(extra)
+    return client.post(url + "/rounds", data=data, headers=headers)
+
+
+def entry_ids(html):
+    return [int(x) for x in re.findall(r'data-entry="(\d+)"', html)]
+
+
+# ---------------------------------------------------------------- home and create
+
+
+def test_home_offers_every_game_with_its_settings(client, parsed):
+    home = parsed(client.get("/"))
+    assert home.status == 200
+    for name in ("Vajoming Kauboj", "Kvanta", "Vežimas", "Szaman", "Arizona Pegs and Jokers"):
+        assert name in home.html
+    assert 'name="cowboy-marriage_and_harlot"' in home.html and "C-D7" in home.html
+    assert 'name="szaman-target" value="66"' in home.html
+    assert 'name="pegs-nine"' in home.html
+
+
+def test_start_a_table_and_see_players_in_seat_order(new_table):
+    url, table = new_table("szaman", ("Ola", "Piotr", "Zosia"))
+    assert table.status == 200
+    assert list(table.totals()) == ["Ola", "Piotr", "Zosia"]
+    assert table.totals() == {"Ola": 0, "Piotr": 0, "Zosia": 0}
+    assert "Round 1" in table.html
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "message"),
+    [
+        ("cowboy", ("Ana", "Bojan"), "3 or 4 players"),
+        ("pegs", ("A", "B", "C", "D", "E"), "4, 6 or 8"),
+        ("vezimas", ("A", "A"), "different name"),
+        ("chess", ("A", "B"), "five games"),
+        ("kvanta", ("A" * 41, "B"), "at most 40"),
+    ],
+)
+def test_a_bad_start_form_says_why_and_creates_nothing(
+    client, parsed, store, game, players, message
+):
+    home = parsed(client.get("/"))
+    response = client.post(
+        "/tables",
+        data={
+            "csrf_token": home.csrf,
+            "submission_id": home.submission_id,
+            "game": game,
+            "player": list(players),
+        },
+    )
+    assert response.status_code == 422
+    assert message in " ".join(parsed(response).errors())
+    assert store.list_tables() == []
+
+
+def test_a_bad_setting_is_refused(client, parsed, store):
+    home = parsed(client.get("/"))
+    response = client.post(
+        "/tables",
+        data={
+            "csrf_token": home.csrf,
+            "game": "szaman",
+            "player": ["A", "B"],
+            "szaman-deals": "many",
+        },
+    )
+    assert response.status_code == 422
+    assert "whole number" in " ".join(parsed(response).errors())
+    assert store.list_tables() == []
+
+
+def test_settings_are_stored_with_the_table(new_table, store):
+    new_table("cowboy", ("A", "B", "C"), **{"cowboy-curse_replaces_sixes": "on"})
+    (table,) = store.list_tables()
+    # an unticked checkbox is off; the ticked one on
+    assert table.settings["curse_replaces_sixes"] is True
+    assert table.settings["marriage_and_harlot"] is False
+
+
+def test_a_double_submitted_start_form_makes_one_table(client, parsed, store):
+    home = parsed(client.get("/"))
+    data = {
+        "csrf_token": home.csrf,
+        "submission_id": home.submission_id,
+        "game": "kvanta",
+        "player": ["A", "B"],
+    }
+    first = client.post("/tables", data=data)
+    second = client.post("/tables", data=data)
+    assert first.headers["Location"] == second.headers["Location"]
+    assert len(store.list_tables()) == 1
+
+
+# ---------------------------------------------------------------- the score pad
+
+
+def test_score_pad_rounds_add_up(client, new_table, parsed):
+    url, table = new_table("cowboy", ("Ana", "Bojan", "Ceca"))
+    r1 = parsed(post_round(client, url, table, [12, -3, ""]))
+    assert r1.status == 200
+    assert r1.totals() == {"Ana": 12, "Bojan": -3, "Ceca": 0}
+    r2 = parsed(post_round(client, url, r1, ["5", "−7", "+2"]))
+    assert r2.totals() == {"Ana": 17, "Bojan": -10, "Ceca": 2}
+    assert "Round 3" in r2.html
+
+
+def test_a_retried_round_is_stored_once(client, new_table, parsed, store):
+    url, table = new_table()
+    post_round(client, url, table, [10, 0, 0])
+    again = parsed(post_round(client, url, table, [10, 0, 0]))
+    assert again.totals()["Ana"] == 10
+    assert len(store.entries(store.list_tables()[0].id)) == 1
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [("abc", "not a whole number"), ("10001", "between"), ("1.5", "not a whole number")],
+)
+def test_bad_points_are_shown_next_to_the_field_and_nothing_is_stored(
+    client, new_table, parsed, store, value, message
+):
+    url, table = new_table()
+    response = parsed(post_round(client, url, table, ["4", value, ""]))
+    assert response.status == 422
+    assert any(message in e for e in response.errors())
+    # the typed values are kept, the field is marked
+    assert 'aria-invalid="true"' in response.html
+    assert store.entries(store.list_tables()[0].id) == []
+
+
+def test_full_page_post_without_htmx_redirects_to_the_table(client, new_table, parsed):
+    url, table = new_table()
+    response = post_round(client, url, table, [1, 2, 3], headers={})
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith(url)
+    assert parsed(client.get(url)).totals() == {"Ana": 1, "Bojan": 2, "Ceca": 3}
+
+
+def test_htmx_gets_the_board_fragment_and_a_reload_gets_the_page(client, new_table, parsed):
+    url, table = new_table()
+    fragment = post_round(client, url, table, [1, 2, 3]).get_data(as_text=True)
+    assert fragment.startswith('<div id="board"') and "<html" not in fragment
+    assert "<html" in client.get(url).get_data(as_text=True)
+
+
+# ---------------------------------------------------------------- undo, redo, edit
+
+
+def test_undo_redo_and_edit_a_round(client, new_table, parsed):
+    url, table = new_table()
+    after = parsed(post_round(client, url, table, [10, 0, 0]))
+    after = parsed(post_round(client, url, after, [1, 1, 1]))
+    first, second = sorted(entry_ids(after.html))
+    undone = parsed(
+        client.post(f"{url}/entries/{first}/undo", data={"csrf_token": after.csrf}, headers=HX)
+    )
+    assert undone.totals() == {"Ana": 1, "Bojan": 1, "Ceca": 1}
+    assert "undone" in undone.html
+    redone = parsed(
+        client.post(f"{url}/entries/{first}/redo", data={"csrf_token": after.csrf}, headers=HX)
+    )
+    assert redone.totals() == {"Ana": 11, "Bojan": 1, "Ceca": 1}
+
+    edit = parsed(client.get(f"{url}/entries/{second}/edit", headers=HX))
+    assert "Edit round 2" in edit.html
+    assert f'name="supersedes" value="{second}"' in edit.html
+    edited = parsed(post_round(client, url, edit, [2, 2, 2], supersedes=str(second), round="2"))
+    assert edited.totals() == {"Ana": 12, "Bojan": 2, "Ceca": 2}
+    assert "edited" in edited.html
+
+
+def test_a_stale_edit_is_refused_with_a_clear_message(client, new_table, parsed):
+    url, table = new_table()
+    after = parsed(post_round(client, url, table, [10, 0, 0]))
+    (entry,) = entry_ids(after.html)
+    phone_a = parsed(client.get(f"{url}/entries/{entry}/edit", headers=HX))
+    phone_b = parsed(client.get(f"{url}/entries/{entry}/edit", headers=HX))
+    ok = parsed(post_round(client, url, phone_a, [20, 0, 0], supersedes=str(entry), round="1"))
+    assert ok.totals()["Ana"] == 20
+    late = parsed(post_round(client, url, phone_b, [30, 0, 0], supersedes=str(entry), round="1"))
+    assert late.status == 409
+    assert "changed on another phone" in " ".join(late.errors())
+    assert late.totals()["Ana"] == 20  # nothing was overwritten
+
+
+def test_two_phones_entering_the_same_round_store_it_once(client, new_table, parsed):
+    url, table = new_table()
+    phone_b = parsed(client.get(url))
+    parsed(post_round(client, url, table, [10, 0, 0]))
+    late = parsed(post_round(client, url, phone_b, [7, 0, 0]))
+    assert late.status == 409
+    assert "just entered on another phone" in " ".join(late.errors())
+    assert late.totals()["Ana"] == 10
+
+
+# ---------------------------------------------------------------- several phones
+
+
+def test_the_poll_is_cheap_until_something_changes(client, new_table, parsed):
+    url, table = new_table()
+    version = re.search(r'data-version="(\d+)"', table.html).group(1)
+    assert client.get(f"{url}/live?v={version}").status_code == 204
+    post_round(client, url, table, [3, 0, 0])
+    changed = client.get(f"{url}/live?v={version}")
+    assert changed.status_code == 200
+    body = changed.get_data(as_text=True)
+    assert 'hx-swap-oob="outerHTML:#standings"' in body and ">3<" in body
+    # the numbers being typed on the pad are never swapped out
+    assert 'name="points-' not in body
+
+
+# ---------------------------------------------------------------- access
+
+
+def watch_url_of(table_page_html):
+    # the scorer parsed lists the scorer link first, then the watch link
+    return re.findall(r'data-copy="http://[^/]+(/t/[^"]+)"', table_page_html)[-1]
+
+
+def test_the_watch_link_shows_everything_and_can_change_nothing(client, new_table, parsed, store):
+    url, table = new_table()
+    after = parsed(post_round(client, url, table, [5, 0, 0]))
+    (entry,) = entry_ids(after.html)
+    watch = watch_url_of(parsed(client.get(url)).html)
+    assert watch != url
+    view = parsed(client.get(watch))
+    assert view.totals()["Ana"] == 5
+    assert "Watching" in view.html
+    assert 'name="points-' not in view.html and "Undo" not in view.html
+    assert "Scorer link" not in view.html  # the secret link is not shown to watchers
+    csrf = view.csrf if 'name="csrf_token"' in view.html else table.csrf
+    player = store.players(store.list_tables()[0].id)[0].id
+    writes = [
+        ("/rounds", {"points-1": "9"}),
+        (f"/entries/{entry}/undo", {}),
+        (f"/entries/{entry}/redo", {}),
+        ("/end", {}),
+        (f"/players/{player}/name", {"name": "Hacker"}),
+        (f"/players/{player}/move", {"direction": "down"}),
+        ("/rematch", {}),
+    ]
+    before = [(e.id, e.state) for e in store.entries(store.list_tables()[0].id)]
+    for path, data in writes:
+        response = client.post(watch + path, data={"csrf_token": csrf, **data})
+        assert response.status_code == 403, path
+        assert "watch link" in response.get_data(as_text=True)
+    for path in ("/export.json", "/export.csv", f"/entries/{entry}/edit"):
+        assert client.get(watch + path).status_code == 403, path
+    assert [(e.id, e.state) for e in store.entries(store.list_tables()[0].id)] == before
+    assert len(store.list_tables()) == 1
+    assert store.players(store.list_tables()[0].id)[0].name == "Ana"
+
+
+def test_forms_without_a_csrf_token_are_refused(client, new_table, parsed, store):
+    url, table = new_table()
+    fields = table.player_fields()
+    response = client.post(url + "/rounds", data={fields[0]: "5"}, headers=HX)
+    assert response.status_code == 400
+    assert "Reload the page" in response.get_data(as_text=True)
+    response = client.post("/tables", data={"game": "kvanta", "player": ["A", "B"]})
+    assert response.status_code == 400
+    assert len(store.list_tables()) == 1
+    assert store.entries(store.list_tables()[0].id) == []
+
+
+def test_csrf_token_in_the_htmx_header_is_accepted(client, new_table, parsed):
+    url, table = new_table()
+    fields = table.player_fields()
+    response = client.post(
+        url + "/rounds",
+        data={fields[0]: "5", "submission_id": "hdr"},
+        headers={**HX, "X-CSRFToken": table.csrf},
+    )
+    assert response.status_code == 200
+
+
+def test_unknown_links_are_404_without_leaking(client):
+    response = client.get("/t/not-a-table")
+    assert response.status_code == 404
+    body = response.get_data(as_text=True)
+    assert "Traceback" not in body and "copied whole" in body
+
+
+def test_a_player_name_with_markup_is_shown_as_text(client, new_table, parsed):
+    evil = '<img src=x onerror="alert(1)">'
+    url, table = new_table("kvanta", (evil, "Bo"))
+    assert evil not in table.html
+    assert "&lt;img src=x onerror=&#34;alert(1)&#34;&gt;" in table.html
+
+
+# ---------------------------------------------------------------- players and rematch
+
+
+def test_rename_any_time(client, new_table, parsed, store):
+    url, table = new_table()
+    after = parsed(post_round(client, url, table, [5, 0, 0]))
+    pid = store.players(store.list_tables()[0].id)[0].id
+    renamed = parsed(
+        client.post(
+            f"{url}/players/{pid}/name",
+            data={"csrf_token": after.csrf, "name": "Anica"},
+            headers=HX,
+        )
+    )
+    assert renamed.totals() == {"Anica": 5, "Bojan": 0, "Ceca": 0}
+    blank = client.post(
+        f"{url}/players/{pid}/name", data={"csrf_token": after.csrf, "name": " "}, headers=HX
+    )
+    assert blank.status_code == 422
+
+
+def test_reorder_until_the_first_round(client, new_table, parsed, store):
+    url, table = new_table()
+    tid = store.list_tables()[0].id
+    ceca = store.players(tid)[2].id
+    client.post(f"{url}/players/{ceca}/move", data={"csrf_token": table.csrf, "direction": "up"})
+    assert [p.name for p in store.players(tid)] == ["Ana", "Ceca", "Bojan"]
+    post_round(client, url, parsed(client.get(url)), [1, 0, 0])
+    refused = client.post(
+        f"{url}/players/{ceca}/move", data={"csrf_token": table.csrf, "direction": "up"}, headers=HX
+    )
+    assert refused.status_code == 409
+    assert [p.name for p in store.players(tid)] == ["Ana", "Ceca", "Bojan"]
+
+
+def test_rematch_starts_a_fresh_table_with_the_same_players(client, new_table, parsed, store):
+    url, table = new_table("szaman", ("Ola", "Piotr"), **{"szaman-deals": "3"})
+    post_round(client, url, table, [5, 1])
+    response = client.post(
+        f"{url}/rematch", data={"csrf_token": table.csrf, "submission_id": "rm-1"}
+    )
+    assert response.status_code == 303
+    fresh = parsed(client.get(response.headers["Location"]))
+    assert fresh.totals() == {"Ola": 0, "Piotr": 0}
+    tables = store.list_tables()
+    assert len(tables) == 2
+    assert tables[0].settings == tables[1].settings
+
+
+# ---------------------------------------------------------------- end conditions on the parsed
+
+
+def test_cowboy_match_ends_at_500(client, new_table, parsed):
+    url, table = new_table("cowboy", ("Ana", "Bojan", "Ceca"))
+    done = parsed(post_round(client, url, table, [510, 200, 0]))
+    assert "Ana wins with 510" in done.html
+    assert 'id="pad"' not in done.html
+
+
+def test_szaman_ends_after_the_set_deals_closest_to_66(client, new_table, parsed):
+    url, table = new_table("szaman", ("Ola", "Piotr"), **{"szaman-deals": "2"})
+    p = parsed(post_round(client, url, table, [30, 40]))
+    p = parsed(post_round(client, url, p, [30, 40]))
+    assert "Ola wins" in p.html  # 60 is closer to 66 than 80
+
+
+def test_vezimas_fewest_carts_and_the_loser_deals(client, new_table, parsed):
+    url, table = new_table("vezimas", ("Asta", "Jonas", "Rūta"))
+    p = parsed(post_round(client, url, table, [0, 1, 0]))
+    assert re.search(r"Jonas <span class=\"badge dealer\"", p.html)
+    ended = parsed(client.post(f"{url}/end", data={"csrf_token": p.csrf}, headers=HX))
+    assert "Asta and Rūta share the win" in ended.html
+
+
+def test_security_headers_on_every_page(client, new_table):
+    url, _table = new_table()
+    for path in ("/", url, "/static/app.css", "/t/nope"):
+        response = client.get(path)
+        csp = response.headers["Content-Security-Policy"]
+        assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+        assert response.headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_manifest_and_icons_for_the_home_screen(client):
+    manifest = client.get("/manifest.webmanifest").get_json(force=True)
+    assert manifest["display"] == "standalone"
+    for icon in manifest["icons"]:
+        assert client.get(icon["src"]).status_code == 200
