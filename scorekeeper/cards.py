@@ -38,7 +38,14 @@ _SUITS_IN = {
     "♠": "S", "♥": "H", "♦": "D", "♣": "C",
     "♤": "S", "♡": "H", "♢": "D", "♧": "C",
 }  # fmt: skip
-_RANKS_IN = {**{str(n): n for n in range(2, 11)}, "T": 10, "J": JACK, "Q": QUEEN, "K": KING, "A": ACE}
+_RANKS_IN = {
+    **{str(n): n for n in range(2, 11)},
+    "T": 10,
+    "J": JACK,
+    "Q": QUEEN,
+    "K": KING,
+    "A": ACE,
+}
 
 
 class CardError(ValueError):

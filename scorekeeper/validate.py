@@ -22,7 +22,9 @@ def join(path: str, key: str | int) -> str:
     return f"{path}.{key}" if path else key
 
 
-def obj(value: object, path: str, required: Iterable[str] = (), optional: Iterable[str] = ()) -> dict:
+def obj(
+    value: object, path: str, required: Iterable[str] = (), optional: Iterable[str] = ()
+) -> dict:
     """A JSON object with exactly the required fields and any of the optional ones."""
     if not isinstance(value, Mapping):
         where = f"{path} must" if path else "The request must"
@@ -117,7 +119,9 @@ def player_keys(value: object, path: str, known: Iterable[str]) -> dict:
     known = tuple(known)
     for key in data:
         if key not in known:
-            raise RuleError(f"{key!r} is not one of the players ({', '.join(known)}).", join(path, key))
+            raise RuleError(
+                f"{key!r} is not one of the players ({', '.join(known)}).", join(path, key)
+            )
     return data
 
 
@@ -159,7 +163,8 @@ class CardCounter:
             if self.copies == 1:
                 raise RuleError(f"{c} appears more than once; a deal uses one deck.", path)
             raise RuleError(
-                f"{c} appears more than {self.copies} times; there are only {self.copies} decks.", path
+                f"{c} appears more than {self.copies} times; there are only {self.copies} decks.",
+                path,
             )
 
     def add_all(self, items: Iterable[Card], path: str) -> None:

@@ -183,7 +183,7 @@ def parse_table_form(form) -> tuple[dict, dict]:
     settings["first_dealer"] = first
     table_name = form.get("name", "").strip()[:80] or _(
         "%(game)s, %(date)s",
-        game=game.subtitle if slug != "kvanta" else game.name,
+        game=game.name,
         date=datetime.now(UTC).strftime("%d %b %Y"),
     )
     values.update(game=slug, names=names, settings=settings, name=table_name)
