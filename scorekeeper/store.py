@@ -215,6 +215,20 @@ def _schema_v1(db: sqlite_utils.Database) -> None:
         db.execute(sql)
 
 
+@migration(2, "drafts: deals being entered, saved at every tap")
+def _schema_v2(db: sqlite_utils.Database) -> None:
+    db.execute(
+        """CREATE TABLE drafts (
+            table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            data TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            updated TEXT NOT NULL,
+            PRIMARY KEY (table_id, name)
+        )"""
+    )
+
+
 # ---------------------------------------------------------------- records
 
 
@@ -476,12 +490,14 @@ class Store:
         submission_id: str | None = None,
         supersedes: int | None = None,
         exclusive_round: bool = False,
+        close_draft: str | None = None,
     ) -> dict:
         """Append an entry (its request, result and points per player id).
 
         ``supersedes``: an edit — the old entry must still be live, else another
         phone changed it meanwhile (Conflict). ``exclusive_round``: refuse when the
         round already has a live entry of this kind (two phones entering one round).
+        ``close_draft``: the draft this entry closes is removed in the same transaction.
         """
         try:
             with self.write(table_id, submission_id) as outcome:
@@ -528,6 +544,10 @@ class Store:
                 )
                 if supersedes is not None:
                     self._event(supersedes, "superseded", by_entry=entry_id)
+                if close_draft is not None:
+                    self.db.execute(
+                        "DELETE FROM drafts WHERE table_id = ? AND name = ?", [table_id, close_draft]
+                    )
                 outcome.update(entry_id=entry_id, round=round_number)
             return outcome
         except Replayed as replay:
@@ -630,6 +650,39 @@ class Store:
                WHERE e.table_id = ? ORDER BY ev.id""",
             [table_id],
         )
+
+    # -- drafts: a deal being entered, saved at every tap; it counts only once closed
+
+    def draft(self, table_id: int, name: str) -> tuple[dict | None, int]:
+        """(data, version) of a draft; (None, 0) when there is none."""
+        row = self.db.execute(
+            "SELECT data, version FROM drafts WHERE table_id = ? AND name = ?", [table_id, name]
+        ).fetchone()
+        return (json.loads(row[0]), row[1]) if row else (None, 0)
+
+    def save_draft(
+        self, table_id: int, name: str, data: dict, expected_version: int | None = None
+    ) -> int:
+        """Store a draft; returns its new version. ``expected_version``: refuse
+        (Conflict) when another phone saved the draft since this one read it."""
+        with self.write(table_id, None):
+            row = self.db.execute(
+                "SELECT version FROM drafts WHERE table_id = ? AND name = ?", [table_id, name]
+            ).fetchone()
+            current = row[0] if row else 0
+            if expected_version is not None and expected_version != current:
+                raise Conflict("Another phone changed this deal a moment ago; here is its version.")
+            self.db.execute(
+                """INSERT INTO drafts (table_id, name, data, version, updated) VALUES (?, ?, ?, ?, ?)
+                   ON CONFLICT (table_id, name) DO UPDATE SET data = excluded.data,
+                   version = excluded.version, updated = excluded.updated""",
+                [table_id, name, json.dumps(data, ensure_ascii=False), current + 1, now()],
+            )
+        return current + 1
+
+    def delete_draft(self, table_id: int, name: str) -> None:
+        with self.write(table_id, None):
+            self.db.execute("DELETE FROM drafts WHERE table_id = ? AND name = ?", [table_id, name])
 
     # -- rolls: stored the moment they are made, never redone silently
 

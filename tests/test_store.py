@@ -335,3 +335,31 @@ def test_backup_is_a_consistent_copy(s, tmp_path):
     copy = sqlite3.connect(target)
     assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert copy.execute("SELECT COUNT(*) FROM entries").fetchone()[0] == 1
+
+
+# ---------------------------------------------------------------- drafts
+
+
+def test_a_draft_is_saved_versioned_and_closed_with_its_entry(s):
+    table_id, ids = make_table(s)
+    assert s.draft(table_id, "deal") == (None, 0)
+    v1 = s.save_draft(table_id, "deal", {"held": {"Ana": ["KH"]}})
+    v2 = s.save_draft(table_id, "deal", {"held": {"Ana": ["KH", "AH"]}}, expected_version=v1)
+    assert (v1, v2) == (1, 2)
+    with pytest.raises(Conflict, match="Another phone"):
+        s.save_draft(table_id, "deal", {"held": {}}, expected_version=v1)
+    assert s.draft(table_id, "deal") == ({"held": {"Ana": ["KH", "AH"]}}, 2)
+    # the draft counts for nothing until closed; closing removes it in the same write
+    assert by_name(s, table_id, ids) == {"Ana": 0, "Bojan": 0, "Ceca": 0}
+    pad(s, table_id, ids, 1, {"Ana": 5, "Bojan": 0, "Ceca": 0}, close_draft="deal")
+    assert s.draft(table_id, "deal") == (None, 0)
+
+
+def test_a_refused_entry_keeps_the_draft(s):
+    table_id, ids = make_table(s)
+    s.save_draft(table_id, "deal", {"x": 1})
+    pad(s, table_id, ids, 1, {"Ana": 5, "Bojan": 0, "Ceca": 0}, exclusive_round=True)
+    with pytest.raises(Conflict):
+        pad(s, table_id, ids, 1, {"Ana": 5, "Bojan": 0, "Ceca": 0}, exclusive_round=True,
+            close_draft="deal")
+    assert s.draft(table_id, "deal") == ({"x": 1}, 1)
