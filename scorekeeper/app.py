@@ -99,11 +99,15 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from .web import api as api_views
     from .web import prints as print_views
+    from .web import screens
     from .web import tables as table_views
 
     app.register_blueprint(table_views.bp)
     app.register_blueprint(api_views.bp)
     app.register_blueprint(print_views.bp)
+    for slug in screens.GAME_SLUGS:
+        app.register_blueprint(screens.game_module(slug).bp)
+    screens.register_template_helpers(app)
     csrf.exempt(api_views.bp)  # the score API stores nothing
 
     @app.teardown_appcontext

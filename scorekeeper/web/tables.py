@@ -32,6 +32,7 @@ from ..errors import RuleError
 from ..games import catalog
 from ..summary import summarize
 from ..validate import MAX_NAME
+from . import screens
 
 bp = Blueprint("tables", __name__)
 
@@ -105,6 +106,7 @@ def table_context(table: store.Table, access: str, **extra) -> dict:
         "message": None,
         "error": None,
     }
+    ctx["screen"] = screens.panel(table, summary, access)
     ctx.update(extra)
     return ctx
 

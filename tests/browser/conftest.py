@@ -135,3 +135,38 @@ def assert_inside_viewport(page, selector: str = "button, a, input, select, labe
     )
     assert overflow["bad"] == [], overflow
     assert overflow["scroll"] <= 0, overflow
+
+
+def start_table(page, live_server, game, names, settings: dict | None = None):
+    """Start a table through the home page; settings: {field name: value} of the form
+    (checkboxes: True/False). Returns the scorer URL."""
+    from playwright.sync_api import expect
+
+    page.goto(live_server + "/")
+    page.locator(f"input[name=game][value={game}]").tap()
+    for i, name in enumerate(names):
+        page.locator("input[name=player]").nth(i).fill(name)
+    for field, value in (settings or {}).items():
+        control = page.locator(f'[name="{field}"]')
+        if value is True or value is False:
+            control.set_checked(value)
+        elif control.evaluate("el => el.tagName") == "SELECT":
+            control.select_option(str(value))
+        else:
+            control.fill(str(value))
+    page.get_by_role("button", name="Start the table").tap()
+    expect(page.locator("#board")).to_be_visible()
+    return page.url
+
+
+def totals(page) -> dict[str, int]:
+    """The standings as shown: player name → total."""
+    return {
+        el.get_attribute("data-player"): int(el.inner_text())
+        for el in page.locator("#standings .points").all()
+    }
+
+
+def phone_context(browser, **kw):
+    """Another phone at the table."""
+    return browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, **kw)

@@ -7,17 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from .conftest import assert_inside_viewport
-
-
-def start_table(page, live_server, game, names):
-    page.goto(live_server + "/")
-    page.locator(f"input[name=game][value={game}]").tap()
-    for i, name in enumerate(names):
-        page.locator("input[name=player]").nth(i).fill(name)
-    page.get_by_role("button", name="Start the table").tap()
-    expect(page.locator("#board")).to_be_visible()
-    return page.url
+from .conftest import assert_inside_viewport, start_table, totals
 
 
 def enter_round(page, taps, points: list[int]):
@@ -29,13 +19,6 @@ def enter_round(page, taps, points: list[int]):
         if value < 0:
             taps('.key[data-key="sign"]')
     taps("#pad button[type=submit]")
-
-
-def totals(page) -> dict[str, int]:
-    return {
-        el.get_attribute("data-player"): int(el.inner_text())
-        for el in page.locator("#standings .points").all()
-    }
 
 
 def test_score_pad_rounds_undo_redo_and_a_watching_phone(page, browser, live_server, taps, shots,
