@@ -491,6 +491,7 @@ class Store:
         supersedes: int | None = None,
         exclusive_round: bool = False,
         close_draft: str | None = None,
+        replaces: Iterable[int] = (),
     ) -> dict:
         """Append an entry (its request, result and points per player id).
 
@@ -498,6 +499,9 @@ class Store:
         phone changed it meanwhile (Conflict). ``exclusive_round``: refuse when the
         round already has a live entry of this kind (two phones entering one round).
         ``close_draft``: the draft this entry closes is removed in the same transaction.
+        ``replaces``: provisional entries this one takes over (a Cowboy deal carries the
+        marriages shown during it); they stop counting in the same transaction, and
+        undoing this entry brings them back.
         """
         try:
             with self.write(table_id, submission_id) as outcome:
@@ -544,6 +548,14 @@ class Store:
                 )
                 if supersedes is not None:
                     self._event(supersedes, "superseded", by_entry=entry_id)
+                for old_id in replaces:
+                    old = self._entry_row(table_id, old_id)
+                    if not self._is_live(old_id):
+                        raise Conflict(
+                            f"Round {old['round']} was changed on another phone meanwhile; "
+                            "nothing was saved."
+                        )
+                    self._event(old_id, "superseded", by_entry=entry_id)
                 if close_draft is not None:
                     self.db.execute(
                         "DELETE FROM drafts WHERE table_id = ? AND name = ?", [table_id, close_draft]
@@ -563,8 +575,9 @@ class Store:
                         f"Round {row['round']} was already undone or changed on another phone."
                     )
                 self._event(entry_id, "voided")
-                if row["supersedes"] is not None:
-                    self._event(row["supersedes"], "restored", by_entry=entry_id)
+                for old_id in self._replaced_by(entry_id):
+                    if self._last_event(old_id) == "superseded":
+                        self._event(old_id, "restored", by_entry=entry_id)
                 outcome.update(entry_id=entry_id, action="voided", round=row["round"])
             return outcome
         except Replayed as replay:
@@ -577,14 +590,14 @@ class Store:
                 row = self._entry_row(table_id, entry_id)
                 if self._last_event(entry_id) != "voided":
                     raise Conflict(f"Round {row['round']} is not undone; there is nothing to redo.")
-                old = row["supersedes"]
-                if old is not None and not self._is_live(old):
+                replaced = self._replaced_by(entry_id)
+                if any(not self._is_live(old) for old in replaced):
                     raise Conflict(
                         f"Round {row['round']} has been changed again since; "
                         "redo the latest version instead."
                     )
                 self._event(entry_id, "restored")
-                if old is not None:
+                for old in replaced:
                     self._event(old, "superseded", by_entry=entry_id)
                 outcome.update(entry_id=entry_id, action="restored", round=row["round"])
             return outcome
@@ -866,6 +879,15 @@ class Store:
         self.db["entry_events"].insert(
             {"entry_id": entry_id, "event": event, "by_entry": by_entry, "created": now()}
         )
+
+    def _replaced_by(self, entry_id: int) -> list[int]:
+        """Entries this one superseded (an edit's original, a deal's provisional entries)."""
+        rows = self.db.execute(
+            """SELECT DISTINCT entry_id FROM entry_events
+               WHERE event = 'superseded' AND by_entry = ? ORDER BY entry_id""",
+            [entry_id],
+        ).fetchall()
+        return [r[0] for r in rows]
 
     def _last_event(self, entry_id: int) -> str:
         row = self.db.execute(

@@ -363,3 +363,24 @@ def test_a_refused_entry_keeps_the_draft(s):
         pad(s, table_id, ids, 1, {"Ana": 5, "Bojan": 0, "Ceca": 0}, exclusive_round=True,
             close_draft="deal")
     assert s.draft(table_id, "deal") == ({"x": 1}, 1)
+
+
+def test_an_entry_that_replaces_provisional_ones_counts_them_once(s):
+    """A closed Cowboy deal carries the marriages shown during it: the provisional
+    +25 entries stop counting in the same write, and come back if the deal is undone."""
+    table_id, ids = make_table(s)
+    m1 = pad(s, table_id, ids, 1, {"Ana": 25, "Bojan": 0, "Ceca": 0})["entry_id"]
+    m2 = pad(s, table_id, ids, 1, {"Ana": 0, "Bojan": 25, "Ceca": 0})["entry_id"]
+    assert by_name(s, table_id, ids) == {"Ana": 25, "Bojan": 25, "Ceca": 0}
+    deal = pad(s, table_id, ids, 1, {"Ana": 55, "Bojan": 25, "Ceca": -20}, replaces=[m1, m2])
+    assert by_name(s, table_id, ids) == {"Ana": 55, "Bojan": 25, "Ceca": -20}
+    s.void_entry(table_id, deal["entry_id"])
+    assert by_name(s, table_id, ids) == {"Ana": 25, "Bojan": 25, "Ceca": 0}
+    s.restore_entry(table_id, deal["entry_id"])
+    assert by_name(s, table_id, ids) == {"Ana": 55, "Bojan": 25, "Ceca": -20}
+    # a provisional entry already undone cannot be carried
+    s.void_entry(table_id, deal["entry_id"])
+    s.void_entry(table_id, m2)
+    with pytest.raises(Conflict):
+        pad(s, table_id, ids, 1, {"Ana": 1, "Bojan": 0, "Ceca": 0}, replaces=[m1, m2])
+    assert by_name(s, table_id, ids) == {"Ana": 25, "Bojan": 0, "Ceca": 0}

@@ -15,7 +15,9 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 
 def _json(body: dict, status: int = 200) -> Response:
-    return Response(json.dumps(body, ensure_ascii=False), status=status, mimetype="application/json")
+    return Response(
+        json.dumps(body, ensure_ascii=False), status=status, mimetype="application/json"
+    )
 
 
 @bp.post("/score/<kind>")

@@ -32,10 +32,13 @@ def record(
     supersedes: int | None = None,
     close_draft: str | None = None,
     exclusive: bool = True,
+    replaces: tuple[int, ...] = (),
 ) -> dict:
     """Score a request with its engine and store it as one entry.
 
     Raises RuleError (the engine refuses: nothing stored) or store.Conflict.
+    ``replaces``: provisional entries (e.g. marriages shown during a Cowboy deal)
+    that this entry takes over, in the same transaction.
     """
     result = api.evaluate(kind, request_json)
     ids = {p.name: p.id for p in s.players(table.id)}
@@ -53,6 +56,7 @@ def record(
         supersedes=supersedes,
         exclusive_round=exclusive and supersedes is None,
         close_draft=close_draft,
+        replaces=replaces,
     )
 
 
