@@ -1,0 +1,426 @@
+"""Kvanta (RULES §3, CONTRACT "Kvanta"): dealer draw, Hand, tricks, Flux, the call
+settlement and the poker phase, decisions K-D1 … K-D8.
+
+Three decks are shuffled together, so a card may appear up to three times in one
+request (the poker prize card included) and never as a joker. A card's value is
+A 1, 2-10 face value, J/Q/K 0; red adds, black subtracts, and a hand's *sum* is
+the absolute value of the total.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import NamedTuple
+
+from .. import validate as v
+from ..cards import ACE, JACK, KING, QUEEN, Card
+from ..errors import RuleError
+from .poker import best_hand, cancel_ties, hand_sum, signed_sum
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+DECKS = 3
+HAND_SIZE = 7
+POKER_SIZES = (5, 7)
+TARGET_LO, TARGET_HI = 3, 18  # three dice
+MAX_SUM = 70  # seven red tens
+TOTAL_LIMIT = 1_000_000
+
+HAND_POINTS = 15
+FLUX_POINTS = 5
+UNDERCUT_BONUS = 5
+BULLS_EYES_BONUS = 10
+FLUX_BULLS_EYES_BONUS = 20
+ZILCH_SUM = 21
+
+# dealer draw: equal ranks go by suit, high to low ♠ ♥ ♦ ♣
+SUIT_STRENGTH = {"S": 3, "H": 2, "D": 1, "C": 0}
+FACES = frozenset((JACK, QUEEN, KING))
+
+
+class Seat(NamedTuple):
+    """One player's shown hand: the 7 cards, or only their signed sum."""
+
+    cards: tuple[Card, ...] | None
+    signed: int
+
+    @property
+    def sum(self) -> int:
+        return abs(self.signed)
+
+
+# --- pure helpers for the screens ------------------------------------------------------
+
+
+def game_winner(totals: Mapping[str, int]) -> str | None:
+    """The game's winner (K-D7): top totals that tie cancel and the next highest
+    total wins, repeatedly; None when every total cancels (a draw).
+
+    >>> game_winner({"Ana": 40, "Bojan": 40, "Ceca": 12})
+    'Ceca'
+    >>> game_winner({"Ana": 7, "Bojan": 7}) is None
+    True
+    """
+    return cancel_ties(totals)[0]
+
+
+def black_cards(cards) -> int:
+    return sum(1 for c in cards if c.is_black)
+
+
+def face_cards(cards) -> int:
+    return sum(1 for c in cards if c.rank in FACES)
+
+
+# --- request checking -----------------------------------------------------------------
+
+
+def verify_player_count(count: int, path: str) -> None:
+    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+        raise RuleError(
+            f"Kvanta is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count}.", path
+        )
+
+
+def _named(value: object, path: str) -> dict:
+    """An object keyed by player names (the players are its keys)."""
+    data = v.mapping(value, path)
+    for key in data:
+        v.name(key, v.join(path, str(key)))
+    return data
+
+
+def _players(value: object, path: str = "players") -> list[str]:
+    verify_player_count(len(v.array(value, path)), path)
+    return v.players(value, path, MIN_PLAYERS, MAX_PLAYERS)
+
+
+def _target(value: object) -> int:
+    return v.integer(value, "target", TARGET_LO, TARGET_HI)
+
+
+def kvanta_card(value: object, path: str, counter: v.CardCounter) -> Card:
+    """One card of the three decks; a fourth copy in the request is refused."""
+    card = v.card(value, path)
+    if card.is_joker:
+        raise RuleError(f"{card} is not a card of Kvanta, which is played without jokers.", path)
+    counter.add(card, path)
+    return card
+
+
+def kvanta_cards(
+    value: object, path: str, counter: v.CardCounter, sizes: tuple[int, ...] = (HAND_SIZE,)
+) -> tuple[Card, ...]:
+    items = v.array(value, path)
+    if len(items) not in sizes:
+        wanted = " or ".join(map(str, sizes))
+        raise RuleError(f"{path} must hold exactly {wanted} cards, not {len(items)}.", path)
+    return tuple(kvanta_card(item, v.join(path, i), counter) for i, item in enumerate(items))
+
+
+def _seats(req: dict, counter: v.CardCounter) -> dict[str, Seat]:
+    """Every shown hand: 7 cards in ``hands`` or a plain signed sum in ``sums``."""
+    hands = _named(req["hands"], "hands")
+    sums = _named(req.get("sums", {}), "sums")
+    for name in sums:
+        if name in hands:
+            raise RuleError(
+                f"{name} has both a hand and a sum; give only one.", v.join("sums", name)
+            )
+    verify_player_count(len(hands) + len(sums), "hands")
+    seats: dict[str, Seat] = {}
+    for name, raw in hands.items():
+        cards = kvanta_cards(raw, v.join("hands", name), counter)
+        seats[name] = Seat(cards, signed_sum(cards))
+    for name, raw in sums.items():
+        seats[name] = Seat(None, v.integer(raw, v.join("sums", name), -MAX_SUM, MAX_SUM))
+    return seats
+
+
+# --- kvanta-dealer ------------------------------------------------------------------------
+
+
+def draw_order(card: Card) -> tuple[int, int]:
+    """Lower deals: rank first (2 lowest, A highest), then suit (♣ lowest)."""
+    return card.rank, SUIT_STRENGTH[card.suit]
+
+
+def dealer(request: dict) -> dict:
+    """Who deals first: the lowest draw; identical lowest cards cancel and the next
+    lowest deals; if every card cancels, everyone draws again (dealer null)."""
+    req = v.obj(request, "", required=("draws",))
+    draws = _named(req["draws"], "draws")
+    verify_player_count(len(draws), "draws")
+    counter = v.CardCounter(DECKS)
+    cards = {name: kvanta_card(raw, v.join("draws", name), counter) for name, raw in draws.items()}
+    chosen, cancelled = cancel_ties({n: draw_order(c) for n, c in cards.items()}, highest=False)
+    if chosen is None:
+        reason = "Every card cancelled out against an identical one: everyone draws again."
+    else:
+        reason = f"{chosen} drew the lowest card still standing, {cards[chosen]}."
+    return {"dealer": chosen, "cancelled": cancelled, "reason": reason}
+
+
+# --- kvanta-trick -----------------------------------------------------------------------
+
+
+def trick_strength(card: Card, trump: str) -> tuple[bool, int]:
+    """Any trump beats any other card; otherwise the rank alone counts (suit does not)."""
+    return card.suit == trump, card.rank
+
+
+def trick(request: dict) -> dict:
+    """K-D1: the best cards that tie (same rank; among trumps, identical cards) cancel
+    and the next best wins; if every card cancels the trick is dead."""
+    req = v.obj(request, "", required=("trump", "plays"))
+    trump = v.suit(req["trump"], "trump")
+    plays = _named(req["plays"], "plays")
+    verify_player_count(len(plays), "plays")
+    counter = v.CardCounter(DECKS)
+    cards = {name: kvanta_card(raw, v.join("plays", name), counter) for name, raw in plays.items()}
+    winner, cancelled = cancel_ties({n: trick_strength(c, trump) for n, c in cards.items()})
+    return {"winner": winner, "dead": winner is None, "cancelled": cancelled}
+
+
+# --- kvanta-flux ------------------------------------------------------------------------
+
+
+def can_flux_call(new_sum: int, target: int) -> bool:
+    """After a Flux the player calls at once only when the new cards hit the target."""
+    return new_sum == target
+
+
+def flux(request: dict) -> dict:
+    """A 6 on the exchange die: +5 to the roller alone (K-D2: nobody else exchanges)."""
+    req = v.obj(request, "", required=("players", "player"), optional=("target", "new_hand"))
+    players = _players(req["players"])
+    player = v.player(req["player"], "player", players)
+    target = _target(req["target"]) if "target" in req else None
+    result: dict = {"points": {player: FLUX_POINTS}, "flux_call": False}
+    if "new_hand" in req:
+        if target is None:
+            raise RuleError("Give the target too: the new hand is checked against it.", "target")
+        new_sum = hand_sum(kvanta_cards(req["new_hand"], "new_hand", v.CardCounter(DECKS)))
+        result["sum"] = new_sum
+        result["flux_call"] = can_flux_call(new_sum, target)
+    return result
+
+
+# --- kvanta-hand ------------------------------------------------------------------------
+
+
+def still_tied_after_tests(declared: list[str], seats: Mapping[str, Seat]) -> list[str]:
+    """Several Hands: fewer black cards wins, then fewer J/Q/K. A player known only
+    by a sum cannot be tested, so then nobody is eliminated."""
+    if len(declared) < 2 or any(seats[n].cards is None for n in declared):
+        return list(declared)
+    for count in (black_cards, face_cards):
+        least = min(count(seats[n].cards) for n in declared)
+        declared = [n for n in declared if count(seats[n].cards) == least]
+    return declared
+
+
+def verify_draw_winner(name: str, tied: list[str]) -> None:
+    if name not in tied:
+        if not tied:
+            why = "no tie-break draw was needed"
+        else:
+            why = f"only {', '.join(tied)} drew for the tie-break"
+        raise RuleError(f"{name} cannot have won the tie-break draw: {why}.", "draw_winner")
+
+
+def hand(request: dict) -> dict:
+    """Hand: right after the roll, a player whose sum equals the target scores +15."""
+    req = v.obj(request, "", required=("target", "hands"), optional=("sums", "draw_winner"))
+    target = _target(req["target"])
+    seats = _seats(req, v.CardCounter(DECKS))
+    declared = [n for n, seat in seats.items() if seat.sum == target]
+    tied = still_tied_after_tests(declared, seats)
+    winner = None
+    if len(tied) == 1:
+        winner, tied = tied[0], []
+    if "draw_winner" in req:
+        drawn = v.player(req["draw_winner"], "draw_winner", seats)
+        verify_draw_winner(drawn, tied)
+        winner, tied = drawn, []
+    return {
+        "sums": {n: seat.sum for n, seat in seats.items()},
+        "hand": winner,
+        "tied": tied,
+        "declared": declared,
+        "points": {winner: HAND_POINTS} if winner else {},
+    }
+
+
+# --- kvanta-call ------------------------------------------------------------------------
+
+
+def verify_flux_call(
+    caller: str | None, sums: Mapping[str, int], target: int, is_flux: bool
+) -> None:
+    """``flux: true`` needs a caller whose cards hit the target exactly."""
+    if not is_flux:
+        return
+    if caller is None:
+        raise RuleError("The end-of-game comparison has no caller, so it is no Flux call.", "flux")
+    if not can_flux_call(sums[caller], target):
+        raise RuleError(
+            "A Flux call is made only when the new cards' sum equals the target.", "flux"
+        )
+
+
+def call_winners(caller: str | None, distances: Mapping[str, int]) -> tuple[list[str], bool]:
+    """Who wins the settlement, and whether it is an undercut.
+
+    K-D6 (no caller): the smallest distance wins. With a caller: a non-caller strictly
+    closer undercuts (K-D3: all who share that distance win); a tie keeps the caller's round.
+    """
+    if caller is None:
+        best = min(distances.values())
+        return [n for n, d in distances.items() if d == best], False
+    others = {n: d for n, d in distances.items() if n != caller}
+    best = min(others.values())
+    if best < distances[caller]:
+        return [n for n, d in others.items() if d == best], True
+    return [caller], False
+
+
+def settle(
+    distances: Mapping[str, int], sums: Mapping[str, int], winners: list[str]
+) -> dict[str, int]:
+    """Payments: every non-winner pays each winner the difference of distances;
+    Zilch (a sum of exactly 21) pays double. Winners don't pay each other."""
+    points = dict.fromkeys(distances, 0)
+    for payer, distance in distances.items():
+        if payer in winners:
+            continue
+        factor = 2 if sums[payer] == ZILCH_SUM else 1
+        for winner in winners:
+            paid = (distance - distances[winner]) * factor
+            points[payer] -= paid
+            points[winner] += paid
+    return points
+
+
+def call(request: dict) -> dict:
+    """The call settlement (or, with ``caller: null``, the K-D6 end-of-game comparison)."""
+    req = v.obj(request, "", required=("target", "caller", "hands"), optional=("sums", "flux"))
+    target = _target(req["target"])
+    seats = _seats(req, v.CardCounter(DECKS))
+    caller = None if req["caller"] is None else v.player(req["caller"], "caller", seats)
+    is_flux = v.boolean(req.get("flux", False), "flux")
+    sums = {n: seat.sum for n, seat in seats.items()}
+    distances = {n: abs(s - target) for n, s in sums.items()}
+    verify_flux_call(caller, sums, target, is_flux)
+
+    winners, undercut = call_winners(caller, distances)
+    points = settle(distances, sums, winners)
+    bulls_eyes = caller is not None and distances[caller] == 0
+    if undercut:
+        for name in winners:
+            points[name] += UNDERCUT_BONUS
+    elif bulls_eyes:  # no undercut is possible then
+        points[caller] += FLUX_BULLS_EYES_BONUS if is_flux else BULLS_EYES_BONUS
+    return {
+        "sums": sums,
+        "distances": distances,
+        "winners": winners,
+        "bulls_eyes": bulls_eyes,
+        "undercut": undercut,
+        "zilch": [n for n in seats if n not in winners and sums[n] == ZILCH_SUM],
+        "points": points,
+    }
+
+
+# --- kvanta-poker -----------------------------------------------------------------------
+
+
+def poker_prize(
+    prize_card: Card, winner: str, values: Mapping[str, int], totals: Mapping[str, int] | None
+) -> int:
+    """The poker prize by the turned card's rank.
+
+    2-10 face value; A 1 (K-D5); J and Q from the gap between the highest hand value
+    and the winner's, rounded up (5 and 2 when the winner's is the highest); K just
+    enough to draw level with the leader's total (0 for a leader).
+    """
+    rank = prize_card.rank
+    if rank == ACE:
+        return 1
+    if rank <= 10:
+        return rank
+    if rank == KING:
+        return max(totals.values()) - totals[winner]
+    gap = max(values.values()) - values[winner]
+    divisor, top_prize = (4, 5) if rank == JACK else (2, 2)
+    return top_prize if gap == 0 else -(-gap // divisor)
+
+
+def verify_prize_totals(prize_card: Card, totals: Mapping[str, int] | None) -> None:
+    """A king prize is counted from the totals after the call settlement."""
+    if prize_card.rank == KING and totals is None:
+        raise RuleError("A king prize needs every player's total (totals).", "totals")
+
+
+def _totals(value: object, names: list[str]) -> dict[str, int]:
+    raw = v.player_keys(value, "totals", names)
+    for name in names:
+        if name not in raw:
+            raise RuleError(f"The total of {name} is missing; give every player's total.", "totals")
+    return {n: v.integer(raw[n], v.join("totals", n), -TOTAL_LIMIT, TOTAL_LIMIT) for n in names}
+
+
+def poker(request: dict) -> dict:
+    """The poker phase: each keeps the best 5 of 7 (K-D8); equal best hands cancel (K-D4)."""
+    req = v.obj(request, "", required=("prize_card", "hands"), optional=("totals",))
+    counter = v.CardCounter(DECKS)
+    prize_card = kvanta_card(req["prize_card"], "prize_card", counter)
+    raw_hands = _named(req["hands"], "hands")
+    verify_player_count(len(raw_hands), "hands")
+    names = list(raw_hands)
+    best = {
+        name: best_hand(kvanta_cards(raw, v.join("hands", name), counter, POKER_SIZES))
+        for name, raw in raw_hands.items()
+    }
+    totals = _totals(req["totals"], names) if "totals" in req else None
+    verify_prize_totals(prize_card, totals)
+
+    winner, cancelled = cancel_ties({n: b.key for n, b in best.items()})
+    values = {n: b.value for n, b in best.items()}
+    prize = poker_prize(prize_card, winner, values, totals) if winner else 0
+    points = dict.fromkeys(names, 0)
+    if winner:
+        points[winner] = prize
+    return {
+        "hands": {
+            n: {"category": b.category, "best": [str(c) for c in b.cards], "value": b.value}
+            for n, b in best.items()
+        },
+        "values": values,
+        "winner": winner,
+        "cancelled": cancelled,
+        "prize": prize,
+        "points": points,
+    }
+
+
+KINDS = {
+    "kvanta-dealer": dealer,
+    "kvanta-hand": hand,
+    "kvanta-trick": trick,
+    "kvanta-flux": flux,
+    "kvanta-call": call,
+    "kvanta-poker": poker,
+}
+
+__all__ = [
+    "KINDS",
+    "game_winner",
+    "hand_sum",
+    "signed_sum",
+    "call",
+    "dealer",
+    "flux",
+    "hand",
+    "poker",
+    "trick",
+]
