@@ -26,6 +26,10 @@ lint: $(VENV)/.installed-test
 bench: $(VENV)/.installed-test
 	$(BIN)/python bench/engines.py
 
+# the long fuzzing campaign: 10,000 generated requests per endpoint and per score kind
+fuzz-long: $(VENV)/.installed-test
+	FUZZ_EXAMPLES=10000 FUZZ_RANDOM=1 $(BIN)/pytest -p no:playwright -q tests/test_fuzz.py
+
 print: $(VENV)/.installed-run system-run
 	$(BIN)/scorekeeper print
 
