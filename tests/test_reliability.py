@@ -1,0 +1,208 @@
+"""Nothing acknowledged is lost: the real server (`scorekeeper serve`) killed with
+SIGKILL while phones post, a migration killed half way, and two phones racing
+for the same round."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import requests
+
+from scorekeeper.store import MIGRATIONS, Store, schema_version
+
+HX = {"HX-Request": "true"}
+
+
+class Server:
+    """`scorekeeper serve` as a subprocess on a free port."""
+
+    def __init__(self, db: Path):
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+             "--db", str(db), "--no-qr", "--threads", "8"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.url = None
+        for line in self.proc.stdout:
+            found = re.search(r"Open (http://127\.0\.0\.1:\d+)/", line)
+            if found:
+                self.url = found.group(1)
+            if "Ctrl+C" in line:
+                break
+        assert self.url, "server did not start"
+        # keep draining output so the server never blocks on a full pipe
+        threading.Thread(target=self.proc.stdout.read, daemon=True).start()
+
+    def kill(self):
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+
+class Phone:
+    """A requests session that has loaded the table page (cookie + CSRF token)."""
+
+    def __init__(self, server_url: str, table_path: str):
+        self.session = requests.Session()
+        self.table_url = server_url + table_path
+        html = self.session.get(self.table_url, timeout=10).text
+        self.csrf = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+        self.fields = re.findall(r'name="(points-\d+)"', html)
+
+    def post_round(self, round_no: int, points: int, submission_id: str, **extra):
+        data = {"csrf_token": self.csrf, "submission_id": submission_id, "round": str(round_no),
+                self.fields[0]: str(points), **extra}
+        return self.session.post(self.table_url + "/rounds", data=data, headers=HX, timeout=10)
+
+
+def make_table(db: Path) -> str:
+    s = Store.open(db)
+    out = s.create_table("kvanta", "Crash test", ["Ana", "Bojan", "Ceca"], {})
+    s.close()
+    return f"/t/{out['scorer_key']}"
+
+
+def test_every_acknowledged_entry_survives_sigkill(tmp_path):
+    db = tmp_path / "crash.sqlite"
+    table_path = make_table(db)
+    server = Server(db)
+    acknowledged: list[str] = []
+    lock = threading.Lock()
+    stop = threading.Event()
+
+    def client(n: int):
+        phone = Phone(server.url, table_path)
+        for i in range(10_000):
+            if stop.is_set():
+                return
+            sid = f"c{n}-{i}"
+            try:
+                response = phone.post_round(n * 100_000 + i + 1, 1, sid)
+            except requests.RequestException:
+                return  # the server died under us: this one was never acknowledged
+            if response.status_code == 200:
+                with lock:
+                    acknowledged.append(sid)
+
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    deadline = time.monotonic() + 20
+    while len(acknowledged) < 40 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    server.kill()  # mid-stream: the clients are still posting
+    stop.set()
+    for t in threads:
+        t.join(timeout=20)
+    assert len(acknowledged) >= 40
+
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    rows = dict(conn.execute("SELECT submission_id, COUNT(*) FROM entries GROUP BY submission_id"))
+    conn.close()
+    missing = [sid for sid in acknowledged if rows.get(sid) != 1]
+    assert missing == []
+
+    # the restarted server serves the same history, and a retry is still stored once
+    server = Server(db)
+    try:
+        phone = Phone(server.url, table_path)
+        again = phone.post_round(1, 1, acknowledged[0])
+        assert again.status_code == 200
+        conn = sqlite3.connect(db)
+        count = conn.execute("SELECT COUNT(*) FROM entries WHERE submission_id = ?",
+                             [acknowledged[0]]).fetchone()[0]
+        conn.close()
+        assert count == 1
+    finally:
+        server.kill()
+
+
+def test_a_migration_killed_half_way_leaves_the_file_untouched(tmp_path):
+    db = tmp_path / "migrate.sqlite"
+    s = Store.open(db)
+    out = s.create_table("cowboy", "Old", ["A", "B", "C"], {})
+    s.close()
+    version = len(MIGRATIONS)
+    # a slow upgrade that rewrites every table; killed before it can commit
+    script = textwrap.dedent(
+        f"""
+        import sys, time
+        from scorekeeper import store
+
+        def slow(db):
+            db.execute("ALTER TABLE tables ADD COLUMN colour TEXT")
+            db.execute("CREATE TABLE big (n INTEGER)")
+            for i in range(200):
+                db.execute("INSERT INTO big VALUES (?)", [i])
+            print("half way", flush=True)
+            time.sleep(60)
+
+        migrations = [*store.MIGRATIONS, store.Migration({version + 1}, "slow", slow)]
+        store.migrate(store.connect({str(db)!r}), migrations)
+        """
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "half way"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=10)
+
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    columns = [row[1] for row in conn.execute("PRAGMA table_info(tables)")]
+    assert "colour" not in columns
+    assert conn.execute("SELECT name FROM sqlite_master WHERE name = 'big'").fetchone() is None
+    conn.close()
+    s = Store.open(db)  # the normal upgrade still works on it
+    assert schema_version(s.db) == version
+    assert s.table(out["table_id"]).name == "Old"
+
+
+def test_two_phones_editing_the_same_round_one_wins(tmp_path):
+    db = tmp_path / "race.sqlite"
+    table_path = make_table(db)
+    server = Server(db)
+    try:
+        first = Phone(server.url, table_path)
+        created = first.post_round(1, 10, "seed")
+        assert created.status_code == 200
+        entry = int(re.search(r'data-entry="(\d+)"', created.text).group(1))
+        for attempt in range(5):
+            phones = [Phone(server.url, table_path) for _ in range(2)]
+            barrier = threading.Barrier(2)
+            results = []
+
+            def edit(phone, points, sid, barrier=barrier, results=results, entry=entry):
+                barrier.wait()
+                results.append(phone.post_round(1, points, sid, supersedes=str(entry)))
+
+            threads = [
+                threading.Thread(target=edit, args=(phones[i], 20 + i, f"edit-{attempt}-{i}"))
+                for i in range(2)
+            ]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(timeout=20)
+            statuses = sorted(r.status_code for r in results)
+            assert statuses == [200, 409], statuses
+            loser = next(r for r in results if r.status_code == 409)
+            assert "changed on another phone" in loser.text
+            # exactly one live version of round 1, no lost update, no duplicate
+            conn = sqlite3.connect(db)
+            live = conn.execute("SELECT id FROM live_entries WHERE round = 1").fetchall()
+            conn.close()
+            assert len(live) == 1
+            entry = live[0][0]
+    finally:
+        server.kill()
