@@ -110,6 +110,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     screens.register_template_helpers(app)
     csrf.exempt(api_views.bp)  # the score API stores nothing
 
+    @app.get("/healthz")
+    def healthz():
+        """A bare route: liveness checks, and the floor of the load benchmark."""
+        return "ok", 200, {"Content-Type": "text/plain"}
+
     @app.teardown_appcontext
     def _close_store(_exc):
         s = g.pop("store", None)

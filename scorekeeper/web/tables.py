@@ -8,9 +8,12 @@ submission id, so a retried post returns what was stored the first time.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import secrets
+import threading
+from collections import OrderedDict
 from datetime import UTC, datetime
 
 from flask import (
@@ -26,6 +29,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from flask_wtf.csrf import generate_csrf
 
 from .. import api, store
 from ..errors import RuleError
@@ -75,6 +79,7 @@ def table_url(table: store.Table, access: str = "score") -> str:
     return url_for("tables.table_page", key=key)
 
 
+@functools.lru_cache(maxsize=256)
 def qr_svg(url: str) -> str:
     import segno
 
@@ -111,15 +116,81 @@ def table_context(table: store.Table, access: str, **extra) -> dict:
     return ctx
 
 
-def render_board(table: store.Table, access: str, status: int = 200, **extra):
+# Rendered pages are cached per table version: a phone's poll, a reload or a
+# second phone costs a dictionary lookup. What differs per request (the session's
+# CSRF token, fresh submission ids, a one-off message) is filled into the cached
+# HTML through placeholders.
+CSRF_MARK = "__csrf_token__"
+SUBMISSION_MARK = "__submission_id__"
+FLASH_MARK = "<!--flash-->"
+_rendered: OrderedDict[tuple, str] = OrderedDict()
+_rendered_lock = threading.Lock()
+RENDER_CACHE_SIZE = 512
+
+
+def _render_cached(key: tuple, render) -> str:
+    with _rendered_lock:
+        html = _rendered.get(key)
+        if html is not None:
+            _rendered.move_to_end(key)
+            return html
+    html = render()
+    with _rendered_lock:
+        _rendered[key] = html
+        while len(_rendered) > RENDER_CACHE_SIZE:
+            _rendered.popitem(last=False)
+    return html
+
+
+def _flash_html(message: str | None, error: str | None) -> str:
+    if not (message or error):
+        return ""
+    return render_template("partials/flash.html", message=message, error=error)
+
+
+def render_board(
+    table: store.Table,
+    access: str,
+    status: int = 200,
+    message: str | None = None,
+    error: str | None = None,
+    **extra,
+):
     """The board fragment for htmx, the whole page otherwise."""
     table = get_store().table(table.id)  # fresh version after a write
-    ctx = table_context(table, access, **extra)
-    template = "tables/_board.html" if wants_partial() else "tables/table.html"
-    if not wants_partial():
-        ctx["scorer_qr"] = qr_svg(ctx["scorer_url"]) if access == "score" else None
-        ctx["watch_qr"] = qr_svg(ctx["watch_url"])
-    return make_response(render_template(template, **ctx), status)
+    partial = wants_partial()
+    template = "tables/_board.html" if partial else "tables/table.html"
+
+    def render(**ctx_extra) -> str:
+        ctx = table_context(table, access, **ctx_extra)
+        if not partial:
+            ctx["scorer_qr"] = qr_svg(ctx["scorer_url"]) if access == "score" else None
+            ctx["watch_qr"] = qr_svg(ctx["watch_url"])
+        return render_template(template, **ctx)
+
+    if extra:  # a pad with the player's typing or field errors: render as it is
+        html = render(message=message, error=error, **extra)
+        return make_response(html, status)
+    key = (
+        current_app.config["DATABASE"],
+        table.id,
+        table.version,
+        access,
+        partial,
+        request.host_url,
+    )
+    html = _render_cached(
+        key,
+        lambda: render(
+            csrf_token=lambda: CSRF_MARK, submission_id=SUBMISSION_MARK, flash_mark=FLASH_MARK
+        ),
+    )
+    html = (
+        html.replace(CSRF_MARK, generate_csrf())
+        .replace(SUBMISSION_MARK, new_submission_id())
+        .replace(FLASH_MARK, _flash_html(message, error))
+    )
+    return make_response(html, status)
 
 
 def after_write(table: store.Table, access: str = "score", **extra):
@@ -232,7 +303,8 @@ def live(key: str):
     if version is None:
         abort(404)
     if request.args.get("v") == str(version):
-        return Response(status=204)
+        # an explicit empty body keeps the phone's connection alive for the next poll
+        return Response(b"", status=204, headers={"Content-Length": "0"})
     table, access = load(key)
     ctx = table_context(table, access)
     return render_template("tables/_live.html", **ctx)

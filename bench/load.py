@@ -1,0 +1,235 @@
+"""Load on the real server (`scorekeeper serve` on 127.0.0.1), bounded in time and
+request count: 1, 10 and 50 concurrent keep-alive clients on
+
+  (a) a table page, (b) posting a scored entry, (c) the "has the table changed?"
+  poll, (d) a bare route in the same server (the floor),
+
+printing req/s, p50, p95, p99 and each throughput as a share of the floor's; then
+the table page's server time at 1,000 entries vs 10, and the first page's weight.
+
+    python bench/load.py [--seconds 10] [--max-requests 200000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gzip
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from scorekeeper.store import Store  # noqa: E402
+
+
+def start_server(db: Path) -> tuple[subprocess.Popen, str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+         "--db", str(db), "--no-qr"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    url = None
+    for line in proc.stdout:
+        found = re.search(r"Open (http://127\.0\.0\.1:\d+)/", line)
+        if found:
+            url = found.group(1)
+        if "Ctrl+C" in line:
+            break
+    threading.Thread(target=proc.stdout.read, daemon=True).start()
+    return proc, url
+
+
+def make_tables(db: Path) -> dict[str, str]:
+    s = Store.open(db)
+    keys = {}
+    for name, entries in (("small", 10), ("big", 1000)):
+        out = s.create_table("kvanta", name, ["Ana", "Bojan", "Ceca", "Dragan"], {})
+        players = s.players(out["table_id"])
+        for i in range(entries):
+            s.add_entry(out["table_id"], i + 1, "manual-points", {}, {"points": {}},
+                        {p.id: (i * 7 + p.seat) % 23 - 11 for p in players})
+        keys[name] = out["scorer_key"]
+    s.close()
+    return keys
+
+
+class Session:
+    """Cookie and CSRF token of one browser session, for the form posts."""
+
+    def __init__(self, base: str, key: str):
+        request = urllib.request.Request(f"{base}/t/{key}")
+        with urllib.request.urlopen(request) as response:
+            html = response.read().decode()
+            self.cookie = response.headers["Set-Cookie"].split(";")[0]
+        self.csrf = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+        self.field = re.search(r'name="(points-\d+)"', html).group(1)
+
+
+async def client(host, port, make_request, deadline, budget, latencies):
+    reader, writer = await asyncio.open_connection(host, port)
+    try:
+        n = 0
+        while time.perf_counter() < deadline and budget[0] > 0:
+            budget[0] -= 1
+            start = time.perf_counter()
+            writer.write(make_request(n))
+            await writer.drain()
+            status = await reader.readline()
+            length = 0
+            while True:
+                line = await reader.readline()
+                if line in (b"\r\n", b""):
+                    break
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            if length:
+                await reader.readexactly(length)
+            latencies.append(time.perf_counter() - start)
+            if not status.startswith((b"HTTP/1.1 2", b"HTTP/1.0 2")):
+                raise RuntimeError(status)
+            n += 1
+    finally:
+        writer.close()
+
+
+def run_load(base: str, make_request, clients: int, seconds: float, max_requests: int):
+    host, port = base.removeprefix("http://").split(":")
+    latencies: list[float] = []
+    budget = [max_requests]
+
+    async def main():
+        deadline = time.perf_counter() + seconds
+        await asyncio.gather(*(
+            client(host, int(port), make_request(i), deadline, budget, latencies)
+            for i in range(clients)
+        ))
+
+    start = time.perf_counter()
+    asyncio.run(main())
+    elapsed = time.perf_counter() - start
+    latencies.sort()
+
+    def pct(p):
+        return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000
+
+    return len(latencies) / elapsed, pct(0.50), pct(0.95), pct(0.99)
+
+
+def get(path: str, host: str):
+    raw = f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode()
+    return lambda _client: (lambda _n: raw)
+
+
+def post_entry(key: str, host: str, session: Session, run_id: str):
+    def for_client(c: int):
+        def build(n: int) -> bytes:
+            body = (f"csrf_token={session.csrf}&submission_id={run_id}-{c}-{n}"
+                    f"&{session.field}={n % 50}").encode()
+            return (
+                f"POST /t/{key}/rounds HTTP/1.1\r\nHost: {host}\r\n"
+                f"Cookie: {session.cookie}\r\nHX-Request: true\r\n"
+                "Content-Type: application/x-www-form-urlencoded\r\n"
+                f"Content-Length: {len(body)}\r\n\r\n"
+            ).encode() + body
+        return build
+    return for_client
+
+
+def page_weight(base: str) -> tuple[int, list[str]]:
+    with urllib.request.urlopen(base + "/") as response:
+        html = response.read()
+    assets = re.findall(rb'(?:src|href)="(/static/[^"]+\.(?:js|css))"', html)
+    total = len(gzip.compress(html))
+    for asset in assets:
+        with urllib.request.urlopen(base + asset.decode()) as response:
+            total += len(gzip.compress(response.read()))
+    external = re.findall(rb'(?:src|href)="(https?://[^"]+)"', html)
+    return total, [e.decode() for e in external]
+
+
+def server_time(base: str, key: str, repeats: int = 40) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        with urllib.request.urlopen(f"{base}/t/{key}") as response:
+            response.read()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--max-requests", type=int, default=200_000)
+    parser.add_argument("--clients", default="1,10,50")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "load.sqlite"
+        keys = make_tables(db)
+        proc, base = start_server(db)
+        host = base.removeprefix("http://")
+        try:
+            session = Session(base, keys["small"])
+            with urllib.request.urlopen(f"{base}/t/{keys['small']}/version") as response:
+                version = re.search(rb"\d+", response.read()).group(0).decode()
+            scenarios = {
+                "(a) table page": get(f"/t/{keys['small']}", host),
+                "(b) post an entry": None,
+                "(c) poll unchanged": get(f"/t/{keys['small']}/live?v={version}", host),
+                "(d) floor /healthz": get("/healthz", host),
+            }
+            print(f"Load on `scorekeeper serve` (waitress), {args.seconds:.0f} s per run, "
+                  f"at most {args.max_requests:,} requests per run")
+            print(f"{'scenario':<22}{'clients':>8}{'req/s':>9}{'p50 ms':>9}{'p95 ms':>9}"
+                  f"{'p99 ms':>9}{'of floor':>10}")
+            results = {}
+            for clients in [int(c) for c in args.clients.split(",")]:
+                floor = run_load(base, scenarios["(d) floor /healthz"], clients, args.seconds,
+                                 args.max_requests)
+                results[("floor", clients)] = floor
+                for name, make in scenarios.items():
+                    if name.startswith("(d)"):
+                        figures = floor
+                    elif name.startswith("(b)"):
+                        make = post_entry(keys["small"], host, session, f"r{clients}")
+                        figures = run_load(base, make, clients, args.seconds, args.max_requests)
+                        # keep (c) measuring an unchanged table
+                    else:
+                        if name.startswith("(c)"):
+                            with urllib.request.urlopen(f"{base}/t/{keys['small']}/version") as r:
+                                version = re.search(rb"\d+", r.read()).group(0).decode()
+                            make = get(f"/t/{keys['small']}/live?v={version}", host)
+                        figures = run_load(base, make, clients, args.seconds, args.max_requests)
+                    rps, p50, p95, p99 = figures
+                    share = rps / floor[0] * 100
+                    print(f"{name:<22}{clients:>8}{rps:>9.0f}{p50:>9.1f}{p95:>9.1f}{p99:>9.1f}"
+                          f"{share:>9.0f}%")
+            print("targets: at 10 clients p95 ≤ 25 ms for (a) (b) (c); at 50 clients (a) (b) "
+                  "≥ 40 % and (c) ≥ 80 % of the floor")
+
+            small = server_time(base, keys["small"])
+            big = server_time(base, keys["big"])
+            print(f"\ntable page, median: 10 entries {small:.1f} ms, 1,000 entries {big:.1f} ms "
+                  f"({(big / small - 1) * 100:+.0f} %; target within 20 %)")
+            weight, external = page_weight(base)
+            print(f"first page weight (HTML + CSS + JS, gzip): {weight / 1024:.1f} KB "
+                  f"(target ≤ 60 KB); third-party requests: {len(external)}")
+        finally:
+            proc.kill()
+            proc.wait()
+
+
+if __name__ == "__main__":
+    main()
