@@ -1,0 +1,137 @@
+"""Nobody in who shouldn't be: unguessable links, a watch link that can never
+write, CSRF on every form, security headers, size limits, no debug, quiet errors.
+
+Write endpoints are read from the app's URL map, so every screen added later is
+covered by the same checks.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+import pytest
+
+from scorekeeper import create_app, store
+
+WRITE_PREFIX = "/t/<key>/"
+
+
+def write_routes(app) -> list[str]:
+    return sorted(
+        r.rule for r in app.url_map.iter_rules()
+        if "POST" in r.methods and r.rule.startswith(WRITE_PREFIX)
+    )
+
+
+def fill(rule: str, key: str) -> str:
+    return re.sub(r"<(?:int:)?(\w+)>", lambda m: key if m.group(1) == "key" else "1", rule)
+
+
+@pytest.fixture
+def table(client, new_table, parsed, store):
+    url, page = new_table("cowboy", ("Ana", "Bojan", "Ceca"))
+    fields = page.player_fields()
+    client.post(url + "/rounds", data={"csrf_token": page.csrf, "submission_id": "seed",
+                                       fields[0]: "5"}, headers={"HX-Request": "true"})
+    (t,) = store.list_tables()
+    return t, page
+
+
+def snapshot(store):
+    return [store.db.execute(f"SELECT * FROM {name}").fetchall()
+            for name in ("tables", "players", "entries", "entry_events", "rolls", "drafts")]
+
+
+def test_links_come_from_secrets_with_at_least_128_bits(monkeypatch):
+    calls = []
+    real = secrets.token_urlsafe
+
+    def spy(n):
+        calls.append(n)
+        return real(n)
+
+    monkeypatch.setattr(store.secrets, "token_urlsafe", spy)
+    key = store.new_key()
+    assert calls == [store.KEY_BYTES] and store.KEY_BYTES * 8 >= 128
+    assert len(key) >= 22
+
+
+def test_the_watch_link_refuses_every_write_endpoint(app, client, store, table):
+    t, page = table
+    routes = write_routes(app)
+    assert len(routes) >= 7
+    before = snapshot(store)
+    for rule in routes:
+        for headers in ({}, {"HX-Request": "true"}):
+            response = client.post(fill(rule, t.watch_key), data={"csrf_token": page.csrf},
+                                   headers=headers)
+            assert response.status_code == 403, rule
+    assert snapshot(store) == before
+
+
+def test_every_form_post_needs_the_csrf_token(app, client, store, table):
+    t, _page = table
+    before = snapshot(store)
+    for rule in [*write_routes(app), "/tables"]:
+        response = client.post(fill(rule, t.scorer_key), data={"name": "x", "card": "AH"})
+        assert response.status_code == 400, rule
+        assert "Reload the page" in response.get_data(as_text=True)
+    assert snapshot(store) == before
+
+
+def test_the_score_api_needs_no_csrf_token(client):
+    response = client.post("/api/v1/score/manual-points",
+                           json={"players": ["A", "B"], "points": {"A": 1}})
+    assert response.status_code == 200
+
+
+def test_security_headers(client, table):
+    t, _page = table
+    for path in ("/", f"/t/{t.scorer_key}", f"/t/{t.watch_key}", "/api/v1/kinds", "/nope"):
+        h = client.get(path).headers
+        csp = h["Content-Security-Policy"]
+        assert "script-src 'self'" in csp and "'unsafe-inline'" not in csp
+        assert "frame-ancestors 'none'" in csp
+        assert h["X-Content-Type-Options"] == "nosniff"
+        assert h["Referrer-Policy"] == "no-referrer"
+
+
+def test_htmx_is_configured_for_the_csp(client, table):
+    t, _page = table
+    html = client.get(f"/t/{t.scorer_key}").get_data(as_text=True)
+    config = re.search(r'<meta name="htmx-config" content=\'([^\']+)\'', html).group(1)
+    assert '"allowEval": false' in config and '"includeIndicatorStyles": false' in config
+    assert "hx-on" not in html
+    assert not re.search(r"<script(?![^>]*\bsrc=)", html)  # no inline script
+    assert " style=" not in html
+
+
+def test_no_debug_mode_unless_asked(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "d.sqlite"), "SECRET_KEY": "x"})
+    assert app.debug is False
+
+
+def test_an_unexpected_error_shows_nothing_inside(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "e.sqlite"), "SECRET_KEY": "x"})
+
+    @app.get("/boom")
+    def boom():
+        raise ZeroDivisionError("secret detail")
+
+    response = app.test_client().get("/boom")
+    body = response.get_data(as_text=True)
+    assert response.status_code == 500
+    assert "secret detail" not in body and "Traceback" not in body and "ZeroDivision" not in body
+    assert "nothing was saved" in body
+
+
+def test_the_secret_key_is_kept_in_the_instance_folder(tmp_path):
+    instance = tmp_path / "instance"
+    from scorekeeper.app import _secret_key
+
+    instance.mkdir()
+    first = _secret_key(instance)
+    assert first == _secret_key(instance)
+    assert (instance / "secret_key").stat().st_mode & 0o077 == 0
+    assert len(first) >= 64
