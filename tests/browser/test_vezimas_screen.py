@@ -1,0 +1,153 @@
+"""Vežimas at a phone (390×844, touch): trumps from the Q♣ holder, a beat refused by the
+next-player rule (case 2), the same answer once that player is out (case 3), the whole
+hand, two deals' carts tallied, and a second phone on the watch link following along."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from .conftest import ARTIFACTS, assert_inside_viewport, phone_context, start_table, totals
+
+NAMES = ["Asta", "Jonas", "Rūta", "Tomas"]
+
+
+def pick(group: str, what: str) -> str:
+    attr = "data-card" if re.fullmatch(r"(10|[9JQKA])[SHDC]", what) else "data-player"
+    return f'[aria-label="{group}"] [{attr}="{what}"]'
+
+
+def tap_and_wait(page, taps, selector: str):
+    """One tap; the panel comes back with it pressed (it is a server-side draft)."""
+    taps(selector)
+    expect(page.locator(selector)).to_have_attribute("aria-pressed", "true")
+
+
+def test_a_vezimas_deal_case_two_refusal_and_the_cart_tally(
+    page, browser, live_server, taps, shots, console_errors
+):
+    start_table(page, live_server, "vezimas", NAMES)
+    watch_url = page.locator("[data-copy]").last.get_attribute("data-copy")
+    watcher_context = phone_context(browser)
+    watcher = watcher_context.new_page()
+    watcher.goto(watch_url)
+    shots(page, "vezimas-trumps-setup")
+    assert_inside_viewport(page)
+
+    # trumps: Jonas holds Q♣ → Jonas ♣, Rūta ♠, Tomas ♥, Asta ♦ (V-D1); Jonas leads
+    tap_and_wait(page, taps, pick("Who holds the queen of clubs", "Jonas"))
+    taps(".vz-save-trumps")
+    trumps = page.locator(".vz-trumps")
+    expect(trumps).to_contain_text("Jonas leads")
+    for name, suit in (("Jonas", "♣"), ("Rūta", "♠"), ("Tomas", "♥"), ("Asta", "♦")):
+        expect(trumps.locator(f'li[data-player="{name}"] .vz-suit')).to_have_text(suit)
+    trump_taps = taps.count
+    expect(watcher.locator(".vz-trumps")).to_contain_text("Jonas leads", timeout=3000)
+
+    # Asta led 9♠; Jonas answers, Rūta (♠) plays next: case 2 — a higher spade does not do
+    start = taps.count
+    tap_and_wait(page, taps, pick("Top card", "9S"))
+    tap_and_wait(page, taps, pick("Whose turn", "Jonas"))
+    tap_and_wait(page, taps, pick("Their card", "10S"))
+    check_taps = taps.count - start
+    verdict = page.locator("#vz-verdict")
+    expect(verdict).to_have_class("verdict no")
+    expect(verdict).to_have_attribute("data-case", "2")
+    expect(verdict).to_contain_text("Does not beat it")
+    expect(verdict).to_contain_text("9♠ is the trump of Rūta, the next player")
+    expect(verdict).to_be_in_viewport()  # the answer stays in sight under the picker
+    shots(page, "vezimas-case-2-refused")
+    # what the phone shows at that moment (the full-page shot hides the sticky answer)
+    page.screenshot(path=str(ARTIFACTS / "screenshots" / "vezimas-case-2-viewport.png"))
+    assert_inside_viewport(page)
+    # the watching phone sees the same question and answer
+    expect(watcher.locator("#vz-verdict")).to_have_attribute("data-case", "2", timeout=3000)
+    expect(watcher.locator("#vz-verdict")).to_contain_text("Does not beat it")
+
+    # any club beats it
+    tap_and_wait(page, taps, pick("Their card", "9C"))
+    expect(verdict).to_have_class("verdict yes")
+    expect(verdict).to_contain_text("Beats it")
+
+    # Rūta is out of cards: spades are free, Tomas plays next, 10♠ now beats 9♠ (case 3)
+    tap_and_wait(page, taps, pick("Players out of cards", "Rūta"))
+    tap_and_wait(page, taps, pick("Their card", "10S"))
+    expect(verdict).to_have_class("verdict yes")
+    expect(verdict).to_have_attribute("data-case", "3")
+    expect(verdict).to_contain_text("♠ is free because Rūta is out")
+    expect(page.locator(pick("Whose turn", "Rūta"))).to_be_disabled()
+
+    # the whole hand: which of these beat 9♠?
+    taps('[data-mode="hand"]')
+    expect(page.locator('[data-mode="hand"]')).to_have_attribute("aria-pressed", "true")
+    for card in ("JS", "KH", "QC"):
+        tap_and_wait(page, taps, pick("Their hand", card))
+    expect(verdict).to_contain_text("Beats it: J♠ Q♣")
+    shots(page, "vezimas-whole-hand")
+
+    # deal 1: Tomas keeps the last cards and gets the cart
+    start = taps.count
+    tap_and_wait(page, taps, pick("Who got the cart", "Tomas"))
+    expect(page.locator(".vz-preview")).to_contain_text(
+        "Tomas gets the cart and deals next; Asta leads."
+    )
+    taps(".vz-save-deal")
+    expect(page.locator("#board .flash.ok")).to_contain_text("Round 1: Tomas got the cart.")
+    cart_taps = taps.count - start
+    assert totals(page) == {"Asta": 0, "Jonas": 0, "Rūta": 0, "Tomas": 1}
+    expect(page.locator(".vz-trumps h2")).to_have_text("Round 2 · Tomas deals · Asta leads")
+    # a new deal: nobody is out, no question pending
+    expect(page.locator(".vz-seats li.vz-out")).to_have_count(0)
+    expect(page.locator("#vz-verdict")).to_have_count(0)
+
+    # deal 2: Asta gets the cart
+    tap_and_wait(page, taps, pick("Who got the cart", "Asta"))
+    taps(".vz-save-deal")
+    expect(page.locator("#board .flash.ok")).to_contain_text("Round 2: Asta got the cart.")
+    tally = {"Asta": 1, "Jonas": 0, "Rūta": 0, "Tomas": 1}
+    assert totals(page) == tally
+    assert list(totals(page))[:2] == ["Jonas", "Rūta"]  # fewest carts first
+    expect(page.locator("#standings .badge.dealer")).to_have_count(1)
+    expect(page.locator("#standings .who:has(.badge.dealer)")).to_contain_text("Asta")
+    shots(page, "vezimas-two-deals")
+    assert_inside_viewport(page)
+
+    expect(watcher.locator('#history [data-round="2"]')).to_have_count(1, timeout=3000)
+    assert totals(watcher) == tally
+    expect(watcher.locator("#vezimas-panel button")).to_have_count(0)
+    shots(watcher, "vezimas-watch")
+    assert_inside_viewport(watcher)
+
+    # a reload keeps everything
+    page.reload()
+    assert totals(page) == tally
+    expect(page.locator('.vz-trumps li[data-player="Jonas"] .vz-suit')).to_have_text("♣")
+    watcher_context.close()
+    print(
+        f"\nvezimas taps: trumps {trump_taps}, one beat check {check_taps}, "
+        f"deal result {cart_taps}, whole flow {taps.count}"
+    )
+
+
+def test_dark_mode_three_players(page, live_server, shots, console_errors):
+    page.emulate_media(color_scheme="dark")
+    start_table(page, live_server, "vezimas", ["Ola", "Piotr", "Zosia"])
+    # 3 players: Q♣ → Piotr ♣, Zosia ♠, Ola ♥ (♦ is free); the 9♦ holder leads
+    page.locator(pick("Who holds the queen of clubs", "Piotr")).tap()
+    expect(page.locator(pick("Who holds the queen of clubs", "Piotr"))).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    page.locator(pick("Who holds the nine of diamonds", "Ola")).tap()
+    expect(page.locator(".vz-save-trumps")).to_be_enabled()
+    page.locator(".vz-save-trumps").tap()
+    expect(page.locator(".vz-trumps")).to_contain_text("Ola leads")
+    expect(page.locator(".vz-free")).to_contain_text("♦")
+    # Zosia answers Q♥, Ola (♥) plays next: case 2, K♥ does not do
+    for group, what in (("Top card", "QH"), ("Whose turn", "Zosia"), ("Their card", "KH")):
+        page.locator(pick(group, what)).tap()
+        expect(page.locator(pick(group, what))).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#vz-verdict")).to_have_attribute("data-case", "2")
+    expect(page.locator("#vz-verdict")).to_have_class("verdict no")
+    shots(page, "vezimas-dark")
+    assert_inside_viewport(page)
