@@ -21,6 +21,7 @@ KIND_LABELS = {
     "kvanta-call": "Call",
     "kvanta-poker": "Poker prize",
     "vezimas-deal": "Cart",
+    "vezimas-trumps": "Trumps",
     "pegs-apply": "Move",
 }
 

@@ -135,6 +135,11 @@
     syncSettings();
     keepAwake();
   });
+  // a phone editing an old round keeps its heading when another phone adds a round
+  document.addEventListener("htmx:oobBeforeSwap", function (ev) {
+    if (ev.detail.target && ev.detail.target.id === "pad-round" &&
+        document.querySelector("#pad input[name=supersedes]")) ev.preventDefault();
+  });
   document.addEventListener("htmx:afterSettle", function (ev) {
     if (ev.target && ev.target.id === "board") initPad(document);
   });

@@ -223,4 +223,6 @@ def progress_of(game: str, settings: dict, live_entries: list[dict]) -> Progress
 
 
 # entries that belong to a table's history but are not a deal of their own
-NON_DEAL_KINDS = frozenset({"game-end", "kvanta-dealer", "cowboy-marriage", "pegs-apply"})
+NON_DEAL_KINDS = frozenset(
+    {"game-end", "kvanta-dealer", "cowboy-marriage", "pegs-apply", "vezimas-trumps"}
+)

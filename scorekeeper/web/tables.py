@@ -364,6 +364,12 @@ def add_round(key: str):
     points, errors, raw = parse_points(request.form, players)
     supersedes = _form_int("supersedes")
     round_number = _form_int("round") or s.next_round(table.id)
+    if supersedes is not None:
+        # an edit keeps the round of what it replaces, whatever the form says
+        try:
+            round_number = s.entry(table.id, supersedes).round
+        except store.NotFound:
+            return render_board(table, access, 409, error=_("That round no longer exists."))
     pad = {"fields": raw, "supersedes": supersedes, "round": round_number}
     if errors:
         return render_board(
