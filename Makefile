@@ -10,7 +10,7 @@ APT_TEST := chromium fonts-dejavu-core poppler-utils
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
-.PHONY: run test lint bench fuzz-long print clean system-run system-test
+.PHONY: run test lint bench fuzz-long messages print clean system-run system-test
 
 run: $(VENV)/.installed-run system-run
 	$(BIN)/scorekeeper serve --host $(HOST) --port $(PORT)
@@ -29,6 +29,10 @@ bench: $(VENV)/.installed-test
 # the long fuzzing campaign: 10,000 generated requests per endpoint and per score kind
 fuzz-long: $(VENV)/.installed-test
 	FUZZ_EXAMPLES=10000 FUZZ_RANDOM=1 $(BIN)/pytest -p no:playwright -q tests/test_fuzz.py
+
+# the catalogue of every user-facing string, for translators
+messages: $(VENV)/.installed-run
+	$(BIN)/pybabel extract -F babel.cfg -k _ -k gettext -k ngettext -o messages.pot .
 
 print: $(VENV)/.installed-run system-run
 	$(BIN)/scorekeeper print
