@@ -1,8 +1,127 @@
 """Printables over the web: rule cards, blank and filled score sheets (PDF), and
-the in-app rules pages."""
+the in-app Rules pages. (``printing`` imports WeasyPrint only when it renders.)
+
+Both table links may read here: printing a sheet changes nothing, so the watch
+link gets the same downloads as the scorer link. PDFs come from
+``printing``'s per-app cache; a repeated download is a lookup, and a browser that
+sends the ETag back gets a 304 without the body.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint
+from flask import Blueprint, Response, abort, render_template, request, url_for
+from flask_babel import gettext as _
+
+from .. import printing, rulecards
+from ..games import catalog
+from ..store import Table
+from .tables import get_store, load
 
 bp = Blueprint("prints", __name__)
+bp.add_app_template_filter(rulecards.markup, "rules_markup")
+
+
+def _game_or_404(slug: str) -> catalog.Game:
+    game = catalog.GAMES.get(slug)
+    if game is None:
+        abort(404)
+    return game
+
+
+def pdf_response(doc: printing.Printed, private: bool) -> Response:
+    """The PDF as a download, revalidated by its ETag.
+
+    ``private``: a table's sheet is as secret as its link, so no shared cache may keep it.
+    """
+    response = Response(doc.pdf, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'attachment; filename="{doc.filename}"'
+    response.headers["Cache-Control"] = "private, no-cache" if private else "public, no-cache"
+    response.set_etag(doc.etag)
+    return response.make_conditional(request)
+
+
+# ---------------------------------------------------------------- the Rules pages
+
+
+def _downloads(slug: str, key: str | None) -> list[tuple[str, str]]:
+    """(label, url) of the PDFs a Rules page offers."""
+    if key is None:
+        return [
+            (_("Rule card (A6, PDF)"), url_for("prints.rule_card_pdf", slug=slug)),
+            (_("Blank score sheet (A4, PDF)"), url_for("prints.blank_sheet_pdf", slug=slug)),
+        ]
+    return [
+        (_("Rule card with house rules (A6, PDF)"), url_for("prints.table_rule_card_pdf", key=key)),
+        (_("Score sheet of this table (A4, PDF)"), url_for("prints.filled_sheet_pdf", key=key)),
+        (
+            _("Blank sheet with these names (A4, PDF)"),
+            url_for("prints.table_blank_sheet_pdf", key=key),
+        ),
+    ]
+
+
+def _rules_page(slug: str, table: Table | None = None, key: str | None = None):
+    card = rulecards.card(slug)
+    return render_template(
+        "prints/rules.html",
+        card=card,
+        games=catalog.GAMES,
+        house=rulecards.house_rules(card.game, table.settings if table else None),
+        house_table=table.name if table else None,
+        table=table,
+        table_key=key,
+        downloads=_downloads(slug, key),
+    )
+
+
+@bp.get("/rules")
+def rules_index():
+    return render_template("prints/rules_index.html", games=catalog.GAMES)
+
+
+@bp.get("/rules/<slug>")
+def rules(slug: str):
+    _game_or_404(slug)
+    return _rules_page(slug)
+
+
+@bp.get("/t/<key>/rules")
+def table_rules(key: str):
+    table, _access = load(key)
+    return _rules_page(table.game, table, key)
+
+
+# ---------------------------------------------------------------- a game's PDFs
+
+
+@bp.get("/print/<slug>/rule-card.pdf")
+def rule_card_pdf(slug: str):
+    _game_or_404(slug)
+    return pdf_response(printing.rule_card(slug), private=False)
+
+
+@bp.get("/print/<slug>/score-sheet.pdf")
+def blank_sheet_pdf(slug: str):
+    _game_or_404(slug)
+    return pdf_response(printing.blank_sheet(slug), private=False)
+
+
+# ---------------------------------------------------------------- a table's PDFs
+
+
+@bp.get("/t/<key>/rule-card.pdf")
+def table_rule_card_pdf(key: str):
+    table, _access = load(key)
+    return pdf_response(printing.rule_card(table.game, table), private=True)
+
+
+@bp.get("/t/<key>/score-sheet.pdf")
+def filled_sheet_pdf(key: str):
+    table, _access = load(key)
+    return pdf_response(printing.filled_sheet(get_store(), table), private=True)
+
+
+@bp.get("/t/<key>/blank-sheet.pdf")
+def table_blank_sheet_pdf(key: str):
+    table, _access = load(key)
+    return pdf_response(printing.blank_sheet(table.game, get_store(), table), private=True)

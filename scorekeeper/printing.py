@@ -1,0 +1,392 @@
+"""Printables as PDF: rule cards (A6), blank and filled score sheets (A4).
+
+HTML comes from the Jinja templates in ``printables/`` (plus the shared rule-card
+partial in ``templates/prints/``); WeasyPrint turns it into PDF with the vendored
+DejaVu Sans subset, so the result does not depend on the machine's fonts.
+
+WeasyPrint takes ~0.6 s to import, so it is imported lazily, on the first
+render: the CLI's ``score`` path and app start never pay for it.
+Rendered PDFs are kept in a small per-app cache, keyed by what they show (a table's
+version, a game's slug), so a second download costs a dictionary lookup.
+
+Everything here needs an app context (the templates use the app's Jinja setup).
+"""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from flask import current_app
+from flask_babel import get_locale
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader
+
+from . import rulecards
+from .app import resource_dir
+from .games import catalog
+from .store import Store, Table
+from .summary import TableSummary, summarize
+
+PRINTABLES = resource_dir("printables")
+BUILD_DIR = PRINTABLES / "build"  # git-ignored; ``scorekeeper print`` writes here
+
+# Blank sheets offer the most seats a game has (sheets printed from a table use its players).
+BLANK_SEATS = {"cowboy": 4, "kvanta": 6, "vezimas": 4, "szaman": 6, "pegs": 8}
+PLAYERS_PER_BLOCK = 3  # Szaman and Kvanta: at most three players' columns side by side
+
+# the stylesheets of each kind of document, in printables/
+CARD_CSS = ("print.css", "card.css")  # A6 rule cards
+SHEET_CSS = ("print.css", "sheet.css")  # A4 score sheets
+
+_render_lock = threading.RLock()
+renders = 0  # PDFs rendered by this process: the tests prove the cache with it
+
+
+@dataclass(frozen=True)
+class Printed:
+    """A rendered PDF with what a download needs."""
+
+    pdf: bytes
+    etag: str  # a hash of the HTML and the print assets: the same content, the same tag
+    filename: str
+
+
+# ---------------------------------------------------------------- rendering
+
+
+@functools.cache
+def _weasyprint():
+    """WeasyPrint's HTML class and one shared font configuration (imported on first use)."""
+    from weasyprint import HTML
+    from weasyprint.text.fonts import FontConfiguration
+
+    # drop it before interpreter shutdown: its __del__ removes its temporary font
+    # folder, and fails noisily (leaving the folder) once modules are torn down
+    atexit.register(_forget_weasyprint)
+    return HTML, FontConfiguration()
+
+
+def _forget_weasyprint() -> None:
+    _stylesheets.cache_clear()
+    _weasyprint.cache_clear()
+
+
+@functools.cache
+def _stylesheets(names: tuple[str, ...]) -> list:
+    """The stylesheets, parsed (and their @font-face fonts loaded) once per process."""
+    from weasyprint import CSS
+
+    _html, fonts = _weasyprint()
+    # base_url defaults to each file's folder, so url(fonts/...) finds the vendored fonts
+    return [CSS(filename=str(PRINTABLES / name), font_config=fonts) for name in names]
+
+
+def render_pdf(html: str, stylesheets: tuple[str, ...] = SHEET_CSS) -> bytes:
+    """HTML → PDF bytes with the given stylesheets of ``printables/``."""
+    global renders
+    html_class, fonts = _weasyprint()
+    # one render at a time: WeasyPrint shares the font configuration and is CPU-bound anyway
+    # (re-entrant: printed() holds it already)
+    with _render_lock:
+        renders += 1
+        document = html_class(string=html, base_url=PRINTABLES.as_uri() + "/")
+        return document.write_pdf(stylesheets=_stylesheets(stylesheets), font_config=fonts)
+
+
+@functools.cache
+def _assets_digest() -> str:
+    """Print CSS and fonts: part of every ETag, so a changed stylesheet changes the tag."""
+    digest = hashlib.sha256()
+    for path in sorted(PRINTABLES.glob("*.css")) + sorted(PRINTABLES.glob("fonts/*.ttf")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _etag(html: str, stylesheets: tuple[str, ...]) -> str:
+    text = "\n".join((_assets_digest(), *stylesheets, html))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _env() -> Environment:
+    """The app's Jinja environment (filters, ``_()``) reading ``printables/`` first."""
+    app = current_app._get_current_object()
+    env = app.extensions.get("printing.env")
+    if env is None:
+        env = app.jinja_env.overlay(
+            loader=ChoiceLoader([FileSystemLoader(str(PRINTABLES)), app.jinja_env.loader])
+        )
+        env.filters.update(PRINT_FILTERS)
+        app.extensions["printing.env"] = env
+    return env
+
+
+def render_html(template: str, **context) -> str:
+    return _env().get_template(template).render(**context)
+
+
+# ---------------------------------------------------------------- the cache
+
+
+class PdfCache:
+    """Least-recently-used PDFs by key, and by content so equal HTML renders once."""
+
+    def __init__(self, size: int = 64):
+        self.size = size
+        self._by_key: OrderedDict[Hashable, Printed] = OrderedDict()
+        self._by_etag: OrderedDict[str, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Printed | None:
+        with self._lock:
+            hit = self._by_key.get(key)
+            if hit is not None:
+                self._by_key.move_to_end(key)
+            return hit
+
+    def pdf(self, etag: str) -> bytes | None:
+        with self._lock:
+            return self._by_etag.get(etag)
+
+    def put(self, key: Hashable, printed: Printed) -> None:
+        with self._lock:
+            self._by_key[key] = printed
+            self._by_etag[printed.etag] = printed.pdf
+            for store in (self._by_key, self._by_etag):
+                while len(store) > self.size:
+                    store.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._by_key.clear()
+            self._by_etag.clear()
+
+
+def cache() -> PdfCache:
+    """This app's PDF cache (tests make many apps, whose table ids overlap)."""
+    extensions = current_app.extensions
+    if "printing.cache" not in extensions:
+        extensions["printing.cache"] = PdfCache()
+    return extensions["printing.cache"]
+
+
+def printed(
+    key: Hashable,
+    filename: str,
+    make_html: Callable[[], str],
+    stylesheets: tuple[str, ...] = SHEET_CSS,
+) -> Printed:
+    """The PDF for ``key``: from the cache, else rendered from ``make_html()``."""
+    key = (key, str(get_locale() or ""))
+    store = cache()
+    hit = store.get(key)
+    if hit is not None:
+        return hit
+    with _render_lock:
+        # two phones asking at once: the second finds the first one's PDF
+        hit = store.get(key)
+        if hit is not None:
+            return hit
+        html = make_html()
+        etag = _etag(html, stylesheets)
+        pdf = store.pdf(etag) or render_pdf(html, stylesheets)
+        result = Printed(pdf, etag, filename)
+        store.put(key, result)
+        return result
+
+
+# ---------------------------------------------------------------- template helpers
+
+
+def _short_date(iso: str | None) -> str:
+    if not iso:
+        return ""
+    try:
+        moment = datetime.fromisoformat(iso)
+    except ValueError:
+        return iso[:10]
+    return f"{moment.day} {moment:%b %Y}"
+
+
+def _points(value: int | None) -> str:
+    return "" if value is None else rulecards.points(value)
+
+
+def _number(value: int) -> str:
+    """A total: no plus sign, but a true minus."""
+    return rulecards.points(value).lstrip("+")
+
+
+PRINT_FILTERS = {
+    "rules_markup": rulecards.markup,
+    "short_date": _short_date,
+    "signed": _points,  # +25 / −30: points of one entry
+    "number": _number,  # 560 / −70: a total
+}
+
+
+def _blocks(items: Sequence, most: int) -> list[list]:
+    """Split into as few blocks of at most ``most`` as possible, evenly (4 → 2 + 2)."""
+    count = max(1, -(-len(items) // most))
+    size, extra = divmod(len(items), count)
+    blocks, start = [], 0
+    for i in range(count):
+        end = start + size + (1 if i < extra else 0)
+        blocks.append(list(items[start:end]))
+        start = end
+    return blocks
+
+
+def _house(game: catalog.Game, table: Table | None) -> list[rulecards.HouseRule]:
+    return rulecards.house_rules(game, table.settings if table else None)
+
+
+# ---------------------------------------------------------------- rule cards
+
+
+def rule_card_html(slug: str, table: Table | None = None) -> str:
+    """A game's card; from a table it lists that table's house rules."""
+    card = rulecards.card(slug)
+    return render_html(
+        "rule-card.html",
+        card=card,
+        house=_house(card.game, table),
+        house_table=table.name if table else None,
+    )
+
+
+def rule_card(slug: str, table: Table | None = None) -> Printed:
+    if table is None:
+        return printed(
+            ("rule-card", slug), f"{slug}-rule-card.pdf", lambda: rule_card_html(slug), CARD_CSS
+        )
+    # the card shows only the settings and name: new rounds don't change it
+    key = ("rule-card", slug, table.name, tuple(sorted(table.settings.items())))
+    return printed(
+        key, f"{slug}-table-{table.id}-rule-card.pdf", lambda: rule_card_html(slug, table), CARD_CSS
+    )
+
+
+# ---------------------------------------------------------------- blank score sheets
+
+
+def _sheet_context(slug: str, names: list[str] | None, table: Table | None) -> dict:
+    game = catalog.GAMES[slug]
+    settings = {**game.defaults(), **(table.settings if table else {})}
+    seats = list(names) if names else [""] * BLANK_SEATS[slug]
+    ctx = {
+        "game": game,
+        "table": table,
+        "names": seats,
+        "prefilled": bool(names),
+        "settings": settings,
+        "house": _house(game, table),
+    }
+    ctx.update(_SHEET_EXTRAS[slug](seats, settings))
+    return ctx
+
+
+def _cowboy_extras(seats: list[str], settings: dict) -> dict:
+    # one column block per player; fewer players leave room for more deals
+    deals = {3: 11, 4: 7}.get(len(seats), 7)
+    return {"items": rulecards.COWBOY_ITEMS, "deals": deals}
+
+
+def _szaman_extras(seats: list[str], settings: dict) -> dict:
+    return {
+        "blocks": _blocks(seats, PLAYERS_PER_BLOCK),
+        "deals": int(settings.get("deals", 6)),
+        "target": int(settings.get("target", 66)),
+        "russian": settings.get("variant") == "russian",
+        "trick_points": rulecards.SZAMAN_TRICK_POINTS,
+    }
+
+
+def _kvanta_extras(seats: list[str], settings: dict) -> dict:
+    return {"blocks": _blocks(seats, PLAYERS_PER_BLOCK), "rounds": 34}
+
+
+def _vezimas_extras(seats: list[str], settings: dict) -> dict:
+    return {"deals": 32}
+
+
+def _pegs_extras(seats: list[str], settings: dict) -> dict:
+    teams = [
+        [(seat + 1, name) for seat, name in enumerate(seats) if seat % 2 == team] for team in (0, 1)
+    ]
+    return {"teams": teams, "games": 24}
+
+
+_SHEET_EXTRAS: dict[str, Callable[[list[str], dict], dict]] = {
+    "cowboy": _cowboy_extras,
+    "szaman": _szaman_extras,
+    "kvanta": _kvanta_extras,
+    "vezimas": _vezimas_extras,
+    "pegs": _pegs_extras,
+}
+
+
+def blank_sheet_html(slug: str, names: list[str] | None = None, table: Table | None = None) -> str:
+    """A game's score sheet with the names blank, or prefilled (and the table's settings)."""
+    return render_html(f"sheet-{slug}.html", **_sheet_context(slug, names, table))
+
+
+def blank_sheet(slug: str, store: Store | None = None, table: Table | None = None) -> Printed:
+    if table is None or store is None:
+        return printed(
+            ("blank-sheet", slug), f"{slug}-score-sheet.pdf", lambda: blank_sheet_html(slug)
+        )
+    names = [p.name for p in store.players(table.id)]
+    key = ("blank-sheet", slug, table.name, tuple(names), tuple(sorted(table.settings.items())))
+    return printed(
+        key,
+        f"{slug}-table-{table.id}-blank-sheet.pdf",
+        lambda: blank_sheet_html(slug, names, table),
+    )
+
+
+# ---------------------------------------------------------------- filled score sheets
+
+
+def filled_sheet_html(summary: TableSummary) -> str:
+    """A table's whole history, totals, standings and winner."""
+    return render_html(
+        "filled-sheet.html",
+        s=summary,
+        game=summary.game,
+        table=summary.table,
+        house=_house(summary.game, summary.table),
+        st=summary.standings,
+    )
+
+
+def filled_sheet(store: Store, table: Table) -> Printed:
+    # every write bumps the table's version, so (id, version) names its content
+    return printed(
+        ("filled-sheet", table.id, table.version),
+        f"{table.game}-table-{table.id}-score-sheet.pdf",
+        lambda: filled_sheet_html(summarize(store, table)),
+    )
+
+
+# ---------------------------------------------------------------- scorekeeper print
+
+
+def build_all(out_dir: Path | None = None) -> list[Path]:
+    """Every rule card and blank sheet as ``<game>-rule-card.pdf`` and
+    ``<game>-score-sheet.pdf`` in ``out_dir`` (default ``printables/build``)."""
+    out = Path(out_dir) if out_dir else BUILD_DIR
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for slug in catalog.GAMES:
+        for doc in (rule_card(slug), blank_sheet(slug)):
+            path = out / doc.filename
+            path.write_bytes(doc.pdf)
+            paths.append(path)
+    return paths

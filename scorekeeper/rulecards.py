@@ -1,0 +1,699 @@
+"""The rule cards: one card per game, as structured content.
+
+One source for both the printed A6 card (``printing``) and the in-app Rules page
+(``web.prints``); the Jinja partial ``templates/prints/_rulecard.html`` renders it
+for both. The text is the project's own short paraphrase of RULES.md and cites its
+decision ids (C-D1 …); it never quotes the source texts in ``seeds/``.
+
+Text fields use a tiny markup that :func:`markup` turns into HTML: ``**bold**``,
+card suits (red ones get ``class="red"``) and decision ids (``C-D4``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from markupsafe import Markup, escape
+
+from .games import catalog, cowboy
+
+MINUS = "\u2212"  # a real minus sign: prints as wide as the plus
+
+# ---------------------------------------------------------------- the content model
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A small table: a header row and body rows of short cells."""
+
+    head: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    note: str = ""
+    numeric_last: bool = True  # the last column holds points: right-aligned
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    text: tuple[str, ...] = ()  # paragraphs
+    steps: tuple[str, ...] = ()  # numbered, in order
+    bullets: tuple[str, ...] = ()
+    grid: Grid | None = None
+    after: tuple[str, ...] = ()  # paragraphs after the list or grid
+    back: bool = False  # the first back-side section starts the card's second page
+
+
+@dataclass(frozen=True)
+class Decision:
+    id: str  # RULES.md decision id, e.g. "C-D4"
+    text: str
+
+
+@dataclass(frozen=True)
+class RuleCard:
+    slug: str
+    facts: tuple[str, ...]  # players, cards, goal: the line under the title
+    sections: tuple[Section, ...]
+    decisions: tuple[Decision, ...] = field(default_factory=tuple)
+
+    @property
+    def game(self) -> catalog.Game:
+        return catalog.GAMES[self.slug]
+
+    @property
+    def house_rule_ids(self) -> frozenset[str]:
+        """Decisions a table may change: the catalog's house-rule settings."""
+        return frozenset(s.decision for s in self.game.settings if s.house_rule)
+
+    @property
+    def _turn(self) -> int:
+        """Index of the first back-side section (all front when none is marked)."""
+        return next((i for i, s in enumerate(self.sections) if s.back), len(self.sections))
+
+    @property
+    def front(self) -> tuple[Section, ...]:
+        return self.sections[: self._turn]
+
+    @property
+    def back(self) -> tuple[Section, ...]:
+        return self.sections[self._turn :]
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """One of a table's settings as the card lists it."""
+
+    label: str
+    value: str
+    decision: str
+    help: str
+    is_default: bool
+    choices: tuple[str, ...] = ()  # every value it can take, for a sheet's tick boxes
+    default: str = ""
+
+
+# ---------------------------------------------------------------- markup
+
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+# a card with a red suit (J♥, 10♦) or a lone red suit symbol
+_RED = re.compile(r"(?:10|[2-9AKQJ])?[♥♦]")
+_DECISION = re.compile(r"\b([CSKVP]-D\d+)\b")
+
+
+def markup(text: str) -> Markup:
+    """Card text → safe HTML: escape first, then add the few tags we allow."""
+    html = str(escape(text))
+    html = _BOLD.sub(r"<strong>\1</strong>", html)
+    html = _RED.sub(lambda m: f'<span class="red">{m.group(0)}</span>', html)
+    html = _DECISION.sub(r'<span class="did">\1</span>', html)
+    return Markup(html)
+
+
+def points(value: int) -> str:
+    """+25 / −30 with a true minus sign."""
+    return f"+{value}" if value > 0 else f"{MINUS}{-value}" if value < 0 else "0"
+
+
+# ---------------------------------------------------------------- Wyoming Cowboy
+
+
+@dataclass(frozen=True)
+class ScoringItem:
+    code: str  # cowboy.ITEM_CODES
+    label: str  # the card's wording
+    short: str  # the score sheet's column head
+    unit: str = ""  # "each" when it can count more than once
+
+    @property
+    def points(self) -> int:
+        return cowboy.ITEM_POINTS[self.code]  # the engine's value: card and score agree
+
+
+COWBOY_ITEMS: tuple[ScoringItem, ...] = (
+    ScoringItem("marriage_shown", "Marriage shown in the deal", "Marriage", "each"),
+    ScoringItem("ended", "Ending the deal", "Ended"),
+    ScoringItem("tens_laid", "Each 10 laid out", "10s out", "each"),
+    ScoringItem("orphanage", "Orphanage: the four jacks", "Orphan\u00adage"),
+    ScoringItem("harem", "Harem: the four queens", "Harem"),
+    ScoringItem("family", "Family: A K Q J of a suit", "Family", "each"),
+    ScoringItem("gang", "Gang: the four kings", "Gang"),
+    ScoringItem("posse", "Posse: four kings + four aces", "Posse"),
+    ScoringItem("stalling_ten", "Stalling: each 10 still in hand", "10s held", "each"),
+    ScoringItem("stalling_22", "Stalling: each 22 in hand (C-D6)", "22 held", "each"),
+    ScoringItem("six", "Each six held", "Sixes", "each"),
+    ScoringItem("harlot", "Harlot: each queen held", "Harlots", "each"),
+    ScoringItem(
+        "illegal_marriage", "Illegal marriage: K+Q of a suit held", "Illegal marr.", "each"
+    ),
+    ScoringItem("curse", "Curse: three sixes (C-D8)", "Curse"),
+)
+
+
+def _cowboy_scoring_grid() -> Grid:
+    rows = tuple((item.label, points(item.points)) for item in COWBOY_ITEMS)
+    return Grid(
+        ("Held at the end of the deal", "Points"),
+        rows,
+        note="Held means your hand, your drawn guns and the kings (or K+A pairs) you "
+        "captured. Tens on the table score separately.",
+    )
+
+
+COWBOY = RuleCard(
+    "cowboy",
+    ("3–4 players", "52 cards, no jokers", "first to 500 points"),
+    (
+        Section(
+            "Setup",
+            text=(
+                "Lay the four aces face up in the middle: the sheriff's badges. "
+                "Shuffle the other 48 and deal 7 each. The deal moves right; the "
+                "dealer's left-hand player begins and play goes left.",
+                "Before play starts each player passes 3 cards to a single opponent — "
+                "left, right or across, as the dealer calls it.",
+            ),
+        ),
+        Section(
+            "Your turn",
+            text=(
+                "Take **one action**, then throw one card away and take one: off the "
+                "stock, or the discard pile's top card (take that before you throw). "
+                "Actions:",
+            ),
+            bullets=(
+                "**Marriage**: lay down K+Q of one suit, **+25** right away; nothing "
+                "else scores during play (C-D1).",
+                "**9**: discard it; everyone passes 2 cards the way you choose.",
+                "**Draw a gun** (lay the set face up), or **shoot**: one shot per drawn gun.",
+                "**10**: lay it face up, draw a replacement; your turn ends.",
+                "**5**: throw it away and take two cards. Or give up a drawn gun and refill.",
+                "A **six** may be thrown away only when all your other cards already score.",
+            ),
+        ),
+        Section(
+            "Guns and cowboys",
+            grid=Grid(
+                ("Gun", "Cards", "Can hit"),
+                (
+                    ("22", "2 + 2", "open kings"),
+                    ("38", "3 + 8", "open kings"),
+                    ("357", "3 + 5 + 7", "open kings"),
+                    ("357 Quick Draw", "3-5-7 of one suit", "open kings"),
+                    ("45", "4 + 5 of one suit", "open and protected"),
+                ),
+                numeric_last=False,
+            ),
+            after=(
+                "A king is a **cowboy**; with the ace of its suit it is **protected** "
+                "and the pair never splits. Guns still count as held cards.",
+            ),
+        ),
+        Section(
+            "A shot",
+            text=("Only at a player with a gun drawn. Name your gun, then check in order:",),
+            steps=(
+                "**Backfire**: a 22 at a victim holding a six — he gives you a six, "
+                "the shot fails.",
+                "**Quick Draw**: the victim lays a one-suit 3-5-7 from hand and takes "
+                "your gun (C-D2).",
+                "**Miss**: no king your gun can reach — he says no.",
+                "Turn the top stock card. An open king of **another** suit is **hit**: "
+                "you take it, he draws one (C-D3). His only open king has that suit: "
+                "**dodge** — he takes that ace from the middle and is protected.",
+                "**45**: first a protected king of the **same** suit is hit (you take "
+                "K+A, he draws two); none matches → test the open kings (ricochet).",
+            ),
+            after=("A dodge that takes the last ace ends the deal; the shooter ended it.",),
+        ),
+        Section(
+            "End of a deal",
+            text=(
+                "Either every 10 lies on the table while a player has a 22 drawn — "
+                "whoever completed that is the ender — or the fourth ace is taken "
+                "from the middle.",
+            ),
+            back=True,
+        ),
+        Section("Scoring", grid=_cowboy_scoring_grid()),
+    ),
+    (
+        Decision("C-D1", "Each suit's marriage can be shown once per deal, by anyone."),
+        Decision("C-D2", "Backfire and Quick Draw both possible: the victim picks."),
+        Decision("C-D3", "Several kings can be hit: the victim picks which."),
+        Decision(
+            "C-D4",
+            "All kings and aces score Posse instead of Gang, not both. A card may "
+            "serve several other combinations.",
+        ),
+        Decision(
+            "C-D5",
+            "A queen counted in a Harem or a Family is not a harlot, and a Family's "
+            "own K+Q does not count as an illegal marriage.",
+        ),
+        Decision(
+            "C-D6",
+            "Two 2s left in hand cost −30 only if every 10 was laid out and the deal "
+            "ended on the fourth ace.",
+        ),
+        Decision(
+            "C-D7",
+            "The queen of an illegal marriage also pays as a harlot: −75 for the pair "
+            "(unless C-D5 spares her), whether or not that suit was shown.",
+        ),
+        Decision(
+            "C-D8",
+            "The Curse takes the place of −20 per six: 3 sixes cost −100 in all, 4 "
+            "cost −120. Switched off: −160 and −180.",
+        ),
+        Decision(
+            "C-D9",
+            "When a deal leaves anyone on 500 or more, the top score wins; equal top "
+            "scores play another deal.",
+        ),
+    ),
+)
+
+# ---------------------------------------------------------------- Szaman
+
+SZAMAN_TRICK_POINTS: tuple[tuple[str, int], ...] = (
+    ("Every card followed suit", 5),
+    ("Some card was off-suit", 1),
+    ("8♥ in the trick", 8),
+    ("J♥ in the trick", 11),
+    ("Trick won by a joker", 6),
+    ("Q♠ in the trick (Russian only)", 13),
+    ("Each player who went off-suit", -2),
+)
+
+SZAMAN_PENALTY_EXAMPLES: tuple[tuple[str, str], ...] = (
+    ("16", f"{MINUS}2"),
+    ("20", f"{MINUS}2"),
+    ("21", f"{MINUS}3"),
+    ("one joker", f"{MINUS}20"),
+    ("joker + 5", f"{MINUS}21"),
+)
+
+SZAMAN = RuleCard(
+    "szaman",
+    ("2–6 players", "52 cards + red and black joker", "6 deals, nearest to 66 wins"),
+    (
+        Section(
+            "Setup",
+            text=(
+                "Cards rank 2 (low) up to A. Everyone gets 8 cards; the remainder forms "
+                "the stock. The holder of 2♣ leads first; without it 2♦, 2♥, 2♠, then "
+                "3♣ and so on up (suits checked ♣, ♦, ♥, ♠).",
+            ),
+        ),
+        Section(
+            "Tricks",
+            text=(
+                "You must follow suit when able. The top card of the suit led takes "
+                "the trick; nothing else can. Its taker draws a stock card (while any "
+                "remain) and leads next.",
+                "Jokers: the **red** one beats everything in a ♥ or ♦ trick, the "
+                "**black** one in a ♠ or ♣ trick (S-D1, S-D2).",
+            ),
+        ),
+        Section(
+            "End of a deal",
+            text=("As soon as a trick is complete and someone has no cards left (S-D3).",),
+        ),
+        Section(
+            "Trick points",
+            grid=Grid(
+                ("In the trick", "Points"),
+                tuple((label, points(value)) for label, value in SZAMAN_TRICK_POINTS),
+                note="The winner scores it. 8♥, J♥, joker and Q♠ replace the 5 or 1 and add "
+                "up (J♥ + 8♥ won by the red joker = 25), even played off-suit (S-D4). "
+                "The −2 goes to each off-suit player.",
+            ),
+        ),
+        Section(
+            "Penalty at the end of a deal",
+            back=True,
+            text=(
+                "Add up the cards left in your hand (2–10 face value, J 11, Q 12, "
+                "K 13, A 14), divide by 10 and **round up**: subtract that. A joker "
+                "left in hand costs **−20** by itself, outside the sum.",
+            ),
+            grid=Grid(("Left in hand", "Penalty"), SZAMAN_PENALTY_EXAMPLES),
+        ),
+        Section(
+            "The game",
+            text=("Play **6 deals**. The total **closest to 66** wins, above or below (S-D5).",),
+        ),
+        Section(
+            "Russian variant",
+            text=(
+                "All players draw after each trick (S-D6); a deal lasts until every "
+                "hand is empty; no end penalty; Q♠ becomes a special worth **13**.",
+            ),
+        ),
+    ),
+    (
+        Decision(
+            "S-D1",
+            "A joker on a trick of its colour follows suit — even if you hold the led "
+            "suit — and wins. On the other colour it is off-suit (only when void) and "
+            "wins nothing.",
+        ),
+        Decision("S-D2", "Leading a joker: name a suit of its colour; the joker wins."),
+        Decision("S-D3", "The deal ends before the trick's winner draws."),
+        Decision("S-D4", "An off-suit joker won nothing, so it scores no 6."),
+        Decision("S-D5", "Equally close to 66: the win is shared."),
+        Decision(
+            "S-D6",
+            "Russian: if the stock cannot give everyone a card, nobody draws.",
+        ),
+    ),
+)
+
+# ---------------------------------------------------------------- Kvanta
+
+KVANTA_PRIZES: tuple[tuple[str, str], ...] = (
+    ("2–10", "its face value"),
+    ("A", "1 (K-D5)"),
+    ("J", "⌈(vmax − v) / 4⌉; 5 if v is the highest"),
+    ("Q", "⌈(vmax − v) / 2⌉; 2 if v is the highest"),
+    ("K", "what the winner needs to tie the leader; 0 if he leads or shares the lead"),
+)
+
+KVANTA = RuleCard(
+    "kvanta",
+    ("2–6 players, each alone", "3 decks, no jokers", "4 dice, one marked"),
+    (
+        Section(
+            "Values",
+            text=(
+                "Aces count 1, 2–10 their number, faces 0; red cards are plus, black "
+                "minus. A hand's **sum** is taken without its sign (−15 equals 15). "
+                "Rank order for tricks, poker and the dealer draw, high to low: "
+                "A K Q J 10 9 … 2.",
+                "**Dealer**: each player draws one card and the lowest deals; on equal "
+                "ranks the weaker suit (strongest first: ♠ ♥ ♦ ♣). Identical cards "
+                "cancel each other; if all cancel, draw again.",
+            ),
+        ),
+        Section(
+            "A round",
+            steps=(
+                "The dealer puts up to 10 cards (or none) face up beneath the pack: "
+                "when play reaches them, the game ends.",
+                "Everyone gets 7; the next card is turned: **trump** is its suit, the "
+                "**poker prize** comes from its rank.",
+                "The player after the dealer throws three dice: the sum they show "
+                "(3–18) is the **target**.",
+                "**Hand**: your sum equals the target right after the roll — say so: "
+                "**+15**, straight to poker. Several: fewer black cards, then fewer "
+                "J/Q/K, then a draw-off.",
+                "**Tricks**: play any card, draw one back. Highest trump wins; no "
+                "trump — highest rank (K-D1).",
+                "The winner rolls the marked die. **6 = Flux**: +5, swap all 7 for "
+                "new cards; if they hit the target it is a Flux call (K-D2). "
+                "**1–5**: exchange that many (everyone else too) and lead, or **call**.",
+            ),
+        ),
+        Section(
+            "A call",
+            text=("All show 7 cards; **distance** = |sum − target|.",),
+            bullets=(
+                "**Bull's Eyes**: caller at 0 → **+10** (Flux call **+20**); no undercut.",
+                "**Undercut**: a player strictly closer than the caller takes the "
+                "round, **+5** (K-D3).",
+                "Every winner is paid by each other player the gap in distance; "
+                "winners don't pay each other.",
+                "**Zilch**: a payer whose sum is exactly 21 pays double.",
+            ),
+            after=(
+                "E.g. target 14, caller 2 off, others 4, 5, 6, 3, 2 off: caller +10; "
+                "others −2, −3, −4, −1, 0.",
+            ),
+        ),
+        Section(
+            "Poker",
+            text=(
+                "After a Hand or a call all keep 5 of their 7 (K-D8); the best hand "
+                "wins the prize (K-D4): five of a kind, straight flush, four of a "
+                "kind, full house, flush, straight, three of a kind, two pair, pair, "
+                "high card. Ace high or low in straights, no wrap; kickers decide, "
+                "suits never.",
+            ),
+        ),
+        Section(
+            "Poker prize",
+            back=True,
+            grid=Grid(("Turned card", "Prize"), KVANTA_PRIZES, numeric_last=False),
+            after=(
+                "v: the value of the winner's five; vmax: the best value among the "
+                "hands shown. A round scores Flux, Hand, call, then prize.",
+            ),
+        ),
+        Section(
+            "End of the game",
+            bullets=(
+                "Dealing reaches the burned cards and someone is short of 7: the game stops.",
+                "Everyone still got 7: one last poker round, then stop.",
+                "Drawing in play reaches them: a final comparison with no caller (K-D6), no poker.",
+            ),
+            after=("Highest total wins (K-D7).",),
+        ),
+    ),
+    (
+        Decision(
+            "K-D1",
+            "When the best cards tie (same rank; for trumps, identical cards) they all "
+            "drop out and the next best takes the trick; nothing left → play it again.",
+        ),
+        Decision("K-D2", "On a Flux only the winner exchanges."),
+        Decision(
+            "K-D3",
+            "Non-callers sharing the smallest distance all win, +5 each. If the caller "
+            "is as close as the best of them, the round stays his.",
+        ),
+        Decision("K-D4", "Equal best poker hands cancel, again and again; all cancel → no prize."),
+        Decision("K-D5", "An ace turned for the prize is worth 1."),
+        Decision(
+            "K-D6",
+            "Final comparison: settled like a call, smallest distance wins, no "
+            "bonuses; Zilch still doubles.",
+        ),
+        Decision("K-D7", "Tied top totals cancel and the next highest wins; all equal → draw."),
+        Decision(
+            "K-D8",
+            "Keep your strongest five; between equally strong fives, the smaller value counts.",
+        ),
+    ),
+)
+
+# ---------------------------------------------------------------- Vežimas
+
+VEZIMAS = RuleCard(
+    "vezimas",
+    ("2–4 players", "24 cards: 9 to A", "fewest carts wins"),
+    (
+        Section(
+            "Setup",
+            text=(
+                "Ranks 9 < 10 < J < Q < K < A. Deal out every card: 6 each for four "
+                "players, 8 for three, 12 for two.",
+            ),
+        ),
+        Section(
+            "Personal trumps",
+            text=(
+                "Whoever holds Q♣ in the first deal owns ♣; the others get their suits "
+                "clockwise after him (V-D1). Suits nobody owns are free. Trumps stay "
+                "for the whole session.",
+                "First lead: with four players the Q♣ holder, with two or three the "
+                "9♦ holder. Later deals: the last loser deals, his left-hand "
+                "neighbour leads (V-D2).",
+            ),
+        ),
+        Section(
+            "Play",
+            text=(
+                "One face-up pile. Beat the card on top, then add one more for the "
+                "player after you to answer. If you cannot beat it you take the whole "
+                "pile, and the player after you opens a fresh one with whatever card "
+                "he likes.",
+            ),
+        ),
+        Section(
+            "Beating the top card",
+            text=("You own trump **T**; the next player still holding cards owns **N** (V-D3).",),
+            steps=(
+                "Top card is a **T**: only a higher **T**.",
+                "Top card is an **N**: any **T**; a higher **N** will not do.",
+                "Any other card: a higher card of its suit, or any **T**.",
+            ),
+            after=(
+                "Unowned suits, and those of players who have gone out, are free "
+                "(rule 3). With two players your opponent is both before and after you.",
+            ),
+        ),
+        Section(
+            "Going out",
+            text=(
+                "No cards left: you leave the deal and your suit turns free. Went out "
+                "by beating? Then the following player lays a card without beating.",
+                "The last player holding cards takes the **cart** (vežimas) and deals next.",
+            ),
+        ),
+        Section(
+            "Score",
+            back=True,
+            text=(
+                "One cart per lost deal; tally them. Whoever has the **fewest carts** "
+                "when the session ends wins (V-D4).",
+            ),
+        ),
+    ),
+    (
+        Decision(
+            "V-D1",
+            "Clockwise after the ♣ owner the players receive ♠, then ♥, then ♦; "
+            "with 2–3 players the leftover suits stay free.",
+        ),
+        Decision(
+            "V-D2", "From the second deal the last loser deals; the player on his left leads."
+        ),
+        Decision("V-D3", "The \u201cnext player\u201d is the next one still holding cards."),
+        Decision("V-D4", "Your score is your number of carts; fewest is best."),
+    ),
+)
+
+# ---------------------------------------------------------------- Pegs and Jokers
+
+PEGS_CARDS: tuple[tuple[str, str], ...] = (
+    ("A", "leave start, or 1 ahead"),
+    ("K Q J", "leave start, or 10 ahead"),
+    ("2 3 4 5 6 10", "its number of holes ahead"),
+    ("7", "7 ahead, or shared by two different team pegs, both ahead"),
+    ("8", "8 back, never off the track"),
+    ("9", "9 ahead, or shared like a 7 (P-D3)"),
+    ("Joker", "jump to a track hole holding another colour and bump that peg (P-D4)"),
+)
+
+PEGS = RuleCard(
+    "pegs",
+    ("4, 6 or 8 players, two teams", "3 decks + 6 jokers (8 players: 4 + 8)", "5 pegs each"),
+    (
+        Section(
+            "Setup",
+            text=(
+                "Partners sit alternately: seats 1, 3, 5, 7 against 2, 4, 6, 8. "
+                "Everyone owns a colour: 5 pegs waiting in their start area. Each "
+                "player gets 5 cards; pick the first dealer at random, then the deal "
+                "moves left and turns go clockwise.",
+                "**Board** (P-D1): 18 holes per seat. Counting your side from 0, "
+                "hole 3 is your **in-spot** (home lane H1–H5 beyond it) and hole 8 "
+                "your **come-out** hole.",
+            ),
+        ),
+        Section(
+            "Your turn",
+            text=(
+                "Play one card to move pegs of your team (P-D2), then refill to 5. If "
+                "a non-joker in your hand can move, you **must** play such a card; if "
+                "none can, throw one away, draw and pass. You never have to play a joker.",
+            ),
+        ),
+        Section(
+            "Cards",
+            grid=Grid(("Card", "Move"), PEGS_CARDS, numeric_last=False),
+        ),
+        Section(
+            "Moving",
+            bullets=(
+                "Never pass or land on your own colour (P-D5); others may be passed.",
+                "Land on an **opponent**: it goes back to start. On a **teammate**: "
+                "to its own in-spot — not if its colour is already there or it "
+                "stands on it (P-D6).",
+                "Coming out: start → your come-out hole, blocked by your own colour.",
+                "**Home**: a forward move past your in-spot may end in the lane on an "
+                "exact count (P-D7); in the lane only forward.",
+                "Overshot? Go round again, or back up with an 8: from the come-out "
+                "hole it lands 3 short of the in-spot.",
+                "Splits move part by part; both legal, the whole card used.",
+            ),
+        ),
+        Section(
+            "Winning",
+            back=True,
+            text=("The first team with every peg of every member home wins.",),
+        ),
+    ),
+    (
+        Decision(
+            "P-D1",
+            "The loop has 18 holes per seat, numbered clockwise; in-spot and "
+            "come-out hole are holes 3 and 8 of your side.",
+        ),
+        Decision(
+            "P-D2",
+            "Which team pegs you may move: any (Arizona), your partner's once all "
+            "yours are home, or only your own.",
+        ),
+        Decision(
+            "P-D3",
+            "The 9: forward, may split forward; or split one part back; or never split.",
+        ),
+        Decision(
+            "P-D4",
+            "A joker may take a track peg only when none of your movable pegs waits in start.",
+        ),
+        Decision("P-D5", "No peg passes or lands on its own colour, on track or in the lane."),
+        Decision(
+            "P-D6",
+            "A teammate sent to its in-spot bumps any other colour standing there, by "
+            "the same rules.",
+        ),
+        Decision(
+            "P-D7",
+            "Going home is a choice: on an exact count you may enter, or carry on round.",
+        ),
+    ),
+)
+
+CARDS: dict[str, RuleCard] = {c.slug: c for c in (COWBOY, KVANTA, VEZIMAS, SZAMAN, PEGS)}
+
+
+def card(slug: str) -> RuleCard:
+    """The card of a game; KeyError for an unknown slug."""
+    return CARDS[slug]
+
+
+# ---------------------------------------------------------------- house rules
+
+
+def _value_label(setting: catalog.Setting, value: object) -> str:
+    if setting.kind == "bool":
+        return "on" if value else "off"
+    if setting.kind == "choice":
+        return dict(setting.options).get(str(value), str(value))
+    return str(value)
+
+
+def _choices(setting: catalog.Setting) -> tuple[str, ...]:
+    if setting.kind == "bool":
+        return ("on", "off")
+    return tuple(label for _value, label in setting.options)
+
+
+def house_rules(game: catalog.Game, settings: dict | None = None) -> list[HouseRule]:
+    """A table's settings as labelled lines (the defaults when ``settings`` is None)."""
+    chosen = {**game.defaults(), **(settings or {})}
+    return [
+        HouseRule(
+            label=s.label,
+            value=_value_label(s, chosen[s.key]),
+            decision=s.decision,
+            help=s.help,
+            is_default=chosen[s.key] == s.default,
+            choices=_choices(s),
+            default=_value_label(s, s.default),
+        )
+        for s in game.settings
+    ]

@@ -1,0 +1,484 @@
+"""Printables: every rule card and score sheet is a real PDF of the intended size,
+with the vendored font, the key facts in its text, and ink on its pages.
+
+Each PDF is also rendered to PNG in ``test-artifacts/printables/`` for a person
+to look at.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+
+from scorekeeper import create_app, printing, rulecards
+from scorekeeper.games import catalog, cowboy
+from scorekeeper.store import Store
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "printables"
+# shared/ sits beside the work tree (and beside CI's clone)
+RULES_MD = Path(__file__).resolve().parents[2] / "shared" / "RULES.md"
+
+A6 = (297.6, 419.5)  # 105 × 148 mm in points
+A4 = (595.3, 841.9)
+FONT = "Scorekeeper-DejaVu-Sans"  # the @font-face family of print.css: the vendored subset
+SLUGS = tuple(catalog.GAMES)
+BLANK_SHEET_PAGES = {"cowboy": 1, "kvanta": 2, "vezimas": 1, "szaman": 1, "pegs": 1}
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def pages(pdf: bytes | Path) -> list:
+    return PdfReader(pdf if isinstance(pdf, Path) else io.BytesIO(pdf)).pages
+
+
+def pdf_text(pdf: bytes | Path) -> str:
+    """All pages' text with whitespace runs folded to one space."""
+    return " ".join(" ".join(page.extract_text().split()) for page in pages(pdf))
+
+
+def font_names(pdf: bytes | Path) -> set[str]:
+    names = set()
+    for page in pages(pdf):
+        fonts = page["/Resources"].get("/Font", {})
+        for ref in fonts.values():
+            names.add(str(ref.get_object()["/BaseFont"]).split("+", 1)[-1])
+    return names
+
+
+def assert_page_size(pdf, size: tuple[float, float]) -> None:
+    for page in pages(pdf):
+        box = page.mediabox
+        assert float(box.width) == pytest.approx(size[0], abs=0.5)
+        assert float(box.height) == pytest.approx(size[1], abs=0.5)
+
+
+def render_png(pdf: bytes | Path, name: str) -> list[Path]:
+    """Every page as PNG in test-artifacts/printables/ (for review); returns the files."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    source = pdf if isinstance(pdf, Path) else ARTIFACTS / f"{name}.pdf"
+    if not isinstance(pdf, Path):
+        source.write_bytes(pdf)
+    for old in ARTIFACTS.glob(f"{name}-*.png"):
+        old.unlink()
+    subprocess.run(
+        ["pdftoppm", "-r", "80", "-png", str(source), str(ARTIFACTS / name)],
+        check=True,
+        timeout=60,
+    )
+    return sorted(ARTIFACTS.glob(f"{name}-*.png"))
+
+
+def ink(png: Path) -> float:
+    """Share of the page's pixels that are not (nearly) white."""
+    gray = Image.open(png).convert("L")
+    histogram = gray.histogram()
+    dark = sum(histogram[:200])
+    return dark / (gray.width * gray.height)
+
+
+def assert_inked(pdf, name: str, least: float = 0.01) -> None:
+    pngs = render_png(pdf, name)
+    assert pngs, f"pdftoppm made no page of {name}"
+    for png in pngs:
+        assert ink(png) > least, f"{png.name} is (nearly) blank"
+
+
+# ---------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> dict[str, Path]:
+    """``scorekeeper print``'s work, once for the module: every card and blank sheet."""
+    tmp = tmp_path_factory.mktemp("print")
+    app = create_app({"TESTING": True, "DATABASE": str(tmp / "db.sqlite"), "SECRET_KEY": "t"})
+    with app.app_context():
+        paths = printing.build_all(tmp / "build")
+    return {p.name: p for p in paths}
+
+
+@pytest.fixture
+def ctx(app):
+    with app.app_context():
+        yield
+
+
+def make_table(store: Store, game: str, names, settings=None, name="Friday night"):
+    settings = {**catalog.GAMES[game].defaults(), **(settings or {})}
+    out = store.create_table(game, name, list(names), settings)
+    return store.table(out["table_id"])
+
+
+def add_points(store: Store, table, rows: list[list[int]]):
+    """One manual score-pad entry per row (points in seat order)."""
+    players = store.players(table.id)
+    for round_number, row in enumerate(rows, start=store.next_round(table.id)):
+        points = {p.id: pts for p, pts in zip(players, row, strict=True) if pts}
+        store.add_entry(table.id, round_number, "manual-points", {}, {}, points)
+    return store.table(table.id)
+
+
+# ---------------------------------------------------------------- scorekeeper print
+
+
+def test_build_all_writes_a_card_and_a_sheet_per_game(built):
+    expected = {f"{slug}-{kind}.pdf" for slug in SLUGS for kind in ("rule-card", "score-sheet")}
+    assert set(built) == expected
+    assert {"cowboy", "kvanta", "vezimas", "szaman", "pegs"} == set(SLUGS)
+    for path in built.values():
+        assert path.read_bytes().startswith(b"%PDF-")
+
+
+def test_build_all_defaults_to_printables_build(app, monkeypatch, tmp_path):
+    assert printing.BUILD_DIR == printing.PRINTABLES / "build"
+    monkeypatch.setattr(printing, "BUILD_DIR", tmp_path / "build")
+    monkeypatch.setattr(printing, "render_pdf", lambda html, stylesheets=None: b"%PDF-stub")
+    with app.app_context():
+        paths = printing.build_all()
+    assert {p.parent for p in paths} == {tmp_path / "build"}
+    assert len(paths) == 2 * len(SLUGS)
+
+
+# ---------------------------------------------------------------- rule cards
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_rule_card_is_a6_on_at_most_two_pages_with_the_vendored_font(built, slug):
+    pdf = built[f"{slug}-rule-card.pdf"]
+    assert 1 <= len(pages(pdf)) <= 2
+    assert_page_size(pdf, A6)
+    assert font_names(pdf) <= {FONT, f"{FONT}-Bold"}
+    assert FONT in font_names(pdf) and "DejaVu" in FONT
+    assert_inked(pdf, f"{slug}-rule-card")
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_rule_card_names_the_game_and_cites_every_decision(built, slug):
+    text = pdf_text(built[f"{slug}-rule-card.pdf"])
+    game = catalog.GAMES[slug]
+    assert game.name in text and game.subtitle in text
+    card = rulecards.card(slug)
+    assert card.decisions, "every game has numbered decisions"
+    for decision in card.decisions:
+        assert decision.id in text
+    for setting in game.settings:  # the defaults are listed as house rules
+        assert setting.label in text
+
+
+def test_cowboy_card_lists_all_fourteen_scoring_items_with_points(built):
+    text = pdf_text(built["cowboy-rule-card.pdf"])
+    assert len(rulecards.COWBOY_ITEMS) == 14
+    for item in rulecards.COWBOY_ITEMS:
+        assert f"{item.label} {rulecards.points(item.points)}" in text, item.code
+    assert "first to 500" in text
+
+
+def test_every_game_has_a_card():
+    assert set(rulecards.CARDS) == set(catalog.GAMES)
+
+
+def test_cowboy_items_follow_the_engine():
+    # the card and the sheet take their points from the engine: same codes, same order
+    assert tuple(i.code for i in rulecards.COWBOY_ITEMS) == cowboy.ITEM_CODES
+
+
+def test_szaman_card_states_66_and_the_rounding_rule(built):
+    text = pdf_text(built["szaman-rule-card.pdf"])
+    assert "66" in text
+    assert "divide by 10 and round up" in text
+    assert "21 −3" in text and "−20" in text  # a worked example and the joker
+
+
+def test_kvanta_vezimas_and_pegs_cards_carry_their_key_facts(built):
+    kvanta = pdf_text(built["kvanta-rule-card.pdf"])
+    for fact in ("Flux", "+15", "Bull's Eyes", "Zilch", "⌈(vmax − v) / 4⌉"):
+        assert fact in kvanta
+    vezimas = pdf_text(built["vezimas-rule-card.pdf"])
+    assert "fewest carts" in vezimas and "Q♣" in vezimas
+    pegs = pdf_text(built["pegs-rule-card.pdf"])
+    assert "Joker" in pegs and "in-spot" in pegs
+
+
+def test_red_suits_are_marked_red():
+    html = str(rulecards.markup("J♥ and 10♦ beat Q♠"))
+    assert '<span class="red">J♥</span>' in html
+    assert '<span class="red">10♦</span>' in html
+    assert "Q♠" in html and 'class="red">Q♠' not in html
+
+
+def test_markup_escapes_before_adding_tags():
+    html = str(rulecards.markup("<b>x</b> **bold** C-D4"))
+    assert "&lt;b&gt;" in html
+    assert "<strong>bold</strong>" in html
+    assert '<span class="did">C-D4</span>' in html
+
+
+@pytest.mark.skipif(not RULES_MD.exists(), reason="shared/RULES.md is not beside the tree")
+def test_cards_paraphrase_rules_md_instead_of_copying_sentences():
+    def words(text: str) -> str:
+        return " ".join(re.findall(r"[\w♠♥♦♣+−]+", text.lower()))
+
+    paragraphs = re.split(r"\n\s*\n", RULES_MD.read_text(encoding="utf-8"))
+    prose = [" ".join(p.split()) for p in paragraphs if not p.lstrip().startswith("|")]
+    sentences = [words(s) for p in prose for s in re.split(r"(?<=[.!?])\s+", p)]
+    sentences = [s for s in sentences if len(s.split()) >= 8]
+    for card in rulecards.CARDS.values():
+        text = words(" ".join(_card_texts(card)))
+        copied = [s for s in sentences if s in text]
+        assert not copied, f"{card.slug} copies RULES.md: {copied[:1]}"
+
+
+def _card_texts(card: rulecards.RuleCard):
+    for s in card.sections:
+        yield from (*s.text, *s.steps, *s.bullets, *s.after)
+        if s.grid:
+            yield s.grid.note
+            yield from (" ".join(row) for row in s.grid.rows)
+    yield from (d.text for d in card.decisions)
+
+
+def test_house_rule_card_lists_the_tables_settings(ctx, store):
+    table = make_table(
+        store, "cowboy", ["Ana", "Bojan", "Ceca"], {"marriage_and_harlot": False}, "Kafana"
+    )
+    doc = printing.rule_card("cowboy", table)
+    assert doc.filename == f"cowboy-table-{table.id}-rule-card.pdf"
+    assert len(pages(doc.pdf)) <= 2
+    assert_page_size(doc.pdf, A6)
+    text = pdf_text(doc.pdf)
+    assert "house rules at this table" in text.lower() and "Kafana" in text
+    assert "Illegal marriage's queen is also a harlot C-D7: off (changed)" in text
+    assert "The Curse replaces the sixes' −20 C-D8: on" in text
+    assert_inked(doc.pdf, "cowboy-house-rule-card")
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_house_rule_card_still_fits_two_pages(ctx, store, slug):
+    game = catalog.GAMES[slug]
+    names = [f"P{i}" for i in range(game.max_players)]
+    table = make_table(store, slug, names, name="A rather long table name for the card")
+    assert len(pages(printing.rule_card(slug, table).pdf)) <= 2
+
+
+# ---------------------------------------------------------------- blank score sheets
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_blank_sheet_is_a4_with_the_vendored_font(built, slug):
+    pdf = built[f"{slug}-score-sheet.pdf"]
+    assert len(pages(pdf)) == BLANK_SHEET_PAGES[slug]
+    assert_page_size(pdf, A4)
+    assert FONT in font_names(pdf)
+    assert_inked(pdf, f"{slug}-score-sheet", least=0.02)
+
+
+def test_cowboy_sheet_has_a_block_per_player_and_every_item(built):
+    text = pdf_text(built["cowboy-score-sheet.pdf"])
+    for seat in range(1, 5):
+        assert f"Player {seat}:" in text
+    for item in rulecards.COWBOY_ITEMS:
+        assert rulecards.points(item.points) in text
+    assert "→ 500" in text and "Brought forward" in text
+
+
+def test_szaman_sheet_has_six_deals_the_penalty_rounding_and_the_distance(built):
+    text = pdf_text(built["szaman-score-sheet.pdf"])
+    for head in ("Trick points", "Held Σ", "Penalty", "−⌈Σ/10⌉", "Total", "From 66"):
+        assert head in text
+    assert "round up" in text and "21 → −3" in text
+    assert "6 deals" in text
+
+
+def test_kvanta_sheet_has_every_column_of_a_round(built):
+    text = pdf_text(built["kvanta-score-sheet.pdf"])
+    for head in ("Round", "Target", "Turned card", "Flux", "Hand", "Call", "Poker", "Total"):
+        assert head in text
+    assert "Players 4–6 of 6" in text
+
+
+def test_vezimas_sheet_tallies_carts_with_dealer_marks(built):
+    text = pdf_text(built["vezimas-score-sheet.pdf"])
+    for head in ("Dealt ●", "Cart ✗", "Carts", "Trump"):
+        assert head in text
+
+
+def test_pegs_sheet_records_teams_colours_and_games_won(built):
+    text = pdf_text(built["pegs-score-sheet.pdf"])
+    for head in ("Team 1", "Team 2", "Colour", "Games won: Team 1", "Games won: Team 2"):
+        assert head in text
+
+
+def test_sheet_from_a_table_prefills_names_and_settings(ctx, store):
+    table = make_table(store, "szaman", ["Ola", "Piotr", "Zofia", "Łukasz"], {"variant": "russian"})
+    doc = printing.blank_sheet("szaman", store, table)
+    text = pdf_text(doc.pdf)
+    for name in ("Ola", "Piotr", "Zofia", "Łukasz"):
+        assert name in text
+    assert "Russian variant: no end-of-deal penalty" in text
+    assert "Held Σ" not in text  # no penalty columns without a penalty
+    assert_inked(doc.pdf, "szaman-table-blank-sheet")
+
+
+# ---------------------------------------------------------------- filled sheets
+
+
+def test_filled_sheet_shows_history_totals_and_the_winner(ctx, store):
+    table = make_table(store, "cowboy", ["Ana", "Bojan", "Ceca"])
+    table = add_points(store, table, [[120, 80, -30]] * 4 + [[150, 40, 10]])
+    undone = store.entries(table.id)[-1]
+    store.void_entry(table.id, undone.id)
+    table = add_points(store, store.table(table.id), [[90, 60, -40]])
+    doc = printing.filled_sheet(store, table)
+    assert doc.filename == f"cowboy-table-{table.id}-score-sheet.pdf"
+    assert_page_size(doc.pdf, A4)
+    assert FONT in font_names(doc.pdf)
+    text = pdf_text(doc.pdf)
+    assert "Final standings" in text
+    assert "Ana 570 Winner" in text
+    assert "Bojan 380" in text and "Ceca −160" in text
+    assert "Ana wins with 570 (C-D9)" in text
+    assert "Score pad · undone" in text
+    assert text.count("Score pad") == 6
+    assert_inked(doc.pdf, "cowboy-filled-sheet")
+
+
+def test_filled_sheet_of_a_szaman_table_shows_the_distance_to_the_target(ctx, store):
+    table = make_table(store, "szaman", ["Ola", "Piotr", "Zofia"])
+    table = add_points(store, table, [[12, 9, 11]] * 6)
+    text = pdf_text(printing.filled_sheet(store, table).pdf)
+    assert "From 66" in text
+    assert "Zofia 66 0 Winner" in text
+    assert "Zofia wins: closest to 66 (S-D5)" in text
+
+
+def test_filled_sheet_of_a_long_table_runs_over_pages_with_its_header(ctx, store):
+    table = make_table(store, "kvanta", ["A", "B", "C", "D", "E", "F"])
+    table = add_points(store, table, [[i, -i, 2, 0, 1, -3] for i in range(60)])
+    doc = printing.filled_sheet(store, table)
+    assert len(pages(doc.pdf)) >= 2
+    text = pdf_text(doc.pdf)
+    assert "Standings so far" in text and "Game in progress." in text
+    assert text.count("Round Entry") >= 2  # the history's header repeats on the next page
+    assert_inked(doc.pdf, "kvanta-filled-sheet-long")
+
+
+def test_names_are_printed_as_typed_never_as_markup(ctx, store):
+    table = make_table(store, "vezimas", ["<b>Ana</b>", "Jo & Co"], name="<i>Kafana</i>")
+    text = pdf_text(printing.filled_sheet(store, table).pdf)
+    assert "<b>Ana</b>" in text and "Jo & Co" in text and "<i>Kafana</i>" in text
+
+
+def test_filled_sheet_of_an_empty_table(ctx, store):
+    table = make_table(store, "vezimas", ["Rūta", "Jonas"])
+    text = pdf_text(printing.filled_sheet(store, table).pdf)
+    assert "No rounds yet." in text and "Rūta" in text
+
+
+# ---------------------------------------------------------------- the cache
+
+
+def test_a_second_request_is_served_from_the_cache(ctx, store):
+    table = make_table(store, "vezimas", ["Rūta", "Jonas", "Eglė"])
+    table = add_points(store, table, [[1, 0, 0]])
+    first = printing.filled_sheet(store, table)
+    renders = printing.renders
+    again = printing.filled_sheet(store, store.table(table.id))
+    assert again is first and printing.renders == renders
+    changed = add_points(store, table, [[0, 1, 0]])
+    assert printing.filled_sheet(store, changed).etag != first.etag
+    assert printing.renders == renders + 1
+
+
+def test_equal_content_renders_once_under_different_keys(ctx, store, monkeypatch):
+    # a key the cache has not seen, whose HTML it has: the PDF is reused, not rendered
+    table = make_table(store, "kvanta", ["A", "B"])
+    first = printing.rule_card("kvanta", table)
+    monkeypatch.setattr(printing, "render_pdf", lambda *a: pytest.fail("rendered twice"))
+    again = printing.printed(
+        ("another key",),
+        "other.pdf",
+        lambda: printing.rule_card_html("kvanta", table),
+        printing.CARD_CSS,
+    )
+    assert again.pdf == first.pdf and again.etag == first.etag
+    assert again.filename == "other.pdf"
+
+
+def test_simultaneous_requests_render_once(app, monkeypatch):
+    import threading
+    import time
+
+    calls = []
+
+    def slow_render(html, stylesheets=None):
+        calls.append(html)
+        time.sleep(0.2)
+        return b"%PDF-slow"
+
+    monkeypatch.setattr(printing, "render_pdf", slow_render)
+
+    def fetch(out: list):
+        with app.app_context():
+            out.append(printing.blank_sheet("vezimas"))
+
+    results: list = []
+    threads = [threading.Thread(target=fetch, args=(results,)) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert len(results) == 4 and len(calls) == 1
+    assert {r.pdf for r in results} == {b"%PDF-slow"}
+
+
+def test_weasyprint_is_not_imported_at_app_start_or_by_the_score_command():
+    code = textwrap.dedent(
+        """
+        import sys, tempfile, os
+        from scorekeeper import cli, create_app
+        from scorekeeper.web import prints
+        app = create_app({"TESTING": True, "SECRET_KEY": "t",
+                          "DATABASE": os.path.join(tempfile.mkdtemp(), "db.sqlite")})
+        app.test_client().get("/rules/cowboy")
+        print("weasyprint" in sys.modules)
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.strip() == "False"
+
+
+def test_pdfs_render_on_a_machine_without_any_fonts(tmp_path):
+    """The vendored subset is all WeasyPrint needs: with fontconfig pointed at an
+    empty configuration it still renders text in DejaVu Sans."""
+    empty = tmp_path / "fonts.conf"
+    empty.write_text(
+        '<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd">'
+        f"<fontconfig><cachedir>{tmp_path / 'cache'}</cachedir></fontconfig>"
+    )
+    pdf = tmp_path / "szaman.pdf"
+    code = textwrap.dedent(
+        f"""
+        from pathlib import Path
+        from scorekeeper import create_app, printing
+        app = create_app({{"TESTING": True, "SECRET_KEY": "t",
+                           "DATABASE": {str(tmp_path / "db.sqlite")!r}}})
+        with app.app_context():
+            Path({str(pdf)!r}).write_bytes(printing.rule_card("szaman").pdf)
+        """
+    )
+    env = {**os.environ, "FONTCONFIG_FILE": str(empty)}
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=180)
+    assert font_names(pdf) <= {FONT, f"{FONT}-Bold"} and FONT in font_names(pdf)
+    assert "closest to 66" in pdf_text(pdf)
+    assert_inked(pdf, "szaman-rule-card-no-system-fonts")
