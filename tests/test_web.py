@@ -223,7 +223,8 @@ def test_two_phones_entering_the_same_round_store_it_once(client, new_table, par
 def test_the_poll_is_cheap_until_something_changes(client, new_table, parsed):
     url, table = new_table()
     version = re.search(r'data-version="(\d+)"', table.html).group(1)
-    assert client.get(f"{url}/live?v={version}").status_code == 204
+    unchanged = client.get(f"{url}/live?v={version}")
+    assert unchanged.status_code == 200 and unchanged.get_data() == b""
     post_round(client, url, table, [3, 0, 0])
     changed = client.get(f"{url}/live?v={version}")
     assert changed.status_code == 200

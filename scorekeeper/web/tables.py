@@ -298,13 +298,14 @@ def table_page(key: str):
 
 @bp.get("/t/<key>/live")
 def live(key: str):
-    """The cheap poll: 204 while the table is unchanged, fresh fragments otherwise."""
+    """The cheap poll: an empty answer while the table is unchanged, fresh fragments otherwise."""
     version = get_store().version_by_key(key)
     if version is None:
         abort(404)
     if request.args.get("v") == str(version):
-        # an explicit empty body keeps the phone's connection alive for the next poll
-        return Response(b"", status=204, headers={"Content-Length": "0"})
+        # nothing changed: an empty 200 (htmx swaps nothing). Not a 204: waitress
+        # closes the connection after a 204, and a phone polls every second.
+        return Response(b"", status=200, headers={"Content-Length": "0"})
     table, access = load(key)
     ctx = table_context(table, access)
     return render_template("tables/_live.html", **ctx)
