@@ -402,3 +402,18 @@ def test_manifest_and_icons_for_the_home_screen(client):
     assert manifest["display"] == "standalone"
     for icon in manifest["icons"]:
         assert client.get(icon["src"]).status_code == 200
+
+
+def test_the_table_page_shows_the_latest_rounds_and_links_to_all(client, new_table, parsed, store):
+    url, table = new_table("kvanta", ("Ana", "Bojan"))
+    tid = store.list_tables()[0].id
+    ana = store.players(tid)[0].id
+    for n in range(1, 26):
+        store.add_entry(tid, n, "manual-points", {}, {"points": {}}, {ana: n})
+    page = parsed(client.get(url))
+    shown = [int(r) for r in re.findall(r'class="round[^"]*" data-round="(\d+)"', page.html)]
+    assert shown == list(range(25, 5, -1))  # the latest 20, newest first
+    assert page.totals()["Ana"] == sum(range(1, 26))  # totals still count every round
+    assert "Show all 5 earlier rounds" in page.html
+    full = parsed(client.get(url + "/history"))
+    assert len(re.findall(r'class="round[^"]*" data-round=', full.html)) == 25

@@ -41,6 +41,7 @@ from . import screens
 bp = Blueprint("tables", __name__)
 
 MANUAL = "manual-points"
+HISTORY_SHOWN = 20
 
 
 # ---------------------------------------------------------------- helpers
@@ -99,7 +100,9 @@ def table_context(table: store.Table, access: str, **extra) -> dict:
         "players": summary.players,
         "totals": summary.totals,
         "standings": summary.standings,
-        "history": summary.history,
+        # the page shows the latest rounds, so it costs the same at round 5 or 500
+        "history": summary.history[-HISTORY_SHOWN:],
+        "history_hidden": max(len(summary.history) - HISTORY_SHOWN, 0),
         "has_entries": bool(summary.entries),
         "next_round": s.next_round(table.id),
         "version": table.version,
@@ -309,6 +312,16 @@ def live(key: str):
     table, access = load(key)
     ctx = table_context(table, access)
     return render_template("tables/_live.html", **ctx)
+
+
+@bp.get("/t/<key>/history")
+def full_history(key: str):
+    """Every round of the table, oldest last, on a page of its own."""
+    table, access = load(key)
+    ctx = table_context(table, access)
+    summary = summarize(get_store(), table)
+    ctx.update(history=summary.history, history_hidden=0)
+    return render_template("tables/history.html", **ctx)
 
 
 @bp.get("/t/<key>/version")
