@@ -87,17 +87,24 @@ async def client(host, port, make_request, deadline, budget, latencies):
             await writer.drain()
             status = await reader.readline()
             length = 0
+            close = False
             while True:
                 line = await reader.readline()
                 if line in (b"\r\n", b""):
                     break
-                if line.lower().startswith(b"content-length:"):
+                lower = line.lower()
+                if lower.startswith(b"content-length:"):
                     length = int(line.split(b":")[1])
+                elif lower.startswith(b"connection:") and b"close" in lower:
+                    close = True
             if length:
                 await reader.readexactly(length)
             latencies.append(time.perf_counter() - start)
-            if not status.startswith((b"HTTP/1.1 2", b"HTTP/1.0 2")):
+            if not status.startswith((b"HTTP/1.1 2", b"HTTP/1.1 3")):
                 raise RuntimeError(status)
+            if close:  # the server ended the keep-alive: open a new connection
+                writer.close()
+                reader, writer = await asyncio.open_connection(host, port)
             n += 1
     finally:
         writer.close()
@@ -136,9 +143,10 @@ def post_entry(key: str, host: str, session: Session, run_id: str):
         def build(n: int) -> bytes:
             body = (f"csrf_token={session.csrf}&submission_id={run_id}-{c}-{n}"
                     f"&{session.field}={n % 50}").encode()
+            # a plain form post: stored, then 303 back to the (cached) table page
             return (
                 f"POST /t/{key}/rounds HTTP/1.1\r\nHost: {host}\r\n"
-                f"Cookie: {session.cookie}\r\nHX-Request: true\r\n"
+                f"Cookie: {session.cookie}\r\n"
                 "Content-Type: application/x-www-form-urlencoded\r\n"
                 f"Content-Length: {len(body)}\r\n\r\n"
             ).encode() + body

@@ -482,7 +482,7 @@ class Store:
     def add_entry(
         self,
         table_id: int,
-        round_number: int,
+        round_number: int | None,
         kind: str,
         request: dict,
         result: dict,
@@ -495,6 +495,8 @@ class Store:
     ) -> dict:
         """Append an entry (its request, result and points per player id).
 
+        ``round_number`` None: the next round, so concurrent posts never share one.
+
         ``supersedes``: an edit — the old entry must still be live, else another
         phone changed it meanwhile (Conflict). ``exclusive_round``: refuse when the
         round already has a live entry of this kind (two phones entering one round).
@@ -505,6 +507,8 @@ class Store:
         """
         try:
             with self.write(table_id, submission_id) as outcome:
+                if round_number is None:  # the next round, decided inside the write lock
+                    round_number = self.next_round(table_id)
                 if supersedes is not None:
                     old = self._entry_row(table_id, supersedes)
                     if not self._is_live(supersedes):
@@ -558,7 +562,8 @@ class Store:
                     self._event(old_id, "superseded", by_entry=entry_id)
                 if close_draft is not None:
                     self.db.execute(
-                        "DELETE FROM drafts WHERE table_id = ? AND name = ?", [table_id, close_draft]
+                        "DELETE FROM drafts WHERE table_id = ? AND name = ?",
+                        [table_id, close_draft],
                     )
                 outcome.update(entry_id=entry_id, round=round_number)
             return outcome

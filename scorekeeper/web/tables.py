@@ -377,14 +377,15 @@ def add_round(key: str):
         return after_write(table, message=_("Already saved."))
     points, errors, raw = parse_points(request.form, players)
     supersedes = _form_int("supersedes")
-    round_number = _form_int("round") or s.next_round(table.id)
+    claimed_round = _form_int("round")  # the round the phone showed, if it said
+    round_number = claimed_round
     if supersedes is not None:
         # an edit keeps the round of what it replaces, whatever the form says
         try:
             round_number = s.entry(table.id, supersedes).round
         except store.NotFound:
             return render_board(table, access, 409, error=_("That round no longer exists."))
-    pad = {"fields": raw, "supersedes": supersedes, "round": round_number}
+    pad = {"fields": raw, "supersedes": supersedes, "round": round_number or s.next_round(table.id)}
     if errors:
         return render_board(
             table,
@@ -402,7 +403,7 @@ def add_round(key: str):
     }
     try:
         result = api.evaluate(MANUAL, request_json)
-        s.add_entry(
+        outcome = s.add_entry(
             table.id,
             round_number,
             MANUAL,
@@ -411,7 +412,7 @@ def add_round(key: str):
             {pid: pts for pid, pts in points.items() if pts},
             submission_id=submission_id,
             supersedes=supersedes,
-            exclusive_round=supersedes is None,
+            exclusive_round=supersedes is None and claimed_round is not None,
         )
     except RuleError as exc:
         return render_board(
@@ -421,10 +422,11 @@ def add_round(key: str):
         return render_board(table, access, 409, error=exc.message)
     except store.StoreError as exc:
         return render_board(table, access, 422, pad=pad, error=exc.message)
+    saved_round = outcome["round"]
     done = (
-        _("Round %(n)d changed.", n=round_number)
+        _("Round %(n)d changed.", n=saved_round)
         if supersedes
-        else _("Round %(n)d saved.", n=round_number)
+        else _("Round %(n)d saved.", n=saved_round)
     )
     return after_write(table, message=done)
 
