@@ -6,7 +6,7 @@ import os
 import secrets
 from pathlib import Path
 
-from flask import Flask, g, render_template, request
+from flask import Flask, render_template, request
 from flask_babel import Babel
 from flask_htmx import HTMX
 from flask_wtf.csrf import CSRFError, CSRFProtect
@@ -114,12 +114,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     def healthz():
         """A bare route: liveness checks, and the floor of the load benchmark."""
         return "ok", 200, {"Content-Type": "text/plain"}
-
-    @app.teardown_appcontext
-    def _close_store(_exc):
-        s = g.pop("store", None)
-        if s is not None:
-            s.close()
 
     @app.after_request
     def _security_headers(response):

@@ -21,7 +21,6 @@ from flask import (
     Response,
     abort,
     current_app,
-    g,
     make_response,
     redirect,
     render_template,
@@ -47,10 +46,25 @@ HISTORY_SHOWN = 20
 # ---------------------------------------------------------------- helpers
 
 
+# One connection per server thread and database, kept between requests: opening
+# SQLite and setting its pragmas on every request would cost more than most pages.
+_thread_stores = threading.local()
+STORES_PER_THREAD = 4
+
+
 def get_store() -> store.Store:
-    if "store" not in g:
-        g.store = store.Store(store.connect(current_app.config["DATABASE"]))
-    return g.store
+    path = current_app.config["DATABASE"]
+    stores: OrderedDict[str, store.Store] = getattr(_thread_stores, "stores", None) or OrderedDict()
+    _thread_stores.stores = stores
+    found = stores.get(path)
+    if found is None:
+        found = stores[path] = store.Store(store.connect(path))
+        while len(stores) > STORES_PER_THREAD:  # tests open many databases in one thread
+            stores.popitem(last=False)[1].close()
+    stores.move_to_end(path)
+    if found.db.conn.in_transaction:  # never carry a half-done write into a new request
+        found.db.conn.execute("ROLLBACK")
+    return found
 
 
 def new_submission_id() -> str:
