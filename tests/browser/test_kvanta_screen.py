@@ -1,0 +1,340 @@
+"""The Kvanta round wizard by taps on a phone (390×844, touch): the dealer draw, the
+turned card, the target roll (virtual, then a deliberate physical re-roll), tricks
+with a Flux, a call that is undercut, and the poker prize; totals checked against
+the engines, every roll listed, and a watching phone following read-only."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from playwright.sync_api import expect
+from waitress.server import create_server
+
+from scorekeeper import api, create_app
+
+from .conftest import assert_inside_viewport, phone_context, start_table, totals
+
+
+class Scripted:
+    """A deterministic dice RNG for the live server: answers randrange with these faces."""
+
+    def __init__(self, faces):
+        self.faces = list(faces)
+        self.lock = threading.Lock()
+
+    def randrange(self, start, stop):
+        with self.lock:
+            face = self.faces.pop(0)
+        assert start <= face < stop
+        return face
+
+
+# each test queues the faces its rolls will show
+DICE = Scripted([])
+
+
+@pytest.fixture(scope="module")
+def kvanta_server(tmp_path_factory):
+    """The app with the scripted dice (app.config["DICE_RNG"]), on a free port."""
+    db = tmp_path_factory.mktemp("kvanta-live") / "scorekeeper.sqlite"
+    app = create_app(
+        {
+            "DATABASE": str(db),
+            "SECRET_KEY": "kvanta-browser",
+            "POLL_INTERVAL_MS": 700,
+            "DICE_RNG": DICE,
+        }
+    )
+    server = create_server(app, host="127.0.0.1", port=0, threads=8)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.effective_port}"
+    server.close()
+
+
+def panel(page):
+    return page.locator("#kv-panel")
+
+
+def tap_and_wait(page, taps, selector: str):
+    """Tap, then wait until the server's answer replaced the panel (the draft version
+    or the step changed)."""
+    before = (panel(page).get_attribute("data-v"), panel(page).get_attribute("data-phase"))
+    taps(selector)
+    page.wait_for_function(
+        """([v, phase]) => {
+            const p = document.querySelector('#kv-panel');
+            return p && !document.querySelector('.htmx-request')
+                && (p.dataset.v !== v || p.dataset.phase !== phase);
+        }""",
+        arg=list(before),
+    )
+
+
+def card(code: str) -> str:
+    return f'#kv-panel .pick[data-card="{code}"]'
+
+
+def key(label: str) -> str:
+    return f'#kv-panel .kv-key[data-key="{label}"]'
+
+
+def button(text: str) -> str:
+    return f'#kv-panel button:has-text("{text}")'
+
+
+def test_a_kvanta_round_with_flux_undercut_and_poker_prize(
+    page, browser, kvanta_server, taps, shots, console_errors
+):
+    # target 4+5+5 = 14; trick 1: Bojan rolls a 6 (Flux); trick 2: Ceca rolls a 3 and calls
+    DICE.faces.extend([4, 5, 5, 6, 3])
+    names = ["Ana", "Bojan", "Ceca"]
+    start_table(page, kvanta_server, "kvanta", names)
+    expect(panel(page)).to_have_attribute("data-phase", "dealer")
+    watch_url = page.locator("[data-copy]").last.get_attribute("data-copy")
+    watcher_context = phone_context(browser, color_scheme="dark")
+    watcher = watcher_context.new_page()
+    watcher.goto(watch_url)
+    expect(watcher.locator("#kv-panel")).to_be_visible()
+    expect(watcher.locator("#kv-panel button")).to_have_count(0)
+
+    stages: dict[str, int] = {}
+
+    def stage(name: str):
+        stages[name] = taps.count - sum(stages.values())
+
+    # 1. the first dealer: everyone draws, the lowest deals
+    for code in ("2C", "9D", "KS"):
+        tap_and_wait(page, taps, card(code))
+    expect(panel(page).locator('[data-verdict="dealer"]')).to_contain_text("Ana deals")
+    shots(page, "kvanta-dealer-draw")
+    assert_inside_viewport(page)
+    tap_and_wait(page, taps, button("Save: Ana deals first"))
+    expect(panel(page)).to_have_attribute("data-phase", "setup")
+    expect(page.locator("#standings .badge.dealer")).to_have_count(1)
+    stage("dealer draw")
+
+    # 2. burned cards and the turned card (trump ♥, prize 7)
+    tap_and_wait(page, taps, '#kv-panel .kv-burn button[data-action="burn"]:text-is("3")')
+    tap_and_wait(page, taps, card("7H"))
+    shots(page, "kvanta-setup")
+    assert_inside_viewport(page)
+
+    # 3. the target: three dice rolled on the server, shown at once and listed
+    tap_and_wait(page, taps, button("Roll the three dice"))
+    expect(panel(page)).to_have_attribute("data-target", "14")
+    expect(panel(page).locator(".kv-target .die")).to_have_count(3)
+    expect(panel(page).locator(".kv-roll")).to_have_count(1)
+    stage("burn, turned card, virtual roll")
+    page.wait_for_timeout(900)  # the dice have landed
+    shots(page, "kvanta-target")
+    assert_inside_viewport(page)
+
+    # a deliberate re-roll with physical dice: a new, listed roll that counts
+    taps("#kv-panel .kv-reroll > summary")
+    taps("#kv-panel .kv-reroll .kv-physical > summary")
+    for die, face in enumerate((6, 4, 3)):
+        tap_and_wait(
+            page, taps, f'#kv-panel .kv-reroll .kv-face[data-die="{die}"][data-face="{face}"]'
+        )
+    tap_and_wait(page, taps, button("Use these dice"))
+    expect(panel(page)).to_have_attribute("data-target", "13")
+    rolls = panel(page).locator(".kv-roll")
+    expect(rolls).to_have_count(2)
+    expect(rolls.nth(0)).to_have_attribute("data-physical", "false")
+    expect(rolls.nth(1)).to_have_attribute("data-physical", "true")
+    expect(rolls.nth(1)).to_have_class("kv-roll counts")
+    target = 13
+    stage("physical re-roll")
+
+    # 4. nobody has Hand: on to the tricks
+    tap_and_wait(page, taps, button("No Hand: play the tricks"))
+    expect(panel(page)).to_have_attribute("data-phase", "tricks")
+
+    # 5–6. trick 1: Bojan wins and rolls a 6 — Flux, +5 recorded at once
+    tap_and_wait(page, taps, '#kv-panel .kv-players button:text-is("Bojan")')
+    tap_and_wait(page, taps, button("Roll the exchange die"))
+    expect(panel(page).locator('[data-verdict="flux"]')).to_be_visible()
+    expect(panel(page).locator(".kv-exchange .die.exchange")).to_have_attribute("data-face", "6")
+    assert totals(page)["Bojan"] == 5
+    shots(page, "kvanta-flux")
+    assert_inside_viewport(page)
+    tap_and_wait(page, taps, button("No: Bojan leads a new trick"))
+
+    # trick 2: Ceca wins, rolls a 3 and calls
+    tap_and_wait(page, taps, '#kv-panel .kv-players button:text-is("Ceca")')
+    tap_and_wait(page, taps, button("Roll the exchange die"))
+    expect(panel(page).locator(".kv-exchange .die.exchange")).to_have_attribute("data-face", "3")
+    tap_and_wait(page, taps, button("Ceca calls"))
+    expect(panel(page)).to_have_attribute("data-phase", "call")
+    stage("no Hand, two tricks, Flux, call")
+
+    # 7. the call: sums on the keypad; Ana is closer than the caller — an undercut
+    sums = {"Ana": "12", "Bojan": "19", "Ceca": "10"}
+    for name, value in sums.items():
+        for digit in value:
+            tap_and_wait(page, taps, key(digit))
+        if name == "Ana":
+            expect(panel(page).locator(".kv-editor")).to_have_attribute("data-editing", "Bojan")
+            shots(page, "kvanta-call-keypad")
+            assert_inside_viewport(page)
+    call_request = {
+        "target": target,
+        "caller": "Ceca",
+        "hands": {},
+        "sums": {n: int(v) for n, v in sums.items()},
+    }
+    call = api.evaluate("kvanta-call", call_request)
+    assert call["undercut"] and call["winners"] == ["Ana"]
+    expect(panel(page).locator('[data-verdict="undercut"]')).to_be_visible()
+    for name in names:
+        expect(
+            panel(page).locator(f'.kv-call tr[data-player="{name}"] td[data-points]')
+        ).to_have_text(str(call["points"][name]))
+    shots(page, "kvanta-call-preview")
+    assert_inside_viewport(page)
+    before_call = totals(page)
+    tap_and_wait(page, taps, button("Save the call"))
+    expect(panel(page)).to_have_attribute("data-phase", "poker")
+    stage("call settlement (3 sums)")
+    after_call = {n: before_call[n] + call["points"][n] for n in names}
+    assert totals(page) == after_call
+
+    # 8. the poker phase: 5 cards each on the picker; prize by the turned 7♥
+    hands = {
+        "Ana": ["AS", "AH", "AD", "2C", "3C"],
+        "Bojan": ["KS", "KH", "4D", "5D", "9C"],
+        "Ceca": ["2S", "3S", "4S", "5S", "7D"],
+    }
+    for name, cards in hands.items():
+        for code in cards:
+            tap_and_wait(page, taps, card(code))
+        if name == "Ana":
+            shots(page, "kvanta-poker-picker")
+            assert_inside_viewport(page)
+    poker = api.evaluate("kvanta-poker", {"prize_card": "7H", "hands": hands, "totals": after_call})
+    assert poker["winner"] == "Ana" and poker["prize"] == 7
+    expect(panel(page).locator('[data-verdict="poker"]')).to_contain_text(
+        "Ana wins the poker prize: 7"
+    )
+    shots(page, "kvanta-poker-preview")
+    assert_inside_viewport(page)
+    tap_and_wait(page, taps, button("Save the poker prize"))
+    expect(panel(page)).to_have_attribute("data-round", "2")
+    stage("poker (5 cards each)")
+
+    # totals are the engines' answers added up: Flux, call, poker
+    flux = api.evaluate("kvanta-flux", {"players": names, "player": "Bojan", "target": target})
+    expected = {n: flux["points"].get(n, 0) + call["points"][n] + poker["points"][n] for n in names}
+    assert totals(page) == expected
+    # every roll is listed: two targets (virtual, physical) and two exchange dice
+    taps("#kv-panel .kv-rolls.earlier > summary")
+    listed = panel(page).locator(".kv-rolls.earlier .kv-roll")
+    expect(listed).to_have_count(4)
+    kinds = [listed.nth(i).get_attribute("data-kind") for i in range(4)]
+    assert sorted(kinds) == ["kvanta-exchange"] * 2 + ["kvanta-target"] * 2
+    # round 2: the deal passed to Bojan
+    expect(panel(page).locator(".kv-head .badge.dealer")).to_contain_text("Bojan")
+    shots(page, "kvanta-round-done")
+    assert_inside_viewport(page)
+
+    # the watching phone followed along, read-only
+    expect(watcher.locator("#kv-panel")).to_have_attribute("data-round", "2", timeout=3000)
+    assert totals(watcher) == expected
+    expect(watcher.locator("#kv-panel button")).to_have_count(0)
+    shots(watcher, "kvanta-watch")
+    watcher_context.close()
+    print(f"\nkvanta round (dealer draw to poker prize, 3 players): {taps.count} taps")
+    for name, count in stages.items():
+        print(f"  {name}: {count}")
+
+
+def test_a_hand_tie_a_disputed_trick_and_the_final_comparison(
+    page, kvanta_server, taps, shots, console_errors
+):
+    # round 1: target 6+6+2 = 14 and a tied Hand; round 2: target 1+2+3 = 6, then the
+    # burned cards are reached while drawing
+    DICE.faces.extend([6, 6, 2, 1, 2, 3])
+    names = ["Ana", "Bojan"]
+    start_table(page, kvanta_server, "kvanta", names)
+    tap_and_wait(page, taps, card("3D"))
+    tap_and_wait(page, taps, card("3S"))
+    expect(panel(page).locator('[data-verdict="dealer"]')).to_contain_text("Ana deals")
+    tap_and_wait(page, taps, button("Save: Ana deals first"))
+    tap_and_wait(page, taps, '#kv-panel .kv-burn button[data-action="burn"]:text-is("0")')
+    tap_and_wait(page, taps, card("QS"))
+    tap_and_wait(page, taps, button("Roll the three dice"))
+    expect(panel(page)).to_have_attribute("data-target", "14")
+
+    # both declare Hand with a sum of 14: still tied on sums alone, so the draw decides
+    tap_and_wait(page, taps, button("Check a Hand"))
+    for digit in "1414":
+        tap_and_wait(page, taps, key(digit))
+    expect(panel(page).locator('[data-verdict="tied"]')).to_contain_text("Ana, Bojan")
+    tap_and_wait(page, taps, '#kv-panel .choices button:text-is("Bojan")')
+    expect(panel(page).locator('[data-verdict="hand"]')).to_contain_text("Bojan has Hand")
+    shots(page, "kvanta-hand-tie")
+    assert_inside_viewport(page)
+    tap_and_wait(page, taps, button("Save Hand: +15 to Bojan"))
+    expect(panel(page)).to_have_attribute("data-phase", "poker")
+    assert totals(page) == {"Ana": 0, "Bojan": 15}
+
+    # poker with a queen prize: ⌈(vmax − v) / 2⌉, from the engine
+    hands = {"Ana": ["9H", "9D", "2C", "3C", "4C"], "Bojan": ["5S", "6S", "8H", "JD", "KC"]}
+    for cards in hands.values():
+        for code in cards:
+            tap_and_wait(page, taps, card(code))
+    poker = api.evaluate(
+        "kvanta-poker", {"prize_card": "QS", "hands": hands, "totals": {"Ana": 0, "Bojan": 15}}
+    )
+    expect(panel(page).locator('[data-verdict="poker"]')).to_contain_text(
+        f"Ana wins the poker prize: {poker['prize']}."
+    )
+    tap_and_wait(page, taps, button("Save the poker prize"))
+    expect(panel(page)).to_have_attribute("data-round", "2")
+    assert totals(page) == {"Ana": poker["prize"], "Bojan": 15}
+
+    # round 2: a disputed trick settled by the engine (K-D1), then the burned cards
+    tap_and_wait(page, taps, '#kv-panel .kv-burn button[data-action="burn"]:text-is("5")')
+    tap_and_wait(page, taps, card("2H"))
+    tap_and_wait(page, taps, button("Roll the three dice"))
+    expect(panel(page)).to_have_attribute("data-target", "6")
+    tap_and_wait(page, taps, button("No Hand: play the tricks"))
+    taps("#kv-panel .kv-dispute > summary")
+    tap_and_wait(page, taps, button("Enter the played cards"))
+    tap_and_wait(page, taps, card("AS"))
+    tap_and_wait(page, taps, card("3H"))
+    expect(panel(page).locator('[data-verdict="trick"]')).to_contain_text("Bojan wins the trick")
+    shots(page, "kvanta-trick-dispute")
+    assert_inside_viewport(page)
+    tap_and_wait(page, taps, button("Bojan won"))
+    expect(panel(page)).to_contain_text("Bojan rolls the exchange die.")
+
+    taps("#kv-panel .kv-end > summary")
+    tap_and_wait(page, taps, button("Final comparison, no caller"))
+    expect(panel(page)).to_have_attribute("data-phase", "final-compare")
+    for digit in "921":  # Ana 9, Bojan 21 (Zilch pays double)
+        tap_and_wait(page, taps, key(digit))
+    final = api.evaluate(
+        "kvanta-call", {"target": 6, "caller": None, "hands": {}, "sums": {"Ana": 9, "Bojan": 21}}
+    )
+    for name in names:
+        expect(
+            panel(page).locator(f'.kv-call tr[data-player="{name}"] td[data-points]')
+        ).to_have_text(str(final["points"][name]))
+    shots(page, "kvanta-final-comparison")
+    assert_inside_viewport(page)
+    tap_and_wait(page, taps, button("Save and end the game"))
+    expect(panel(page)).to_have_attribute("data-phase", "over")
+    expected = {
+        "Ana": poker["prize"] + final["points"]["Ana"],
+        "Bojan": 15 + final["points"]["Bojan"],
+    }
+    assert totals(page) == expected
+    expect(page.locator("#standings .status.finished")).to_contain_text("K-D7")
+    shots(page, "kvanta-game-over")
+    assert_inside_viewport(page)
+    print(
+        f"\nkvanta: tied Hand, poker, disputed trick, final comparison (2 players): {taps.count} taps"
+    )
