@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib
 
-from flask import current_app
+from flask import abort, current_app, request
 from jinja2 import TemplateNotFound
 
 from .. import api, store
@@ -61,7 +61,27 @@ def record(
 
 
 def game_module(slug: str):
-    return importlib.import_module(f"scorekeeper.web.{slug}")
+    module = importlib.import_module(f"scorekeeper.web.{slug}")
+    if not getattr(module.bp, "_game_guarded", False):
+        # every route of a game's screen answers only for a table of that game
+        module.bp.before_request(_only_tables_of(slug))
+        module.bp._game_guarded = True
+    return module
+
+
+def _only_tables_of(slug: str):
+    def guard():
+        from .tables import get_store  # tables imports this module
+
+        key = (request.view_args or {}).get("key")
+        try:
+            table, _access = get_store().table_by_key(key)
+        except store.NotFound:
+            abort(404)
+        if table.game != slug:
+            abort(404)
+
+    return guard
 
 
 def _template_exists(name: str) -> bool:
