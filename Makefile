@@ -23,8 +23,10 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check scorekeeper tests bench
 	$(BIN)/ruff format --check scorekeeper tests bench
 
-bench: $(VENV)/.installed-test
+bench: $(VENV)/.installed-test system-run
 	$(BIN)/python bench/engines.py
+	$(BIN)/python bench/print.py
+	$(BIN)/python bench/load.py
 
 # the long fuzzing campaign: 10,000 generated requests per endpoint and per score kind
 fuzz-long: $(VENV)/.installed-test
