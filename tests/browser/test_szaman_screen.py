@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import expect
+from szaman_deal import FULL_DEAL, JOKER_SUITS, LEFT, NAMES, QUICK_DEAL, full_request, quick_request
 
 from scorekeeper import api
 
@@ -22,59 +23,8 @@ def open_table(page, live_server, names, settings=None) -> str:
     return url
 
 
-# the deal of tests/test_szaman_screen.py, entered here by taps
-NAMES = ("Ola", "Piotr", "Zosia", "Adam")
+# the deal of tests/szaman_deal.py, entered here by taps
 
-# A classic 4-player deal: Adam never wins a trick, so his hand runs out after trick 8
-# (S-D3). Each trick in playing order; the first player leads.
-FULL_DEAL = [
-    [("Ola", "2C"), ("Piotr", "KC"), ("Zosia", "5C"), ("Adam", "9C")],
-    [("Piotr", "8H"), ("Zosia", "JH"), ("Adam", "3H"), ("Ola", "AH")],
-    [("Ola", "RJ"), ("Piotr", "4D"), ("Zosia", "7D"), ("Adam", "10D")],  # Ola names ♦
-    [("Ola", "5S"), ("Piotr", "9S"), ("Zosia", "QS"), ("Adam", "2H")],
-    [("Zosia", "KD"), ("Adam", "6D"), ("Ola", "3D"), ("Piotr", "BJ")],
-    [("Zosia", "4C"), ("Adam", "7C"), ("Ola", "10C"), ("Piotr", "3C")],
-    [("Ola", "6H"), ("Piotr", "9H"), ("Zosia", "10H"), ("Adam", "4H")],
-    [("Zosia", "2S"), ("Adam", "5H"), ("Ola", "8S"), ("Piotr", "6S")],
-]
-JOKER_SUITS = {2: "D"}
-LEFT = {"Ola": ["QC", "7S", "2D"], "Piotr": ["KS"], "Zosia": ["AS", "JD", "9D"], "Adam": []}
-# the same deal noted quickly: winner, specials, who played off-suit
-QUICK_DEAL = [
-    ("Piotr", [], []),
-    ("Ola", ["8H", "JH"], []),
-    ("Ola", ["joker"], []),
-    ("Zosia", [], ["Adam"]),
-    ("Zosia", [], ["Piotr"]),
-    ("Ola", [], []),
-    ("Zosia", [], []),
-    ("Ola", [], ["Adam"]),
-]
-
-
-def full_request(variant="classic", left=LEFT):
-    tricks = []
-    for i, plays in enumerate(FULL_DEAL):
-        trick = {"plays": [[name, card] for name, card in plays]}
-        if i in JOKER_SUITS:
-            trick["joker_suit"] = JOKER_SUITS[i]
-        tricks.append(trick)
-    req = {"players": list(NAMES), "variant": variant, "tricks": tricks}
-    if left is not None:
-        req["left"] = left
-    return req
-
-
-def quick_request():
-    tricks = []
-    for winner, specials, off in QUICK_DEAL:
-        trick = {"winner": winner}
-        if specials:
-            trick["specials"] = specials
-        if off:
-            trick["off_suit"] = off
-        tricks.append(trick)
-    return {"players": list(NAMES), "variant": "classic", "tricks": tricks, "left": LEFT}
 
 
 SWAPPING = re.compile(r"htmx-(added|settling)")
