@@ -48,6 +48,17 @@ class TableSummary:
         return [p.name for p in self.players]
 
 
+def as_progress_entry(entry: Entry, name_of: dict[int, str]) -> dict:
+    """An entry as the game rules read it (standings.progress_of): points by name."""
+    return {
+        "round": entry.round,
+        "kind": entry.kind,
+        "request": entry.request,
+        "result": entry.result,
+        "points": {name_of[pid]: pts for pid, pts in entry.points.items() if pid in name_of},
+    }
+
+
 def summarize(s: Store, table: Table) -> TableSummary:
     game = catalog.GAMES[table.game]
     players = s.players(table.id)
@@ -55,17 +66,7 @@ def summarize(s: Store, table: Table) -> TableSummary:
     totals_by_id = s.totals(table.id)
     totals = {p.name: totals_by_id.get(p.id, 0) for p in players}
     entries = s.entries(table.id)
-    live = [
-        {
-            "round": e.round,
-            "kind": e.kind,
-            "request": e.request,
-            "result": e.result,
-            "points": {name_of[pid]: pts for pid, pts in e.points.items() if pid in name_of},
-        }
-        for e in entries
-        if e.live
-    ]
+    live = [as_progress_entry(e, name_of) for e in entries if e.live]
     progress = progress_of(table.game, table.settings, live)
     st = standings(table.game, [p.name for p in players], totals, table.settings, progress)
     history = [

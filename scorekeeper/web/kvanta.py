@@ -43,7 +43,7 @@ from ..cards import RANK_TEXT, parse_card
 from ..errors import RuleError
 from ..games import kvanta as engine
 from ..games import standings as standings_rules
-from ..summary import TableSummary, summarize
+from ..summary import TableSummary, as_progress_entry, summarize
 from .screens import record
 from .tables import (
     get_store,
@@ -257,13 +257,7 @@ def round_dealer(summary: TableSummary, round_number: int) -> str | None:
     """Who deals this round: the table's dealer before this round's own entries."""
     name_of = {p.id: p.name for p in summary.players}
     earlier = [
-        {
-            "round": e.round,
-            "kind": e.kind,
-            "request": e.request,
-            "result": e.result,
-            "points": {name_of[pid]: pts for pid, pts in e.points.items() if pid in name_of},
-        }
+        as_progress_entry(e, name_of)
         for e in summary.entries
         if e.live and (e.round != round_number or e.kind in standings_rules.NON_DEAL_KINDS)
     ]
