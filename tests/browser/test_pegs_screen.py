@@ -1,0 +1,185 @@
+"""Pegs and Jokers at a phone (390×844, touch) on a 6-seat board: a come-out, an
+opponent bumped back to start, a split 7 part by part, a joker that sends a teammate to
+its in-spot, a home entry and an undo — the board checked through the pegs' data-seat /
+data-pos after each — then set-up mode, the hand check and the watch link."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from .conftest import assert_inside_viewport, phone_context, start_table
+
+NAMES = ["Ana", "Bojan", "Ceca", "Dule", "Ema", "Filip"]
+
+
+def peg(seat: int, pos: str) -> str:
+    return f'#pegs-panel .peg[data-seat="{seat}"][data-pos="{pos}"]'
+
+
+def board_of(page) -> dict[int, list[str]]:
+    """Seat → its pegs' positions, sorted, as drawn."""
+    found: dict[int, list[str]] = {}
+    for seat, pos in page.eval_on_selector_all(
+        "#pegs-panel .peg", "els => els.map(e => [+e.dataset.seat, e.dataset.pos])"
+    ):
+        found.setdefault(seat, []).append(pos)
+    return {seat: sorted(p) for seat, p in found.items()}
+
+
+def choose(page, taps, selector: str):
+    """A tap on a control that comes back pressed (a server-side draft)."""
+    taps(selector)
+    expect(page.locator(selector)).to_have_attribute("aria-pressed", "true")
+
+
+def test_a_six_seat_game_on_the_board(page, browser, live_server, taps, shots, console_errors):
+    start_table(page, live_server, "pegs", NAMES)
+    watch_url = page.locator("[data-copy]").last.get_attribute("data-copy")
+    expect(page.locator("#pegs-panel .hole")).to_have_count(108)
+    expect(page.locator("#pegs-panel .peg")).to_have_count(30)
+    shots(page, "pegs-new-table")
+    assert_inside_viewport(page)
+    counts = {}
+
+    # 1. Ana comes out with an ace: T8 is hers alone, one tap on the board
+    start = taps.count
+    choose(page, taps, '.pg-players [data-seat="0"]')
+    choose(page, taps, '.pg-cards [data-card="A"]')
+    expect(page.locator('#pegs-panel .ring.dest[data-to="T8"]')).to_have_count(1)
+    shots(page, "pegs-ace-options")
+    taps('.hit[data-hit="T8"]')
+    expect(page.locator(peg(0, "T8"))).to_have_count(1)
+    assert board_of(page) == {**{s: ["S"] * 5 for s in range(6)}, 0: ["S", "S", "S", "S", "T8"]}
+    counts["come out"] = taps.count - start
+    # the turn passed to Bojan: his king brings his peg out on T26
+    expect(page.locator('.pg-players [data-seat="1"]')).to_have_attribute("aria-pressed", "true")
+    choose(page, taps, '.pg-cards [data-card="K"]')
+    taps('.hit[data-hit="T26"]')
+    expect(page.locator(peg(1, "T26"))).to_have_count(1)
+    # Ceca's queen: Ceca out on T44; Dule's jack moves his partner Bojan 10 on to T36
+    choose(page, taps, '.pg-cards [data-card="Q"]')
+    taps('.hit[data-hit="T44"]')
+    expect(page.locator(peg(2, "T44"))).to_have_count(1)
+    choose(page, taps, '.pg-cards [data-card="J"]')
+    taps('.hit[data-hit="T36"]')
+    expect(page.locator(peg(1, "T36"))).to_have_count(1)
+
+    # 2. Ema's 8 takes Ceca 8 back onto Bojan: the opponent goes back to start
+    start = taps.count
+    choose(page, taps, '.pg-cards [data-card="8"]')
+    taps('.pg-dest[data-step="2-T44-T36"]')  # the list under the board works as well
+    expect(page.locator(peg(2, "T36"))).to_have_count(1)
+    expect(page.locator("#board .flash.ok")).to_contain_text(
+        "Bojan's peg on T36 went back to start."
+    )
+    expect(page.locator("#pg-last")).to_contain_text("Bojan's peg on T36 went back to start.")
+    assert board_of(page) == {
+        **{s: ["S"] * 5 for s in range(6)},
+        0: ["S", "S", "S", "S", "T8"],
+        2: ["S", "S", "S", "S", "T36"],
+    }
+    counts["bump"] = taps.count - start
+    shots(page, "pegs-bump")
+    # Filip has nothing that moves: he discards
+    expect(page.locator(".pg-pass")).to_contain_text("Filip discards")
+    taps(".pg-pass")
+    expect(page.locator('.pg-players [data-seat="0"]')).to_have_attribute("aria-pressed", "true")
+
+    # 3. Ana's 7, split: 3 with her own peg, then the other 4 with Ceca's
+    start = taps.count
+    choose(page, taps, '.pg-cards [data-card="7"]')
+    taps('.hit[data-hit="T11"]')
+    expect(page.locator(".pg-first")).to_contain_text("Ana T8 → T11")
+    # the second part: Ceca's 4, on round the track or into her home lane
+    expect(page.locator(".pg-dest")).to_have_count(2)
+    expect(page.locator('.pg-dest[data-step="2-T36-H1"]')).to_have_count(1)
+    shots(page, "pegs-split-first-part")
+    taps('.hit[data-hit="T40"]')
+    expect(page.locator(peg(0, "T11"))).to_have_count(1)
+    assert board_of(page)[0] == ["S", "S", "S", "S", "T11"]
+    assert board_of(page)[2] == ["S", "S", "S", "S", "T40"]
+    counts["split 7"] = taps.count - start
+    taps(".pg-pass")  # Bojan
+
+    # 4. Ceca's joker: Ema's start peg onto Ana's — a teammate goes to her in-spot T3
+    start = taps.count
+    choose(page, taps, '.pg-cards [data-card="JK"]')
+    expect(page.locator(".pg-dest")).to_have_count(0)  # every hole is reachable by two pegs
+    taps('.hit[data-hit="4-S"]')  # Ema's start area
+    expect(page.locator('.pg-peg-list [data-peg="4-S"]')).to_have_attribute("aria-pressed", "true")
+    taps('.hit[data-hit="T11"]')
+    expect(page.locator(peg(0, "T3"))).to_have_count(1)
+    expect(page.locator(peg(4, "T11"))).to_have_count(1)
+    expect(page.locator("#pg-last")).to_contain_text("Ana's peg on T11 went to its in-spot T3.")
+    counts["joker, teammate to in-spot"] = taps.count - start
+    shots(page, "pegs-teammate-in-spot")
+    taps(".pg-pass")  # Dule
+
+    # 5. Ema's 2 takes Ana's peg from her in-spot into her home lane, H2
+    start = taps.count
+    choose(page, taps, '.pg-cards [data-card="2"]')
+    expect(page.locator('#pegs-panel .ring.dest[data-to="H2"]')).to_have_count(1)
+    taps('.hit[data-hit="H2"]')
+    expect(page.locator(peg(0, "H2"))).to_have_count(1)
+    counts["home entry"] = taps.count - start
+    after_home = {
+        **{s: ["S"] * 5 for s in range(6)},
+        0: ["H2", "S", "S", "S", "S"],
+        2: ["S", "S", "S", "S", "T40"],
+        4: ["S", "S", "S", "S", "T11"],
+    }
+    assert board_of(page) == after_home
+    shots(page, "pegs-home-entry")
+    assert_inside_viewport(page)
+
+    # the watching phone follows, read-only
+    watcher_context = phone_context(browser)
+    watcher = watcher_context.new_page()
+    watcher.goto(watch_url)
+    assert board_of(watcher) == after_home
+    expect(watcher.locator("#pegs-panel .hit")).to_have_count(0)
+    expect(watcher.locator("#pegs-panel button")).to_have_count(0)
+    shots(watcher, "pegs-watch")
+    assert_inside_viewport(watcher)
+
+    # 6. undo: Ana's peg is back on her in-spot, on both phones
+    taps(".pg-undo")
+    expect(page.locator(peg(0, "T3"))).to_have_count(1)
+    expect(watcher.locator(peg(0, "T3"))).to_have_count(1, timeout=3000)
+    expect(page.locator('.pg-players [data-seat="4"]')).to_have_attribute("aria-pressed", "true")
+
+    # 7. set-up mode: Bojan's peg put on T50 by tapping the peg, then the hole
+    start = taps.count
+    choose(page, taps, '.pg-mode [data-mode="setup"]')
+    taps('.hit[data-hit="1-S"]')
+    expect(page.locator(".pg-fixing")).to_contain_text("Bojan")
+    taps('.hit[data-hit="T50"]')
+    expect(page.locator(peg(1, "T50"))).to_have_count(1)
+    counts["set-up, one peg"] = taps.count - start
+    # a typed hole: Bojan's peg to H5; an occupied one is refused with the engine's reason
+    choose(page, taps, '.pg-pos[data-peg="1-T50"]')
+    page.locator('.pg-to input[name="to"]').fill("t40")
+    taps(".pg-to button[type=submit]")
+    expect(page.locator("#pegs-panel .field-error")).to_contain_text("T40 holds two pegs")
+    page.locator('.pg-to input[name="to"]').fill("h5")
+    taps(".pg-to button[type=submit]")
+    expect(page.locator(peg(1, "H5"))).to_have_count(1)
+    shots(page, "pegs-setup")
+    assert_inside_viewport(page)
+
+    # 8. the hand check for Ema: 5, 9, joker
+    choose(page, taps, '.pg-mode [data-mode="play"]')
+    for rank in ("5", "9", "JK"):
+        taps(f'.pg-hand [data-card="{rank}"]')
+        expect(page.locator(f'.pg-hand-cards [data-rank="{rank}"]')).to_have_count(1)
+    expect(page.locator(".pg-verdict")).to_have_attribute("data-verdict", "must")
+    expect(page.locator('.pg-hand-cards [data-rank="5"]')).to_contain_text("✓")
+    shots(page, "pegs-hand-check")
+    assert_inside_viewport(page)
+
+    # a reload keeps the board and the turn
+    page.reload()
+    assert board_of(page)[1] == ["H5", "S", "S", "S", "S"]
+    expect(page.locator('.pg-players [data-seat="4"]')).to_have_attribute("aria-pressed", "true")
+    watcher_context.close()
+    print(f"\npegs taps: {counts}, whole flow {taps.count}")

@@ -1,0 +1,527 @@
+"""The Pegs and Jokers screen through the Flask client: the SVG board for 4, 6 and 8
+seats, set-up corrections, the engine's legal moves drawn and applied (splits part by
+part), refusals with the engine's reason, undo, the winner, the hand check, the watch
+link and bad input."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+
+from scorekeeper import api
+from scorekeeper.games import pegs as engine
+from scorekeeper.web import pegs as screen
+
+HX = {"HX-Request": "true"}
+FOUR = ("Ana", "Bojan", "Ceca", "Dule")
+SIX = ("Ana", "Bojan", "Ceca", "Dule", "Ema", "Filip")
+EIGHT = ("Ana", "Bojan", "Ceca", "Dule", "Ema", "Filip", "Goga", "Hrvoje")
+
+
+def start(n: int) -> dict:
+    return {str(s): ["S"] * 5 for s in range(n)}
+
+
+class Table:
+    """A Pegs table driven through the panel's URLs."""
+
+    def __init__(self, client, store, parsed, url, page):
+        self.client, self.store, self.parsed, self.url = client, store, parsed, url
+        self.csrf = page.csrf
+        self.table = store.list_tables()[-1]
+        self.seats = len(store.players(self.table.id))
+        self.sid = 0
+
+    def post(self, path, data=None, headers=HX, url=None):
+        return self.client.post(
+            f"{url or self.url}/pegs{path}",
+            data={"csrf_token": self.csrf, **(data or {})},
+            headers=headers,
+        )
+
+    def tap(self, field, expect=200, **data):
+        response = self.post(f"/tap/{field}", data)
+        assert response.status_code == expect, response.get_data(as_text=True)
+        return response.get_data(as_text=True)
+
+    def next_sid(self):
+        self.sid += 1
+        return f"test-{self.sid}"
+
+    def base(self):
+        live = screen.board_entries(self.store.entries(self.table.id))
+        return str(live[-1].id) if live else "0"
+
+    def step(self, seat, frm, to, expect=200, **extra):
+        data = {"seat": seat, "from": frm, "to": to, "base": self.base()}
+        data.setdefault("submission_id", self.next_sid())
+        data.update(extra)
+        response = self.post("/step", data)
+        assert response.status_code == expect, response.get_data(as_text=True)
+        return response
+
+    def fix(self, seat, frm, to, expect=200, **extra):
+        data = {"seat": seat, "from": frm, "to": to, "base": self.base()}
+        data.setdefault("submission_id", self.next_sid())
+        data.update(extra)
+        response = self.post("/fix", data)
+        assert response.status_code == expect, response.get_data(as_text=True)
+        return response
+
+    def turn(self, player, rank):
+        self.tap("player", player=player)
+        return self.tap("card", card=rank)
+
+    def set_board(self, pegs):
+        """Store a board directly, as a set-up correction would."""
+        board = engine.Board(self.seats, pegs, **screen.house_rules(self.table))
+        screen.store_board(self.store, self.store.table(self.table.id), board)
+        return board
+
+    def board(self):
+        board, _latest = screen.current_board(
+            self.store.table(self.table.id), self.seats, self.store.entries(self.table.id)
+        )
+        return board
+
+    def entries(self, kind=None):
+        return [e for e in self.store.entries(self.table.id) if kind in (None, e.kind)]
+
+    def page(self, url=None):
+        return self.parsed(self.client.get(url or self.url))
+
+    def watch_url(self):
+        return "/t/" + self.store.table(self.table.id).watch_key
+
+
+@pytest.fixture
+def pg(client, store, parsed, new_table):
+    def make(players=FOUR, **fields):
+        url, page = new_table("pegs", players, **fields)
+        return Table(client, store, parsed, url, page)
+
+    return make
+
+
+def pegs_drawn(html):
+    """{seat: sorted positions} from the peg elements of the SVG."""
+    found: dict[int, list[str]] = {}
+    for seat, pos in re.findall(
+        r'class="peg [^"]*"[^>]*data-seat="(\d+)" data-pos="([^"]+)"', html
+    ):
+        found.setdefault(int(seat), []).append(pos)
+    return {seat: sorted(p) for seat, p in found.items()}
+
+
+def offered_steps(html):
+    """The destination buttons: {(seat, from, to)}."""
+    return {
+        (int(seat), frm, to)
+        for seat, frm, to in re.findall(r'data-step="(\d+)-([^-"]+)-([^"]+)"', html)
+    }
+
+
+def assert_out_of_band_answer(response):
+    """A stored change answers with the panel, the standings and the history, each out of
+    band (they land on whatever the page shows when the answer arrives)."""
+    html = response.get_data(as_text=True)
+    assert '<div id="pegs-panel" class="pg" hx-swap-oob="true"' in html
+    assert 'id="standings" hx-swap-oob="true"' in html
+    assert 'id="history" hx-swap-oob="true"' in html
+
+
+def panel_error(html):
+    m = re.search(r'class="field-error" role="alert">([^<]+)<', html)
+    return m.group(1).strip() if m else None
+
+
+def unescape(text):
+    return text.replace("&#39;", "'").replace("&amp;", "&").replace("&quot;", '"')
+
+
+# ---------------------------------------------------------------- the board
+
+
+@pytest.mark.parametrize("players", [FOUR, SIX, EIGHT])
+def test_the_board_for_4_6_and_8_seats(pg, players):
+    t = pg(players)
+    html = t.page().html
+    n = len(players)
+    assert html.count('class="hole ') == 18 * n
+    assert html.count('class="lane ') == 5 * n
+    assert html.count('class="start ') == 5 * n
+    assert re.search(rf'data-hole="T{18 * n - 1}"', html)
+    assert not re.search(rf'data-hole="T{18 * n}"', html)
+    # a new table: every peg in start
+    assert pegs_drawn(html) == {s: ["S"] * 5 for s in range(n)}
+    for s in range(n):
+        assert re.search(
+            rf'class="hole side-\w+ co" cx="[^"]+" cy="[^"]+" r="[^"]+" data-hole="T{18 * s + 8}"',
+            html,
+        )
+        assert re.search(
+            rf'class="hole side-\w+ in" cx="[^"]+" cy="[^"]+" r="[^"]+" data-hole="T{18 * s + 3}"',
+            html,
+        )
+    # each seat its colour, the teams warm against cool
+    colours = re.findall(r'class="peg c-(\w+) team-(\d)"', html)
+    assert {c for c, team in colours if team == "0"} <= {"red", "orange", "gold", "pink"}
+    assert {c for c, team in colours if team == "1"} <= {"blue", "teal", "violet", "green"}
+    assert len({c for c, _ in colours}) == n
+    assert 'style="' not in html.split('id="pegs-panel"')[1].split("</svg>")[0]
+    # the panel lists the teams in seat order
+    assert "Team 1" in html and "Team 2" in html
+
+
+def test_house_rules_shown(pg):
+    t = pg(FOUR, **{"pegs-team_pegs": "own", "pegs-nine": "forward"})
+    html = t.page().html
+    assert "Only your own" in html and "(P-D2)" in html
+    assert "9 forward, no split" in html and "(P-D3)" in html
+    assert screen.house_rules(t.store.table(t.table.id)) == {"team_pegs": "own", "nine": "forward"}
+
+
+def test_layout_holes_never_overlap():
+    for n in (4, 6, 8):
+        lay = screen.layout(n)
+        assert len(lay.track) == 18 * n
+        points = [*lay.track, *(p for lane in lay.lanes for p in lane)]
+        points += [p for st in lay.starts for p in st]
+        assert len(set(points)) == len(points)
+        nearest = min(math.dist(p, q) for i, p in enumerate(points) for q in points[i + 1 :])
+        assert nearest >= 2 * lay.peg_r  # two pegs side by side never overlap
+        for x, y in points:
+            assert 0 < x < lay.width and 0 < y < lay.height
+
+
+# ---------------------------------------------------------------- set-up mode
+
+
+def test_setup_mode_stores_a_correction(pg):
+    t = pg(SIX)
+    t.tap("mode", mode="setup")
+    html = t.tap("peg", seat=1, **{"from": "S"})
+    assert "Moving:" in html and 'data-to="H1"' in html
+    response = t.fix(1, "S", "t20")
+    assert_out_of_band_answer(response)
+    [entry] = t.entries()
+    assert entry.kind == screen.BOARD_KIND and entry.points == {}
+    assert entry.request["pegs"]["1"] == ["S", "S", "S", "S", "T20"]
+    assert entry.result["winner_team"] is None
+    html = t.page().html
+    assert pegs_drawn(html)[1] == ["S", "S", "S", "S", "T20"]
+    assert "Bojan&#39;s peg put on T20." in html or "Bojan's peg put on T20." in unescape(
+        response.get_data(as_text=True)
+    )
+    # home lane and back to start
+    t.fix(1, "T20", "H3")
+    assert t.board().positions(1) == ["S", "S", "S", "S", "H3"]
+    t.fix(1, "H3", "S")
+    assert t.board().positions(1) == ["S"] * 5
+    assert len(t.entries(screen.BOARD_KIND)) == 3
+
+
+def test_setup_refuses_an_impossible_board(pg):
+    t = pg(FOUR)
+    t.tap("mode", mode="setup")
+    t.fix(0, "S", "T20")
+    before = len(t.entries())
+    response = t.fix(1, "S", "T20", expect=422)
+    assert "T20 holds two pegs" in unescape(panel_error(response.get_data(as_text=True)))
+    response = t.fix(1, "S", "T72", expect=422)
+    assert "T72 is not on this board" in unescape(response.get_data(as_text=True))
+    response = t.fix(1, "S", "H9", expect=422)
+    assert "H9 does not exist" in response.get_data(as_text=True)
+    response = t.fix(1, "S", "", expect=422)
+    assert "Tap a hole" in response.get_data(as_text=True)
+    response = t.fix(1, "T5", "T6", expect=422)  # no such peg
+    assert "no longer there" in response.get_data(as_text=True)
+    response = t.fix(0, "T20", "T20", expect=422)
+    assert "already there" in response.get_data(as_text=True)
+    assert len(t.entries()) == before
+
+
+# ---------------------------------------------------------------- play mode
+
+
+def test_play_lists_the_engines_legal_moves_and_applies_one(pg):
+    t = pg(FOUR)
+    t.set_board({**start(4), "0": ["T8", "T30", "S", "S", "S"], "1": ["T40", "S", "S", "S", "S"]})
+    html = t.turn(0, "5")
+    req = {**t.board().to_json(), "player": 0, "card": "5S"}
+    moves = api.evaluate("pegs-moves", req)["moves"]
+    expected = {(m["steps"][0]["seat"], m["steps"][0]["from"], m["steps"][0]["to"]) for m in moves}
+    # with several pegs, the destinations only one peg reaches are offered at once
+    assert offered_steps(html) == expected
+    assert html.count('class="ring dest ') == len(expected)
+    assert 'class="hit dest-hit"' in html  # tappable on the board too
+    # apply: the engine's new board is stored and drawn
+    response = t.step(0, "T8", "T13")
+    assert_out_of_band_answer(response)
+    [entry] = t.entries(screen.APPLY_KIND)
+    assert entry.request["steps"] == [{"seat": 0, "from": "T8", "to": "T13"}]
+    applied = api.evaluate("pegs-apply", {**req, "steps": [{"seat": 0, "from": "T8", "to": "T13"}]})
+    assert entry.result == applied
+    html = t.page().html
+    assert pegs_drawn(html)[0] == sorted(applied["pegs"]["0"])
+    assert "Ana played 5: T8→T13." in html
+    # the turn passes clockwise; the card is asked again
+    draft, _v = t.store.draft(t.table.id, screen.DRAFT)
+    assert draft["player"] == 1 and draft["card"] is None
+    assert "Bojan to play" in html
+
+
+def test_choosing_the_peg_first_when_destinations_are_shared(pg):
+    t = pg(FOUR)
+    t.set_board({**start(4), "0": ["T8", "T20", "S", "S", "S"], "1": ["T40", "S", "S", "S", "S"]})
+    html = t.turn(0, "JK")
+    # the joker: a start peg of the team onto another colour. Ana's and Ceca's both reach
+    # Bojan's T40, so that one waits for the peg; only Ceca can land on Ana's pegs
+    assert offered_steps(html) == {(2, "S", "T8"), (2, "S", "T20")}
+    assert 'data-peg="0-S"' in html and 'data-peg="2-S"' in html
+    html = t.tap("peg", seat=2, **{"from": "S"})
+    assert offered_steps(html) == {(2, "S", "T8"), (2, "S", "T20"), (2, "S", "T40")}
+    t.step(2, "S", "T40")
+    assert t.board().positions(2) == ["S", "S", "S", "S", "T40"]
+    assert t.board().positions(1) == ["S"] * 5
+    assert "Bojan&#39;s peg on T40 went back to start." in t.page().html
+
+
+def test_a_split_seven_part_by_part(pg):
+    t = pg(SIX)
+    t.set_board({**start(6), "0": ["T8", "S", "S", "S", "S"], "2": ["T44", "S", "S", "S", "S"]})
+    html = t.turn(0, "7")
+    board = t.board()
+    lists = board.all_step_lists(0, "7S")
+    firsts = {
+        (m.steps[0].seat, engine.position_name(m.steps[0].frm), engine.position_name(m.steps[0].to))
+        for m in lists
+    }
+    assert offered_steps(html) == firsts
+    for m in api.evaluate("pegs-moves", {**board.to_json(), "player": 0, "card": "7S"})["moves"]:
+        first = m["steps"][0]
+        assert (first["seat"], first["from"], first["to"]) in firsts
+    # first part: 3 with Ana's peg — kept in the draft, nothing stored
+    t.step(0, "T8", "T11")
+    assert t.entries(screen.APPLY_KIND) == []
+    html = t.page().html
+    assert "First part:" in html
+    assert offered_steps(html) == {(2, "T44", "T48")}
+    # the second part applies the whole card
+    t.step(2, "T44", "T48")
+    [entry] = t.entries(screen.APPLY_KIND)
+    assert entry.request["steps"] == [
+        {"seat": 0, "from": "T8", "to": "T11"},
+        {"seat": 2, "from": "T44", "to": "T48"},
+    ]
+    assert t.board().positions(0)[-1] == "T11" and t.board().positions(2)[-1] == "T48"
+    # changing the first part: the draft forgets it
+    t.turn(1, "7")
+    t.tap("first")
+    draft, _v = t.store.draft(t.table.id, screen.DRAFT)
+    assert draft["first"] is None
+
+
+def test_a_teammate_goes_to_its_in_spot_and_a_home_entry(pg):
+    t = pg(FOUR)
+    t.set_board({**start(4), "0": ["T0", "S", "S", "S", "S"], "2": ["T10", "S", "S", "S", "S"]})
+    t.turn(0, "10")
+    t.step(0, "T0", "T10")  # onto Ceca (a teammate): she goes to her in-spot T39
+    assert t.board().positions(0)[-1] == "T10"
+    assert t.board().positions(2)[-1] == "T39"
+    assert "Ceca&#39;s peg on T10 went to its in-spot T39." in t.page().html
+    # home: a peg 2 holes before Ana's in-spot T3 enters H2 with a 4
+    t.set_board({**start(4), "0": ["T1", "S", "S", "S", "S"]})
+    html = t.turn(0, "4")
+    assert (0, "T1", "H2") in offered_steps(html)
+    t.step(0, "T1", "H2")
+    assert t.board().positions(0) == ["S", "S", "S", "S", "H2"]
+    assert 'data-seat="0" data-pos="H2"' in t.page().html
+
+
+def test_an_illegal_step_is_refused_with_the_engines_reason(pg):
+    t = pg(FOUR)
+    t.set_board({**start(4), "0": ["T8", "T10", "S", "S", "S"]})
+    t.turn(0, "5")
+    before = len(t.entries())
+    response = t.step(0, "T8", "T13", expect=422)
+    html = unescape(response.get_data(as_text=True))
+    assert panel_error(html) == "T13 would pass your own peg on T10."
+    response = t.step(0, "T10", "T14", expect=422)
+    assert "The 5 moves a peg 5 forward; this step is 4 forward." in unescape(
+        response.get_data(as_text=True)
+    )
+    response = t.step(1, "S", "T26", expect=422)
+    assert "other team" in response.get_data(as_text=True)
+    assert len(t.entries()) == before
+    draft, _v = t.store.draft(t.table.id, screen.DRAFT)
+    assert draft["player"] == 0 and draft["card"] == "5"
+
+
+def test_undo_restores_the_previous_board(pg, client):
+    t = pg(FOUR)
+    t.turn(0, "A")
+    t.step(0, "S", "T8")
+    assert t.board().positions(0)[-1] == "T8"
+    [entry] = t.entries(screen.APPLY_KIND)
+    # the panel's button voids the latest live pegs entry and gives the turn back
+    response = t.post("/undo", {"entry": entry.id, "submission_id": "u1"})
+    assert response.status_code == 200
+    assert t.board().positions(0) == ["S"] * 5
+    assert pegs_drawn(t.page().html)[0] == ["S"] * 5
+    draft, _v = t.store.draft(t.table.id, screen.DRAFT)
+    assert draft["player"] == 0
+    # a retried undo changes nothing; undoing with nothing left is refused
+    assert t.post("/undo", {"entry": entry.id, "submission_id": "u1"}).status_code == 200
+    assert t.post("/undo", {"entry": entry.id, "submission_id": "u2"}).status_code == 409
+    # the history's generic Undo works on a move too
+    t.turn(0, "K")
+    t.step(0, "S", "T8")
+    latest = t.entries(screen.APPLY_KIND)[-1]
+    response = client.post(
+        f"{t.url}/entries/{latest.id}/undo",
+        data={"csrf_token": t.csrf, "submission_id": "h1"},
+        headers=HX,
+    )
+    assert response.status_code == 200
+    assert t.board().positions(0) == ["S"] * 5
+    # an outdated undo (another phone moved meanwhile) is refused
+    t.turn(0, "A")
+    t.step(0, "S", "T8")
+    response = t.post("/undo", {"entry": latest.id, "submission_id": "u3"})
+    assert response.status_code == 409
+    assert t.board().positions(0)[-1] == "T8"
+
+
+def test_the_winner_is_detected(pg):
+    t = pg(FOUR)
+    home4 = ["H2", "H3", "H4", "H5"]
+    t.set_board({**start(4), "0": ["T3", *home4], "2": ["H1", *home4]})
+    t.turn(0, "A")
+    response = t.step(0, "T3", "H1")
+    assert "Team 1 wins: Ana, Ceca!" in response.get_data(as_text=True)
+    [entry] = t.entries(screen.APPLY_KIND)
+    assert entry.result["winner_team"] == 0
+    html = t.page().html
+    assert "Team 1 wins: Ana, Ceca" in html
+    assert "Team 1 (Ana and Ceca) wins the race." in html  # the generic standings
+    assert 'class="card pg-controls"' not in html
+    response = t.step(1, "S", "T26", expect=422)
+    assert "The game is over" in response.get_data(as_text=True)
+
+
+def test_a_stale_board_and_a_retry_store_once(pg):
+    t = pg(FOUR)
+    t.turn(0, "A")
+    response = t.step(0, "S", "T8", expect=409, base="999")
+    assert "changed on another phone" in response.get_data(as_text=True)
+    assert t.entries() == []
+    t.step(0, "S", "T8", submission_id="same")
+    t.turn(0, "A")
+    t.step(0, "S", "T8", submission_id="same")  # a retried post: stored once
+    assert len(t.entries(screen.APPLY_KIND)) == 1
+
+
+# ---------------------------------------------------------------- hand check
+
+
+def test_the_hand_check(pg):
+    t = pg(FOUR)
+    t.tap("player", player=0)
+    html = t.tap("hand", hand="7,K", card="JK")
+    assert re.search(r'data-rank="K">\s*K ✓', html)
+    assert re.search(r'data-rank="7">\s*7 ✗', html)
+    assert 'data-verdict="must"' in html  # the K can come out: must play
+    # only a joker can move: every team peg in start, an opponent on the track
+    t.set_board({**start(4), "1": ["T20", "S", "S", "S", "S"]})
+    html = t.tap("hand", hand="5,7", card="JK")
+    assert 'data-verdict="joker"' in html
+    assert re.search(r'data-rank="JK">\s*Joker ✓', html)
+    t.set_board(start(4))
+    html = t.tap("hand", hand="2,3,4,5", card="6")
+    assert 'data-verdict="none"' in html
+    # at most five cards
+    html = t.tap("hand", expect=422, hand="2,3,4,5,6", card="7")
+    assert "at most 5 cards" in html
+    draft, _v = t.store.draft(t.table.id, screen.DRAFT)
+    assert draft["hand"] == ["2", "3", "4", "5", "6"]
+
+
+def test_drafts_survive_a_reload(pg):
+    t = pg(SIX)
+    t.set_board({**start(6), "0": ["T8", "S", "S", "S", "S"], "2": ["T44", "S", "S", "S", "S"]})
+    t.turn(0, "7")
+    t.step(0, "T8", "T11")
+    html = t.page().html  # a reload, or another phone
+    assert re.search(r'data-seat="0"\s+aria-pressed="true"', html)
+    assert re.search(r'aria-pressed="true"\s+data-card="7"', html)
+    assert len(re.findall(r'aria-pressed="true"\s+data-card=', html)) == 1
+    assert "First part:" in html and offered_steps(html) == {(2, "T44", "T48")}
+
+
+# ---------------------------------------------------------------- the watch link, bad input
+
+
+def test_the_watch_link_shows_the_board_and_cannot_write(pg):
+    t = pg(FOUR)
+    t.turn(0, "A")
+    t.step(0, "S", "T8")
+    watch = t.watch_url()
+    html = t.page(watch).html
+    assert pegs_drawn(html)[0] == ["S", "S", "S", "S", "T8"]
+    panel = html.split('id="pegs-panel"')[1].split('class="hint pg-house"')[0]
+    assert "hx-post" not in panel and "<button" not in panel and 'class="hit' not in panel
+    assert t.store.table(t.table.id).scorer_key not in html
+    before = len(t.entries())
+    for path, data in [
+        *((f"/tap/{field}", {}) for field in screen.TAPS),
+        ("/step", {"seat": 0, "from": "T8", "to": "T9"}),
+        ("/fix", {"seat": 0, "from": "T8", "to": "T9"}),
+        ("/undo", {"entry": 1}),
+    ]:
+        response = t.post(path, data, url=watch)
+        assert response.status_code == 403, path
+    assert len(t.entries()) == before
+
+
+@pytest.mark.parametrize(
+    ("field", "data", "message"),
+    [
+        ("player", {"player": "x"}, "Choose one of the players"),
+        ("player", {"player": "9"}, "Choose one of the players"),
+        ("card", {"card": "Z"}, "Choose a card"),
+        ("mode", {"mode": "fly"}, "Choose play or set-up"),
+        ("peg", {"seat": "0", "from": "T5"}, "no longer there"),
+        ("hand", {"hand": "Z"}, "Choose cards"),
+        ("nope", {}, "no such control"),
+    ],
+)
+def test_bad_taps_give_a_message_and_store_nothing(pg, field, data, message):
+    t = pg(FOUR)
+    version = t.store.version(t.table.id)
+    html = t.tap(field, expect=422, **data)
+    assert message in html
+    assert t.store.version(t.table.id) == version  # nothing written, not even the draft
+
+
+def test_bad_steps_give_a_message(pg):
+    t = pg(FOUR)
+    response = t.step(0, "S", "T8", expect=422)
+    assert "Choose whose turn it is first." in response.get_data(as_text=True)
+    t.tap("player", player=0)
+    response = t.step(0, "S", "T8", expect=422)
+    assert "Choose the card first." in response.get_data(as_text=True)
+    t.tap("card", card="A")
+    for seat, frm, to, message in [
+        ("x", "S", "T8", "There is no such seat."),
+        (0, "S", "T999", "That is not a hole on this board."),
+        (0, "Q", "T8", "That is not a hole on this board."),
+    ]:
+        response = t.step(seat, frm, to, expect=422)
+        assert message in response.get_data(as_text=True)
+    assert t.entries() == []
+    # the plain (non-htmx) page answers too, never a 500
+    response = t.post("/tap/card", {"card": "Z"}, headers={})
+    assert response.status_code == 422
