@@ -23,6 +23,7 @@ KIND_LABELS = {
     "vezimas-deal": "Cart",
     "vezimas-trumps": "Trumps",
     "pegs-apply": "Move",
+    "pegs-board": "Board set",
 }
 
 

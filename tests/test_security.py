@@ -57,17 +57,39 @@ def test_links_come_from_secrets_with_at_least_128_bits(monkeypatch):
     assert len(key) >= 22
 
 
-def test_the_watch_link_refuses_every_write_endpoint(app, client, store, table):
-    t, page = table
+GAME_PLAYERS = {
+    "cowboy": ("Ana", "Bojan", "Ceca"),
+    "kvanta": ("Ana", "Bojan"),
+    "vezimas": ("Asta", "Jonas", "Rūta"),
+    "szaman": ("Ola", "Piotr"),
+    "pegs": ("A", "B", "C", "D"),
+}
+
+
+def test_the_watch_link_refuses_every_write_endpoint(app, client, store, new_table):
+    """Every write route, each on a table of its own game (a game's screen answers
+    only for its game), with and without htmx."""
+    watch = {}
+    for game, names in GAME_PLAYERS.items():
+        _url, page = new_table(game, names)
+        watch[game] = (store.list_tables()[0].watch_key, page.csrf)
     routes = write_routes(app)
-    assert len(routes) >= 7
+    assert len(routes) >= 40
     before = snapshot(store)
     for rule in routes:
+        game = rule.split("/")[3] if rule.split("/")[3] in GAME_PLAYERS else "cowboy"
+        key, csrf = watch[game]
         for headers in ({}, {"HX-Request": "true"}):
-            response = client.post(fill(rule, t.watch_key), data={"csrf_token": page.csrf},
-                                   headers=headers)
+            response = client.post(fill(rule, key), data={"csrf_token": csrf}, headers=headers)
             assert response.status_code == 403, rule
     assert snapshot(store) == before
+
+
+def test_a_game_screen_answers_only_for_its_own_game(client, store, new_table):
+    _url, page = new_table("cowboy", GAME_PLAYERS["cowboy"])
+    key = store.list_tables()[0].scorer_key
+    response = client.post(f"/t/{key}/szaman/mode", data={"csrf_token": page.csrf})
+    assert response.status_code == 404
 
 
 def test_every_form_post_needs_the_csrf_token(app, client, store, table):

@@ -210,8 +210,9 @@ def progress_of(game: str, settings: dict, live_entries: list[dict]) -> Progress
                 last_loser = carts[0]
         elif kind == "kvanta-dealer":
             drawn_dealer = e["result"].get("dealer") or drawn_dealer
-        elif kind == "pegs-apply" and e["result"].get("winner_team") is not None:
-            winner_team = e["result"]["winner_team"]
+        elif kind in ("pegs-apply", "pegs-board"):
+            # the latest board decides: a correction can also undo a finish
+            winner_team = e["result"].get("winner_team")
     return Progress(
         deals_played=len(scoring_rounds),
         ended=ended,
@@ -224,5 +225,5 @@ def progress_of(game: str, settings: dict, live_entries: list[dict]) -> Progress
 
 # entries that belong to a table's history but are not a deal of their own
 NON_DEAL_KINDS = frozenset(
-    {"game-end", "kvanta-dealer", "cowboy-marriage", "pegs-apply", "vezimas-trumps"}
+    {"game-end", "kvanta-dealer", "cowboy-marriage", "pegs-apply", "pegs-board", "vezimas-trumps"}
 )
