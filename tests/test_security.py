@@ -88,7 +88,7 @@ def test_the_watch_link_refuses_every_write_endpoint(app, client, store, new_tab
 def test_a_game_screen_answers_only_for_its_own_game(client, store, new_table):
     _url, page = new_table("cowboy", GAME_PLAYERS["cowboy"])
     key = store.list_tables()[0].scorer_key
-    response = client.post(f"/t/{key}/szaman/mode", data={"csrf_token": page.csrf})
+    response = client.post(f"/t/{key}/szaman/tap", data={"csrf_token": page.csrf})
     assert response.status_code == 404
 
 
