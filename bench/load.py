@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gzip
+import os
 import re
 import statistics
 import subprocess
@@ -31,13 +32,15 @@ sys.path.insert(0, str(ROOT))
 from scorekeeper.store import Store  # noqa: E402
 
 
-def start_server(db: Path) -> tuple[subprocess.Popen, str]:
+def start_server(db: Path, synchronous: str) -> tuple[subprocess.Popen, str]:
+    env = {**os.environ, "SCOREKEEPER_SQLITE_SYNCHRONOUS": synchronous}
     proc = subprocess.Popen(
         [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1", "--port", "0",
          "--db", str(db), "--no-qr"],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        env=env,
     )
     url = None
     for line in proc.stdout:
@@ -181,12 +184,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--max-requests", type=int, default=200_000)
     parser.add_argument("--clients", default="1,10,50")
+    parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"],
+                        help="the server's SQLite durability (SQLITE_SYNCHRONOUS)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "load.sqlite"
         keys = make_tables(db)
-        proc, base = start_server(db)
+        proc, base = start_server(db, args.synchronous)
         host = base.removeprefix("http://")
         try:
             session = Session(base, keys["small"])
@@ -198,8 +203,8 @@ def main() -> None:
                 "(c) poll unchanged": get(f"/t/{keys['small']}/live?v={version}", host),
                 "(d) floor /healthz": get("/healthz", host),
             }
-            print(f"Load on `scorekeeper serve` (waitress), {args.seconds:.0f} s per run, "
-                  f"at most {args.max_requests:,} requests per run")
+            print(f"Load on `scorekeeper serve` (waitress, SQLite synchronous={args.synchronous}), "
+                  f"{args.seconds:.0f} s per run, at most {args.max_requests:,} requests per run")
             print(f"{'scenario':<22}{'clients':>8}{'req/s':>9}{'p50 ms':>9}{'p95 ms':>9}"
                   f"{'p99 ms':>9}{'of floor':>10}")
             results = {}

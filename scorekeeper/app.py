@@ -79,12 +79,17 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         BABEL_DEFAULT_LOCALE="en",
         POLL_INTERVAL_MS=1000,
+        SQLITE_SYNCHRONOUS="FULL",  # see store.connect: FULL survives a power cut
         JSON_SORT_KEYS=False,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
+        app.config.from_prefixed_env("SCOREKEEPER")  # e.g. SCOREKEEPER_SQLITE_SYNCHRONOUS
     else:
         app.config.from_mapping(test_config)
+    app.config["SQLITE_SYNCHRONOUS"] = str(app.config["SQLITE_SYNCHRONOUS"]).upper()
+    if app.config["SQLITE_SYNCHRONOUS"] not in store.SYNCHRONOUS_MODES:
+        raise ValueError("SQLITE_SYNCHRONOUS must be FULL or NORMAL")
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
     app.json.sort_keys = False

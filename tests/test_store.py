@@ -384,3 +384,22 @@ def test_an_entry_that_replaces_provisional_ones_counts_them_once(s):
     with pytest.raises(Conflict):
         pad(s, table_id, ids, 1, {"Ana": 1, "Bojan": 0, "Ceca": 0}, replaces=[m1, m2])
     assert by_name(s, table_id, ids) == {"Ana": 25, "Bojan": 0, "Ceca": 0}
+
+
+def test_durability_is_full_by_default_and_normal_on_request(tmp_path):
+    assert connect(tmp_path / "a.sqlite").execute("PRAGMA synchronous").fetchone()[0] == 2
+    normal = connect(tmp_path / "b.sqlite", "NORMAL")
+    assert normal.execute("PRAGMA synchronous").fetchone()[0] == 1
+    with pytest.raises(ValueError):
+        connect(tmp_path / "c.sqlite", "OFF")  # never trade away crash safety
+
+
+def test_the_app_takes_its_durability_setting(tmp_path):
+    from scorekeeper import create_app
+
+    app = create_app({"DATABASE": str(tmp_path / "d.sqlite"), "SECRET_KEY": "x",
+                      "SQLITE_SYNCHRONOUS": "normal"})
+    assert app.config["SQLITE_SYNCHRONOUS"] == "NORMAL"
+    with pytest.raises(ValueError):
+        create_app({"DATABASE": str(tmp_path / "e.sqlite"), "SECRET_KEY": "x",
+                    "SQLITE_SYNCHRONOUS": "off"})

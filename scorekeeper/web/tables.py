@@ -58,7 +58,8 @@ def get_store() -> store.Store:
     _thread_stores.stores = stores
     found = stores.get(path)
     if found is None:
-        found = stores[path] = store.Store(store.connect(path))
+        synchronous = current_app.config["SQLITE_SYNCHRONOUS"]
+        found = stores[path] = store.Store(store.connect(path, synchronous))
         while len(stores) > STORES_PER_THREAD:  # tests open many databases in one thread
             stores.popitem(last=False)[1].close()
     stores.move_to_end(path)
