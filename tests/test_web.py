@@ -417,3 +417,8 @@ def test_the_table_page_shows_the_latest_rounds_and_links_to_all(client, new_tab
     assert "Show all 5 earlier rounds" in page.html
     full = parsed(client.get(url + "/history"))
     assert len(re.findall(r'class="round[^"]*" data-round=', full.html)) == 25
+
+
+def test_home_says_how_many_play_each_game(client):
+    html = client.get("/").get_data(as_text=True)
+    assert "3 or 4 players" in html and "4, 6 or 8 players" in html and "2 to 6 players" in html

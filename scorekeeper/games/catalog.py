@@ -68,6 +68,11 @@ class Game:
     def max_players(self) -> int:
         return max(self.player_counts)
 
+    @property
+    def players_text(self) -> str:
+        """``2 to 6``, ``3 or 4``, ``4, 6 or 8``."""
+        return _counts_text(self.player_counts)
+
     def setting(self, key: str) -> Setting:
         for s in self.settings:
             if s.key == key:
