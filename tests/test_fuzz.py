@@ -38,7 +38,7 @@ FIELD_VALUES = st.one_of(
 )
 FIELD_NAMES = st.one_of(
     st.sampled_from(
-        ["card", "player", "suit", "name", "round", "supersedes", "submission_id", "direction",
+        ["card", "player", "suit", "name", "round", "supersedes", "submission_id", "seat",
          "points-1", "points-2", "points-3", "gun", "victim", "turned", "mode", "winner", "by",
          "reason", "seat", "step", "to", "from", "cards", "top", "target", "die", "dice",
          "version", "draft_version", "action", "kind", "value", "special", "leader", "joker_suit"]

@@ -261,7 +261,7 @@ def test_the_watch_link_shows_everything_and_can_change_nothing(client, new_tabl
         (f"/entries/{entry}/redo", {}),
         ("/end", {}),
         (f"/players/{player}/name", {"name": "Hacker"}),
-        (f"/players/{player}/move", {"direction": "down"}),
+        (f"/players/{player}/move", {"seat": "1"}),
         ("/rematch", {}),
     ]
     before = [(e.id, e.state) for e in store.entries(store.list_tables()[0].id)]
@@ -328,6 +328,10 @@ def test_rename_any_time(client, new_table, parsed, store):
         )
     )
     assert renamed.totals() == {"Anica": 5, "Bojan": 0, "Ceca": 0}
+    # a second rename from the same page is a new change, not a retry of the first
+    again = parsed(client.post(f"{url}/players/{pid}/name",
+                               data={"csrf_token": after.csrf, "name": "Ana B."}, headers=HX))
+    assert again.totals() == {"Ana B.": 5, "Bojan": 0, "Ceca": 0}
     blank = client.post(
         f"{url}/players/{pid}/name", data={"csrf_token": after.csrf, "name": " "}, headers=HX
     )
@@ -338,11 +342,14 @@ def test_reorder_until_the_first_round(client, new_table, parsed, store):
     url, table = new_table()
     tid = store.list_tables()[0].id
     ceca = store.players(tid)[2].id
-    client.post(f"{url}/players/{ceca}/move", data={"csrf_token": table.csrf, "direction": "up"})
+    client.post(f"{url}/players/{ceca}/move", data={"csrf_token": table.csrf, "seat": "1"})
+    assert [p.name for p in store.players(tid)] == ["Ana", "Ceca", "Bojan"]
+    # a retried tap lands on the same seat: nobody moves twice
+    client.post(f"{url}/players/{ceca}/move", data={"csrf_token": table.csrf, "seat": "1"})
     assert [p.name for p in store.players(tid)] == ["Ana", "Ceca", "Bojan"]
     post_round(client, url, parsed(client.get(url)), [1, 0, 0])
     refused = client.post(
-        f"{url}/players/{ceca}/move", data={"csrf_token": table.csrf, "direction": "up"}, headers=HX
+        f"{url}/players/{ceca}/move", data={"csrf_token": table.csrf, "seat": "0"}, headers=HX
     )
     assert refused.status_code == 409
     assert [p.name for p in store.players(tid)] == ["Ana", "Ceca", "Bojan"]

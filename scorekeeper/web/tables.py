@@ -530,9 +530,9 @@ def rename(key: str, player_id: int):
             table, access, 422, error=_("A name needs 1 to %(n)d characters.", n=MAX_NAME)
         )
     try:
-        get_store().rename_player(
-            table.id, player_id, name, request.form.get("submission_id") or None
-        )
+        # setting a name is safe to repeat, so it needs no submission id: a second
+        # rename from the same page must not be taken for a retry of the first
+        get_store().rename_player(table.id, player_id, name)
     except store.NotFound:
         abort(404)
     except store.StoreError as exc:
@@ -547,12 +547,14 @@ def move_player(key: str, player_id: int):
     order = [p.id for p in s.players(table.id)]
     if player_id not in order:
         abort(404)
-    i = order.index(player_id)
-    j = i - 1 if request.form.get("direction") == "up" else i + 1
-    if 0 <= j < len(order):
-        order[i], order[j] = order[j], order[i]
+    # the form names the seat to move to, so a retried tap moves nobody twice
+    seat = _form_int("seat")
+    if seat is None or not 0 <= seat < len(order):
+        return render_board(table, access, 422, error=_("Choose a seat at this table."))
+    order.remove(player_id)
+    order.insert(seat, player_id)
     try:
-        s.reorder_players(table.id, order, request.form.get("submission_id") or None)
+        s.reorder_players(table.id, order)
     except store.StoreError as exc:
         return render_board(table, access, 409, error=exc.message)
     return after_write(table)
