@@ -133,8 +133,11 @@ def test_a_whole_deal_for_four_players_by_taps(page, live_server, taps, shots, c
     shots(page, "cowboy-5-preview")
 
     tap(page, taps, ".cb-save")
+    # saved once the panel moves on to the next deal (the history had one row before too)
+    expect(page.locator("#cowboy-panel")).to_have_attribute("data-round", "2")
     # the deal only: the marriage shown during play now counts inside it
     expect(page.locator("#history .round")).to_have_count(1)
+    expect(page.locator("#history .round .round-kind")).to_contain_text("Deal")
     end_taps = taps.count - marriage_taps
     print(
         f"\nWyoming Cowboy: marriage {marriage_taps} taps; end of a 4-player deal {end_taps} taps"
