@@ -156,6 +156,7 @@ def start_table(page, live_server, game, names, settings: dict | None = None):
             control.fill(str(value))
     page.get_by_role("button", name="Start the table").tap()
     expect(page.locator("#board")).to_be_visible()
+    page.wait_for_load_state("load")  # htmx and app.js have wired the page
     return page.url
 
 

@@ -107,6 +107,8 @@ def test_dark_mode_renders(browser, live_server, shots):
 
 def test_home_page_and_recent_tables(page, live_server, shots, console_errors):
     start_table(page, live_server, "pegs", ["A", "B", "C", "D"])
+    # the table page notes itself on this phone once its script has run
+    page.wait_for_function("localStorage.getItem('scorekeeper.recent') !== null")
     page.goto(live_server + "/")
     expect(page.locator("#recent li")).to_have_count(1)
     expect(page.locator("#recent")).to_contain_text("Arizona Pegs and Jokers")
