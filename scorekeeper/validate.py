@@ -134,6 +134,11 @@ def card(value: object, path: str) -> Card:
 
 def cards(value: object, path: str, min_len: int = 0, max_len: int | None = None) -> list[Card]:
     items = array(value, path, min_len, max_len)
+    try:
+        return [parse_card(item) for item in items]
+    except CardError:
+        pass
+    # the path of the bad card is built only when there is one
     return [card(item, join(path, i)) for i, item in enumerate(items)]
 
 
@@ -168,5 +173,9 @@ class CardCounter:
             )
 
     def add_all(self, items: Iterable[Card], path: str) -> None:
+        counts, copies = self.counts, self.copies
         for i, c in enumerate(items):
-            self.add(c, join(path, i))
+            counts[c] += 1
+            if counts[c] > copies:
+                counts[c] -= 1
+                self.add(c, join(path, i))  # refuses, with the card's path

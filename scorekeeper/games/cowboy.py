@@ -164,8 +164,11 @@ def _card(value: object, path: str) -> Card:
 
 
 def _cards(value: object, path: str) -> list[Card]:
-    items = v.array(value, path)
-    return [_card(item, v.join(path, i)) for i, item in enumerate(items)]
+    cards = v.cards(value, path)
+    for i, c in enumerate(cards):
+        if c.is_joker:  # the path is built only for a refusal
+            _card(c, v.join(path, i))
+    return cards
 
 
 def _players(value: object) -> list[str]:
