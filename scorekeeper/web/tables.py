@@ -172,10 +172,14 @@ def render_board(
     status: int = 200,
     message: str | None = None,
     error: str | None = None,
+    *,
+    fresh: bool = False,
     **extra,
 ):
-    """The board fragment for htmx, the whole page otherwise."""
-    table = get_store().table(table.id)  # fresh version after a write
+    """The board fragment for htmx, the whole page otherwise. ``fresh``: the table was
+    just read, so its version is current; otherwise it is read again (after a write)."""
+    if not fresh:
+        table = get_store().table(table.id)
     partial = wants_partial()
     template = "tables/_board.html" if partial else "tables/table.html"
 
@@ -311,7 +315,7 @@ def create_table():
 @bp.get("/t/<key>")
 def table_page(key: str):
     table, access = load(key)
-    return render_board(table, access)
+    return render_board(table, access, fresh=True)
 
 
 @bp.get("/t/<key>/live")
