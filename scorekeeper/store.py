@@ -14,6 +14,7 @@ double tap) returns the stored outcome instead of writing twice.
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sqlite3
 import threading
@@ -24,6 +25,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import sqlite_utils
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: threads of one process still queue
+    fcntl = None
 
 KEY_BYTES = 18  # 144 bits from secrets, URL-safe: a link nobody can guess
 
@@ -83,18 +89,72 @@ def connect(path: str | Path, synchronous: str = "FULL") -> sqlite_utils.Databas
     return db
 
 
-_write_locks: dict[str, threading.RLock] = {}
+class WriteLock:
+    """Writers of one database file queue here, so a waiting writer starts the
+    moment the one before it commits, instead of polling in SQLite's busy handler
+    (whose back-off sleeps grow to 100 ms): threads of this process on a lock,
+    processes (the server's workers, a command run meanwhile) on an ``flock`` of
+    ``<file>.lock``. Re-entrant within a thread."""
+
+    def __init__(self, path: str | None):
+        self._lock_path = f"{path}.lock" if path and fcntl is not None else None
+        self._fd: int | None = None  # open only while locked: no descriptor per database kept
+        self._after_fork()
+
+    def _after_fork(self) -> None:
+        """A forked worker starts unlocked. Its copy of the descriptor is dropped:
+        an ``flock`` belongs to the open file, which a fork shares with the parent."""
+        self._threads = threading.RLock()
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+        self._depth = 0
+
+    def __enter__(self) -> WriteLock:
+        self._threads.acquire()
+        try:
+            if self._depth == 0 and self._lock_path:
+                fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX)
+                except BaseException:
+                    os.close(fd)
+                    raise
+                self._fd = fd
+        except BaseException:
+            self._threads.release()
+            raise
+        self._depth += 1
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._depth -= 1
+        try:
+            if self._depth == 0 and self._fd is not None:
+                fd, self._fd = self._fd, None
+                os.close(fd)  # closing the file releases its flock
+        finally:
+            self._threads.release()
+
+
+_write_locks: dict[str, WriteLock] = {}
 _write_locks_guard = threading.Lock()
 
 
-def _write_lock(path: str | None) -> threading.RLock:
-    """Writers of one file in this process queue on a lock: a waiting thread wakes the
-    moment the write before it commits, instead of polling in SQLite's busy handler
-    (whose back-off sleeps grow to 100 ms). Other processes still meet busy_timeout."""
+def _reset_write_locks_after_fork() -> None:
+    for lock in _write_locks.values():
+        lock._after_fork()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_reset_write_locks_after_fork)
+
+
+def _write_lock(path: str | None) -> WriteLock:
     if path is None:
-        return threading.RLock()
+        return WriteLock(None)
     with _write_locks_guard:
-        return _write_locks.setdefault(path, threading.RLock())
+        return _write_locks.setdefault(path, WriteLock(path))
 
 
 @contextmanager
@@ -357,13 +417,14 @@ class Store:
                     [now(), tid],
                 )
             if submission_id:
-                self.db["submissions"].insert(
+                self._insert(
+                    "submissions",
                     {
                         "id": submission_id,
                         "table_id": tid,
                         "created": now(),
                         "outcome": json.dumps(outcome),
-                    }
+                    },
                 )
 
     # -- tables
@@ -558,25 +619,22 @@ class Store:
                 valid_ids = {p.id for p in self.players(table_id)}
                 if not set(points) <= valid_ids:
                     raise StoreError("Points were given for someone who is not at this table.")
-                entry_id = (
-                    self.db["entries"]
-                    .insert(
-                        {
-                            "table_id": table_id,
-                            "round": round_number,
-                            "kind": kind,
-                            "request": json.dumps(request, ensure_ascii=False),
-                            "result": json.dumps(result, ensure_ascii=False),
-                            "created": now(),
-                            "submission_id": submission_id,
-                            "supersedes": supersedes,
-                        }
-                    )
-                    .last_pk
+                entry_id = self._insert(
+                    "entries",
+                    {
+                        "table_id": table_id,
+                        "round": round_number,
+                        "kind": kind,
+                        "request": json.dumps(request, ensure_ascii=False),
+                        "result": json.dumps(result, ensure_ascii=False),
+                        "created": now(),
+                        "submission_id": submission_id,
+                        "supersedes": supersedes,
+                    },
                 )
-                self.db["entry_points"].insert_all(
-                    {"entry_id": entry_id, "player_id": pid, "points": int(pts)}
-                    for pid, pts in points.items()
+                self.db.conn.executemany(
+                    "INSERT INTO entry_points (entry_id, player_id, points) VALUES (?, ?, ?)",
+                    [(entry_id, pid, int(pts)) for pid, pts in points.items()],
                 )
                 if supersedes is not None:
                     self._event(supersedes, "superseded", by_entry=entry_id)
@@ -744,21 +802,18 @@ class Store:
     ) -> dict:
         try:
             with self.write(table_id, submission_id) as outcome:
-                roll_id = (
-                    self.db["rolls"]
-                    .insert(
-                        {
-                            "table_id": table_id,
-                            "round": round_number,
-                            "kind": kind,
-                            "dice": json.dumps(dice),
-                            "result": json.dumps(result),
-                            "physical": int(physical),
-                            "created": now(),
-                            "submission_id": submission_id,
-                        }
-                    )
-                    .last_pk
+                roll_id = self._insert(
+                    "rolls",
+                    {
+                        "table_id": table_id,
+                        "round": round_number,
+                        "kind": kind,
+                        "dice": json.dumps(dice),
+                        "result": json.dumps(result),
+                        "physical": int(physical),
+                        "created": now(),
+                        "submission_id": submission_id,
+                    },
                 )
                 outcome.update(roll_id=roll_id, dice=dice, result=result, physical=physical)
             return outcome
@@ -908,9 +963,21 @@ class Store:
 
     # -- internals
 
+    def _insert(self, table: str, row: dict) -> int:
+        """One row into one of our own tables; returns its rowid. Plain SQL, because
+        sqlite-utils' ``insert`` inspects the schema on every call, which costs more
+        than the write itself on the hot paths (every entry, event and submission)."""
+        columns = ", ".join(row)
+        marks = ", ".join("?" * len(row))
+        cursor = self.db.conn.execute(
+            f"INSERT INTO {table} ({columns}) VALUES ({marks})", list(row.values())
+        )
+        return cursor.lastrowid
+
     def _event(self, entry_id: int, event: str, by_entry: int | None = None) -> None:
-        self.db["entry_events"].insert(
-            {"entry_id": entry_id, "event": event, "by_entry": by_entry, "created": now()}
+        self._insert(
+            "entry_events",
+            {"entry_id": entry_id, "event": event, "by_entry": by_entry, "created": now()},
         )
 
     def _replaced_by(self, entry_id: int) -> list[int]:

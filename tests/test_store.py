@@ -403,3 +403,77 @@ def test_the_app_takes_its_durability_setting(tmp_path):
     with pytest.raises(ValueError):
         create_app({"DATABASE": str(tmp_path / "e.sqlite"), "SECRET_KEY": "x",
                     "SQLITE_SYNCHRONOUS": "off"})
+
+
+# ---------------------------------------------------------------- the write lock
+
+
+LOCK_PROBE = """
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)
+try:
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    print("free")
+except BlockingIOError:
+    print("held")
+"""
+
+
+def probe_lock(path) -> str:
+    """Whether another process could take the database's write lock right now."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", LOCK_PROBE, str(path)], capture_output=True,
+                         text=True, timeout=30)
+    return out.stdout.strip()
+
+
+def test_a_write_holds_the_file_lock_that_other_processes_queue_on(tmp_path):
+    db = tmp_path / "locked.sqlite"
+    s = Store.open(db)
+    lock_file = f"{db.resolve()}.lock"
+    with store.transaction(s.db):
+        assert probe_lock(lock_file) == "held"
+        with s.db.write_lock:  # re-entrant within the thread
+            assert probe_lock(lock_file) == "held"
+        assert probe_lock(lock_file) == "held"  # the inner release kept it
+    assert probe_lock(lock_file) == "free"
+    s.close()
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
+def test_a_forked_worker_waits_for_a_write_its_parent_holds(tmp_path):
+    """A fork shares open files, and an flock belongs to the open file: the worker
+    must take the lock on a file of its own, or it would write alongside its parent."""
+    import os
+    import threading
+    import time
+
+    db = tmp_path / "forked.sqlite"
+    s = Store.open(db)
+    read_end, write_end = os.pipe()
+    with store.transaction(s.db):
+        pid = os.fork()
+        if pid == 0:  # the worker: try to write while the parent holds the lock
+            report = "error"
+            try:
+                entered = threading.Event()
+
+                def write():
+                    with s.db.write_lock:
+                        entered.set()
+
+                threading.Thread(target=write, daemon=True).start()
+                blocked = not entered.wait(0.6)
+                got_it = entered.wait(10)
+                report = f"{blocked} {got_it}"
+            finally:
+                os.write(write_end, report.encode())
+                os._exit(0)
+        time.sleep(1.2)  # hold the lock well past the worker's first look
+    os.waitpid(pid, 0)
+    assert os.read(read_end, 100).decode() == "True True"
+    os.close(read_end)
+    os.close(write_end)
+    s.close()
