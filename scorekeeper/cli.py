@@ -176,11 +176,16 @@ def lan_address() -> str:
 
 def cmd_serve(args) -> int:
     import segno
-    from waitress import create_server
+
+    from . import server
 
     app = _app(args)
-    server = create_server(app, host=args.host, port=args.port, threads=args.threads, ident="scorekeeper")
-    port = server.effective_port
+    try:
+        sock = server.listen(args.host, args.port)
+    except OSError as exc:
+        print(f"Cannot listen on {args.host}:{args.port}: {exc.strerror}.", file=sys.stderr)
+        return 1
+    port = sock.getsockname()[1]
     host = lan_address() if args.host in ("0.0.0.0", "::", "") else args.host
     url = f"http://{host}:{port}/"
     print(f"Scorekeeper is serving {app.config['DATABASE']}")
@@ -188,8 +193,9 @@ def cmd_serve(args) -> int:
     if not args.no_qr:
         segno.make(url, error="l").terminal(compact=True)
     print("Press Ctrl+C to stop.", flush=True)
+    workers = args.workers if args.workers is not None else server.default_workers()
     try:
-        server.run()
+        server.serve(app, sock, workers=workers, threads=args.threads)
     except KeyboardInterrupt:
         pass
     return 0
@@ -218,7 +224,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = with_db(sub.add_parser("serve", help="serve the app to the phones at the table"))
     p.add_argument("--host", default="0.0.0.0")
     p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--threads", type=int, default=8)
+    p.add_argument("--workers", type=int, default=None,
+                   help="worker processes (default: one per core, at most 4)")
+    p.add_argument("--threads", type=int, default=4, help="threads per worker (default: 4)")
     p.add_argument("--no-qr", action="store_true", help="don't print the QR code")
     p.set_defaults(func=cmd_serve)
 

@@ -25,10 +25,10 @@ HX = {"HX-Request": "true"}
 class Server:
     """`scorekeeper serve` as a subprocess on a free port."""
 
-    def __init__(self, db: Path):
+    def __init__(self, db: Path, workers: int = 2):
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1", "--port", "0",
-             "--db", str(db), "--no-qr", "--threads", "8"],
+             "--db", str(db), "--no-qr", "--workers", str(workers)],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -126,6 +126,49 @@ def test_every_acknowledged_entry_survives_sigkill(tmp_path):
         assert count == 1
     finally:
         server.kill()
+
+
+def worker_pids(parent: int) -> set[int]:
+    """The live child processes of ``parent`` (from /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == parent and fields[0] != "Z":
+            found.add(int(stat.parent.name))
+    return found
+
+
+def wait_for(predicate, seconds: float = 10):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()
+
+
+def test_a_crashed_worker_is_replaced_and_none_outlives_the_server(tmp_path):
+    db = tmp_path / "workers.sqlite"
+    table_path = make_table(db)
+    server = Server(db, workers=2)
+    try:
+        assert wait_for(lambda: len(worker_pids(server.proc.pid)) == 2)
+        first = worker_pids(server.proc.pid)
+        crashed = min(first)
+        os.kill(crashed, signal.SIGKILL)
+        assert wait_for(lambda: len(worker_pids(server.proc.pid) - {crashed}) == 2)
+        # the table is still served, and a write goes through, whichever worker answers
+        phone = Phone(server.url, table_path)
+        for i in range(6):
+            assert phone.post_round(i + 1, 5, f"after-crash-{i}").status_code == 200
+        workers = worker_pids(server.proc.pid)
+    finally:
+        server.kill()
+    # a killed server takes its workers with it: nothing keeps its port or its file
+    assert wait_for(lambda: not any(Path(f"/proc/{pid}").exists() for pid in workers))
 
 
 def test_a_migration_killed_half_way_leaves_the_file_untouched(tmp_path):
