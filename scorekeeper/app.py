@@ -7,11 +7,12 @@ import secrets
 from pathlib import Path
 
 from flask import Flask, render_template, request
+from flask.sessions import SecureCookieSessionInterface
 from flask_babel import Babel
 from flask_htmx import HTMX
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
-from . import store
+from . import i18n, store
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -60,6 +61,20 @@ def _secret_key(instance: Path) -> str:
     return key
 
 
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed-cookie session, with its serializer built once per secret key
+    instead of on every request (building it costs more than checking a cookie)."""
+
+    _cached: tuple | None = None
+
+    def get_signing_serializer(self, app: Flask):
+        key = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
+        cached = self._cached
+        if cached is None or cached[0] != key:
+            cached = self._cached = (key, super().get_signing_serializer(app))
+        return cached[1]
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(
         "scorekeeper",
@@ -93,11 +108,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
     app.json.sort_keys = False
+    app.session_interface = SessionInterface()
     app.json.ensure_ascii = False
 
     csrf.init_app(app)
     htmx.init_app(app)
     babel.init_app(app)
+    i18n.install(app)
 
     # create or upgrade the schema once, before the first request
     store.Store.open(app.config["DATABASE"]).close()

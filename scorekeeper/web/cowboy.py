@@ -29,13 +29,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from flask import Blueprint, g, make_response, redirect, render_template, request
-from flask_babel import gettext as _
 
 from .. import api, store
 from ..cards import ACE, JACK, KING, QUEEN, SUIT_SYMBOLS, SUITS, Card, CardError, parse_card
 from ..errors import RuleError
 from ..games import catalog
 from ..games import cowboy as engine
+from ..i18n import gettext as _
 from . import screens
 from .tables import get_store, load, render_board, table_context, table_url, wants_partial
 

@@ -36,13 +36,13 @@ from flask import (
     render_template,
     request,
 )
-from flask_babel import gettext as _
 
 from .. import api, dice, store
 from ..cards import RANK_TEXT, parse_card
 from ..errors import RuleError
 from ..games import kvanta as engine
 from ..games import standings as standings_rules
+from ..i18n import gettext as _
 from ..summary import TableSummary, as_progress_entry, summarize
 from .screens import record
 from .tables import (

@@ -38,13 +38,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from flask import Blueprint, render_template, request, url_for
-from flask_babel import gettext as _
 
 from .. import api, store
 from ..cards import JOKER, RANK_TEXT, SUITS, parse_card
 from ..errors import RuleError
 from ..games import catalog
 from ..games import pegs as engine
+from ..i18n import gettext as _
 from ..summary import TableSummary
 from . import screens
 from .tables import after_write, get_store, load, render_board, table_context, wants_partial

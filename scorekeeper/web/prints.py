@@ -10,10 +10,10 @@ sends the ETag back gets a 304 without the body.
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, render_template, request, url_for
-from flask_babel import gettext as _
 
 from .. import printing, rulecards
 from ..games import catalog
+from ..i18n import gettext as _
 from ..store import Table
 from .tables import get_store, load
 

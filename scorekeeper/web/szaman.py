@@ -26,14 +26,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from flask import Blueprint, make_response, redirect, render_template, request, url_for
-from flask_babel import gettext as _
-from flask_babel import ngettext
 
 from .. import api, store
 from ..cards import RANKS, SUIT_SYMBOLS, Card, CardError
 from ..errors import RuleError
 from ..games import szaman as engine
 from ..games.standings import NON_DEAL_KINDS
+from ..i18n import gettext as _
+from ..i18n import ngettext
 from ..summary import TableSummary, summarize
 from . import screens
 from .tables import (

@@ -11,6 +11,7 @@ import csv
 import functools
 import io
 import json
+import re
 import secrets
 import threading
 from collections import OrderedDict
@@ -21,18 +22,20 @@ from flask import (
     Response,
     abort,
     current_app,
+    g,
     make_response,
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
-from flask_babel import gettext as _
 from flask_wtf.csrf import generate_csrf
 
 from .. import api, store
 from ..errors import RuleError
 from ..games import catalog
+from ..i18n import gettext as _
 from ..summary import summarize
 from ..validate import MAX_NAME
 from . import screens
@@ -141,29 +144,61 @@ def table_context(table: store.Table, access: str, **extra) -> dict:
 CSRF_MARK = "__csrf_token__"
 SUBMISSION_MARK = "__submission_id__"
 FLASH_MARK = "<!--flash-->"
-_rendered: OrderedDict[tuple, str] = OrderedDict()
+MARKS = re.compile(f"({re.escape(CSRF_MARK)}|{re.escape(SUBMISSION_MARK)}|{re.escape(FLASH_MARK)})")
+_rendered: OrderedDict[tuple, list[str]] = OrderedDict()
 _rendered_lock = threading.Lock()
 RENDER_CACHE_SIZE = 512
 
 
-def _render_cached(key: tuple, render) -> str:
+def _render_cached(key: tuple, render) -> list[str]:
+    """The page for ``key``, split at its placeholders: text and marks alternate,
+    so filling it in is one join, not a scan of the whole page per mark."""
     with _rendered_lock:
-        html = _rendered.get(key)
-        if html is not None:
+        parts = _rendered.get(key)
+        if parts is not None:
             _rendered.move_to_end(key)
-            return html
-    html = render()
+            return parts
+    parts = MARKS.split(render())
     with _rendered_lock:
-        _rendered[key] = html
+        _rendered[key] = parts
         while len(_rendered) > RENDER_CACHE_SIZE:
             _rendered.popitem(last=False)
-    return html
+    return parts
+
+
+# The signed form of a session's CSRF token, kept per raw token: signing costs more
+# than serving a cached page, and a signed token never expires (WTF_CSRF_TIME_LIMIT).
+_signed_csrf: OrderedDict[str, str] = OrderedDict()
+SIGNED_CSRF_CACHE_SIZE = 4096
+
+
+def csrf_token() -> str:
+    raw = session.get("csrf_token")
+    signed = _signed_csrf.get(raw) if raw else None
+    if signed is None:
+        signed = generate_csrf()
+        _signed_csrf[session["csrf_token"]] = signed
+        while len(_signed_csrf) > SIGNED_CSRF_CACHE_SIZE:
+            _signed_csrf.popitem(last=False)
+    g.csrf_token = signed  # what Flask-WTF's own csrf_token() returns for this request
+    return signed
 
 
 def _flash_html(message: str | None, error: str | None) -> str:
     if not (message or error):
         return ""
     return render_template("partials/flash.html", message=message, error=error)
+
+
+def _fill(parts: list[str], message: str | None = None, error: str | None = None) -> str:
+    """A cached page with this request's CSRF token, a fresh submission id and
+    its one-off message."""
+    fill = {
+        CSRF_MARK: csrf_token(),
+        SUBMISSION_MARK: new_submission_id(),
+        FLASH_MARK: _flash_html(message, error),
+    }
+    return "".join([fill[part] if i % 2 else part for i, part in enumerate(parts)])
 
 
 def render_board(
@@ -201,22 +236,21 @@ def render_board(
         partial,
         request.host_url,
     )
-    html = _render_cached(
+    parts = _render_cached(
         key,
         lambda: render(
             csrf_token=lambda: CSRF_MARK, submission_id=SUBMISSION_MARK, flash_mark=FLASH_MARK
         ),
     )
-    html = (
-        html.replace(CSRF_MARK, generate_csrf())
-        .replace(SUBMISSION_MARK, new_submission_id())
-        .replace(FLASH_MARK, _flash_html(message, error))
-    )
-    return make_response(html, status)
+    return make_response(_fill(parts, message, error), status)
 
 
 def after_write(table: store.Table, access: str = "score", **extra):
+    """The board for htmx, else a redirect to the table page (which shows no
+    message: a ``message`` given as a function is then never made)."""
     if wants_partial():
+        if callable(extra.get("message")):
+            extra["message"] = extra["message"]()
         return render_board(table, access, **extra)
     return redirect(table_url(table), code=303)
 
@@ -329,8 +363,17 @@ def live(key: str):
         # closes the connection after a 204, and a phone polls every second.
         return Response(b"", status=200, headers={"Content-Length": "0"})
     table, access = load(key)
-    ctx = table_context(table, access)
-    return render_template("tables/_live.html", **ctx)
+    # every phone at the table asks right after a change: render once per version
+    parts = _render_cached(
+        (current_app.config["DATABASE"], table.id, table.version, access, "live", request.host_url),
+        lambda: render_template(
+            "tables/_live.html",
+            **table_context(
+                table, access, csrf_token=lambda: CSRF_MARK, submission_id=SUBMISSION_MARK
+            ),
+        ),
+    )
+    return _fill(parts)
 
 
 @bp.get("/t/<key>/history")
@@ -404,13 +447,20 @@ def add_round(key: str):
             round_number = s.entry(table.id, supersedes).round
         except store.NotFound:
             return render_board(table, access, 409, error=_("That round no longer exists."))
-    pad = {"fields": raw, "supersedes": supersedes, "round": round_number or s.next_round(table.id)}
+
+    def pad() -> dict:  # the pad as typed, shown again when nothing was saved
+        return {
+            "fields": raw,
+            "supersedes": supersedes,
+            "round": round_number or s.next_round(table.id),
+        }
+
     if errors:
         return render_board(
             table,
             access,
             422,
-            pad=pad,
+            pad=pad(),
             pad_errors=errors,
             submission_id=submission_id or new_submission_id(),
             error=_("Nothing was saved: check the marked fields."),
@@ -435,18 +485,19 @@ def add_round(key: str):
         )
     except RuleError as exc:
         return render_board(
-            table, access, 422, pad=pad, error=exc.message, submission_id=new_submission_id()
+            table, access, 422, pad=pad(), error=exc.message, submission_id=new_submission_id()
         )
     except store.Conflict as exc:
         return render_board(table, access, 409, error=exc.message)
     except store.StoreError as exc:
-        return render_board(table, access, 422, pad=pad, error=exc.message)
+        return render_board(table, access, 422, pad=pad(), error=exc.message)
     saved_round = outcome["round"]
-    done = (
-        _("Round %(n)d changed.", n=saved_round)
-        if supersedes
-        else _("Round %(n)d saved.", n=saved_round)
-    )
+
+    def done() -> str:
+        if supersedes:
+            return _("Round %(n)d changed.", n=saved_round)
+        return _("Round %(n)d saved.", n=saved_round)
+
     return after_write(table, message=done)
 
 

@@ -24,12 +24,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from flask import Blueprint, render_template, request
-from flask_babel import gettext as _
 
 from .. import api, store
 from ..cards import RED_SUITS, SUIT_SYMBOLS, parse_card
 from ..errors import RuleError
 from ..games import vezimas as engine
+from ..i18n import gettext as _
 from ..summary import TableSummary
 from . import screens
 from .tables import (
