@@ -4,10 +4,12 @@ request count: 1, 10 and 50 concurrent keep-alive clients on
   (a) a table page, (b) posting a scored entry, (c) the "has the table changed?"
   poll, (d) a bare route in the same server (the floor),
 
+each as a phone at the table sends it (with the session cookie it was given),
+
 printing req/s, p50, p95, p99 and each throughput as a share of the floor's; then
 the table page's server time at 1,000 entries vs 10, and the first page's weight.
 
-    python bench/load.py [--seconds 10] [--max-requests 200000]
+    python bench/load.py [--seconds 10] [--max-requests 200000] [--workers N] [--threads N]
 """
 
 from __future__ import annotations
@@ -32,11 +34,17 @@ sys.path.insert(0, str(ROOT))
 from scorekeeper.store import Store  # noqa: E402
 
 
-def start_server(db: Path, synchronous: str) -> tuple[subprocess.Popen, str]:
+def start_server(db: Path, synchronous: str, workers: int | None = None,
+                 threads: int | None = None) -> tuple[subprocess.Popen, str]:
     env = {**os.environ, "SCOREKEEPER_SQLITE_SYNCHRONOUS": synchronous}
+    options = []
+    if workers is not None:
+        options += ["--workers", str(workers)]
+    if threads is not None:
+        options += ["--threads", str(threads)]
     proc = subprocess.Popen(
         [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1", "--port", "0",
-         "--db", str(db), "--no-qr"],
+         "--db", str(db), "--no-qr", *options],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -136,8 +144,9 @@ def run_load(base: str, make_request, clients: int, seconds: float, max_requests
     return len(latencies) / elapsed, pct(0.50), pct(0.95), pct(0.99)
 
 
-def get(path: str, host: str):
-    raw = f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode()
+def get(path: str, host: str, cookie: str | None = None):
+    cookie_line = f"Cookie: {cookie}\r\n" if cookie else ""
+    raw = f"GET {path} HTTP/1.1\r\nHost: {host}\r\n{cookie_line}\r\n".encode()
     return lambda _client: (lambda _n: raw)
 
 
@@ -186,24 +195,32 @@ def main() -> None:
     parser.add_argument("--clients", default="1,10,50")
     parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"],
                         help="the server's SQLite durability (SQLITE_SYNCHRONOUS)")
+    parser.add_argument("--workers", type=int, help="serve --workers (default: serve's own)")
+    parser.add_argument("--threads", type=int, help="serve --threads (default: serve's own)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "load.sqlite"
         keys = make_tables(db)
-        proc, base = start_server(db, args.synchronous)
+        proc, base = start_server(db, args.synchronous, args.workers, args.threads)
         host = base.removeprefix("http://")
         try:
             session = Session(base, keys["small"])
             with urllib.request.urlopen(f"{base}/t/{keys['small']}/version") as response:
                 version = re.search(rb"\d+", response.read()).group(0).decode()
             scenarios = {
-                "(a) table page": get(f"/t/{keys['small']}", host),
+                # a phone reloading the table: it sends the session cookie it was given
+                "(a) table page": get(f"/t/{keys['small']}", host, session.cookie),
                 "(b) post an entry": None,
-                "(c) poll unchanged": get(f"/t/{keys['small']}/live?v={version}", host),
+                "(c) poll unchanged": get(f"/t/{keys['small']}/live?v={version}", host, session.cookie),
                 "(d) floor /healthz": get("/healthz", host),
             }
-            print(f"Load on `scorekeeper serve` (waitress, SQLite synchronous={args.synchronous}), "
+            from scorekeeper import server as serve_defaults
+
+            workers = args.workers or serve_defaults.default_workers()
+            threads = args.threads or serve_defaults.DEFAULT_THREADS
+            print(f"Load on `scorekeeper serve` (waitress, {workers} worker process(es) × "
+                  f"{threads} threads, SQLite synchronous={args.synchronous}), "
                   f"{args.seconds:.0f} s per run, at most {args.max_requests:,} requests per run")
             print(f"{'scenario':<22}{'clients':>8}{'req/s':>9}{'p50 ms':>9}{'p95 ms':>9}"
                   f"{'p99 ms':>9}{'of floor':>10}")
@@ -223,7 +240,7 @@ def main() -> None:
                         if name.startswith("(c)"):
                             with urllib.request.urlopen(f"{base}/t/{keys['small']}/version") as r:
                                 version = re.search(rb"\d+", r.read()).group(0).decode()
-                            make = get(f"/t/{keys['small']}/live?v={version}", host)
+                            make = get(f"/t/{keys['small']}/live?v={version}", host, session.cookie)
                         figures = run_load(base, make, clients, args.seconds, args.max_requests)
                     rps, p50, p95, p99 = figures
                     share = rps / floor[0] * 100
