@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 import os
 import secrets
+import time
+from collections import OrderedDict
 from pathlib import Path
 
 from flask import Flask, render_template, request
@@ -62,17 +65,47 @@ def _secret_key(instance: Path) -> str:
 
 
 class SessionInterface(SecureCookieSessionInterface):
-    """Flask's signed-cookie session, with its serializer built once per secret key
-    instead of on every request (building it costs more than checking a cookie)."""
+    """Flask's signed-cookie session, made cheap for the phone that polls every second.
 
-    _cached: tuple | None = None
+    Its serializer is built once per secret key instead of on every request, and a
+    cookie already checked is not checked again for a while: verifying the
+    signature costs more than answering the poll itself."""
+
+    CHECKED_COOKIES = 4096
+    RECHECK_AFTER_S = 3600.0  # far below the cookie's own lifetime (31 days)
+
+    def __init__(self):
+        self._serializer: tuple | None = None
+        self._checked: OrderedDict[str, tuple[dict, float, tuple]] = OrderedDict()
+
+    @staticmethod
+    def _keys(app: Flask) -> tuple:
+        return (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
 
     def get_signing_serializer(self, app: Flask):
-        key = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
-        cached = self._cached
-        if cached is None or cached[0] != key:
-            cached = self._cached = (key, super().get_signing_serializer(app))
+        keys = self._keys(app)
+        cached = self._serializer
+        if cached is None or cached[0] != keys:
+            cached = self._serializer = (keys, super().get_signing_serializer(app))
         return cached[1]
+
+    def open_session(self, app: Flask, request):
+        cookie = request.cookies.get(self.get_cookie_name(app))
+        if cookie:
+            found = self._checked.get(cookie)
+            if (
+                found is not None
+                and found[2] == self._keys(app)
+                and time.monotonic() - found[1] < self.RECHECK_AFTER_S
+            ):
+                return self.session_class(copy.deepcopy(found[0]))
+        session = super().open_session(app, request)
+        if cookie and session:  # a valid cookie with something in it
+            self._checked[cookie] = (copy.deepcopy(dict(session)), time.monotonic(),
+                                     self._keys(app))
+            while len(self._checked) > self.CHECKED_COOKIES:
+                self._checked.popitem(last=False)
+        return session
 
 
 def create_app(test_config: dict | None = None) -> Flask:

@@ -102,6 +102,44 @@ def test_every_form_post_needs_the_csrf_token(app, client, store, table):
     assert snapshot(store) == before
 
 
+def test_a_session_cookie_checked_once_is_still_refused_when_tampered_with(app, client, table):
+    """Sessions whose cookie was already verified skip the check for a while: only
+    the exact cookie that was signed may do that."""
+    t, page = table
+    url = f"/t/{t.scorer_key}"
+    name = app.config["SESSION_COOKIE_NAME"]
+    cookie = client.get_cookie(name).value
+    fields = page.player_fields()
+
+    def post(sid: str):
+        return client.post(url + "/rounds", data={"csrf_token": page.csrf, "submission_id": sid,
+                                                  fields[0]: "1"}, headers={"HX-Request": "true"})
+
+    assert post("checked-1").status_code == 200
+    assert post("checked-2").status_code == 200  # the second one from the checked cookie
+    payload, signature = cookie.rsplit(".", 1)
+    flipped = signature[:-2] + ("A" if signature[-2] != "A" else "B") + signature[-1]
+    for forged in (f"{payload}.{flipped}", cookie + "x", cookie[:-1]):
+        client.set_cookie(name, forged)
+        response = post("forged")
+        assert response.status_code == 400, forged
+    client.set_cookie(name, cookie)
+    assert post("checked-3").status_code == 200
+
+
+def test_another_secret_key_does_not_trust_a_checked_cookie(tmp_path):
+    first = create_app({"DATABASE": str(tmp_path / "a.sqlite"), "SECRET_KEY": "one"})
+    client = first.test_client()
+    client.get("/")  # the home page's form puts a CSRF token in the session
+    cookie = client.get_cookie(first.config["SESSION_COOKIE_NAME"]).value
+    with first.test_request_context("/", headers={"Cookie": f"session={cookie}"}):
+        from flask import request
+
+        assert first.session_interface.open_session(first, request).get("csrf_token")
+        first.secret_key = "two"
+        assert not first.session_interface.open_session(first, request)
+
+
 def test_the_score_api_needs_no_csrf_token(client):
     response = client.post("/api/v1/score/manual-points",
                            json={"players": ["A", "B"], "points": {"A": 1}})
