@@ -527,8 +527,15 @@ class Store:
         return [Player(*row) for row in rows]
 
     def rename_player(
-        self, table_id: int, player_id: int, name: str, submission_id: str | None = None
+        self,
+        table_id: int,
+        player_id: int,
+        name: str,
+        submission_id: str | None = None,
+        rename_in_draft: Callable[[dict, str, str], dict] | None = None,
     ) -> dict:
+        """``rename_in_draft(data, old, new)``: for a game whose drafts name players,
+        carries what was typed for them over to the new name, in the same write."""
         try:
             with self.write(table_id, submission_id) as outcome:
                 names = {p.id: p.name for p in self.players(table_id)}
@@ -537,6 +544,19 @@ class Store:
                 if name in (n for pid, n in names.items() if pid != player_id):
                     raise StoreError(f"{name!r} is already playing at this table.")
                 self.db.execute("UPDATE players SET name = ? WHERE id = ?", [name, player_id])
+                old = names[player_id]
+                if rename_in_draft is not None and old != name:
+                    drafts = self.db.execute(
+                        "SELECT name, data FROM drafts WHERE table_id = ?", [table_id]
+                    ).fetchall()
+                    for draft_name, data in drafts:
+                        renamed = rename_in_draft(json.loads(data), old, name)
+                        self.db.execute(
+                            """UPDATE drafts SET data = ?, version = version + 1, updated = ?
+                               WHERE table_id = ? AND name = ?""",
+                            [json.dumps(renamed, ensure_ascii=False), now(), table_id,
+                             draft_name],
+                        )
                 outcome.update(player_id=player_id, name=name)
             return outcome
         except Replayed as replay:

@@ -621,3 +621,26 @@ def test_a_plain_form_post_redirects_to_the_table(kv):
     assert answer.status_code == 303
     assert answer.headers["Location"].endswith("/t/" + kv.table.scorer_key)
     assert "2♣" in kv.page().html
+
+
+def test_a_rename_mid_round_keeps_what_was_typed_for_that_player(app, kv):
+    kv.tricks(app, 4, 5, 5, 3)  # target 14, Ceca rolls a 3
+    kv.exchange("Ceca")
+    kv.post("call")
+    kv.sums("call", {"Ana": 13, "Bojan": 20, "Ceca": 11})
+    ceca = next(p for p in kv.store.players(kv.table.id) if p.name == "Ceca")
+    renamed = kv.client.post(f"{kv.url}/players/{ceca.id}/name", data={"name": "Cveta"},
+                             headers={"HX-Request": "true", "X-CSRFToken": kv.csrf})
+    assert renamed.status_code == 200
+    expected = api.evaluate(
+        "kvanta-call",
+        {"target": 14, "caller": "Cveta", "hands": {},
+         "sums": {"Ana": 13, "Bojan": 20, "Cveta": 11}},
+    )
+    answer = kv.page()
+    assert "Call by Cveta" in answer.html
+    assert answer.points("kv-call") == expected["points"]  # nothing to type again
+    saved = kv.post("save-call", sid=answer.sid("-call"))
+    assert saved.status == 200, saved.error
+    (entry,) = kv.entries("kvanta-call")
+    assert entry.request["caller"] == "Cveta" and entry.request["sums"]["Cveta"] == 11

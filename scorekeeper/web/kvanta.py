@@ -175,6 +175,25 @@ def new_draft(round_number: int, since_roll: int) -> dict:
     }
 
 
+def rename_in_draft(draft: dict, old: str, new: str) -> dict:
+    """The draft keeps what was typed per player name: a rename mid-round carries it
+    over (``store.rename_player`` calls this in the same write)."""
+    for slot in draft.get("slots", {}).values():
+        for key in ("sums", "cards", "mode"):
+            typed = slot.get(key) or {}
+            if old in typed:
+                typed[new] = typed.pop(old)
+        if slot.get("active") == old:
+            slot["active"] = new
+    for key in ("draw_winner", "trick_winner", "caller"):
+        if draft.get(key) == old:
+            draft[key] = new
+    exchange = draft.get("exchange")
+    if isinstance(exchange, dict) and exchange.get("player") == old:
+        exchange["player"] = new
+    return draft
+
+
 @dataclass
 class Round:
     """One request's view of the round: the table, its summary and the draft."""

@@ -69,6 +69,13 @@ def game_module(slug: str):
     return module
 
 
+def draft_renamer(slug: str):
+    """The game's ``rename_in_draft``, if its drafts name players (others use seats or ids)."""
+    if slug not in GAME_SLUGS:
+        return None
+    return getattr(game_module(slug), "rename_in_draft", None)
+
+
 def _only_tables_of(slug: str):
     def guard():
         from .tables import get_store  # tables imports this module

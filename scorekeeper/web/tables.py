@@ -587,7 +587,9 @@ def rename(key: str, player_id: int):
     try:
         # setting a name is safe to repeat, so it needs no submission id: a second
         # rename from the same page must not be taken for a retry of the first
-        get_store().rename_player(table.id, player_id, name)
+        get_store().rename_player(
+            table.id, player_id, name, rename_in_draft=screens.draft_renamer(table.game)
+        )
     except store.NotFound:
         abort(404)
     except store.StoreError as exc:
