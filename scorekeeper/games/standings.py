@@ -20,6 +20,8 @@ class Progress:
     last_loser: str | None = None  # Vežimas: who took the last cart
     drawn_dealer: str | None = None  # Kvanta: the dealer draw's result
     winner_team: int | None = None  # Pegs and Jokers
+    pegs_home: tuple[int, ...] | None = None  # Pegs and Jokers: pegs home per seat
+    pegs_per_seat: int = 0
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,7 @@ class Standings:
     dealer: str | None = None
     lower_is_better: bool = False
     distance_to: int | None = None  # Szaman: ranks by distance to this total
+    shown: dict[str, str] | None = None  # what to show for each player instead of points
 
 
 def _rank(order: list[str], key) -> dict[str, int]:
@@ -166,8 +169,18 @@ def standings(
         )
 
     if game == "pegs":
+        # a race of two teams (partners sit opposite, so seats alternate): the team
+        # with more pegs home leads, and each player shows their own pegs home
+        shown = None
+        if progress.pegs_home is not None and len(progress.pegs_home) == len(players):
+            home = {p: progress.pegs_home[seat[p]] for p in players}
+            team_home = [sum(home[p] for p in players if seat[p] % 2 == t) for t in (0, 1)]
+            order = sorted(players, key=lambda p: (-team_home[seat[p] % 2], seat[p] % 2, seat[p]))
+            ranks = _rank(order, lambda p: team_home[seat[p] % 2])
+            shown = {p: f"{home[p]}/{progress.pegs_per_seat} home" for p in players}
+        teams = [[p for p in players if seat[p] % 2 == t] for t in (0, 1)]
         if progress.winner_team is not None:
-            winners = [p for p in players if seat[p] % 2 == progress.winner_team]
+            winners = teams[progress.winner_team]
             return Standings(
                 order,
                 ranks,
@@ -175,15 +188,17 @@ def standings(
                 winners,
                 f"Team {progress.winner_team + 1} ({_names(winners)}) wins the race.",
                 next_dealer,
+                shown=shown,
             )
-        return Standings(
-            order,
-            ranks,
-            False,
-            [],
-            "Partners sit opposite: seats alternate between the two teams.",
-            next_dealer,
-        )
+        if shown is None:
+            message = "Partners sit opposite: seats alternate between the two teams."
+        else:
+            per_team = [progress.pegs_per_seat * len(team) for team in teams]
+            message = "; ".join(
+                f"Team {t + 1} ({_names(teams[t])}): {team_home[t]} of {per_team[t]} pegs home"
+                for t in (0, 1)
+            ) + "."
+        return Standings(order, ranks, False, [], message, next_dealer, shown=shown)
 
     return Standings(order, ranks, progress.ended, [], "", next_dealer)
 
@@ -195,7 +210,8 @@ def progress_of(game: str, settings: dict, live_entries: list[dict]) -> Progress
     by player name, oldest first.
     """
     scoring_rounds = {e["round"] for e in live_entries if e["kind"] not in NON_DEAL_KINDS}
-    last_loser = drawn_dealer = winner_team = None
+    last_loser = drawn_dealer = winner_team = pegs_home = None
+    pegs_per_seat = 0
     ended = False
     for e in live_entries:
         kind = e["kind"]
@@ -213,6 +229,11 @@ def progress_of(game: str, settings: dict, live_entries: list[dict]) -> Progress
         elif kind in ("pegs-apply", "pegs-board"):
             # the latest board decides: a correction can also undo a finish
             winner_team = e["result"].get("winner_team")
+            board = e["result"].get("pegs")
+            if isinstance(board, dict) and board:
+                seats = [board.get(str(i), []) for i in range(len(board))]
+                pegs_home = tuple(sum(str(p).startswith("H") for p in pegs) for pegs in seats)
+                pegs_per_seat = max(len(pegs) for pegs in seats)
     return Progress(
         deals_played=len(scoring_rounds),
         ended=ended,
@@ -220,6 +241,8 @@ def progress_of(game: str, settings: dict, live_entries: list[dict]) -> Progress
         last_loser=last_loser,
         drawn_dealer=drawn_dealer,
         winner_team=winner_team,
+        pegs_home=pegs_home,
+        pegs_per_seat=pegs_per_seat,
     )
 
 
