@@ -359,6 +359,17 @@ def test_filled_sheet_of_a_szaman_table_shows_the_distance_to_the_target(ctx, st
     assert "Zofia wins: closest to 66 (S-D5)" in text
 
 
+def test_filled_sheet_of_a_pegs_table_shows_pegs_home(ctx, store):
+    table = make_table(store, "pegs", ["Ana", "Bojan", "Ceca", "Dule"])
+    board = {"0": ["S", "S", "S", "S", "H1"], "1": ["S", "S", "S", "H1", "H2"],
+             "2": ["S"] * 5, "3": ["S"] * 5}
+    result = {"seats": 4, "pegs": board, "bumps": [], "winner_team": None}
+    store.add_entry(table.id, 1, "pegs-board", {"seats": 4, "pegs": board}, result, {})
+    text = pdf_text(printing.filled_sheet(store, store.table(table.id)).pdf)
+    assert "2/5 home" in text and "1/5 home" in text and "0/5 home" in text
+    assert "Team 2 (Bojan and Dule): 2 of 10 pegs home" in text.replace("\n", " ")
+
+
 def test_filled_sheet_of_a_long_table_runs_over_pages_with_its_header(ctx, store):
     table = make_table(store, "kvanta", ["A", "B", "C", "D", "E", "F"])
     table = add_points(store, table, [[i, -i, 2, 0, 1, -3] for i in range(60)])
