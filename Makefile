@@ -28,9 +28,10 @@ bench: $(VENV)/.installed-test system-run
 	$(BIN)/python bench/print.py
 	$(BIN)/python bench/load.py
 
-# the long fuzzing campaign: 10,000 generated requests per endpoint and per score kind
+# the long fuzzing campaign: 10,000 generated requests per endpoint and per score kind,
+# one pytest worker per core
 fuzz-long: $(VENV)/.installed-test
-	FUZZ_EXAMPLES=10000 FUZZ_RANDOM=1 $(BIN)/pytest -p no:playwright -q tests/test_fuzz.py
+	FUZZ_EXAMPLES=10000 FUZZ_RANDOM=1 $(BIN)/pytest -p no:playwright -q -n auto tests/test_fuzz.py
 
 # the catalogue of every user-facing string, for translators
 messages: $(VENV)/.installed-run
