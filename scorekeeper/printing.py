@@ -17,6 +17,7 @@ from __future__ import annotations
 import atexit
 import functools
 import hashlib
+import shutil
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
@@ -74,8 +75,14 @@ def _weasyprint():
 
 
 def _forget_weasyprint() -> None:
+    folder = None
+    if _weasyprint.cache_info().currsize:
+        _html, fonts = _weasyprint()
+        folder = getattr(fonts, "_folder", None)  # where it copied the @font-face fonts
     _stylesheets.cache_clear()
     _weasyprint.cache_clear()
+    if folder:  # removed here, not left to garbage collection, which may never come
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @functools.cache

@@ -14,12 +14,14 @@ lock that spans processes (``store.WriteLock``).
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import signal
 import socket
 import sys
 import time
+import traceback
 
 # The interval after which a thread waiting for the interpreter lock asks the
 # running one to give it up. Python's 5 ms suits long computations; our requests
@@ -58,10 +60,13 @@ def run_worker(app, sock: socket.socket, threads: int) -> None:
 
     _quiet_waitress()
     sys.setswitchinterval(SWITCH_INTERVAL_S)
+    # a stop (SIGTERM) leaves through Python, so that exit handlers run
+    # (the one in printing removes WeasyPrint's temporary font folder)
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
     server = create_server(app, sockets=[sock], threads=threads, ident="scorekeeper")
     try:
         server.run()
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemExit):
         pass
 
 
@@ -90,15 +95,16 @@ def serve(app, sock: socket.socket, workers: int, threads: int) -> None:
 
     def spawn() -> None:
         pid = os.fork()
-        if pid == 0:
+        if pid == 0:  # the worker: it never returns into the parent's code
             code = 0
             try:
-                signal.signal(signal.SIGTERM, signal.SIG_DFL)
                 _die_with_parent(parent)
                 run_worker(app, sock, threads)
-            except BaseException:  # a worker never returns into the parent's code
+            except BaseException:
+                traceback.print_exc()
                 code = 1
             finally:
+                atexit._run_exitfuncs()
                 os._exit(code)
         children.add(pid)
 

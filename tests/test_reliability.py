@@ -15,6 +15,7 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 import requests
 
 from scorekeeper.store import MIGRATIONS, Store, schema_version
@@ -25,13 +26,14 @@ HX = {"HX-Request": "true"}
 class Server:
     """`scorekeeper serve` as a subprocess on a free port."""
 
-    def __init__(self, db: Path, workers: int = 2):
+    def __init__(self, db: Path, workers: int = 2, env: dict | None = None):
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1", "--port", "0",
              "--db", str(db), "--no-qr", "--workers", str(workers)],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
+            env={**os.environ, **(env or {})},
         )
         self.url = None
         for line in self.proc.stdout:
@@ -169,6 +171,29 @@ def test_a_crashed_worker_is_replaced_and_none_outlives_the_server(tmp_path):
         server.kill()
     # a killed server takes its workers with it: nothing keeps its port or its file
     assert wait_for(lambda: not any(Path(f"/proc/{pid}").exists() for pid in workers))
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_stopped_server_cleans_up_after_its_workers(tmp_path, workers):
+    """SIGTERM (a service manager's stop) ends every worker through Python's exit
+    handlers: nothing is left in the temporary folder (WeasyPrint's fonts)."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    server = Server(tmp_path / "stop.sqlite", workers=workers, env={"TMPDIR": str(temporary)})
+    try:
+        for _ in range(4):  # whichever worker answers, it renders
+            with requests.Session() as browser:
+                response = browser.get(server.url + "/print/vezimas/rule-card.pdf", timeout=60)
+                assert response.status_code == 200
+        assert any(temporary.iterdir()), "no worker rendered a PDF"
+        workers = worker_pids(server.proc.pid)
+        server.proc.send_signal(signal.SIGTERM)
+        assert server.proc.wait(timeout=20) == 0
+    finally:
+        if server.proc.poll() is None:
+            server.kill()
+    assert wait_for(lambda: not any(Path(f"/proc/{pid}").exists() for pid in workers))
+    assert list(temporary.iterdir()) == []
 
 
 def test_a_migration_killed_half_way_leaves_the_file_untouched(tmp_path):
