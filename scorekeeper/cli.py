@@ -194,14 +194,25 @@ def cmd_serve(args) -> int:
         segno.make(url, error="l").terminal(compact=True)
     print("Press Ctrl+C to stop.", flush=True)
     workers = args.workers if args.workers is not None else server.default_workers()
+    threads = args.threads if args.threads is not None else server.DEFAULT_THREADS
     try:
-        server.serve(app, sock, workers=workers, threads=args.threads)
+        server.serve(app, sock, workers=workers, threads=threads)
     except KeyboardInterrupt:
         pass
     return 0
 
 
 # ---------------------------------------------------------------- parser
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 1 or more")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -224,9 +235,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = with_db(sub.add_parser("serve", help="serve the app to the phones at the table"))
     p.add_argument("--host", default="0.0.0.0")
     p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--workers", type=int, default=None,
+    p.add_argument("--workers", type=_positive, default=None,
                    help="worker processes (default: one per core, at most 4)")
-    p.add_argument("--threads", type=int, default=4, help="threads per worker (default: 4)")
+    p.add_argument("--threads", type=_positive, default=None, help="threads per worker (default: 4)")
     p.add_argument("--no-qr", action="store_true", help="don't print the QR code")
     p.set_defaults(func=cmd_serve)
 

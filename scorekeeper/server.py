@@ -31,12 +31,18 @@ SWITCH_INTERVAL_S = 0.001
 DEFAULT_THREADS = 4
 
 
+MAX_DEFAULT_WORKERS = 4  # a club's tables never need more
+
+
 def default_workers() -> int:
-    """One worker per core, at most four: a table's load never needs more."""
+    """One worker per core this process may use, at most ``MAX_DEFAULT_WORKERS``."""
     if not hasattr(os, "fork"):
         return 1
-    return max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-                      else os.cpu_count() or 1))
+    if hasattr(os, "sched_getaffinity"):
+        cores = len(os.sched_getaffinity(0))
+    else:
+        cores = os.cpu_count() or 1
+    return max(1, min(MAX_DEFAULT_WORKERS, cores))
 
 
 def listen(host: str, port: int) -> socket.socket:

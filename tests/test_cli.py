@@ -148,3 +148,25 @@ def test_delete_a_table(tmp_path, capsys):
     assert main(["delete", key, *db_args(tmp_path)]) == 2
     assert main(["tables", *db_args(tmp_path)]) == 0
     assert "No tables yet" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("option", ["--workers", "--threads"])
+@pytest.mark.parametrize("value", ["0", "-2", "many"])
+def test_serve_refuses_a_worker_or_thread_count_below_one(option, value, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["serve", option, value])
+    assert stopped.value.code == 2
+    assert "is not a whole number of 1 or more" in capsys.readouterr().err
+
+
+def test_serve_says_so_when_its_port_is_taken(tmp_path, capsys):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        code = main(["serve", "--host", "127.0.0.1", "--port", str(port), "--no-qr",
+                     *db_args(tmp_path)])
+    assert code == 1
+    assert f"Cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
