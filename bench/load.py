@@ -65,7 +65,7 @@ def start_server(db: Path, synchronous: str, workers: int | None = None,
 def make_tables(db: Path) -> dict[str, str]:
     s = Store.open(db)
     keys = {}
-    for name, entries in (("small", 10), ("big", 1000)):
+    for name, entries in (("small", 10), ("big", 1000), ("posts", 10)):
         out = s.create_table("kvanta", name, ["Ana", "Bojan", "Ceca", "Dragan"], {})
         players = s.players(out["table_id"])
         for i in range(entries):
@@ -199,16 +199,17 @@ def server_time(base: str, key: str, cookie: str, repeats: int = 300) -> float:
 
 def render_time(base: str, key: str, repeats: int = 15) -> float:
     """Median time of the table page's first view after a change (a rendered page,
-    not the cache): each time a round is saved first, as another phone would."""
+    not the cache): each time a player is renamed first, which changes the table
+    but not its number of entries."""
     session = Session(base, key)
     host, port = base.removeprefix("http://").split(":")
     connection = http.client.HTTPConnection(host, int(port), timeout=30)
     times = []
     try:
         for n in range(repeats):
-            body = (f"csrf_token={session.csrf}&submission_id=render-{key[:6]}-{n}"
-                    f"&{session.field}={n + 1}")
-            connection.request("POST", f"/t/{key}/rounds", body=body, headers={
+            player = session.field.removeprefix("points-")
+            body = f"csrf_token={session.csrf}&name=Ana{n}"
+            connection.request("POST", f"/t/{key}/players/{player}/name", body=body, headers={
                 "Cookie": session.cookie, "Content-Type": "application/x-www-form-urlencoded"})
             connection.getresponse().read()
             start = time.perf_counter()
@@ -238,6 +239,7 @@ def main() -> None:
         host = base.removeprefix("http://")
         try:
             session = Session(base, keys["small"])
+            posting = Session(base, keys["posts"])
             with urllib.request.urlopen(f"{base}/t/{keys['small']}/version") as response:
                 version = re.search(rb"\d+", response.read()).group(0).decode()
             scenarios = {
@@ -265,7 +267,8 @@ def main() -> None:
                     if name.startswith("(d)"):
                         figures = floor
                     elif name.startswith("(b)"):
-                        make = post_entry(keys["small"], host, session, f"r{clients}")
+                        # on a table of their own, so the others keep their size
+                        make = post_entry(keys["posts"], host, posting, f"r{clients}")
                         figures = run_load(base, make, clients, args.seconds, args.max_requests)
                         # keep (c) measuring an unchanged table
                     else:
