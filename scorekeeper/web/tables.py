@@ -150,15 +150,26 @@ _rendered_lock = threading.Lock()
 RENDER_CACHE_SIZE = 512
 
 
-def _render_cached(key: tuple, render) -> list[str]:
-    """The page for ``key``, split at its placeholders: text and marks alternate,
-    so filling it in is one join, not a scan of the whole page per mark."""
+def _render_cached(table: store.Table, access: str, variant: str, render) -> list[str]:
+    """The template ``variant`` for this table version, split at its placeholders: text
+    and marks alternate, so filling it in is one join, not a scan of the whole page
+    per mark. ``render(**placeholders)`` makes it with the marks in the context."""
+    key = (
+        current_app.config["DATABASE"],
+        table.id,
+        table.version,
+        access,
+        variant,
+        request.host_url,
+    )
     with _rendered_lock:
         parts = _rendered.get(key)
         if parts is not None:
             _rendered.move_to_end(key)
             return parts
-    parts = MARKS.split(render())
+    parts = MARKS.split(
+        render(csrf_token=lambda: CSRF_MARK, submission_id=SUBMISSION_MARK, flash_mark=FLASH_MARK)
+    )
     with _rendered_lock:
         _rendered[key] = parts
         while len(_rendered) > RENDER_CACHE_SIZE:
@@ -228,20 +239,7 @@ def render_board(
     if extra:  # a pad with the player's typing or field errors: render as it is
         html = render(message=message, error=error, **extra)
         return make_response(html, status)
-    key = (
-        current_app.config["DATABASE"],
-        table.id,
-        table.version,
-        access,
-        partial,
-        request.host_url,
-    )
-    parts = _render_cached(
-        key,
-        lambda: render(
-            csrf_token=lambda: CSRF_MARK, submission_id=SUBMISSION_MARK, flash_mark=FLASH_MARK
-        ),
-    )
+    parts = _render_cached(table, access, template, render)
     return make_response(_fill(parts, message, error), status)
 
 
@@ -364,14 +362,12 @@ def live(key: str):
         return Response(b"", status=200, headers={"Content-Length": "0"})
     table, access = load(key)
     # every phone at the table asks right after a change: render once per version
+    template = "tables/_live.html"
     parts = _render_cached(
-        (current_app.config["DATABASE"], table.id, table.version, access, "live", request.host_url),
-        lambda: render_template(
-            "tables/_live.html",
-            **table_context(
-                table, access, csrf_token=lambda: CSRF_MARK, submission_id=SUBMISSION_MARK
-            ),
-        ),
+        table,
+        access,
+        template,
+        lambda **marks: render_template(template, **table_context(table, access, **marks)),
     )
     return _fill(parts)
 
