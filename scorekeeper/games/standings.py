@@ -171,14 +171,14 @@ def standings(
     if game == "pegs":
         # a race of two teams (partners sit opposite, so seats alternate): the team
         # with more pegs home leads, and each player shows their own pegs home
+        teams = [[p for p in players if seat[p] % 2 == t] for t in (0, 1)]
         shown = None
         if progress.pegs_home is not None and len(progress.pegs_home) == len(players):
             home = {p: progress.pegs_home[seat[p]] for p in players}
-            team_home = [sum(home[p] for p in players if seat[p] % 2 == t) for t in (0, 1)]
+            team_home = [sum(home[p] for p in team) for team in teams]
             order = sorted(players, key=lambda p: (-team_home[seat[p] % 2], seat[p] % 2, seat[p]))
             ranks = _rank(order, lambda p: team_home[seat[p] % 2])
             shown = {p: f"{home[p]}/{progress.pegs_per_seat} home" for p in players}
-        teams = [[p for p in players if seat[p] % 2 == t] for t in (0, 1)]
         if progress.winner_team is not None:
             winners = teams[progress.winner_team]
             return Standings(
