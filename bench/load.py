@@ -183,8 +183,7 @@ def server_times(base: str, keys: list[str], cookie: str, repeats: int = 300) ->
     """Median time of each table's page over one keep-alive connection, as a phone
     reloading it (with its session cookie) waits for it. The tables take turns, so
     each sees the same worker and the same moment."""
-    host, port = base.removeprefix("http://").split(":")
-    connection = http.client.HTTPConnection(host, int(port), timeout=30)
+    connection = http.client.HTTPConnection(base.removeprefix("http://"), timeout=30)
     times: list[list[float]] = [[] for _ in keys]
     try:
         for _ in range(repeats):
@@ -203,8 +202,7 @@ def render_time(base: str, key: str, repeats: int = 15) -> float:
     not the cache): each time a player is renamed first, which changes the table
     but not its number of entries."""
     session = Session(base, key)
-    host, port = base.removeprefix("http://").split(":")
-    connection = http.client.HTTPConnection(host, int(port), timeout=30)
+    connection = http.client.HTTPConnection(base.removeprefix("http://"), timeout=30)
     times = []
     try:
         for n in range(repeats):
