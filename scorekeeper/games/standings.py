@@ -169,8 +169,9 @@ def standings(
         )
 
     if game == "pegs":
-        # a race of two teams (partners sit opposite, so seats alternate): the team
-        # with more pegs home leads, and each player shows their own pegs home
+        # a race of two teams (Setup: seat s is on team s mod 2; End: a team wins with
+        # every peg home): the team with more pegs in its home holes (P-D1) leads, and
+        # each player shows their own pegs home
         teams = [[p for p in players if seat[p] % 2 == t] for t in (0, 1)]
         shown = None
         if progress.pegs_home is not None and len(progress.pegs_home) == len(players):
@@ -229,7 +230,7 @@ def progress_of(game: str, settings: dict, live_entries: list[dict]) -> Progress
         elif kind in ("pegs-apply", "pegs-board"):
             # the latest board decides: a correction can also undo a finish
             winner_team = e["result"].get("winner_team")
-            board = e["result"].get("pegs")
+            board = e["result"].get("pegs")  # positions by seat; home holes are H… (P-D1)
             if isinstance(board, dict) and board:
                 seats = [board.get(str(i), []) for i in range(len(board))]
                 pegs_home = tuple(sum(str(p).startswith("H") for p in pegs) for pegs in seats)
