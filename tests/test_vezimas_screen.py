@@ -407,6 +407,20 @@ def test_the_poll_refreshes_the_panel_on_other_phones(vz):
     assert verdict(body)[:2] == ("no", 2)
 
 
+def test_a_tap_answers_with_the_poll_moved_on_to_its_own_version(vz):
+    """The tapping phone's poll must not fetch the panel it just got and swap it in under
+    the next tap (a tap on a panel being swapped is lost)."""
+    t = vz(FOUR)
+    t.set_trumps("Jonas")
+    html = t.tap("/check/top", card="9S")
+    version = t.store.version(t.table.id)
+    assert html.lstrip().startswith('<div id="vezimas-panel" class="vz">')  # the swap itself
+    assert f'<div id="live" hx-swap-oob="true" hx-get="{t.url}/live?v={version}"' in html
+    assert 'id="standings"' in html  # the rest of the page at that same version
+    assert html.count('id="vezimas-panel"') == 1  # not once more out of band
+    assert t.client.get(f"{t.url}/live?v={version}").get_data() == b""
+
+
 # ---------------------------------------------------------------- bad input
 
 

@@ -687,7 +687,7 @@ def panel_response(table: store.Table, access: str, flash: dict | None = None, s
     # the poll's version goes with the panel: should an older answer arrive last
     # (taps answered out of order), the next poll sees it is behind and refreshes
     body = render_template("games/cowboy/_panel.html", **ctx) + render_template(
-        "games/cowboy/_poll.html", **ctx
+        "tables/_poll.html", **ctx
     )
     return make_response(body, status)
 
@@ -703,7 +703,7 @@ def board_response(table, access, message=None, flash=None, status=200):
         # the poll learns this phone is up to date, so it does not swap the board again
         ctx = {"table": fresh, "version": fresh.version, "can_write": access == "score"}
         response.set_data(
-            response.get_data() + render_template("games/cowboy/_poll.html", **ctx).encode()
+            response.get_data() + render_template("tables/_poll.html", **ctx).encode()
         )
     return response
 

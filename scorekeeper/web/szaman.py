@@ -738,7 +738,9 @@ def panel_response(
         **extra,
     )
     if live_version is not None:
-        html += render_template("games/szaman/_poll.html", table=table, live_version=live_version)
+        html += render_template(
+            "tables/_poll.html", table=table, can_write=True, version=live_version
+        )
     return make_response(html, status)
 
 

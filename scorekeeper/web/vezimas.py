@@ -290,12 +290,15 @@ def render_panel(table: store.Table, access: str, status: int = 200, error: BadT
         if error is not None:
             return render_board(table, access, status, error=error.message)
         return after_write(table, access)
-    table = get_store().table(table.id)
+    table = get_store().table(table.id)  # its version is read before what it shows
     ctx = table_context(table, access)
     if error is not None:
         ctx["screen"]["error"] = error.message
         ctx["screen"]["error_at"] = ERROR_PLACES.get(error.field, "check")
-    return render_template(PANEL, **ctx), status
+    # with the panel, the poll's own fragments at the same version: this phone's poll then
+    # does not fetch the panel back and swap it in under the next tap
+    ctx["screen"]["live_template"] = None
+    return render_template(PANEL, **ctx) + render_template("tables/_live.html", **ctx), status
 
 
 # ---------------------------------------------------------------- reading a tap
