@@ -151,3 +151,28 @@ def test_dark_mode_three_players(page, live_server, shots, console_errors):
     expect(page.locator("#vz-verdict")).to_have_class("verdict no")
     shots(page, "vezimas-dark")
     assert_inside_viewport(page)
+
+
+def test_a_tap_the_moment_an_answer_lands_is_not_lost(page, live_server, console_errors):
+    """The buttons of a swapped-in panel answer at once: a quick second tap (here in the
+    very callback that sees the new panel) is sent, not dropped on an inert button."""
+    start_table(page, live_server, "vezimas", NAMES)
+    page.locator(pick("Who holds the queen of clubs", "Jonas")).tap()
+    page.locator(".vz-save-trumps").tap()
+    expect(page.locator(".vz-trumps")).to_contain_text("Jonas leads")
+    top, jonas = pick("Top card", "9S"), pick("Whose turn", "Jonas")
+    page.evaluate(
+        """([top, jonas]) => {
+            const watch = new MutationObserver(() => {
+                // the answer to the first tap is in: the new panel shows 9♠ pressed
+                if (!document.querySelector(top + '[aria-pressed="true"]')) return;
+                watch.disconnect();
+                document.querySelector(jonas).click();  // before the new panel is painted
+            });
+            watch.observe(document.body, {childList: true, subtree: true});
+        }""",
+        [top, jonas],
+    )
+    page.locator(top).tap()
+    expect(page.locator(jonas)).to_have_attribute("aria-pressed", "true")
+    expect(page.locator(top)).to_have_attribute("aria-pressed", "true")
