@@ -9,7 +9,7 @@ import time
 from collections import OrderedDict
 from pathlib import Path
 
-from flask import Flask, render_template, request
+from flask import Flask, current_app, g, render_template, request, session
 from flask.sessions import SecureCookieSessionInterface
 from flask_babel import Babel
 from flask_htmx import HTMX
@@ -19,7 +19,48 @@ from . import i18n, store
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
-csrf = CSRFProtect()
+class CSRFCheck(CSRFProtect):
+    """flask-wtf's CSRF check, remembering the tokens it has accepted.
+
+    With no time limit (``WTF_CSRF_TIME_LIMIT=None``) and no Referer check, whether a
+    token is good depends only on the token, the session's value and the key, so a
+    token accepted once is accepted again without verifying its signature, which costs
+    more than the rest of a tap. Anything else goes through flask-wtf unchanged."""
+
+    ACCEPTED_TOKENS = 4096
+
+    def __init__(self, app: Flask | None = None):
+        self._accepted: OrderedDict[tuple, None] = OrderedDict()
+        super().__init__(app)
+
+    def _accepted_key(self) -> tuple | None:
+        config = current_app.config
+        if config["WTF_CSRF_TIME_LIMIT"] is not None:
+            return None
+        if request.is_secure and config["WTF_CSRF_SSL_STRICT"]:
+            return None
+        field = config["WTF_CSRF_FIELD_NAME"]
+        token, expected = self._get_csrf_token(), session.get(field)
+        if not token or not expected:
+            return None
+        secret = config.get("WTF_CSRF_SECRET_KEY") or current_app.secret_key
+        return (token, expected, secret)
+
+    def protect(self, apply_exemptions: bool = False):
+        if request.method not in current_app.config["WTF_CSRF_METHODS"]:
+            return
+        key = self._accepted_key()
+        if key is not None and key in self._accepted:
+            g.csrf_valid = True
+            return
+        super().protect(apply_exemptions)  # refuses (raises) a bad token
+        if key is not None and g.get("csrf_valid"):
+            self._accepted[key] = None
+            while len(self._accepted) > self.ACCEPTED_TOKENS:
+                self._accepted.popitem(last=False)
+
+
+csrf = CSRFCheck()
 htmx = HTMX()
 babel = Babel()
 

@@ -127,6 +127,43 @@ def test_a_session_cookie_checked_once_is_still_refused_when_tampered_with(app, 
     assert post("checked-3").status_code == 200
 
 
+def test_a_csrf_token_accepted_once_is_still_refused_when_forged_or_moved(
+    app, client, store, table, monkeypatch
+):
+    """An accepted token is not verified again: only the same token, for the same
+    session and key, may skip the check."""
+    import flask_wtf.csrf
+
+    t, page = table
+    url = f"/t/{t.scorer_key}/rounds"
+    field = page.player_fields()[0]
+    verified = []
+    real_validate = flask_wtf.csrf.validate_csrf
+    monkeypatch.setattr(
+        flask_wtf.csrf, "validate_csrf", lambda data: verified.append(data) or real_validate(data)
+    )
+
+    def post(http, token: str, sid: str):
+        return http.post(url, data={"csrf_token": token, "submission_id": sid, field: "1"},
+                         headers={"HX-Request": "true"})
+
+    assert post(client, page.csrf, "accepted-1").status_code == 200
+    assert post(client, page.csrf, "accepted-2").status_code == 200
+    assert len(verified) <= 1  # the second tap reused the first one's check
+    before = snapshot(store)
+    payload, signature = page.csrf.rsplit(".", 1)
+    flipped = signature[:-2] + ("A" if signature[-2] != "A" else "B") + signature[-1]
+    for forged in (f"{payload}.{flipped}", page.csrf + "x", page.csrf[:-1]):
+        assert post(client, forged, "forged").status_code == 400, forged
+    stranger = app.test_client()
+    stranger.get("/")  # a session of its own, with its own CSRF value
+    assert post(stranger, page.csrf, "moved").status_code == 400
+    assert snapshot(store) == before
+    app.secret_key = "another key"  # the cookie and its token stop being trusted
+    assert post(client, page.csrf, "after-key-change").status_code == 400
+    assert snapshot(store) == before
+
+
 def test_another_secret_key_does_not_trust_a_checked_cookie(tmp_path):
     first = create_app({"DATABASE": str(tmp_path / "a.sqlite"), "SECRET_KEY": "one"})
     client = first.test_client()
