@@ -407,18 +407,26 @@ def test_the_poll_refreshes_the_panel_on_other_phones(vz):
     assert verdict(body)[:2] == ("no", 2)
 
 
-def test_a_tap_answers_with_the_poll_moved_on_to_its_own_version(vz):
-    """The tapping phone's poll must not fetch the panel it just got and swap it in under
-    the next tap (a tap on a panel being swapped is lost)."""
+def test_a_tap_answers_out_of_band_with_the_page_at_its_version(vz):
+    """Each fragment lands on what the page shows when the answer arrives, even if the
+    poll redrew the panel while the tap was on its way; and the poll moves on to the
+    tap's version instead of fetching the panel back."""
     t = vz(FOUR)
     t.set_trumps("Jonas")
     html = t.tap("/check/top", card="9S")
     version = t.store.version(t.table.id)
-    assert html.lstrip().startswith('<div id="vezimas-panel" class="vz">')  # the swap itself
+    assert html.count('id="vezimas-panel"') == 1
+    assert '<div id="vezimas-panel" class="vz" hx-swap-oob="true">' in html
     assert f'<div id="live" hx-swap-oob="true" hx-get="{t.url}/live?v={version}"' in html
-    assert 'id="standings"' in html  # the rest of the page at that same version
-    assert html.count('id="vezimas-panel"') == 1  # not once more out of band
+    assert 'id="standings"' in html and 'id="history"' in html  # the rest, same version
     assert t.client.get(f"{t.url}/live?v={version}").get_data() == b""
+    # a refused tap: its message, in the panel, out of band too
+    html = t.tap("/check/card", expect=422, card="9S")
+    assert '<div id="vezimas-panel" class="vz" hx-swap-oob="true">' in html
+    assert "That is the top card itself" in html
+    # the panel's taps swap nothing themselves: the answer places every fragment
+    page = t.page().html
+    assert 'hx-target="#vezimas-panel"' not in page
 
 
 # ---------------------------------------------------------------- bad input

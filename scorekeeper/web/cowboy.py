@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import Blueprint, g, make_response, redirect, render_template, request
+from flask import Blueprint, g, redirect, render_template, request
 
 from .. import api, store
 from ..cards import ACE, JACK, KING, QUEEN, SUIT_SYMBOLS, SUITS, Card, CardError, parse_card
@@ -37,7 +37,14 @@ from ..games import catalog
 from ..games import cowboy as engine
 from ..i18n import gettext as _
 from . import screens
-from .tables import get_store, load, render_board, table_context, table_url, wants_partial
+from .tables import (
+    get_store,
+    live_fragments,
+    load,
+    render_board,
+    table_url,
+    wants_partial,
+)
 
 bp = Blueprint("cowboy", __name__, url_prefix="/t/<key>/cowboy")
 
@@ -676,20 +683,14 @@ def _player_flash(message: str, players, pid: int) -> dict:
 
 
 def panel_response(table: store.Table, access: str, flash: dict | None = None, status: int = 200):
-    """The panel fragment for htmx; a plain post goes back to the table page."""
+    """For htmx, the panel with the rest of what the poll refreshes, out of band
+    (``live_fragments``); a plain post goes back to the table page."""
     g.cowboy_flash = flash  # panel_context places it next to what it is about
     if not wants_partial():
         if flash:
             return render_board(table, access, status)
         return redirect(table_url(table), code=303)
-    table = get_store().table(table.id)  # its version is read before the drafts it shows
-    ctx = table_context(table, access)
-    # the poll's version goes with the panel: should an older answer arrive last
-    # (taps answered out of order), the next poll sees it is behind and refreshes
-    body = render_template("games/cowboy/_panel.html", **ctx) + render_template(
-        "tables/_poll.html", **ctx
-    )
-    return make_response(body, status)
+    return live_fragments(table, access, status, personal=bool(flash))
 
 
 def board_response(table, access, message=None, flash=None, status=200):
@@ -697,7 +698,7 @@ def board_response(table, access, message=None, flash=None, status=200):
     g.cowboy_flash = flash
     if not flash and not wants_partial():
         return redirect(table_url(table), code=303)
-    fresh = get_store().table(table.id)  # read before the board, as panel_response does
+    fresh = get_store().table(table.id)  # read before the board: a later change is fetched again
     response = render_board(table, access, status, message=message)
     if wants_partial():
         # the poll learns this phone is up to date, so it does not swap the board again

@@ -31,9 +31,7 @@ from flask import (
     abort,
     current_app,
     g,
-    make_response,
     redirect,
-    render_template,
     request,
 )
 
@@ -47,9 +45,9 @@ from ..summary import TableSummary, as_progress_entry, summarize
 from .screens import record
 from .tables import (
     get_store,
+    live_fragments,
     load,
     render_board,
-    table_context,
     table_url,
     wants_partial,
 )
@@ -634,19 +632,21 @@ def build_view(r: Round, field_errors: dict | None = None, fresh: int | None = N
 
 
 def respond(r: Round, status: int = 200, board: bool = False, **extra):
-    """For htmx, the panel, or the whole board for the actions that store entries
-    (their buttons target ``#board``); the page otherwise."""
+    """For htmx, the panel with the rest of what the poll refreshes, out of band
+    (``live_fragments``), or the whole board for the actions that store entries (their
+    buttons target ``#board``); the page otherwise."""
     table = r.s.table(r.table.id)
     g.kv_field_errors = extra.pop("kv_field_errors", None)
     if not wants_partial():
         if status >= 400:
             return render_board(table, r.access, status, **extra)
         return redirect(table_url(table), code=303)
-    extra["kv_live_oob"] = True  # the poll then knows this phone is up to date
     if board:
+        extra["kv_live_oob"] = True  # the poll then knows this phone is up to date
         return render_board(table, r.access, status, **extra)
-    ctx = table_context(table, r.access, **extra)
-    return make_response(render_template("games/kvanta/_panel.html", **ctx), status)
+    return live_fragments(
+        table, r.access, status, fresh=True, personal=bool(g.kv_field_errors), **extra
+    )
 
 
 # actions whose buttons target #board: they store entries, so totals and history change

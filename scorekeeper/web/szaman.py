@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from flask import Blueprint, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, request, url_for
 
 from .. import api, store
 from ..cards import RANKS, SUIT_SYMBOLS, Card, CardError
@@ -39,6 +39,7 @@ from . import screens
 from .tables import (
     after_write,
     get_store,
+    live_fragments,
     load,
     new_submission_id,
     render_board,
@@ -672,8 +673,8 @@ def panel_context(table: store.Table, summary: TableSummary, access: str) -> dic
             "mode": deal.mode,
             "version": version,
             "round": s.next_round(table.id),
-            # v: the draft this screen shows; seen: the table version the page is in step with
-            "vals": {"v": version, "round": s.next_round(table.id), "seen": table.version},
+            # v: the draft this screen shows
+            "vals": {"v": version, "round": s.next_round(table.id)},
             "tap_url": url_for("szaman.tap", key=table.scorer_key) if writable else None,
             "save_url": url_for("szaman.save", key=table.scorer_key) if writable else None,
             "submission_id": new_submission_id(),
@@ -705,43 +706,14 @@ def panel_context(table: store.Table, summary: TableSummary, access: str) -> dic
 # ---------------------------------------------------------------- routes
 
 
-def panel_response(
-    table: store.Table,
-    access: str,
-    status: int = 200,
-    seen: int | None = None,
-    live_version: int | None = None,
-    **extra,
-):
-    """The panel for htmx; the table page otherwise (a redirect after a good tap).
-
-    ``seen``: the table version the rest of the page still shows (the panel's next taps
-    carry it); ``live_version``: nothing but this tap changed the table since the page
-    last saw it, so the poll is moved on to the new version instead of fetching the same
-    deal back (and racing this phone's next tap)."""
+def panel_response(table: store.Table, access: str, status: int = 200, **extra):
+    """For htmx, the panel with the rest of what the poll refreshes, out of band
+    (``live_fragments``); the table page otherwise (a redirect after a good tap)."""
     if not wants_partial():
         if status == 200:
             return redirect(table_url(table), code=303)
         return render_board(table, access, status, **extra)
-    s = get_store()
-    table = s.table(table.id)
-    summary = summarize(s, table)
-    screen = screens.panel(table, summary, access)
-    if "vals" in screen:
-        screen["vals"]["seen"] = live_version if live_version is not None else seen
-    html = render_template(
-        "games/szaman/_panel.html",
-        screen=screen,
-        table=table,
-        access=access,
-        can_write=access == "score",
-        **extra,
-    )
-    if live_version is not None:
-        html += render_template(
-            "tables/_poll.html", table=table, can_write=True, version=live_version
-        )
-    return make_response(html, status)
+    return live_fragments(table, access, status, **extra)
 
 
 def posted_int(name: str) -> int | None:
@@ -776,14 +748,13 @@ def tap(key: str):
             table, access, 422, szaman_error=_("This tap came without its deal; reload the page.")
         )
     deal, version = load_deal(table, summary)
-    seen = posted_int("seen")
     if stale(table, version):
-        return panel_response(table, access, 409, seen, szaman_notice=stale_notice())
+        return panel_response(table, access, 409, szaman_notice=stale_notice())
     op = request.form.get("op", "")
     if op == "undo":
         if not deal.taps:
             return panel_response(
-                table, access, 422, seen, szaman_error=_("There is nothing to undo.")
+                table, access, 422, szaman_error=_("There is nothing to undo.")
             )
         data = {"mode": deal.start_mode, "taps": deal.taps[:-1]}
     else:
@@ -797,15 +768,13 @@ def tap(key: str):
             if (len(deal.tricks), deal.over) != before or op == "held":
                 api.evaluate(KIND, deal.request())  # the engine checks every finished trick
         except (TapError, RuleError) as exc:
-            return panel_response(table, access, 422, seen, szaman_error=exc.message)
+            return panel_response(table, access, 422, szaman_error=exc.message)
         data = deal.draft()
     try:
         s.save_draft(table.id, DRAFT, data, expected_version=version)
     except store.Conflict:
-        return panel_response(table, access, 409, seen, szaman_notice=stale_notice())
-    after = s.version(table.id)
-    in_step = seen == table.version and after == table.version + 1
-    return panel_response(table, access, seen=seen, live_version=after if in_step else None)
+        return panel_response(table, access, 409, szaman_notice=stale_notice())
+    return panel_response(table, access)
 
 
 @bp.post("/save")

@@ -15,6 +15,7 @@ import re
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from flask import (
@@ -361,15 +362,47 @@ def live(key: str):
         # closes the connection after a 204, and a phone polls every second.
         return Response(b"", status=200, headers={"Content-Length": "0"})
     table, access = load(key)
-    # every phone at the table asks right after a change: render once per version
-    template = "tables/_live.html"
-    parts = _render_cached(
-        table,
-        access,
-        template,
-        lambda **marks: render_template(template, **table_context(table, access, **marks)),
-    )
-    return _fill(parts)
+    return live_fragments(table, access, fresh=True)
+
+
+LIVE_TEMPLATE = "tables/_live.html"
+
+
+def live_fragments(
+    table: store.Table,
+    access: str,
+    status: int = 200,
+    *,
+    fresh: bool = False,
+    personal: bool = False,
+    adjust: Callable[[dict], None] | None = None,
+    **extra,
+):
+    """Everything the poll refreshes, out of band and at one table version: the
+    standings, the history, the screen's panel and the poll's marker. The poll's answer,
+    and a game screen's answer to a tap: out of band, each fragment lands on what the
+    page shows when the answer arrives. (A tap answered into the panel it was sent from
+    would land nowhere if the poll had redrawn that panel meanwhile, while the marker
+    told the poll this phone was up to date.)
+
+    ``fresh``: the table was just read; otherwise it is read again, before what it shows.
+    ``adjust(ctx)`` and ``extra``: what this answer shows to this phone alone (a refused
+    tap's message); so does ``personal`` (set in ``g`` by the screen). Without them the
+    fragments are rendered once per version for every phone at the table."""
+    if not fresh:
+        table = get_store().table(table.id)
+    if adjust is None and not extra and not personal:
+        parts = _render_cached(
+            table,
+            access,
+            LIVE_TEMPLATE,
+            lambda **marks: render_template(LIVE_TEMPLATE, **table_context(table, access, **marks)),
+        )
+        return make_response(_fill(parts), status)
+    ctx = table_context(table, access, **extra)
+    if adjust is not None:
+        adjust(ctx)
+    return make_response(render_template(LIVE_TEMPLATE, **ctx), status)
 
 
 @bp.get("/t/<key>/history")

@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, request
 
 from .. import api, store
 from ..cards import RED_SUITS, SUIT_SYMBOLS, parse_card
@@ -35,9 +35,9 @@ from . import screens
 from .tables import (
     after_write,
     get_store,
+    live_fragments,
     load,
     render_board,
-    table_context,
     wants_partial,
 )
 
@@ -285,20 +285,20 @@ def panel_context(table: store.Table, summary: TableSummary, access: str) -> dic
 
 
 def render_panel(table: store.Table, access: str, status: int = 200, error: BadTap | None = None):
-    """The panel fragment for a tap (htmx); the whole page otherwise."""
+    """The answer to a tap: for htmx, the panel and the rest of what the poll refreshes,
+    out of band (``live_fragments``); the whole page otherwise."""
     if not wants_partial():
         if error is not None:
             return render_board(table, access, status, error=error.message)
         return after_write(table, access)
-    table = get_store().table(table.id)  # its version is read before what it shows
-    ctx = table_context(table, access)
-    if error is not None:
+    if error is None:
+        return live_fragments(table, access, status)
+
+    def show_error(ctx: dict) -> None:
         ctx["screen"]["error"] = error.message
         ctx["screen"]["error_at"] = ERROR_PLACES.get(error.field, "check")
-    # with the panel, the poll's own fragments at the same version: this phone's poll then
-    # does not fetch the panel back and swap it in under the next tap
-    ctx["screen"]["live_template"] = None
-    return render_template(PANEL, **ctx) + render_template("tables/_live.html", **ctx), status
+
+    return live_fragments(table, access, status, adjust=show_error)
 
 
 # ---------------------------------------------------------------- reading a tap

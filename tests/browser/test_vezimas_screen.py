@@ -176,3 +176,57 @@ def test_a_tap_the_moment_an_answer_lands_is_not_lost(page, live_server, console
     page.locator(top).tap()
     expect(page.locator(jonas)).to_have_attribute("aria-pressed", "true")
     expect(page.locator(top)).to_have_attribute("aria-pressed", "true")
+
+
+def test_a_tap_answered_after_the_poll_redrew_the_panel_still_shows(
+    page, browser, live_server, console_errors
+):
+    """Another phone changes the question; this phone's poll fetches the change while
+    its own tap is on the way, and the poll's answer (older than the tap's) arrives
+    first and redraws the panel. The tap's answer must still show, and stay shown."""
+    scorer_url = start_table(page, live_server, "vezimas", NAMES)
+    page.locator(pick("Who holds the queen of clubs", "Jonas")).tap()
+    page.locator(".vz-save-trumps").tap()
+    expect(page.locator(".vz-trumps")).to_contain_text("Jonas leads")
+    other_context = phone_context(browser)
+    other = other_context.new_page()
+    other.goto(scorer_url)
+
+    held: dict = {}
+
+    def hold_first_poll_with_news(route):
+        response = route.fetch()
+        if "poll" not in held and response.body():
+            held["poll"] = (route, response)
+        else:
+            route.fulfill(response=response)
+
+    def hold_tap(route):
+        held["tap"] = (route, route.fetch())
+
+    page.route("**/live?v=*", hold_first_poll_with_news)
+    page.route("**/vezimas/check/player", hold_tap)
+
+    def wait_for(what: str):
+        for _ in range(100):
+            if what in held:
+                return
+            page.wait_for_timeout(50)
+        raise AssertionError(f"no {what} request was held")
+
+    top, jonas = pick("Top card", "9S"), pick("Whose turn", "Jonas")
+    other.locator(top).tap()  # the other phone sets the top card
+    expect(other.locator(top)).to_have_attribute("aria-pressed", "true")
+    wait_for("poll")  # this phone's poll has the news (9♠, nobody's turn yet)
+    page.locator(jonas).tap()
+    wait_for("tap")  # stored on the server; its answer not yet delivered
+    route, response = held["poll"]
+    route.fulfill(response=response)  # the older answer lands first: the panel is redrawn
+    expect(page.locator(top)).to_have_attribute("aria-pressed", "true")
+    route, response = held["tap"]
+    route.fulfill(response=response)
+    expect(page.locator(jonas)).to_have_attribute("aria-pressed", "true")
+    page.wait_for_timeout(1500)  # three polls later, still what the server holds
+    expect(page.locator(jonas)).to_have_attribute("aria-pressed", "true")
+    expect(page.locator(top)).to_have_attribute("aria-pressed", "true")
+    other_context.close()
