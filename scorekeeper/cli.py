@@ -237,7 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--workers", type=_positive, default=None,
                    help="worker processes (default: two per core, at most 8)")
-    p.add_argument("--threads", type=_positive, default=None, help="threads per worker (default: 2)")
+    p.add_argument("--threads", type=_positive, default=None, help="threads per worker (default: 1)")
     p.add_argument("--no-qr", action="store_true", help="don't print the QR code")
     p.set_defaults(func=cmd_serve)
 

@@ -1,11 +1,14 @@
 """`scorekeeper serve`: waitress in one or more worker processes on one socket.
 
 Python runs one thread at a time per process, so one process uses one core
-however many threads it has, and its threads spend much of a busy evening
-handing the interpreter lock to each other (every SQLite call gives it up).
-A few worker processes with two threads each use every core and keep that
-hand-over cheap. The workers share one listening socket, bound before they
-start, and the kernel gives each new connection to one of them.
+however many threads it has. A few single-threaded worker processes use every
+core, and a write never waits for the interpreter lock: with a second thread in
+the process, the writer holding the database's write lock had to win the
+interpreter lock back after each SQLite call, and every other writer waited
+meanwhile. The workers share one listening socket, bound before they start. A
+phone keeps its connection open all evening, so which worker takes it matters:
+each worker publishes how many connections it holds, and only those holding the
+fewest listen for new ones (``ConnectionCounts``).
 
 Everything the workers share lives in the database: rendered pages are cached
 per table version, which each request reads, and writers of one file queue on a
@@ -22,24 +25,26 @@ import socket
 import sys
 import time
 import traceback
+from multiprocessing.sharedctypes import RawArray
 
 # The interval after which a thread waiting for the interpreter lock asks the
 # running one to give it up. Python's 5 ms suits long computations; our requests
 # take about a millisecond, and a short one should not wait behind a long one.
 SWITCH_INTERVAL_S = 0.001
 
-DEFAULT_THREADS = 2
+DEFAULT_THREADS = 1
+BALANCE_RECHECK_S = 0.1
 MAX_DEFAULT_WORKERS = 8  # a club's tables never need more
 
 
 def default_workers() -> int:
     """Two workers per core this process may use, at most ``MAX_DEFAULT_WORKERS``.
 
-    More workers than cores, because a phone keeps its connection open and the
-    kernel gives a new connection to whichever worker takes it first: with one
-    worker per core, one of them often ends up with most of the phones while
-    another idles. Measured on 2 cores (bench/load.py, 10 phones): 4 workers × 2
-    threads served the table page at p95 17 ms, 2 × 4 at 33 ms."""
+    More workers than cores, so that a worker busy with a long request (a PDF) or
+    waiting for the write lock leaves the cores to the others. Measured on 2 cores
+    (bench/load.py, 10 phones, 5 s runs): 4 workers × 1 thread answered the table
+    page at p95 15 ms and a posted entry at 25 ms (658 posts/s); 4 × 2 at 17 and
+    37 ms (492 posts/s)."""
     if not hasattr(os, "fork"):
         return 1
     if hasattr(os, "sched_getaffinity"):
@@ -47,6 +52,29 @@ def default_workers() -> int:
     else:
         cores = os.cpu_count() or 1
     return max(1, min(MAX_DEFAULT_WORKERS, 2 * cores))
+
+
+class ConnectionCounts:
+    """Open connections per worker, in memory the forked workers share.
+
+    Left to the kernel, a new connection goes to whichever worker wakes first, and
+    one worker could end up with most of the phones while another idles. Here a
+    worker listens only while it holds no more connections than the least busy one.
+    A slot with no live worker reads as full, so it never holds the others back.
+    Counts are read without a lock: a stale one only misplaces a connection."""
+
+    NO_WORKER = 2**31 - 1
+
+    def __init__(self, workers: int):
+        self.counts = RawArray("i", [self.NO_WORKER] * workers)
+
+    def publish(self, slot: int, connections: int) -> bool:
+        """Record this worker's count; whether it may take a new connection now."""
+        self.counts[slot] = connections
+        return connections <= min(self.counts)
+
+    def vacate(self, slot: int) -> None:
+        self.counts[slot] = self.NO_WORKER
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -69,7 +97,14 @@ def _quiet_waitress() -> None:
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
 
 
-def run_worker(app, sock: socket.socket, threads: int) -> None:
+def run_worker(
+    app,
+    sock: socket.socket,
+    threads: int,
+    balance: tuple[ConnectionCounts, int] | None = None,
+) -> None:
+    """Serve on ``sock`` in this process; ``balance``: the shared counts and this
+    worker's slot in them."""
     from waitress import create_server
 
     _quiet_waitress()
@@ -77,7 +112,24 @@ def run_worker(app, sock: socket.socket, threads: int) -> None:
     # a stop (SIGTERM) leaves through Python, so that exit handlers run
     # (the one in printing removes WeasyPrint's temporary font folder)
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
-    server = create_server(app, sockets=[sock], threads=threads, ident="scorekeeper")
+    server = create_server(
+        app,
+        sockets=[sock],
+        threads=threads,
+        ident="scorekeeper",
+        # how long an idle worker waits before it looks at the counts again: one that
+        # listened while it held the fewest stops soon after another holds fewer
+        asyncore_loop_timeout=BALANCE_RECHECK_S,
+    )
+    if balance is not None:
+        counts, slot = balance
+        may_listen = server.readable  # waitress asks before each wait for events
+
+        def readable() -> bool:
+            listening = may_listen()  # always called: it also closes idle connections
+            return counts.publish(slot, len(server.active_channels)) and listening
+
+        server.readable = readable
     try:
         server.run()
     except (KeyboardInterrupt, SystemExit):
@@ -105,22 +157,23 @@ def serve(app, sock: socket.socket, workers: int, threads: int) -> None:
         return
 
     parent = os.getpid()
-    children: set[int] = set()
+    counts = ConnectionCounts(workers)
+    children: dict[int, int] = {}  # pid → slot
 
-    def spawn() -> None:
+    def spawn(slot: int) -> None:
         pid = os.fork()
         if pid == 0:  # the worker: it never returns into the parent's code
             code = 0
             try:
                 _die_with_parent(parent)
-                run_worker(app, sock, threads)
+                run_worker(app, sock, threads, (counts, slot))
             except BaseException:
                 traceback.print_exc()
                 code = 1
             finally:
                 atexit._run_exitfuncs()
                 os._exit(code)
-        children.add(pid)
+        children[pid] = slot
 
     stopping = False
 
@@ -134,8 +187,8 @@ def serve(app, sock: socket.socket, workers: int, threads: int) -> None:
                 pass
 
     signal.signal(signal.SIGTERM, stop)
-    for _ in range(workers):
-        spawn()
+    for slot in range(workers):
+        spawn(slot)
     try:
         while children:
             try:
@@ -145,9 +198,12 @@ def serve(app, sock: socket.socket, workers: int, threads: int) -> None:
             except KeyboardInterrupt:
                 stop(signal.SIGINT, None)
                 continue
-            children.discard(pid)
+            slot = children.pop(pid, None)
+            if slot is None:
+                continue
+            counts.vacate(slot)
             if not stopping:  # a worker crashed: the others serve while it restarts
                 time.sleep(0.1)
-                spawn()
+                spawn(slot)
     finally:
         stop(signal.SIGTERM, None)
