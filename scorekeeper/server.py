@@ -33,7 +33,6 @@ from multiprocessing.sharedctypes import RawArray
 SWITCH_INTERVAL_S = 0.001
 
 DEFAULT_THREADS = 1
-BALANCE_RECHECK_S = 0.1
 MAX_DEFAULT_WORKERS = 8  # a club's tables never need more
 
 
@@ -112,15 +111,7 @@ def run_worker(
     # a stop (SIGTERM) leaves through Python, so that exit handlers run
     # (the one in printing removes WeasyPrint's temporary font folder)
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
-    server = create_server(
-        app,
-        sockets=[sock],
-        threads=threads,
-        ident="scorekeeper",
-        # how long an idle worker waits before it looks at the counts again: one that
-        # listened while it held the fewest stops soon after another holds fewer
-        asyncore_loop_timeout=BALANCE_RECHECK_S,
-    )
+    server = create_server(app, sockets=[sock], threads=threads, ident="scorekeeper")
     if balance is not None:
         counts, slot = balance
         may_listen = server.readable  # waitress asks before each wait for events
@@ -129,7 +120,16 @@ def run_worker(
             listening = may_listen()  # always called: it also closes idle connections
             return counts.publish(slot, len(server.active_channels)) and listening
 
+        take = server.handle_accept
+
+        def handle_accept() -> None:
+            # a worker idle in its wait may have started listening before another
+            # came to hold fewer: it leaves the connection to that one
+            if counts.publish(slot, len(server.active_channels)):
+                take()
+
         server.readable = readable
+        server.handle_accept = handle_accept
     try:
         server.run()
     except (KeyboardInterrupt, SystemExit):

@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 import requests
 
-from scorekeeper.server import BALANCE_RECHECK_S
 from scorekeeper.store import MIGRATIONS, Store, schema_version
 
 HX = {"HX-Request": "true"}
@@ -211,8 +210,8 @@ def test_phones_are_spread_evenly_over_the_workers(tmp_path):
         crashed = min(first)
         os.kill(crashed, signal.SIGKILL)  # its three phones are cut off
         assert wait_for(lambda: len(worker_pids(server.proc.pid) - {crashed}) == 3)
-        # the new worker holds none: once the others have seen that, it takes the next three
-        time.sleep(5 * BALANCE_RECHECK_S)
+        time.sleep(0.5)  # the new worker is up and has said it holds none
+        # so it takes the next three
         gained = connect(3)
         assert sorted(gained.values()) == [0, 0, 3]
         assert max(gained, key=gained.get) not in first
@@ -220,6 +219,27 @@ def test_phones_are_spread_evenly_over_the_workers(tmp_path):
         for phone in phones:
             phone.close()
         server.kill()
+
+
+def cpu_ticks(pid: int) -> int:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])  # user + system
+
+
+def test_idle_workers_sleep(tmp_path):
+    """Waiting for phones costs nothing: no worker spins while nobody asks."""
+    server = Server(tmp_path / "idle.sqlite", workers=2)
+    try:
+        assert wait_for(lambda: len(worker_pids(server.proc.pid)) == 2)
+        time.sleep(0.5)  # past start-up
+        workers = worker_pids(server.proc.pid)
+        before = {pid: cpu_ticks(pid) for pid in workers}
+        time.sleep(2)
+        used = {pid: cpu_ticks(pid) - before[pid] for pid in workers}
+    finally:
+        server.kill()
+    ticks_per_second = os.sysconf("SC_CLK_TCK")
+    assert all(ticks <= ticks_per_second // 10 for ticks in used.values()), used  # ≤ 5 %
 
 
 @pytest.mark.parametrize("workers", [1, 2])
