@@ -4,6 +4,7 @@ retried submissions, rolls, export/import and backup."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 
 import pytest
@@ -386,10 +387,44 @@ def test_an_entry_that_replaces_provisional_ones_counts_them_once(s):
     assert by_name(s, table_id, ids) == {"Ana": 25, "Bojan": 0, "Ceca": 0}
 
 
-def test_durability_is_full_by_default_and_normal_on_request(tmp_path):
-    assert connect(tmp_path / "a.sqlite").execute("PRAGMA synchronous").fetchone()[0] == 2
-    normal = connect(tmp_path / "b.sqlite", "NORMAL")
-    assert normal.execute("PRAGMA synchronous").fetchone()[0] == 1
+def flushes_during(monkeypatch, write) -> list[tuple[str, bool]]:
+    """(file, whether another writer could take the write lock meanwhile) for each
+    disk flush made while ``write()`` runs."""
+    import fcntl
+
+    real_fsync = os.fsync
+    flushes = []
+
+    def fsync(fd):
+        path = os.readlink(f"/proc/self/fd/{fd}")
+        probe = os.open(f"{path.removesuffix('-wal')}.lock", os.O_RDWR | os.O_CREAT)
+        try:
+            fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            free = True
+        except BlockingIOError:
+            free = False
+        finally:
+            os.close(probe)  # releases the probe's own lock
+        flushes.append((path, free))
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    write()
+    monkeypatch.setattr(os, "fsync", real_fsync)
+    return flushes
+
+
+def test_durability_is_full_by_default_and_normal_on_request(tmp_path, monkeypatch):
+    """FULL: every write's log is on disk when the write returns, flushed once the
+    write lock is free for the next writer. NORMAL: flushed at checkpoints only."""
+    full = Store.open(tmp_path / "a.sqlite")
+    out = full.create_table("kvanta", "t", ["Ana", "Bojan"], {})
+    flushes = flushes_during(monkeypatch, lambda: full.save_draft(out["table_id"], "d", {"x": 1}))
+    assert flushes == [(f"{(tmp_path / 'a.sqlite').resolve()}-wal", True)]
+    normal = Store(connect(tmp_path / "b.sqlite", "NORMAL"))
+    migrate(normal.db)
+    out = normal.create_table("kvanta", "t", ["Ana", "Bojan"], {})
+    assert flushes_during(monkeypatch, lambda: normal.save_draft(out["table_id"], "d", {})) == []
     with pytest.raises(ValueError):
         connect(tmp_path / "c.sqlite", "OFF")  # never trade away crash safety
 
