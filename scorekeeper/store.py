@@ -94,7 +94,11 @@ def connect(path: str | Path, synchronous: str = "FULL") -> sqlite_utils.Databas
     db = sqlite_utils.Database(conn, execute_plugins=False)
     db.write_lock = _write_lock(None if in_memory else str(Path(path).resolve()))
     db.synchronous = synchronous
-    db.wal_path = None if in_memory or synchronous != "FULL" else f"{Path(path).resolve()}-wal"
+    db.wal_path = None
+    if not in_memory and synchronous == "FULL":
+        # the file SQLite itself opened (symbolic links followed): its log sits next to it
+        main_file = conn.execute("PRAGMA database_list").fetchone()[2]
+        db.wal_path = f"{main_file}-wal"
     return db
 
 

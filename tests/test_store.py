@@ -427,6 +427,13 @@ def test_durability_is_full_by_default_and_normal_on_request(tmp_path, monkeypat
     assert flushes_during(monkeypatch, lambda: normal.save_draft(out["table_id"], "d", {})) == []
     with pytest.raises(ValueError):
         connect(tmp_path / "c.sqlite", "OFF")  # never trade away crash safety
+    # through a symbolic link, the flush reaches the log SQLite writes, next to the real file
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    linked = Store.open(tmp_path / "link" / "d.sqlite")
+    out = linked.create_table("kvanta", "t", ["Ana", "Bojan"], {})
+    flushes = flushes_during(monkeypatch, lambda: linked.save_draft(out["table_id"], "d", {}))
+    assert flushes == [(f"{(tmp_path / 'real' / 'd.sqlite').resolve()}-wal", True)]
 
 
 def test_the_app_takes_its_durability_setting(tmp_path):
