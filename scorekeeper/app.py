@@ -13,38 +13,67 @@ from flask import Flask, current_app, g, render_template, request, session
 from flask.sessions import SecureCookieSessionInterface
 from flask_babel import Babel
 from flask_htmx import HTMX
-from flask_wtf.csrf import CSRFError, CSRFProtect
+from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 
 from . import i18n, store
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 class CSRFCheck(CSRFProtect):
-    """flask-wtf's CSRF check, remembering the tokens it has accepted.
+    """flask-wtf's CSRF protection, remembering what it has signed and accepted.
 
-    With no time limit (``WTF_CSRF_TIME_LIMIT=None``) and no Referer check, whether a
-    token is good depends only on the token, the session's value and the key, so a
-    token accepted once is accepted again without verifying its signature, which costs
-    more than the rest of a tap. Anything else goes through flask-wtf unchanged."""
+    With no time limit (``WTF_CSRF_TIME_LIMIT=None``) a signed token never expires,
+    and without a Referer check whether a token is good depends only on the token,
+    the session's value and the key. So a session's token is signed once, and a
+    token accepted once is accepted again without verifying its signature: either
+    costs more than serving a cached page or the rest of a tap. Anything else goes
+    through flask-wtf unchanged."""
 
-    ACCEPTED_TOKENS = 4096
+    CACHED_TOKENS = 4096
 
     def __init__(self, app: Flask | None = None):
+        self._signed: OrderedDict[tuple, str] = OrderedDict()
         self._accepted: OrderedDict[tuple, None] = OrderedDict()
         super().__init__(app)
 
-    def _accepted_key(self) -> tuple | None:
+    @staticmethod
+    def _remember(cache: OrderedDict, key: tuple, value) -> None:
+        cache[key] = value
+        while len(cache) > CSRFCheck.CACHED_TOKENS:
+            cache.popitem(last=False)
+
+    @staticmethod
+    def _session_key() -> tuple | None:
+        """(the session's CSRF value, the signing key), when tokens never expire."""
         config = current_app.config
         if config["WTF_CSRF_TIME_LIMIT"] is not None:
             return None
-        if request.is_secure and config["WTF_CSRF_SSL_STRICT"]:
+        expected = session.get(config["WTF_CSRF_FIELD_NAME"])
+        if not expected:
             return None
-        field = config["WTF_CSRF_FIELD_NAME"]
-        token, expected = self._get_csrf_token(), session.get(field)
-        if not token or not expected:
+        return (expected, config.get("WTF_CSRF_SECRET_KEY") or current_app.secret_key)
+
+    def signed_token(self) -> str:
+        """This session's token as the forms carry it (flask-wtf's ``generate_csrf``)."""
+        key = self._session_key()
+        signed = self._signed.get(key) if key else None
+        if signed is None:
+            signed = generate_csrf()  # also creates the session's value when it has none
+            key = self._session_key()
+            if key is not None:
+                self._remember(self._signed, key, signed)
+        # what flask-wtf's own csrf_token() returns for the rest of this request
+        setattr(g, current_app.config["WTF_CSRF_FIELD_NAME"], signed)
+        return signed
+
+    def _accepted_key(self) -> tuple | None:
+        if request.is_secure and current_app.config["WTF_CSRF_SSL_STRICT"]:
             return None
-        secret = config.get("WTF_CSRF_SECRET_KEY") or current_app.secret_key
-        return (token, expected, secret)
+        session_key = self._session_key()
+        token = self._get_csrf_token()
+        if session_key is None or not token:
+            return None
+        return (token, *session_key)
 
     def protect(self, apply_exemptions: bool = False):
         if request.method not in current_app.config["WTF_CSRF_METHODS"]:
@@ -55,9 +84,7 @@ class CSRFCheck(CSRFProtect):
             return
         super().protect(apply_exemptions)  # refuses (raises) a bad token
         if key is not None and g.get("csrf_valid"):
-            self._accepted[key] = None
-            while len(self._accepted) > self.ACCEPTED_TOKENS:
-                self._accepted.popitem(last=False)
+            self._remember(self._accepted, key, None)
 
 
 csrf = CSRFCheck()

@@ -164,6 +164,24 @@ def test_a_csrf_token_accepted_once_is_still_refused_when_forged_or_moved(
     assert snapshot(store) == before
 
 
+def test_after_a_key_rotation_the_page_carries_a_token_signed_with_the_new_key(
+    app, client, table, parsed
+):
+    """The session survives the rotation (the old key is a fallback); the form's token
+    must be signed anew, not served as it was signed before."""
+    t, page = table
+    url = f"/t/{t.scorer_key}"
+    app.config["SECRET_KEY_FALLBACKS"] = [app.secret_key]
+    app.secret_key = "the rotated key"
+    fresh = parsed(client.get(url))
+    assert fresh.csrf != page.csrf
+    field = fresh.player_fields()[0]
+    response = client.post(url + "/rounds", data={"csrf_token": fresh.csrf,
+                                                  "submission_id": "rotated", field: "2"},
+                           headers={"HX-Request": "true"})
+    assert response.status_code == 200
+
+
 def test_another_secret_key_does_not_trust_a_checked_cookie(tmp_path):
     first = create_app({"DATABASE": str(tmp_path / "a.sqlite"), "SECRET_KEY": "one"})
     client = first.test_client()

@@ -23,17 +23,15 @@ from flask import (
     Response,
     abort,
     current_app,
-    g,
     make_response,
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
-from flask_wtf.csrf import generate_csrf
 
 from .. import api, store
+from ..app import csrf
 from ..errors import RuleError
 from ..games import catalog
 from ..i18n import gettext as _
@@ -178,24 +176,6 @@ def _render_cached(table: store.Table, access: str, variant: str, render) -> lis
     return parts
 
 
-# The signed form of a session's CSRF token, kept per raw token: signing costs more
-# than serving a cached page, and a signed token never expires (WTF_CSRF_TIME_LIMIT).
-_signed_csrf: OrderedDict[str, str] = OrderedDict()
-SIGNED_CSRF_CACHE_SIZE = 4096
-
-
-def csrf_token() -> str:
-    raw = session.get("csrf_token")
-    signed = _signed_csrf.get(raw) if raw else None
-    if signed is None:
-        signed = generate_csrf()
-        _signed_csrf[session["csrf_token"]] = signed
-        while len(_signed_csrf) > SIGNED_CSRF_CACHE_SIZE:
-            _signed_csrf.popitem(last=False)
-    g.csrf_token = signed  # what Flask-WTF's own csrf_token() returns for this request
-    return signed
-
-
 def _flash_html(message: str | None, error: str | None) -> str:
     if not (message or error):
         return ""
@@ -206,7 +186,7 @@ def _fill(parts: list[str], message: str | None = None, error: str | None = None
     """A cached page with this request's CSRF token, a fresh submission id and
     its one-off message."""
     fill = {
-        CSRF_MARK: csrf_token(),
+        CSRF_MARK: csrf.signed_token(),
         SUBMISSION_MARK: new_submission_id(),
         FLASH_MARK: _flash_html(message, error),
     }
