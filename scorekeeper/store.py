@@ -93,7 +93,6 @@ def connect(path: str | Path, synchronous: str = "FULL") -> sqlite_utils.Databas
     conn.execute("PRAGMA synchronous = NORMAL")
     db = sqlite_utils.Database(conn, execute_plugins=False)
     db.write_lock = _write_lock(None if in_memory else str(Path(path).resolve()))
-    db.synchronous = synchronous
     db.wal_path = None
     if not in_memory and synchronous == "FULL":
         # the file SQLite itself opened (symbolic links followed): its log sits next to it
