@@ -37,7 +37,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from flask import Blueprint, render_template, request, url_for
+from flask import Blueprint, request, url_for
 
 from .. import api, store
 from ..cards import JOKER, RANK_TEXT, SUITS, parse_card
@@ -47,7 +47,14 @@ from ..games import pegs as engine
 from ..i18n import gettext as _
 from ..summary import TableSummary
 from . import screens
-from .tables import after_write, get_store, load, render_board, table_context, wants_partial
+from .tables import (
+    after_write,
+    get_store,
+    live_fragments,
+    load,
+    render_board,
+    wants_partial,
+)
 
 bp = Blueprint("pegs", __name__, url_prefix="/t/<key>/pegs")
 
@@ -830,9 +837,6 @@ def hand_context(board: engine.Board, player: int | None, draft: dict) -> dict:
 # ---------------------------------------------------------------- answering a tap
 
 
-ANSWER = "games/pegs/_answer.html"
-
-
 def render_panel(
     table: store.Table,
     access: str,
@@ -840,23 +844,23 @@ def render_panel(
     error: BadTap | None = None,
     message: str | None = None,
 ):
-    """The answer to a tap. For htmx: out-of-band fragments only — the panel, the
-    standings, the history and the poll's marker — so they land on whatever is on the
-    page when the answer arrives (the poll may have redrawn the panel meanwhile). The
-    whole page otherwise."""
+    """The answer to a tap: for htmx, the panel and the rest of what the poll refreshes,
+    out of band (``live_fragments``); the whole page otherwise."""
     if not wants_partial():
         if error is not None:
             return render_board(table, access, status, error=error.message)
         return after_write(table, access, message=message)
-    table = get_store().table(table.id)
-    ctx = table_context(table, access)
-    screen = ctx["screen"]
-    screen["live_template"] = None  # the panel comes once, from _answer.html
-    screen["message"] = message
-    if error is not None:
-        screen["error"] = error.message
-        screen["error_at"] = error_place(error.field, screen)
-    return render_template(ANSWER, **ctx), status
+    if error is None and message is None:
+        return live_fragments(table, access, status)
+
+    def show(ctx: dict) -> None:
+        screen = ctx["screen"]
+        screen["message"] = message
+        if error is not None:
+            screen["error"] = error.message
+            screen["error_at"] = error_place(error.field, screen)
+
+    return live_fragments(table, access, status, adjust=show)
 
 
 def error_place(field: str, screen: dict) -> str:
