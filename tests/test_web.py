@@ -234,6 +234,21 @@ def test_the_poll_is_cheap_until_something_changes(client, new_table, parsed):
     assert 'name="points-' not in body
 
 
+def test_a_board_answer_moves_the_poll_on_to_its_version(client, new_table, store):
+    """The board comes whole, at one version, with the poll's marker: the poll then
+    does not fetch back what this phone just drew."""
+    url, table = new_table()
+    body = post_round(client, url, table, [4, 0, 0]).get_data(as_text=True)
+    version = store.version(store.list_tables()[0].id)
+    assert f'data-version="{version}"' in body
+    assert body.count('id="live"') == 1
+    assert f'<div id="live" hx-swap-oob="true" hx-get="{url}/live?v={version}"' in body
+    assert client.get(f"{url}/live?v={version}").get_data() == b""
+    # the full page keeps its own marker, once, not out of band
+    page = client.get(url).get_data(as_text=True)
+    assert page.count('id="live"') == 1 and 'id="live" hx-swap-oob' not in page
+
+
 # ---------------------------------------------------------------- access
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import Blueprint, g, redirect, render_template, request
+from flask import Blueprint, g, redirect, request
 
 from .. import api, store
 from ..cards import ACE, JACK, KING, QUEEN, SUIT_SYMBOLS, SUITS, Card, CardError, parse_card
@@ -698,15 +698,7 @@ def board_response(table, access, message=None, flash=None, status=200):
     g.cowboy_flash = flash
     if not flash and not wants_partial():
         return redirect(table_url(table), code=303)
-    fresh = get_store().table(table.id)  # read before the board: a later change is fetched again
-    response = render_board(table, access, status, message=message)
-    if wants_partial():
-        # the poll learns this phone is up to date, so it does not swap the board again
-        ctx = {"table": fresh, "version": fresh.version, "can_write": access == "score"}
-        response.set_data(
-            response.get_data() + render_template("tables/_poll.html", **ctx).encode()
-        )
-    return response
+    return render_board(table, access, status, message=message)
 
 
 def _tap(key: str, name: str, change: Callable[[dict, list[store.Player]], None]):

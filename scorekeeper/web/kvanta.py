@@ -642,7 +642,6 @@ def respond(r: Round, status: int = 200, board: bool = False, **extra):
             return render_board(table, r.access, status, **extra)
         return redirect(table_url(table), code=303)
     if board:
-        extra["kv_live_oob"] = True  # the poll then knows this phone is up to date
         return render_board(table, r.access, status, **extra)
     return live_fragments(
         table, r.access, status, fresh=True, personal=bool(g.kv_field_errors), **extra

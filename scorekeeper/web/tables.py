@@ -208,7 +208,7 @@ def render_board(
     if not fresh:
         table = get_store().table(table.id)
     partial = wants_partial()
-    template = "tables/_board.html" if partial else "tables/table.html"
+    template = "tables/_board_answer.html" if partial else "tables/table.html"
 
     def render(**ctx_extra) -> str:
         ctx = table_context(table, access, **ctx_extra)
