@@ -390,22 +390,12 @@ def test_an_entry_that_replaces_provisional_ones_counts_them_once(s):
 def flushes_during(monkeypatch, write) -> list[tuple[str, bool]]:
     """(file, whether another writer could take the write lock meanwhile) for each
     disk flush made while ``write()`` runs."""
-    import fcntl
-
     real_fsync = os.fsync
     flushes = []
 
     def fsync(fd):
         path = os.readlink(f"/proc/self/fd/{fd}")
-        probe = os.open(f"{path.removesuffix('-wal')}.lock", os.O_RDWR | os.O_CREAT)
-        try:
-            fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            free = True
-        except BlockingIOError:
-            free = False
-        finally:
-            os.close(probe)  # releases the probe's own lock
-        flushes.append((path, free))
+        flushes.append((path, probe_lock(f"{path.removesuffix('-wal')}.lock") == "free"))
         real_fsync(fd)
 
     monkeypatch.setattr(os, "fsync", fsync)
@@ -484,11 +474,10 @@ def test_a_write_holds_the_file_lock_that_other_processes_queue_on(tmp_path):
     s.close()
 
 
-@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_a_forked_worker_waits_for_a_write_its_parent_holds(tmp_path):
     """A fork shares open files, and an flock belongs to the open file: the worker
     must take the lock on a file of its own, or it would write alongside its parent."""
-    import os
     import threading
     import time
 
