@@ -10,9 +10,11 @@ from __future__ import annotations
 import os
 import re
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from waitress import wasyncore
 from waitress.server import create_server
 
 from scorekeeper import create_app
@@ -60,16 +62,30 @@ def browser_context_args(browser_context_args):
     }
 
 
+@contextmanager
+def served(app):
+    """``app`` on 127.0.0.1 and a free port, in a background thread; yields its URL.
+    It is stopped from inside its own loop: closed from this thread, the loop could be
+    waiting on a descriptor that no longer exists."""
+    server = create_server(app, host="127.0.0.1", port=0, threads=8)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        # every socket of the loop closed, its map empties and the loop ends
+        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+        thread.join(timeout=10)
+        server.task_dispatcher.shutdown()
+
+
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
     """The real app on 127.0.0.1 and a free port, in a background thread."""
     db = tmp_path_factory.mktemp("live") / "scorekeeper.sqlite"
     app = create_app({"DATABASE": str(db), "SECRET_KEY": "browser-tests", "POLL_INTERVAL_MS": 500})
-    server = create_server(app, host="127.0.0.1", port=0, threads=8)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
+    with served(app) as url:
+        yield url
 
 
 @pytest.fixture

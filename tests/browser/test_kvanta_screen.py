@@ -9,11 +9,10 @@ import threading
 
 import pytest
 from playwright.sync_api import expect
-from waitress.server import create_server
 
 from scorekeeper import api, create_app
 
-from .conftest import assert_inside_viewport, phone_context, start_table, totals
+from .conftest import assert_inside_viewport, phone_context, served, start_table, totals
 
 
 class Scripted:
@@ -46,11 +45,8 @@ def kvanta_server(tmp_path_factory):
             "DICE_RNG": DICE,
         }
     )
-    server = create_server(app, host="127.0.0.1", port=0, threads=8)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
+    with served(app) as url:
+        yield url
 
 
 def panel(page):
