@@ -80,6 +80,7 @@ def _forget_weasyprint() -> None:
         _html, fonts = _weasyprint()
         folder = getattr(fonts, "_folder", None)  # where it copied the @font-face fonts
     _stylesheets.cache_clear()
+    _kept_layout.cache_clear()
     _weasyprint.cache_clear()
     if folder:  # removed here, not left to garbage collection, which may never come
         shutil.rmtree(folder, ignore_errors=True)
@@ -95,16 +96,39 @@ def _stylesheets(names: tuple[str, ...]) -> list:
     return [CSS(filename=str(PRINTABLES / name), font_config=fonts) for name in names]
 
 
-def render_pdf(html: str, stylesheets: tuple[str, ...] = SHEET_CSS) -> bytes:
-    """HTML → PDF bytes with the given stylesheets of ``printables/``."""
-    global renders
+def _layout(html: str, stylesheets: tuple[str, ...]):
+    """HTML laid out in pages (a WeasyPrint ``Document``), ready to be written as PDF."""
     html_class, fonts = _weasyprint()
+    document = html_class(string=html, base_url=PRINTABLES.as_uri() + "/")
+    return document.render(stylesheets=_stylesheets(stylesheets), font_config=fonts)
+
+
+@functools.lru_cache(maxsize=12)  # a front side per game and language; ~1 MB each
+def _kept_layout(html: str, stylesheets: tuple[str, ...]):
+    """The layout of pages that print the same every time, made once per process.
+    Writing a PDF reads a laid-out document and leaves it as it was."""
+    return _layout(html, stylesheets)
+
+
+def render_pdf(
+    html: str, stylesheets: tuple[str, ...] = SHEET_CSS, fixed_front: str | None = None
+) -> bytes:
+    """HTML → PDF bytes with the given stylesheets of ``printables/``.
+
+    ``fixed_front``: the HTML of pages printed before ``html`` that never change (a
+    rule card's front side). Layout is most of a render's cost, so that part is laid
+    out once per process and only ``html`` each time. The PDF is the same as from
+    one document whose second part starts on a new page."""
+    global renders
     # one render at a time: WeasyPrint shares the font configuration and is CPU-bound anyway
     # (re-entrant: printed() holds it already)
     with _render_lock:
         renders += 1
-        document = html_class(string=html, base_url=PRINTABLES.as_uri() + "/")
-        return document.write_pdf(stylesheets=_stylesheets(stylesheets), font_config=fonts)
+        document = _layout(html, stylesheets)
+        if fixed_front is not None:
+            front = _kept_layout(fixed_front, stylesheets)
+            document = front.copy(front.pages + document.pages)
+        return document.write_pdf()
 
 
 @functools.cache
@@ -188,8 +212,10 @@ def printed(
     filename: str,
     make_html: Callable[[], str],
     stylesheets: tuple[str, ...] = SHEET_CSS,
+    make_fixed_front: Callable[[], str] | None = None,
 ) -> Printed:
-    """The PDF for ``key``: from the cache, else rendered from ``make_html()``."""
+    """The PDF for ``key``: from the cache, else rendered from ``make_html()``
+    (after the pages of ``make_fixed_front()``, see ``render_pdf``)."""
     key = (key, str(get_locale() or ""))
     store = cache()
     hit = store.get(key)
@@ -201,8 +227,9 @@ def printed(
         if hit is not None:
             return hit
         html = make_html()
-        etag = _etag(html, stylesheets)
-        pdf = store.pdf(etag) or render_pdf(html, stylesheets)
+        front = make_fixed_front() if make_fixed_front else None
+        etag = _etag("\n".join(filter(None, (front, html))), stylesheets)
+        pdf = store.pdf(etag) or render_pdf(html, stylesheets, fixed_front=front)
         result = Printed(pdf, etag, filename)
         store.put(key, result)
         return result
@@ -257,26 +284,36 @@ def _house(game: catalog.Game, table: Table | None) -> list[rulecards.HouseRule]
 # ---------------------------------------------------------------- rule cards
 
 
-def rule_card_html(slug: str, table: Table | None = None) -> str:
-    """A game's card; from a table it lists that table's house rules."""
+def rule_card_html(slug: str, table: Table | None = None, side: str | None = None) -> str:
+    """A game's card; from a table it lists that table's house rules (on the back).
+    ``side``: "front" or "back" alone, else both."""
     card = rulecards.card(slug)
     return render_html(
         "rule-card.html",
         card=card,
         house=_house(card.game, table),
         house_table=table.name if table else None,
+        side=side,
     )
 
 
 def rule_card(slug: str, table: Table | None = None) -> Printed:
+    """The card as PDF. Its front is the same for every table, so it is laid out
+    once per process (``render_pdf``'s ``fixed_front``); the back, with the house
+    rules, is laid out for each card."""
     if table is None:
-        return printed(
-            ("rule-card", slug), f"{slug}-rule-card.pdf", lambda: rule_card_html(slug), CARD_CSS
-        )
-    # the card shows only the settings and name: new rounds don't change it
-    key = ("rule-card", slug, table.name, tuple(sorted(table.settings.items())))
+        key: tuple = ("rule-card", slug)
+        filename = f"{slug}-rule-card.pdf"
+    else:
+        # the card shows only the settings and name: new rounds don't change it
+        key = ("rule-card", slug, table.name, tuple(sorted(table.settings.items())))
+        filename = f"{slug}-table-{table.id}-rule-card.pdf"
     return printed(
-        key, f"{slug}-table-{table.id}-rule-card.pdf", lambda: rule_card_html(slug, table), CARD_CSS
+        key,
+        filename,
+        lambda: rule_card_html(slug, table, side="back"),
+        CARD_CSS,
+        make_fixed_front=lambda: rule_card_html(slug, side="front"),
     )
 
 

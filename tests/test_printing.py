@@ -141,7 +141,7 @@ def test_build_all_writes_a_card_and_a_sheet_per_game(built):
 def test_build_all_defaults_to_printables_build(app, monkeypatch, tmp_path):
     assert printing.BUILD_DIR == printing.PRINTABLES / "build"
     monkeypatch.setattr(printing, "BUILD_DIR", tmp_path / "build")
-    monkeypatch.setattr(printing, "render_pdf", lambda html, stylesheets=None: b"%PDF-stub")
+    monkeypatch.setattr(printing, "render_pdf", lambda html, *_args, **_kwargs: b"%PDF-stub")
     with app.app_context():
         paths = printing.build_all()
     assert {p.parent for p in paths} == {tmp_path / "build"}
@@ -266,6 +266,47 @@ def test_every_house_rule_card_still_fits_two_pages(ctx, store, slug):
     names = [f"P{i}" for i in range(game.max_players)]
     table = make_table(store, slug, names, name="A rather long table name for the card")
     assert len(pages(printing.rule_card(slug, table).pdf)) <= 2
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_card_printed_from_its_kept_front_is_the_card_laid_out_whole(ctx, store, slug):
+    # render_pdf's fixed_front: the front is laid out apart from the back, and the
+    # pages must come out exactly as from the one document of both sides
+    table = make_table(store, slug, ["Ana", "Bojan", "Ceca"][: catalog.GAMES[slug].min_players])
+    whole = printing.render_pdf(printing.rule_card_html(slug, table), printing.CARD_CSS)
+    printing.rule_card("cowboy")  # another game's front is kept meanwhile: no mix-up
+    split = printing.rule_card(slug, table).pdf
+    assert [p.extract_text() for p in pages(split)] == [p.extract_text() for p in pages(whole)]
+    whole_pngs = render_png(whole, f"{slug}-card-laid-out-whole")
+    split_pngs = render_png(split, f"{slug}-card-from-kept-front")
+    assert len(whole_pngs) == len(split_pngs) == 2
+    for a, b in zip(whole_pngs, split_pngs, strict=True):
+        assert Image.open(a).tobytes() == Image.open(b).tobytes(), f"{b.name} differs"
+
+
+def test_a_cards_front_is_laid_out_once_per_process(ctx, store, monkeypatch):
+    printing._kept_layout.cache_clear()
+    laid_out: list[str] = []
+    layout = printing._layout
+
+    def recording_layout(html, stylesheets):
+        laid_out.append(html)
+        return layout(html, stylesheets)
+
+    monkeypatch.setattr(printing, "_layout", recording_layout)
+    first = make_table(store, "szaman", ["Ola", "Piotr", "Zofia"], name="Kawiarnia")
+    printing.rule_card("szaman", first)
+    assert len(laid_out) == 2
+    front, back = sorted(laid_out, key=lambda html: "rc-title" not in html)
+    assert "Szaman" in front and "Kawiarnia" not in front and "Decisions" not in front
+    assert "Kawiarnia" in back and "S-D1" in back and "rc-title" not in back
+
+    laid_out.clear()
+    second = make_table(store, "szaman", ["Ola", "Piotr", "Zofia"], name="Pod Wawelem")
+    pdf = printing.rule_card("szaman", second).pdf
+    assert len(laid_out) == 1 and "Pod Wawelem" in laid_out[0]  # the back alone
+    text = pdf_text(pdf)
+    assert "Pod Wawelem" in text and "Kawiarnia" not in text and "Szaman" in text
 
 
 # ---------------------------------------------------------------- blank score sheets
@@ -412,12 +453,13 @@ def test_equal_content_renders_once_under_different_keys(ctx, store, monkeypatch
     # a key the cache has not seen, whose HTML it has: the PDF is reused, not rendered
     table = make_table(store, "kvanta", ["A", "B"])
     first = printing.rule_card("kvanta", table)
-    monkeypatch.setattr(printing, "render_pdf", lambda *a: pytest.fail("rendered twice"))
+    monkeypatch.setattr(printing, "render_pdf", lambda *a, **k: pytest.fail("rendered twice"))
     again = printing.printed(
         ("another key",),
         "other.pdf",
-        lambda: printing.rule_card_html("kvanta", table),
+        lambda: printing.rule_card_html("kvanta", table, side="back"),
         printing.CARD_CSS,
+        make_fixed_front=lambda: printing.rule_card_html("kvanta", side="front"),
     )
     assert again.pdf == first.pdf and again.etag == first.etag
     assert again.filename == "other.pdf"
@@ -429,7 +471,7 @@ def test_simultaneous_requests_render_once(app, monkeypatch):
 
     calls = []
 
-    def slow_render(html, stylesheets=None):
+    def slow_render(html, stylesheets=None, fixed_front=None):
         calls.append(html)
         time.sleep(0.2)
         return b"%PDF-slow"

@@ -130,7 +130,7 @@ def test_second_download_comes_from_the_cache(client, monkeypatch):
     first = client.get("/print/vezimas/rule-card.pdf")
     renders = printing.renders
 
-    def no_render(*_args):
+    def no_render(*_args, **_kwargs):
         raise AssertionError("rendered again instead of using the cache")
 
     monkeypatch.setattr(printing, "render_pdf", no_render)
