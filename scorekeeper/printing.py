@@ -7,7 +7,9 @@ DejaVu Sans subset, so the result does not depend on the machine's fonts.
 WeasyPrint takes ~0.6 s to import, so it is imported lazily, on the first
 render: the CLI's ``score`` path and app start never pay for it.
 Rendered PDFs are kept in a small per-app cache, keyed by what they show (a table's
-version, a game's slug), so a second download costs a dictionary lookup.
+version, a game's slug), so a second download costs a dictionary lookup. A rule
+card's front side is the same for every table: its layout is kept per process, so a
+table's card lays out only its back, where the house rules are.
 
 Everything here needs an app context (the templates use the app's Jinja setup).
 """
