@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import re
-import time
 
 import pytest
 from pypdf import PdfReader
@@ -186,15 +185,6 @@ def test_filled_sheet_follows_new_rounds(client, new_table):
     after = client.get(f"/t/{scorer}/score-sheet.pdf")
     assert after.headers["ETag"] != before.headers["ETag"]
     assert "Jonas 1" in pdf_text(after.data)
-
-
-def test_cached_download_is_fast(client):
-    client.get("/print/cowboy/rule-card.pdf")
-    start = time.perf_counter()
-    for _ in range(20):
-        assert client.get("/print/cowboy/rule-card.pdf").status_code == 200
-    per_request = (time.perf_counter() - start) / 20
-    assert per_request < 0.05  # generous for a busy CI machine; the bench reports the real figure
 
 
 # ---------------------------------------------------------------- the partials for other pages
