@@ -6,8 +6,10 @@ request count: 1, 10 and 50 concurrent keep-alive clients on
 
 each as a phone at the table sends it (with the session cookie it was given),
 
-printing req/s, p50, p95, p99 and each throughput as a share of the floor's; then
-the table page's server time at 1,000 entries vs 10, and the first page's weight.
+printing req/s, p50, p95, p99, each throughput as a share of the floor's and the
+server's CPU time per request (all its processes; on a shared machine this varies
+less than the throughput); then the table page's server time at 1,000 entries vs
+10, and the first page's weight.
 
     python bench/load.py [--seconds 10] [--max-requests 200000] [--workers N] [--threads N]
 """
@@ -145,6 +147,22 @@ def run_load(base: str, make_request, clients: int, seconds: float, max_requests
     return len(latencies) / elapsed, pct(0.50), pct(0.95), pct(0.99)
 
 
+def server_cpu(pid: int) -> float | None:
+    """CPU seconds (user + system) used so far by the server and its workers, from
+    Linux's /proc; None elsewhere."""
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total, found = 0, False
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended meanwhile
+            continue
+        if int(stat.parent.name) == pid or int(fields[1]) == pid:  # fields[1]: parent pid
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+            found = True
+    return total / ticks if found else None
+
+
 def get(path: str, host: str, cookie: str | None = None):
     cookie_line = f"Cookie: {cookie}\r\n" if cookie else ""
     raw = f"GET {path} HTTP/1.1\r\nHost: {host}\r\n{cookie_line}\r\n".encode()
@@ -256,30 +274,37 @@ def main() -> None:
                   f"{threads} threads, SQLite synchronous={args.synchronous}), "
                   f"{args.seconds:.0f} s per run, at most {args.max_requests:,} requests per run")
             print(f"{'scenario':<22}{'clients':>8}{'req/s':>9}{'p50 ms':>9}{'p95 ms':>9}"
-                  f"{'p99 ms':>9}{'of floor':>10}")
-            results = {}
+                  f"{'p99 ms':>9}{'of floor':>10}{'cpu ms/req':>12}")
+
+            def measured(make, clients):
+                """run_load's figures and the server's CPU milliseconds per request."""
+                before, start = server_cpu(proc.pid), time.perf_counter()
+                figures = run_load(base, make, clients, args.seconds, args.max_requests)
+                after, elapsed = server_cpu(proc.pid), time.perf_counter() - start
+                if before is None or after is None:
+                    return figures, None
+                return figures, (after - before) * 1000 / (figures[0] * elapsed)
+
             for clients in [int(c) for c in args.clients.split(",")]:
-                floor = run_load(base, scenarios["(d) floor /healthz"], clients, args.seconds,
-                                 args.max_requests)
-                results[("floor", clients)] = floor
+                floor = measured(scenarios["(d) floor /healthz"], clients)
                 for name, make in scenarios.items():
                     if name.startswith("(d)"):
-                        figures = floor
+                        (rps, p50, p95, p99), cpu = floor
                     elif name.startswith("(b)"):
                         # on a table of their own, so the others keep their size
                         make = post_entry(keys["posts"], host, posting, f"r{clients}")
-                        figures = run_load(base, make, clients, args.seconds, args.max_requests)
+                        (rps, p50, p95, p99), cpu = measured(make, clients)
                         # keep (c) measuring an unchanged table
                     else:
                         if name.startswith("(c)"):
                             with urllib.request.urlopen(f"{base}/t/{keys['small']}/version") as r:
                                 version = re.search(rb"\d+", r.read()).group(0).decode()
                             make = get(f"/t/{keys['small']}/live?v={version}", host, session.cookie)
-                        figures = run_load(base, make, clients, args.seconds, args.max_requests)
-                    rps, p50, p95, p99 = figures
-                    share = rps / floor[0] * 100
+                        (rps, p50, p95, p99), cpu = measured(make, clients)
+                    share = rps / floor[0][0] * 100
+                    cpu_text = f"{cpu:>12.2f}" if cpu is not None else f"{'–':>12}"
                     print(f"{name:<22}{clients:>8}{rps:>9.0f}{p50:>9.1f}{p95:>9.1f}{p99:>9.1f}"
-                          f"{share:>9.0f}%")
+                          f"{share:>9.0f}%{cpu_text}")
             print("targets: at 10 clients p95 ≤ 25 ms for (a) (b) (c); at 50 clients (a) (b) "
                   "≥ 40 % and (c) ≥ 80 % of the floor")
 
