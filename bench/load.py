@@ -87,7 +87,9 @@ class Session:
             html = response.read().decode()
             self.cookie = response.headers["Set-Cookie"].split(";")[0]
         self.csrf = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
-        self.field = re.search(r'name="(points-\d+)"', html).group(1)
+        # the score pad sends every player's field, empty when nobody typed in it
+        self.fields = list(dict.fromkeys(re.findall(r'name="(points-\d+)"', html)))
+        self.field = self.fields[0]
 
 
 async def client(host, port, make_request, deadline, budget, latencies):
@@ -173,8 +175,11 @@ def post_entry(key: str, host: str, session: Session, run_id: str):
     def for_client(c: int):
         def build(n: int) -> bytes:
             body = (f"csrf_token={session.csrf}&submission_id={run_id}-{c}-{n}"
-                    f"&{session.field}={n % 50}").encode()
-            # a plain form post: stored, then 303 back to the (cached) table page
+                    f"&{session.field}={n % 50}"
+                    + "".join(f"&{field}=" for field in session.fields[1:])).encode()
+            # a plain form post: stored, then 303 back to the (cached) table page. It
+            # leaves out the pad's round number, so that phones posting at once each
+            # get the next round instead of a conflict over the same one.
             return (
                 f"POST /t/{key}/rounds HTTP/1.1\r\nHost: {host}\r\n"
                 f"Cookie: {session.cookie}\r\n"
