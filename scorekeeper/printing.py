@@ -8,8 +8,8 @@ WeasyPrint takes ~0.6 s to import, so it is imported lazily, on the first
 render: the CLI's ``score`` path and app start never pay for it.
 Rendered PDFs are kept in a small per-app cache, keyed by what they show (a table's
 version, a game's slug), so a second download costs a dictionary lookup. A rule
-card's front side is the same for every table: its layout is kept per process, so a
-table's card lays out only its back, where the house rules are.
+card differs from table to table only in its house-rules box: the rest is laid out
+once per process, and each card lays out only that box (``render_pdf_with_insert``).
 
 Everything here needs an app context (the templates use the app's Jinja setup).
 """
@@ -105,32 +105,93 @@ def _layout(html: str, stylesheets: tuple[str, ...]):
     return document.render(stylesheets=_stylesheets(stylesheets), font_config=fonts)
 
 
-@functools.lru_cache(maxsize=12)  # a front side per game and language; ~1 MB each
+@functools.lru_cache(maxsize=12)  # a rule card per game and language; ~2 MB each
 def _kept_layout(html: str, stylesheets: tuple[str, ...]):
     """The layout of pages that print the same every time, made once per process.
     Writing a PDF reads a laid-out document and leaves it as it was."""
     return _layout(html, stylesheets)
 
 
-def render_pdf(
-    html: str, stylesheets: tuple[str, ...] = SHEET_CSS, fixed_front: str | None = None
-) -> bytes:
-    """HTML → PDF bytes with the given stylesheets of ``printables/``.
-
-    ``fixed_front``: the HTML of pages printed before ``html`` that never change (a
-    rule card's front side). Layout is most of a render's cost, so that part is laid
-    out once per process and only ``html`` each time. The PDF is the same as from
-    one document whose second part starts on a new page."""
+def render_pdf(html: str, stylesheets: tuple[str, ...] = SHEET_CSS) -> bytes:
+    """HTML → PDF bytes with the given stylesheets of ``printables/``."""
     global renders
     # one render at a time: WeasyPrint shares the font configuration and is CPU-bound anyway
     # (re-entrant: printed() holds it already)
     with _render_lock:
         renders += 1
-        document = _layout(html, stylesheets)
-        if fixed_front is not None:
-            front = _kept_layout(fixed_front, stylesheets)
-            document = front.copy(front.pages + document.pages)
-        return document.write_pdf()
+        return _layout(html, stylesheets).write_pdf()
+
+
+# The ids that mark, in an insert's fixed document, the top of the page the insert
+# goes on and the place it goes (set by the templates that make such a document).
+INSERT_IDS = {"top": "insert-page-top", "at": "insert-at"}
+
+
+class _PaintedOver:
+    """A laid-out page with the page of another document painted over it.
+
+    Writing a PDF reads of each page its size, bleed, anchors, links, bookmarks and
+    forms, and asks it to ``paint``: this offers the same, from both pages."""
+
+    def __init__(self, base, over):
+        self.width, self.height, self.bleed = base.width, base.height, base.bleed
+        # an id on both pages (the card's own) is an anchor where it comes first
+        self.anchors = {**over.anchors, **base.anchors}
+        for mark in INSERT_IDS.values():
+            self.anchors.pop(mark, None)
+        self.links = base.links + over.links
+        self.bookmarks = base.bookmarks + over.bookmarks
+        self.forms = {
+            form: base.forms.get(form, []) + over.forms.get(form, [])
+            for form in dict.fromkeys([*base.forms, *over.forms])
+        }
+        self._pages = (base, over)
+
+    def paint(self, stream, scale=1):
+        for page in self._pages:
+            page.paint(stream, scale)
+
+
+def _insert_place(document) -> tuple[int, float] | None:
+    """The page that holds the insert mark, and how far (CSS px) the mark lies below
+    the top of that page's flow; none when the marks are not on one page."""
+    for index, page in enumerate(document.pages):
+        at, top = page.anchors.get(INSERT_IDS["at"]), page.anchors.get(INSERT_IDS["top"])
+        if at is not None:
+            return (index, at[1] - top[1]) if top is not None else None
+    return None
+
+
+def render_pdf_with_insert(
+    fixed_html: str,
+    make_insert_html: Callable[[float], str],
+    whole_html: str,
+    stylesheets: tuple[str, ...],
+) -> bytes:
+    """The PDF of ``whole_html``, made from a part that never changes and a small
+    part that does (a rule card, and the house-rules box of a table).
+
+    Layout is most of a render's cost. ``fixed_html`` is the document without the
+    changing part, with the ``INSERT_IDS`` marks: it is laid out once per process.
+    ``make_insert_html(offset)`` is the changing part alone, ``offset`` CSS px below
+    the top of its page's flow: it is laid out on a page of its own, and that page
+    is painted over the marked one. Where the insert would run on over its page
+    (it would break differently), the whole document is laid out instead. Either way
+    the PDF is the same as ``whole_html``'s when the insert is the last thing in it
+    and starts where the mark is."""
+    global renders
+    with _render_lock:
+        renders += 1
+        fixed = _kept_layout(fixed_html, stylesheets)
+        place = _insert_place(fixed)
+        if place is not None:
+            index, offset = place
+            insert = _layout(make_insert_html(offset), stylesheets)
+            if len(insert.pages) == 1:
+                pages = list(fixed.pages)
+                pages[index] = _PaintedOver(pages[index], insert.pages[0])
+                return fixed.copy(pages).write_pdf()
+        return _layout(whole_html, stylesheets).write_pdf()
 
 
 @functools.cache
@@ -214,10 +275,10 @@ def printed(
     filename: str,
     make_html: Callable[[], str],
     stylesheets: tuple[str, ...] = SHEET_CSS,
-    make_fixed_front: Callable[[], str] | None = None,
+    render: Callable[[str], bytes] | None = None,
 ) -> Printed:
-    """The PDF for ``key``: from the cache, else rendered from ``make_html()``
-    (after the pages of ``make_fixed_front()``, see ``render_pdf``)."""
+    """The PDF for ``key``: from the cache, else rendered from ``make_html()`` (by
+    ``render(html)`` when given, else ``render_pdf``)."""
     key = (key, str(get_locale() or ""))
     store = cache()
     hit = store.get(key)
@@ -229,9 +290,8 @@ def printed(
         if hit is not None:
             return hit
         html = make_html()
-        front = make_fixed_front() if make_fixed_front else None
-        etag = _etag("\n".join(filter(None, (front, html))), stylesheets)
-        pdf = store.pdf(etag) or render_pdf(html, stylesheets, fixed_front=front)
+        etag = _etag(html, stylesheets)
+        pdf = store.pdf(etag) or (render(html) if render else render_pdf(html, stylesheets))
         result = Printed(pdf, etag, filename)
         store.put(key, result)
         return result
@@ -286,23 +346,31 @@ def _house(game: catalog.Game, table: Table | None) -> list[rulecards.HouseRule]
 # ---------------------------------------------------------------- rule cards
 
 
-def rule_card_html(slug: str, table: Table | None = None, side: str | None = None) -> str:
+def rule_card_html(
+    slug: str,
+    table: Table | None = None,
+    part: str | None = None,
+    house_offset: float = 0.0,
+) -> str:
     """A game's card; from a table it lists that table's house rules (on the back).
-    ``side``: "front" or "back" alone, else both."""
+    ``part``: "fixed" (all but the house-rules box) or "house" (the box alone,
+    ``house_offset`` px down the back), else the whole card."""
     card = rulecards.card(slug)
     return render_html(
         "rule-card.html",
         card=card,
         house=_house(card.game, table),
         house_table=table.name if table else None,
-        side=side,
+        part=part,
+        house_offset=house_offset,
+        insert_ids=INSERT_IDS,
     )
 
 
 def rule_card(slug: str, table: Table | None = None) -> Printed:
-    """The card as PDF. Its front is the same for every table, so it is laid out
-    once per process (``render_pdf``'s ``fixed_front``); the back, with the house
-    rules, is laid out for each card."""
+    """The card as PDF. Tables' cards differ only in the house-rules box on the back,
+    so the rest is laid out once per process and each card lays out only the box
+    (``render_pdf_with_insert``)."""
     if table is None:
         key: tuple = ("rule-card", slug)
         filename = f"{slug}-rule-card.pdf"
@@ -310,13 +378,16 @@ def rule_card(slug: str, table: Table | None = None) -> Printed:
         # the card shows only the settings and name: new rounds don't change it
         key = ("rule-card", slug, table.name, tuple(sorted(table.settings.items())))
         filename = f"{slug}-table-{table.id}-rule-card.pdf"
-    return printed(
-        key,
-        filename,
-        lambda: rule_card_html(slug, table, side="back"),
-        CARD_CSS,
-        make_fixed_front=lambda: rule_card_html(slug, side="front"),
-    )
+
+    def render(whole_html: str) -> bytes:
+        return render_pdf_with_insert(
+            rule_card_html(slug, part="fixed"),
+            lambda offset: rule_card_html(slug, table, part="house", house_offset=offset),
+            whole_html,
+            CARD_CSS,
+        )
+
+    return printed(key, filename, lambda: rule_card_html(slug, table), CARD_CSS, render)
 
 
 # ---------------------------------------------------------------- blank score sheets

@@ -142,6 +142,7 @@ def test_build_all_defaults_to_printables_build(app, monkeypatch, tmp_path):
     assert printing.BUILD_DIR == printing.PRINTABLES / "build"
     monkeypatch.setattr(printing, "BUILD_DIR", tmp_path / "build")
     monkeypatch.setattr(printing, "render_pdf", lambda html, *_args, **_kwargs: b"%PDF-stub")
+    monkeypatch.setattr(printing, "render_pdf_with_insert", lambda *_args: b"%PDF-stub")
     with app.app_context():
         paths = printing.build_all()
     assert {p.parent for p in paths} == {tmp_path / "build"}
@@ -268,23 +269,65 @@ def test_every_house_rule_card_still_fits_two_pages(ctx, store, slug):
     assert len(pages(printing.rule_card(slug, table).pdf)) <= 2
 
 
-@pytest.mark.parametrize("slug", SLUGS)
-def test_a_card_printed_from_its_kept_front_is_the_card_laid_out_whole(ctx, store, slug):
-    # render_pdf's fixed_front: the front is laid out apart from the back, and the
-    # pages must come out exactly as from the one document of both sides
-    table = make_table(store, slug, ["Ana", "Bojan", "Ceca"][: catalog.GAMES[slug].min_players])
-    whole = printing.render_pdf(printing.rule_card_html(slug, table), printing.CARD_CSS)
-    printing.rule_card("cowboy")  # another game's front is kept meanwhile: no mix-up
-    split = printing.rule_card(slug, table).pdf
-    assert [p.extract_text() for p in pages(split)] == [p.extract_text() for p in pages(whole)]
-    whole_pngs = render_png(whole, f"{slug}-card-laid-out-whole")
-    split_pngs = render_png(split, f"{slug}-card-from-kept-front")
+def changed_house_rule(game: catalog.Game) -> dict:
+    """The game's first house rule set away from its default (none when it has none)."""
+    for setting in game.settings:
+        if setting.house_rule:
+            if setting.kind == "bool":
+                return {setting.key: not setting.default}
+            if setting.kind == "choice":
+                return {setting.key: next(v for v, _ in setting.options if v != setting.default)}
+            return {setting.key: setting.lo if setting.default != setting.lo else setting.hi}
+    return {}
+
+
+def text_layer(pdf: bytes) -> list[tuple[list[str], list[str]]]:
+    """Each page's lines of text in order, and apart its list bullets. WeasyPrint
+    paints a page's bullets after its text, so on a page painted in two parts the
+    first part's bullets come before the second part's text: the same glyphs in
+    the same places, in another order."""
+    layer = []
+    for page in pages(pdf):
+        lines = page.extract_text().splitlines()
+        bullets = [line for line in lines if line.strip() == "•"]
+        layer.append(([line for line in lines if line.strip() != "•"], bullets))
+    return layer
+
+
+def assert_same_pages(whole: bytes, split: bytes, name: str) -> None:
+    """The same text on every page and the same pixels."""
+    assert text_layer(split) == text_layer(whole)
+    whole_pngs = render_png(whole, f"{name}-laid-out-whole")
+    split_pngs = render_png(split, f"{name}-house-rules-apart")
     assert len(whole_pngs) == len(split_pngs) == 2
     for a, b in zip(whole_pngs, split_pngs, strict=True):
         assert Image.open(a).tobytes() == Image.open(b).tobytes(), f"{b.name} differs"
 
 
-def test_a_cards_front_is_laid_out_once_per_process(ctx, store, monkeypatch):
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_card_with_its_house_rules_laid_out_apart_is_the_card_laid_out_whole(
+    ctx, store, slug
+):
+    # render_pdf_with_insert: the house-rules box is laid out on its own and painted
+    # over the kept rest of the card; the pages must come out exactly as from the one
+    # document of the whole card, for a table (changed rules, longest name) and plain
+    game = catalog.GAMES[slug]
+    table = make_table(
+        store,
+        slug,
+        ["Ana", "Bojan", "Ceca"][: game.min_players],
+        changed_house_rule(game),
+        name="A table name forty characters long, yes!",
+    )
+    assert len(table.name) == 40  # the longest a name may be
+    whole = printing.render_pdf(printing.rule_card_html(slug, table), printing.CARD_CSS)
+    printing.rule_card("cowboy")  # another game's card is kept meanwhile: no mix-up
+    assert_same_pages(whole, printing.rule_card(slug, table).pdf, f"{slug}-table-card")
+    plain = printing.render_pdf(printing.rule_card_html(slug), printing.CARD_CSS)
+    assert_same_pages(plain, printing.rule_card(slug).pdf, f"{slug}-plain-card")
+
+
+def test_a_card_lays_out_only_its_house_rules_once_the_rest_is_kept(ctx, store, monkeypatch):
     printing._kept_layout.cache_clear()
     laid_out: list[str] = []
     layout = printing._layout
@@ -297,16 +340,36 @@ def test_a_cards_front_is_laid_out_once_per_process(ctx, store, monkeypatch):
     first = make_table(store, "szaman", ["Ola", "Piotr", "Zofia"], name="Kawiarnia")
     printing.rule_card("szaman", first)
     assert len(laid_out) == 2
-    front, back = sorted(laid_out, key=lambda html: "rc-title" not in html)
-    assert "Szaman" in front and "Kawiarnia" not in front and "Decisions" not in front
-    assert "Kawiarnia" in back and "S-D1" in back and "rc-title" not in back
+    fixed, house = sorted(laid_out, key=lambda html: "rc-title" not in html)
+    assert "Szaman" in fixed and "S-D1" in fixed and "Kawiarnia" not in fixed
+    assert "Kawiarnia" in house and "S-D1" not in house and "rc-title" not in house
 
     laid_out.clear()
     second = make_table(store, "szaman", ["Ola", "Piotr", "Zofia"], name="Pod Wawelem")
     pdf = printing.rule_card("szaman", second).pdf
-    assert len(laid_out) == 1 and "Pod Wawelem" in laid_out[0]  # the back alone
+    assert len(laid_out) == 1 and "Pod Wawelem" in laid_out[0]  # the box alone
     text = pdf_text(pdf)
     assert "Pod Wawelem" in text and "Kawiarnia" not in text and "Szaman" in text
+    assert "S-D1" in text and len(pages(pdf)) == 2
+
+
+def test_an_insert_that_would_run_over_its_page_is_laid_out_with_the_whole(ctx, store):
+    # a box too tall for the room left on the back: the whole document decides where
+    # it breaks, as it would without the kept part
+    card = printing.rule_card_html("cowboy", part="fixed")
+    tall_box = "".join(f"<p>House line {n}</p>" for n in range(30))
+    whole_html = printing.rule_card_html("cowboy").replace("</article>", tall_box + "</article>")
+
+    def insert_html(offset: float) -> str:
+        return printing.rule_card_html("cowboy", part="house", house_offset=offset).replace(
+            "</article>", tall_box + "</article>"
+        )
+
+    pdf = printing.render_pdf_with_insert(card, insert_html, whole_html, printing.CARD_CSS)
+    whole = printing.render_pdf(whole_html, printing.CARD_CSS)
+    assert len(pages(pdf)) == len(pages(whole)) == 3
+    assert [p.extract_text() for p in pages(pdf)] == [p.extract_text() for p in pages(whole)]
+    assert "House line 29" in pages(pdf)[2].extract_text()
 
 
 # ---------------------------------------------------------------- blank score sheets
@@ -453,13 +516,12 @@ def test_equal_content_renders_once_under_different_keys(ctx, store, monkeypatch
     # a key the cache has not seen, whose HTML it has: the PDF is reused, not rendered
     table = make_table(store, "kvanta", ["A", "B"])
     first = printing.rule_card("kvanta", table)
-    monkeypatch.setattr(printing, "render_pdf", lambda *a, **k: pytest.fail("rendered twice"))
     again = printing.printed(
         ("another key",),
         "other.pdf",
-        lambda: printing.rule_card_html("kvanta", table, side="back"),
+        lambda: printing.rule_card_html("kvanta", table),
         printing.CARD_CSS,
-        make_fixed_front=lambda: printing.rule_card_html("kvanta", side="front"),
+        lambda html: pytest.fail("rendered twice"),
     )
     assert again.pdf == first.pdf and again.etag == first.etag
     assert again.filename == "other.pdf"
@@ -471,7 +533,7 @@ def test_simultaneous_requests_render_once(app, monkeypatch):
 
     calls = []
 
-    def slow_render(html, stylesheets=None, fixed_front=None):
+    def slow_render(html, stylesheets=None):
         calls.append(html)
         time.sleep(0.2)
         return b"%PDF-slow"

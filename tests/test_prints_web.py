@@ -133,6 +133,7 @@ def test_second_download_comes_from_the_cache(client, monkeypatch):
         raise AssertionError("rendered again instead of using the cache")
 
     monkeypatch.setattr(printing, "render_pdf", no_render)
+    monkeypatch.setattr(printing, "render_pdf_with_insert", no_render)
     second = client.get("/print/vezimas/rule-card.pdf")
     assert second.data == first.data and printing.renders == renders
     assert second.headers["ETag"] == first.headers["ETag"]
