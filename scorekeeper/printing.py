@@ -19,6 +19,7 @@ from __future__ import annotations
 import atexit
 import functools
 import hashlib
+import logging
 import shutil
 import threading
 from collections import OrderedDict
@@ -48,6 +49,7 @@ PLAYERS_PER_BLOCK = 3  # Szaman and Kvanta: at most three players' columns side 
 CARD_CSS = ("print.css", "card.css")  # A6 rule cards
 SHEET_CSS = ("print.css", "sheet.css")  # A4 score sheets
 
+log = logging.getLogger(__name__)
 _render_lock = threading.RLock()
 renders = 0  # PDFs rendered by this process: the tests prove the cache with it
 
@@ -190,7 +192,12 @@ def render_pdf_with_insert(
             if len(insert.pages) == 1:
                 pages = list(fixed.pages)
                 pages[index] = _PaintedOver(pages[index], insert.pages[0])
-                return fixed.copy(pages).write_pdf()
+                try:
+                    return fixed.copy(pages).write_pdf()
+                except (AttributeError, TypeError):
+                    # a WeasyPrint that asks pages for more than _PaintedOver offers:
+                    # slower, but the card still prints (the tests would show it)
+                    log.exception("rule card: painting over a kept page failed")
         return _layout(whole_html, stylesheets).write_pdf()
 
 

@@ -372,6 +372,22 @@ def test_an_insert_that_would_run_over_its_page_is_laid_out_with_the_whole(ctx, 
     assert "House line 29" in pages(pdf)[2].extract_text()
 
 
+def test_a_card_still_prints_if_weasyprint_cannot_paint_over_a_page(
+    ctx, store, monkeypatch, caplog
+):
+    # a later WeasyPrint asking pages for something _PaintedOver lacks: the whole
+    # card is laid out instead, and the log says why
+    def lacking(self, stream, scale=1):
+        raise AttributeError("'_PaintedOver' object has no attribute 'something_new'")
+
+    monkeypatch.setattr(printing._PaintedOver, "paint", lacking)
+    table = make_table(store, "vezimas", ["Rūta", "Jonas", "Eglė"], name="Kiemas")
+    pdf = printing.rule_card("vezimas", table).pdf
+    whole = printing.render_pdf(printing.rule_card_html("vezimas", table), printing.CARD_CSS)
+    assert text_layer(pdf) == text_layer(whole) and "Kiemas" in pdf_text(pdf)
+    assert "painting over a kept page failed" in caplog.text
+
+
 # ---------------------------------------------------------------- blank score sheets
 
 
