@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -34,6 +35,26 @@ def build_wheel(out: Path) -> Path:
     )
     (wheel,) = out.glob("scorekeeper-*.whl")
     return wheel
+
+
+DATA_FOLDERS = {
+    "templates": "scorekeeper.templates",
+    "static": "scorekeeper.static",
+    "printables": "scorekeeper.printables",
+}
+
+
+def test_every_resource_folder_is_a_listed_package():
+    # a folder left out still ships (as data) but makes setuptools warn on every build
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    listed = set(config["tool"]["setuptools"]["packages"])
+    for folder, package in DATA_FOLDERS.items():
+        for path in [ROOT / folder, *(ROOT / folder).rglob("*")]:
+            parts = path.relative_to(ROOT).parts
+            if not path.is_dir() or "build" in parts or "__pycache__" in parts:
+                continue
+            name = ".".join((package, *path.relative_to(ROOT / folder).parts))
+            assert name in listed, f"{path.relative_to(ROOT)} is not in pyproject's packages"
 
 
 def test_the_wheel_ships_templates_static_and_printables(tmp_path):
