@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import Blueprint, g, redirect, request
+from flask import Blueprint, g, request
 
 from .. import api, store
 from ..cards import ACE, JACK, KING, QUEEN, SUIT_SYMBOLS, SUITS, Card, CardError, parse_card
@@ -42,6 +42,7 @@ from .tables import (
     live_fragments,
     load,
     render_board,
+    see_other,
     table_url,
     wants_partial,
 )
@@ -689,7 +690,7 @@ def panel_response(table: store.Table, access: str, flash: dict | None = None, s
     if not wants_partial():
         if flash:
             return render_board(table, access, status)
-        return redirect(table_url(table), code=303)
+        return see_other(table_url(table))
     return live_fragments(table, access, status, personal=bool(flash))
 
 
@@ -697,7 +698,7 @@ def board_response(table, access, message=None, flash=None, status=200):
     """The board after a marriage or a closed deal (their totals change)."""
     g.cowboy_flash = flash
     if not flash and not wants_partial():
-        return redirect(table_url(table), code=303)
+        return see_other(table_url(table))
     return render_board(table, access, status, message=message)
 
 

@@ -31,7 +31,6 @@ from flask import (
     abort,
     current_app,
     g,
-    redirect,
     request,
 )
 
@@ -48,6 +47,7 @@ from .tables import (
     live_fragments,
     load,
     render_board,
+    see_other,
     table_url,
     wants_partial,
 )
@@ -640,7 +640,7 @@ def respond(r: Round, status: int = 200, board: bool = False, **extra):
     if not wants_partial():
         if status >= 400:
             return render_board(table, r.access, status, **extra)
-        return redirect(table_url(table), code=303)
+        return see_other(table_url(table))
     if board:
         return render_board(table, r.access, status, **extra)
     return live_fragments(

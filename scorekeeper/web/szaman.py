@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from flask import Blueprint, redirect, request, url_for
+from flask import Blueprint, request, url_for
 
 from .. import api, store
 from ..cards import RANKS, SUIT_SYMBOLS, Card, CardError
@@ -43,6 +43,7 @@ from .tables import (
     load,
     new_submission_id,
     render_board,
+    see_other,
     table_url,
     wants_partial,
 )
@@ -711,7 +712,7 @@ def panel_response(table: store.Table, access: str, status: int = 200, **extra):
     (``live_fragments``); the table page otherwise (a redirect after a good tap)."""
     if not wants_partial():
         if status == 200:
-            return redirect(table_url(table), code=303)
+            return see_other(table_url(table))
         return render_board(table, access, status, **extra)
     return live_fragments(table, access, status, **extra)
 

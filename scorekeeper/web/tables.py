@@ -24,7 +24,6 @@ from flask import (
     abort,
     current_app,
     make_response,
-    redirect,
     render_template,
     request,
     url_for,
@@ -224,6 +223,13 @@ def render_board(
     return make_response(_fill(parts, message, error), status)
 
 
+def see_other(location: str) -> Response:
+    """The answer to a form post that changed something: go (back) to ``location``.
+    No body: a browser follows a 303 at once, and werkzeug's "Redirecting..." page
+    costs more to build than the rest of the answer."""
+    return Response(status=303, headers={"Location": location})
+
+
 def after_write(table: store.Table, access: str = "score", **extra):
     """The board for htmx, else a redirect to the table page (which shows no
     message: a ``message`` given as a function is then never made)."""
@@ -231,7 +237,7 @@ def after_write(table: store.Table, access: str = "score", **extra):
         if callable(extra.get("message")):
             extra["message"] = extra["message"]()
         return render_board(table, access, **extra)
-    return redirect(table_url(table), code=303)
+    return see_other(table_url(table))
 
 
 # ---------------------------------------------------------------- home and create
@@ -319,7 +325,7 @@ def create_table():
         values["settings"],
         submission_id=request.form.get("submission_id") or None,
     )
-    return redirect(url_for("tables.table_page", key=outcome["scorer_key"]), code=303)
+    return see_other(url_for("tables.table_page", key=outcome["scorer_key"]))
 
 
 # ---------------------------------------------------------------- the table page
@@ -635,7 +641,7 @@ def rematch(key: str):
         response = Response(status=204)
         response.headers["HX-Redirect"] = url
         return response
-    return redirect(url, code=303)
+    return see_other(url)
 
 
 # ---------------------------------------------------------------- export
