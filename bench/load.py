@@ -11,7 +11,12 @@ server's CPU time per request (all its processes; on a shared machine this varie
 less than the throughput); then the table page's server time at 1,000 entries vs
 10, and the first page's weight.
 
-    python bench/load.py [--seconds 10] [--max-requests 200000] [--workers N] [--threads N]
+The four scenarios take turns (1 s each by default) until each has run its 10 s:
+this machine's speed drifts by more than the differences measured, and turns
+make each share of the floor compare moments alike.
+
+    python bench/load.py [--seconds 10] [--slice 1] [--max-requests 200000]
+                         [--clients 1,10,50] [--workers N] [--threads N]
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import argparse
 import asyncio
 import gzip
 import http.client
+import itertools
 import os
 import re
 import statistics
@@ -126,9 +132,13 @@ async def client(host, port, make_request, deadline, budget, latencies):
         writer.close()
 
 
-def run_load(base: str, make_request, clients: int, seconds: float, max_requests: int):
+def run_load(base: str, make_request, clients: int, seconds: float, max_requests: int,
+             latencies: list[float] | None = None):
+    """``clients`` keep-alive clients for ``seconds`` (or ``max_requests``); returns
+    (requests answered, elapsed seconds), adding each latency to ``latencies``."""
     host, port = base.removeprefix("http://").split(":")
-    latencies: list[float] = []
+    latencies = [] if latencies is None else latencies
+    before = len(latencies)
     budget = [max_requests]
 
     async def main():
@@ -140,13 +150,55 @@ def run_load(base: str, make_request, clients: int, seconds: float, max_requests
 
     start = time.perf_counter()
     asyncio.run(main())
-    elapsed = time.perf_counter() - start
-    latencies.sort()
+    return len(latencies) - before, time.perf_counter() - start
 
-    def pct(p):
-        return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000
 
-    return len(latencies) / elapsed, pct(0.50), pct(0.95), pct(0.99)
+def percentile(sorted_latencies: list[float], p: float) -> float:
+    return sorted_latencies[min(len(sorted_latencies) - 1, int(p * len(sorted_latencies)))] * 1000
+
+
+class Measure:
+    """One scenario's requests, time, latencies and server CPU, summed over its slices."""
+
+    def __init__(self):
+        self.requests, self.seconds, self.cpu_seconds = 0, 0.0, 0.0
+        self.cpu_known = True
+        self.latencies: list[float] = []
+
+    @property
+    def rate(self) -> float:
+        return self.requests / self.seconds
+
+    def figures(self) -> tuple[float, float, float, float, float | None]:
+        """req/s, p50, p95, p99 (ms) and the server's CPU ms per request."""
+        ordered = sorted(self.latencies)
+        cpu = self.cpu_seconds * 1000 / self.requests if self.cpu_known else None
+        return (self.rate, percentile(ordered, 0.50), percentile(ordered, 0.95),
+                percentile(ordered, 0.99), cpu)
+
+
+def run_interleaved(base: str, pid: int, scenarios: dict, clients: int, seconds: float,
+                    slice_seconds: float, max_requests: int) -> dict[str, Measure]:
+    """Each scenario for ``seconds`` in all, in turns of ``slice_seconds``: the
+    machine's drift (another tenant, a frequency change) then touches every
+    scenario alike, and each share of the floor compares like with like."""
+    measures = {name: Measure() for name in scenarios}
+    turns = max(1, round(seconds / slice_seconds))
+    budget = max(1, max_requests // turns)
+    for _ in range(turns):
+        for name, make in scenarios.items():
+            measure = measures[name]
+            before = server_cpu(pid)
+            answered, elapsed = run_load(base, make, clients, seconds / turns, budget,
+                                         measure.latencies)
+            after = server_cpu(pid)
+            measure.requests += answered
+            measure.seconds += elapsed
+            if before is None or after is None:
+                measure.cpu_known = False
+            else:
+                measure.cpu_seconds += after - before
+    return measures
 
 
 def server_cpu(pid: int) -> float | None:
@@ -172,7 +224,11 @@ def get(path: str, host: str, cookie: str | None = None):
 
 
 def post_entry(key: str, host: str, session: Session, run_id: str):
-    def for_client(c: int):
+    clients_started = itertools.count()  # each turn's clients post new submissions
+
+    def for_client(_c: int):
+        c = next(clients_started)
+
         def build(n: int) -> bytes:
             body = (f"csrf_token={session.csrf}&submission_id={run_id}-{c}-{n}"
                     f"&{session.field}={n % 50}"
@@ -247,6 +303,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--max-requests", type=int, default=200_000)
+    parser.add_argument("--slice", type=float, default=1.0,
+                        help="seconds per turn: the scenarios alternate until each has run --seconds")
     parser.add_argument("--clients", default="1,10,50")
     parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"],
                         help="the server's SQLite durability (SQLITE_SYNCHRONOUS)")
@@ -267,7 +325,8 @@ def main() -> None:
             scenarios = {
                 # a phone reloading the table: it sends the session cookie it was given
                 "(a) table page": get(f"/t/{keys['small']}", host, session.cookie),
-                "(b) post an entry": None,
+                # on a table of their own, so the others keep their size
+                "(b) post an entry": post_entry(keys["posts"], host, posting, "load"),
                 "(c) poll unchanged": get(f"/t/{keys['small']}/live?v={version}", host, session.cookie),
                 "(d) floor /healthz": get("/healthz", host),
             }
@@ -277,39 +336,20 @@ def main() -> None:
             threads = args.threads or serve_defaults.DEFAULT_THREADS
             print(f"Load on `scorekeeper serve` (waitress, {workers} worker process(es) × "
                   f"{threads} threads, SQLite synchronous={args.synchronous}), "
-                  f"{args.seconds:.0f} s per run, at most {args.max_requests:,} requests per run")
+                  f"{args.seconds:.0f} s per scenario in turns of {args.slice:g} s, "
+                  f"at most {args.max_requests:,} requests per scenario")
             print(f"{'scenario':<22}{'clients':>8}{'req/s':>9}{'p50 ms':>9}{'p95 ms':>9}"
                   f"{'p99 ms':>9}{'of floor':>10}{'cpu ms/req':>12}")
 
-            def measured(make, clients):
-                """run_load's figures and the server's CPU milliseconds per request."""
-                before, start = server_cpu(proc.pid), time.perf_counter()
-                figures = run_load(base, make, clients, args.seconds, args.max_requests)
-                after, elapsed = server_cpu(proc.pid), time.perf_counter() - start
-                if before is None or after is None:
-                    return figures, None
-                return figures, (after - before) * 1000 / (figures[0] * elapsed)
-
             for clients in [int(c) for c in args.clients.split(",")]:
-                floor = measured(scenarios["(d) floor /healthz"], clients)
-                for name, make in scenarios.items():
-                    if name.startswith("(d)"):
-                        (rps, p50, p95, p99), cpu = floor
-                    elif name.startswith("(b)"):
-                        # on a table of their own, so the others keep their size
-                        make = post_entry(keys["posts"], host, posting, f"r{clients}")
-                        (rps, p50, p95, p99), cpu = measured(make, clients)
-                        # keep (c) measuring an unchanged table
-                    else:
-                        if name.startswith("(c)"):
-                            with urllib.request.urlopen(f"{base}/t/{keys['small']}/version") as r:
-                                version = re.search(rb"\d+", r.read()).group(0).decode()
-                            make = get(f"/t/{keys['small']}/live?v={version}", host, session.cookie)
-                        (rps, p50, p95, p99), cpu = measured(make, clients)
-                    share = rps / floor[0][0] * 100
+                measures = run_interleaved(base, proc.pid, scenarios, clients, args.seconds,
+                                           args.slice, args.max_requests)
+                floor = measures["(d) floor /healthz"].rate
+                for name, measure in measures.items():
+                    rps, p50, p95, p99, cpu = measure.figures()
                     cpu_text = f"{cpu:>12.2f}" if cpu is not None else f"{'–':>12}"
                     print(f"{name:<22}{clients:>8}{rps:>9.0f}{p50:>9.1f}{p95:>9.1f}{p99:>9.1f}"
-                          f"{share:>9.0f}%{cpu_text}")
+                          f"{rps / floor * 100:>9.0f}%{cpu_text}")
             print("targets: at 10 clients p95 ≤ 25 ms for (a) (b) (c); at 50 clients (a) (b) "
                   "≥ 40 % and (c) ≥ 80 % of the floor")
 
