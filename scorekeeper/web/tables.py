@@ -30,7 +30,7 @@ from flask import (
 )
 
 from .. import api, store
-from ..app import csrf
+from ..app import csrf, htmx
 from ..errors import RuleError
 from ..games import catalog
 from ..i18n import gettext as _
@@ -86,8 +86,6 @@ def load(key: str, write: bool = False) -> tuple[store.Table, str]:
 
 
 def wants_partial() -> bool:
-    from ..app import htmx
-
     return bool(htmx) and not htmx.boosted
 
 
