@@ -63,7 +63,7 @@ def szaman_full_deal(seed: int = 7) -> dict:
         leader = szaman.first_leader(hands)
         tricks = []
         while True:
-            order = players[players.index(leader):] + players[: players.index(leader)]
+            order = players[players.index(leader) :] + players[: players.index(leader)]
             plays = []
             led = None
             for p in order:
@@ -110,8 +110,11 @@ def engines(seconds: float) -> None:
 
     deal = szaman_full_deal()
     api.evaluate("szaman-deal", deal)
-    row("szaman-deal, 4 players, 8 full tricks", rate(lambda: api.evaluate("szaman-deal", deal), seconds),
-        "(target ≥ 5,000/s)")
+    row(
+        "szaman-deal, 4 players, 8 full tricks",
+        rate(lambda: api.evaluate("szaman-deal", deal), seconds),
+        "(target ≥ 5,000/s)",
+    )
 
     rng = random.Random(3)
     pack = multi_deck(3)
@@ -143,12 +146,19 @@ def cli_cold_start() -> None:
     times = []
     for _ in range(7):
         start = time.perf_counter()
-        subprocess.run([exe, "score", "manual-points"], input=request, text=True,
-                       capture_output=True, check=True)
+        subprocess.run(
+            [exe, "score", "manual-points"],
+            input=request,
+            text=True,
+            capture_output=True,
+            check=True,
+        )
         times.append(time.perf_counter() - start)
     median = statistics.median(times)
-    print(f"\nCLI cold start, `scorekeeper score manual-points`: median {median * 1000:.0f} ms "
-          f"(target < 500 ms)")
+    print(
+        f"\nCLI cold start, `scorekeeper score manual-points`: median {median * 1000:.0f} ms "
+        f"(target < 500 ms)"
+    )
 
 
 def main() -> None:

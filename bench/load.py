@@ -43,8 +43,9 @@ sys.path.insert(0, str(ROOT))
 from scorekeeper.store import Store  # noqa: E402
 
 
-def start_server(db: Path, synchronous: str, workers: int | None = None,
-                 threads: int | None = None) -> tuple[subprocess.Popen, str]:
+def start_server(
+    db: Path, synchronous: str, workers: int | None = None, threads: int | None = None
+) -> tuple[subprocess.Popen, str]:
     env = {**os.environ, "SCOREKEEPER_SQLITE_SYNCHRONOUS": synchronous}
     options = []
     if workers is not None:
@@ -52,8 +53,20 @@ def start_server(db: Path, synchronous: str, workers: int | None = None,
     if threads is not None:
         options += ["--threads", str(threads)]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1", "--port", "0",
-         "--db", str(db), "--no-qr", *options],
+        [
+            sys.executable,
+            "-m",
+            "scorekeeper.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--db",
+            str(db),
+            "--no-qr",
+            *options,
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -77,8 +90,14 @@ def make_tables(db: Path) -> dict[str, str]:
         out = s.create_table("kvanta", name, ["Ana", "Bojan", "Ceca", "Dragan"], {})
         players = s.players(out["table_id"])
         for i in range(entries):
-            s.add_entry(out["table_id"], i + 1, "manual-points", {}, {"points": {}},
-                        {p.id: (i * 7 + p.seat) % 23 - 11 for p in players})
+            s.add_entry(
+                out["table_id"],
+                i + 1,
+                "manual-points",
+                {},
+                {"points": {}},
+                {p.id: (i * 7 + p.seat) % 23 - 11 for p in players},
+            )
         keys[name] = out["scorer_key"]
     s.close()
     return keys
@@ -132,8 +151,14 @@ async def client(host, port, make_request, deadline, budget, latencies):
         writer.close()
 
 
-def run_load(base: str, make_request, clients: int, seconds: float, max_requests: int,
-             latencies: list[float] | None = None):
+def run_load(
+    base: str,
+    make_request,
+    clients: int,
+    seconds: float,
+    max_requests: int,
+    latencies: list[float] | None = None,
+):
     """``clients`` keep-alive clients for ``seconds`` (or ``max_requests``); returns
     (requests answered, elapsed seconds), adding each latency to ``latencies``."""
     host, port = base.removeprefix("http://").split(":")
@@ -143,10 +168,12 @@ def run_load(base: str, make_request, clients: int, seconds: float, max_requests
 
     async def main():
         deadline = time.perf_counter() + seconds
-        await asyncio.gather(*(
-            client(host, int(port), make_request(i), deadline, budget, latencies)
-            for i in range(clients)
-        ))
+        await asyncio.gather(
+            *(
+                client(host, int(port), make_request(i), deadline, budget, latencies)
+                for i in range(clients)
+            )
+        )
 
     start = time.perf_counter()
     asyncio.run(main())
@@ -173,12 +200,24 @@ class Measure:
         """req/s, p50, p95, p99 (ms) and the server's CPU ms per request."""
         ordered = sorted(self.latencies)
         cpu = self.cpu_seconds * 1000 / self.requests if self.cpu_known else None
-        return (self.rate, percentile(ordered, 0.50), percentile(ordered, 0.95),
-                percentile(ordered, 0.99), cpu)
+        return (
+            self.rate,
+            percentile(ordered, 0.50),
+            percentile(ordered, 0.95),
+            percentile(ordered, 0.99),
+            cpu,
+        )
 
 
-def run_interleaved(base: str, pid: int, scenarios: dict, clients: int, seconds: float,
-                    slice_seconds: float, max_requests: int) -> dict[str, Measure]:
+def run_interleaved(
+    base: str,
+    pid: int,
+    scenarios: dict,
+    clients: int,
+    seconds: float,
+    slice_seconds: float,
+    max_requests: int,
+) -> dict[str, Measure]:
     """Each scenario for ``seconds`` in all, in turns of ``slice_seconds``: the
     machine's drift (another tenant, a frequency change) then touches every
     scenario alike, and each share of the floor compares like with like."""
@@ -189,8 +228,9 @@ def run_interleaved(base: str, pid: int, scenarios: dict, clients: int, seconds:
         for name, make in scenarios.items():
             measure = measures[name]
             before = server_cpu(pid)
-            answered, elapsed = run_load(base, make, clients, seconds / turns, budget,
-                                         measure.latencies)
+            answered, elapsed = run_load(
+                base, make, clients, seconds / turns, budget, measure.latencies
+            )
             after = server_cpu(pid)
             measure.requests += answered
             measure.seconds += elapsed
@@ -220,7 +260,7 @@ def server_cpu(pid: int) -> float | None:
 def get(path: str, host: str, cookie: str | None = None):
     cookie_line = f"Cookie: {cookie}\r\n" if cookie else ""
     raw = f"GET {path} HTTP/1.1\r\nHost: {host}\r\n{cookie_line}\r\n".encode()
-    return lambda _client: (lambda _n: raw)
+    return lambda _client: lambda _n: raw
 
 
 def post_entry(key: str, host: str, session: Session, run_id: str):
@@ -230,9 +270,10 @@ def post_entry(key: str, host: str, session: Session, run_id: str):
         c = next(clients_started)
 
         def build(n: int) -> bytes:
-            body = (f"csrf_token={session.csrf}&submission_id={run_id}-{c}-{n}"
-                    f"&{session.field}={n % 50}"
-                    + "".join(f"&{field}=" for field in session.fields[1:])).encode()
+            body = (
+                f"csrf_token={session.csrf}&submission_id={run_id}-{c}-{n}"
+                f"&{session.field}={n % 50}" + "".join(f"&{field}=" for field in session.fields[1:])
+            ).encode()
             # a plain form post: stored, then 303 back to the (cached) table page. It
             # leaves out the pad's round number, so that phones posting at once each
             # get the next round instead of a conflict over the same one.
@@ -242,7 +283,9 @@ def post_entry(key: str, host: str, session: Session, run_id: str):
                 "Content-Type: application/x-www-form-urlencoded\r\n"
                 f"Content-Length: {len(body)}\r\n\r\n"
             ).encode() + body
+
         return build
+
     return for_client
 
 
@@ -287,8 +330,15 @@ def render_time(base: str, key: str, repeats: int = 15) -> float:
         for n in range(repeats):
             player = session.field.removeprefix("points-")
             body = f"csrf_token={session.csrf}&name=Ana{n}"
-            connection.request("POST", f"/t/{key}/players/{player}/name", body=body, headers={
-                "Cookie": session.cookie, "Content-Type": "application/x-www-form-urlencoded"})
+            connection.request(
+                "POST",
+                f"/t/{key}/players/{player}/name",
+                body=body,
+                headers={
+                    "Cookie": session.cookie,
+                    "Content-Type": "application/x-www-form-urlencoded",
+                },
+            )
             connection.getresponse().read()
             start = time.perf_counter()
             connection.request("GET", f"/t/{key}", headers={"Cookie": session.cookie})
@@ -303,11 +353,19 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--max-requests", type=int, default=200_000)
-    parser.add_argument("--slice", type=float, default=1.0,
-                        help="seconds per turn: the scenarios alternate until each has run --seconds")
+    parser.add_argument(
+        "--slice",
+        type=float,
+        default=1.0,
+        help="seconds per turn: the scenarios alternate until each has run --seconds",
+    )
     parser.add_argument("--clients", default="1,10,50")
-    parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"],
-                        help="the server's SQLite durability (SQLITE_SYNCHRONOUS)")
+    parser.add_argument(
+        "--synchronous",
+        default="FULL",
+        choices=["FULL", "NORMAL"],
+        help="the server's SQLite durability (SQLITE_SYNCHRONOUS)",
+    )
     parser.add_argument("--workers", type=int, help="serve --workers (default: serve's own)")
     parser.add_argument("--threads", type=int, help="serve --threads (default: serve's own)")
     args = parser.parse_args()
@@ -327,42 +385,59 @@ def main() -> None:
                 "(a) table page": get(f"/t/{keys['small']}", host, session.cookie),
                 # on a table of their own, so the others keep their size
                 "(b) post an entry": post_entry(keys["posts"], host, posting, "load"),
-                "(c) poll unchanged": get(f"/t/{keys['small']}/live?v={version}", host, session.cookie),
+                "(c) poll unchanged": get(
+                    f"/t/{keys['small']}/live?v={version}", host, session.cookie
+                ),
                 "(d) floor /healthz": get("/healthz", host),
             }
             from scorekeeper import server as serve_defaults
 
             workers = args.workers or serve_defaults.default_workers()
             threads = args.threads or serve_defaults.DEFAULT_THREADS
-            print(f"Load on `scorekeeper serve` (waitress, {workers} worker process(es) × "
-                  f"{threads} threads, SQLite synchronous={args.synchronous}), "
-                  f"{args.seconds:.0f} s per scenario in turns of {args.slice:g} s, "
-                  f"at most {args.max_requests:,} requests per scenario")
-            print(f"{'scenario':<22}{'clients':>8}{'req/s':>9}{'p50 ms':>9}{'p95 ms':>9}"
-                  f"{'p99 ms':>9}{'of floor':>10}{'cpu ms/req':>12}")
+            print(
+                f"Load on `scorekeeper serve` (waitress, {workers} worker process(es) × "
+                f"{threads} threads, SQLite synchronous={args.synchronous}), "
+                f"{args.seconds:.0f} s per scenario in turns of {args.slice:g} s, "
+                f"at most {args.max_requests:,} requests per scenario"
+            )
+            print(
+                f"{'scenario':<22}{'clients':>8}{'req/s':>9}{'p50 ms':>9}{'p95 ms':>9}"
+                f"{'p99 ms':>9}{'of floor':>10}{'cpu ms/req':>12}"
+            )
 
             for clients in [int(c) for c in args.clients.split(",")]:
-                measures = run_interleaved(base, proc.pid, scenarios, clients, args.seconds,
-                                           args.slice, args.max_requests)
+                measures = run_interleaved(
+                    base, proc.pid, scenarios, clients, args.seconds, args.slice, args.max_requests
+                )
                 floor = measures["(d) floor /healthz"].rate
                 for name, measure in measures.items():
                     rps, p50, p95, p99, cpu = measure.figures()
                     cpu_text = f"{cpu:>12.2f}" if cpu is not None else f"{'–':>12}"
-                    print(f"{name:<22}{clients:>8}{rps:>9.0f}{p50:>9.1f}{p95:>9.1f}{p99:>9.1f}"
-                          f"{rps / floor * 100:>9.0f}%{cpu_text}")
-            print("targets: at 10 clients p95 ≤ 25 ms for (a) (b) (c); at 50 clients (a) (b) "
-                  "≥ 40 % and (c) ≥ 80 % of the floor")
+                    print(
+                        f"{name:<22}{clients:>8}{rps:>9.0f}{p50:>9.1f}{p95:>9.1f}{p99:>9.1f}"
+                        f"{rps / floor * 100:>9.0f}%{cpu_text}"
+                    )
+            print(
+                "targets: at 10 clients p95 ≤ 25 ms for (a) (b) (c); at 50 clients (a) (b) "
+                "≥ 40 % and (c) ≥ 80 % of the floor"
+            )
 
             small, big = server_times(base, [keys["small"], keys["big"]], session.cookie)
-            print(f"\ntable page, median: 10 entries {small:.1f} ms, 1,000 entries {big:.1f} ms "
-                  f"({(big / small - 1) * 100:+.0f} %; target: at most 20 % slower)")
+            print(
+                f"\ntable page, median: 10 entries {small:.1f} ms, 1,000 entries {big:.1f} ms "
+                f"({(big / small - 1) * 100:+.0f} %; target: at most 20 % slower)"
+            )
             small = render_time(base, keys["small"])
             big = render_time(base, keys["big"])
-            print(f"its first view after a change (rendered, not cached): 10 entries {small:.1f} ms, "
-                  f"1,000 entries {big:.1f} ms")
+            print(
+                f"its first view after a change (rendered, not cached): 10 entries {small:.1f} ms, "
+                f"1,000 entries {big:.1f} ms"
+            )
             weight, external = page_weight(base)
-            print(f"first page weight (HTML + CSS + JS, gzip): {weight / 1024:.1f} KB "
-                  f"(target ≤ 60 KB); third-party requests: {len(external)}")
+            print(
+                f"first page weight (HTML + CSS + JS, gzip): {weight / 1024:.1f} KB "
+                f"(target ≤ 60 KB); third-party requests: {len(external)}"
+            )
         finally:
             proc.kill()
             proc.wait()

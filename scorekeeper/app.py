@@ -22,6 +22,7 @@ from . import i18n, store
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
+
 class FormData(ImmutableMultiDict):
     """A request's fields. ``get`` of a field that was not sent returns the default
     straight away: werkzeug's raises and catches an HTTP exception for each miss,
@@ -219,8 +220,7 @@ class SessionInterface(SecureCookieSessionInterface):
                 return self.session_class(_copied(found[0]))
         session = super().open_session(app, request)
         if cookie and session:  # a valid cookie with something in it
-            self._checked[cookie] = (_copied(dict(session)), time.monotonic(),
-                                     self._keys(app))
+            self._checked[cookie] = (_copied(dict(session)), time.monotonic(), self._keys(app))
             while len(self._checked) > self.CHECKED_COOKIES:
                 self._checked.popitem(last=False)
         return session

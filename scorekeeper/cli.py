@@ -235,14 +235,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = with_db(sub.add_parser("serve", help="serve the app to the phones at the table"))
     p.add_argument("--host", default="0.0.0.0")
     p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--workers", type=_positive, default=None,
-                   help="worker processes (default: two per core, at most 8)")
-    p.add_argument("--threads", type=_positive, default=None, help="threads per worker (default: 1)")
+    p.add_argument(
+        "--workers",
+        type=_positive,
+        default=None,
+        help="worker processes (default: two per core, at most 8)",
+    )
+    p.add_argument(
+        "--threads", type=_positive, default=None, help="threads per worker (default: 1)"
+    )
     p.add_argument("--no-qr", action="store_true", help="don't print the QR code")
     p.set_defaults(func=cmd_serve)
 
     p = with_db(sub.add_parser("tables", help="list the tables with their links"))
-    p.add_argument("--base-url", help="the address phones use (default: this machine's LAN address)")
+    p.add_argument(
+        "--base-url", help="the address phones use (default: this machine's LAN address)"
+    )
     p.set_defaults(func=cmd_tables)
 
     p = with_db(sub.add_parser("delete", help="delete a table"))

@@ -363,7 +363,9 @@ class Table:
     version: int
     rematch_of: int | None
 
-    COLUMNS = "id, scorer_key, watch_key, game, name, settings, created, updated, version, rematch_of"
+    COLUMNS = (
+        "id, scorer_key, watch_key, game, name, settings, created, updated, version, rematch_of"
+    )
 
     @classmethod
     def from_row(cls, row: dict) -> Table:
@@ -595,8 +597,7 @@ class Store:
                         self.db.execute(
                             """UPDATE drafts SET data = ?, version = version + 1, updated = ?
                                WHERE table_id = ? AND name = ?""",
-                            [json.dumps(renamed, ensure_ascii=False), now(), table_id,
-                             draft_name],
+                            [json.dumps(renamed, ensure_ascii=False), now(), table_id, draft_name],
                         )
                 outcome.update(player_id=player_id, name=name)
             return outcome

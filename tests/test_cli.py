@@ -166,7 +166,8 @@ def test_serve_says_so_when_its_port_is_taken(tmp_path, capsys):
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
         port = taken.getsockname()[1]
-        code = main(["serve", "--host", "127.0.0.1", "--port", str(port), "--no-qr",
-                     *db_args(tmp_path)])
+        code = main(
+            ["serve", "--host", "127.0.0.1", "--port", str(port), "--no-qr", *db_args(tmp_path)]
+        )
     assert code == 1
     assert f"Cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err

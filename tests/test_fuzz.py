@@ -31,17 +31,83 @@ FIELD_VALUES = st.one_of(
     st.text(max_size=30),
     st.integers(min_value=-(10**12), max_value=10**12).map(str),
     st.sampled_from(
-        ["", "0", "-1", "1e9", "NaN", "∞", "AH", "10S", "RJ", "JK", "QC", "KD", "9D", "S", "H",
-         "tens", "aces", "full", "quick", "none", "on", "off", "true", "null", "[]", "{}",
-         "<script>alert(1)</script>", "' OR 1=1 --", "\x00", "🂡", "Ana", "Bojan", "T8", "H1"]
+        [
+            "",
+            "0",
+            "-1",
+            "1e9",
+            "NaN",
+            "∞",
+            "AH",
+            "10S",
+            "RJ",
+            "JK",
+            "QC",
+            "KD",
+            "9D",
+            "S",
+            "H",
+            "tens",
+            "aces",
+            "full",
+            "quick",
+            "none",
+            "on",
+            "off",
+            "true",
+            "null",
+            "[]",
+            "{}",
+            "<script>alert(1)</script>",
+            "' OR 1=1 --",
+            "\x00",
+            "🂡",
+            "Ana",
+            "Bojan",
+            "T8",
+            "H1",
+        ]
     ),
 )
 FIELD_NAMES = st.one_of(
     st.sampled_from(
-        ["card", "player", "suit", "name", "round", "supersedes", "submission_id", "seat",
-         "points-1", "points-2", "points-3", "gun", "victim", "turned", "mode", "winner", "by",
-         "reason", "seat", "step", "to", "from", "cards", "top", "target", "die", "dice",
-         "version", "draft_version", "action", "kind", "value", "special", "leader", "joker_suit"]
+        [
+            "card",
+            "player",
+            "suit",
+            "name",
+            "round",
+            "supersedes",
+            "submission_id",
+            "seat",
+            "points-1",
+            "points-2",
+            "points-3",
+            "gun",
+            "victim",
+            "turned",
+            "mode",
+            "winner",
+            "by",
+            "reason",
+            "seat",
+            "step",
+            "to",
+            "from",
+            "cards",
+            "top",
+            "target",
+            "die",
+            "dice",
+            "version",
+            "draft_version",
+            "action",
+            "kind",
+            "value",
+            "special",
+            "leader",
+            "joker_suit",
+        ]
     ),
     st.text(min_size=1, max_size=12),
 )
@@ -66,7 +132,8 @@ def post_routes() -> list[str]:
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"DATABASE": f"{folder}/routes.sqlite", "SECRET_KEY": "x"})
         rules = [
-            r.rule for r in app.url_map.iter_rules()
+            r.rule
+            for r in app.url_map.iter_rules()
             if "POST" in r.methods and r.endpoint != "api.score"
         ]
     return sorted(rules)
@@ -106,13 +173,20 @@ def table(client, new_table, parsed, store, request):
     game = game_of(request.node.callspec.params.get("route", ""))
     url, page = new_table(game, PLAYERS[game])
     fields = page.player_fields()
-    client.post(url + "/rounds", data={"csrf_token": page.csrf, "submission_id": "seed",
-                                       fields[0]: "5"}, headers={"HX-Request": "true"})
+    client.post(
+        url + "/rounds",
+        data={"csrf_token": page.csrf, "submission_id": "seed", fields[0]: "5"},
+        headers={"HX-Request": "true"},
+    )
     (t,) = store.list_tables()
     assert t.game == game
     entry = store.entries(t.id)[0].id
-    return {"key": t.scorer_key, "csrf": page.csrf, "entry": entry,
-            "player": store.players(t.id)[0].id}
+    return {
+        "key": t.scorer_key,
+        "csrf": page.csrf,
+        "entry": entry,
+        "player": store.players(t.id)[0].id,
+    }
 
 
 @pytest.mark.parametrize("route", ROUTES)
@@ -136,22 +210,67 @@ def test_every_form_endpoint_survives_generated_input(client, store, table, rout
 @pytest.mark.parametrize("kind", [*api.KINDS, "nope"])
 def test_every_score_kind_survives_generated_json(client, kind):
     json_values = st.recursive(
-        st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(max_size=12)
+        st.none()
+        | st.booleans()
+        | st.integers(-(10**6), 10**6)
+        | st.text(max_size=12)
         | st.sampled_from(["AH", "10S", "RJ", "JK", "Ana", "Bojan", "T8", "S", "H1", "tens"]),
-        lambda children: st.lists(children, max_size=6)
-        | st.dictionaries(st.text(max_size=10) | st.sampled_from(
-            ["players", "points", "player", "held", "guns", "tens", "end", "by", "reason", "cards",
-             "gun", "victim", "turned", "tricks", "plays", "left", "variant", "target", "hands",
-             "sums", "caller", "trump", "draws", "top", "card", "hand", "trumps", "out", "seats",
-             "pegs", "steps", "house_rules", "prize_card", "totals", "loser"]), children, max_size=6),
+        lambda children: (
+            st.lists(children, max_size=6)
+            | st.dictionaries(
+                st.text(max_size=10)
+                | st.sampled_from(
+                    [
+                        "players",
+                        "points",
+                        "player",
+                        "held",
+                        "guns",
+                        "tens",
+                        "end",
+                        "by",
+                        "reason",
+                        "cards",
+                        "gun",
+                        "victim",
+                        "turned",
+                        "tricks",
+                        "plays",
+                        "left",
+                        "variant",
+                        "target",
+                        "hands",
+                        "sums",
+                        "caller",
+                        "trump",
+                        "draws",
+                        "top",
+                        "card",
+                        "hand",
+                        "trumps",
+                        "out",
+                        "seats",
+                        "pegs",
+                        "steps",
+                        "house_rules",
+                        "prize_card",
+                        "totals",
+                        "loser",
+                    ]
+                ),
+                children,
+                max_size=6,
+            )
+        ),
         max_leaves=25,
     )
 
     @FUZZ
     @given(body=json_values)
     def check(body):
-        response = client.post(f"/api/v1/score/{kind}", data=json.dumps(body),
-                               content_type="application/json")
+        response = client.post(
+            f"/api/v1/score/{kind}", data=json.dumps(body), content_type="application/json"
+        )
         assert response.status_code in (200, 404, 422), (kind, body, response.get_data()[:300])
         payload = response.get_json()
         if response.status_code != 200:
@@ -162,12 +281,14 @@ def test_every_score_kind_survives_generated_json(client, kind):
 
 def test_malformed_json_is_400_not_500(client):
     for body in (b"{", b"\xff\xfe", b"[" * 100_000, b"", b"nan"):
-        response = client.post("/api/v1/score/cowboy-deal", data=body,
-                               content_type="application/json")
+        response = client.post(
+            "/api/v1/score/cowboy-deal", data=body, content_type="application/json"
+        )
         assert response.status_code == 400, body[:10]
 
 
 def test_oversized_requests_are_refused(client):
-    response = client.post("/api/v1/score/manual-points", data=b"x" * (512 * 1024),
-                           content_type="application/json")
+    response = client.post(
+        "/api/v1/score/manual-points", data=b"x" * (512 * 1024), content_type="application/json"
+    )
     assert response.status_code == 413

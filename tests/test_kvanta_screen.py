@@ -629,13 +629,20 @@ def test_a_rename_mid_round_keeps_what_was_typed_for_that_player(app, kv):
     kv.post("call")
     kv.sums("call", {"Ana": 13, "Bojan": 20, "Ceca": 11})
     ceca = next(p for p in kv.store.players(kv.table.id) if p.name == "Ceca")
-    renamed = kv.client.post(f"{kv.url}/players/{ceca.id}/name", data={"name": "Cveta"},
-                             headers={"HX-Request": "true", "X-CSRFToken": kv.csrf})
+    renamed = kv.client.post(
+        f"{kv.url}/players/{ceca.id}/name",
+        data={"name": "Cveta"},
+        headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
+    )
     assert renamed.status_code == 200
     expected = api.evaluate(
         "kvanta-call",
-        {"target": 14, "caller": "Cveta", "hands": {},
-         "sums": {"Ana": 13, "Bojan": 20, "Cveta": 11}},
+        {
+            "target": 14,
+            "caller": "Cveta",
+            "hands": {},
+            "sums": {"Ana": 13, "Bojan": 20, "Cveta": 11},
+        },
     )
     answer = kv.page()
     assert "Call by Cveta" in answer.html

@@ -530,17 +530,29 @@ def test_bad_steps_give_a_message(pg):
 def test_the_standings_show_the_race_by_team(pg):
     t = pg(FOUR)
     assert "Partners sit opposite" in t.page().html  # before any board is stored
-    t.set_board({**start(4), "0": ["S", "S", "S", "S", "H1"], "1": ["S", "S", "S", "H1", "H2"],
-                 "3": ["S", "S", "S", "S", "H5"]})
+    t.set_board(
+        {
+            **start(4),
+            "0": ["S", "S", "S", "S", "H1"],
+            "1": ["S", "S", "S", "H1", "H2"],
+            "3": ["S", "S", "S", "S", "H5"],
+        }
+    )
     html = t.page().html
-    standings = html[html.index('id="standings"'):html.index("</section>", html.index('id="standings"'))]
+    standings = html[
+        html.index('id="standings"') : html.index("</section>", html.index('id="standings"'))
+    ]
     rows = re.findall(
         r'class="rank">(\d+)</span>\s*<span class="who">([^<]+?)\s*(?:<span[^>]*>[^<]*</span>)?'
         r'</span>\s*<span class="points"[^>]*>([^<]+)<',
         standings,
     )
     # Team 2 (Bojan and Dule, seats 1 and 3) leads with 3 pegs home: listed first, ranked 1
-    assert rows == [("1", "Bojan", "2/5 home"), ("1", "Dule", "1/5 home"),
-                    ("3", "Ana", "1/5 home"), ("3", "Ceca", "0/5 home")]
+    assert rows == [
+        ("1", "Bojan", "2/5 home"),
+        ("1", "Dule", "1/5 home"),
+        ("3", "Ana", "1/5 home"),
+        ("3", "Ceca", "0/5 home"),
+    ]
     assert "Team 1 (Ana and Ceca): 1 of 10 pegs home" in standings
     assert "Team 2 (Bojan and Dule): 3 of 10 pegs home" in standings

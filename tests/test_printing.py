@@ -305,9 +305,7 @@ def assert_same_pages(whole: bytes, split: bytes, name: str) -> None:
 
 
 @pytest.mark.parametrize("slug", SLUGS)
-def test_a_card_with_its_house_rules_laid_out_apart_is_the_card_laid_out_whole(
-    ctx, store, slug
-):
+def test_a_card_with_its_house_rules_laid_out_apart_is_the_card_laid_out_whole(ctx, store, slug):
     # render_pdf_with_insert: the house-rules box is laid out on its own and painted
     # over the kept rest of the card; the pages must come out exactly as from the one
     # document of the whole card, for a table (changed rules, longest name) and plain
@@ -481,8 +479,12 @@ def test_filled_sheet_of_a_szaman_table_shows_the_distance_to_the_target(ctx, st
 
 def test_filled_sheet_of_a_pegs_table_shows_pegs_home(ctx, store):
     table = make_table(store, "pegs", ["Ana", "Bojan", "Ceca", "Dule"])
-    board = {"0": ["S", "S", "S", "S", "H1"], "1": ["S", "S", "S", "H1", "H2"],
-             "2": ["S"] * 5, "3": ["S"] * 5}
+    board = {
+        "0": ["S", "S", "S", "S", "H1"],
+        "1": ["S", "S", "S", "H1", "H2"],
+        "2": ["S"] * 5,
+        "3": ["S"] * 5,
+    }
     result = {"seats": 4, "pegs": board, "bumps": [], "winner_team": None}
     store.add_entry(table.id, 1, "pegs-board", {"seats": 4, "pegs": board}, result, {})
     text = pdf_text(printing.filled_sheet(store, store.table(table.id)).pdf)

@@ -28,8 +28,21 @@ class Server:
 
     def __init__(self, db: Path, workers: int = 2, env: dict | None = None):
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1", "--port", "0",
-             "--db", str(db), "--no-qr", "--workers", str(workers)],
+            [
+                sys.executable,
+                "-m",
+                "scorekeeper.cli",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--db",
+                str(db),
+                "--no-qr",
+                "--workers",
+                str(workers),
+            ],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -62,8 +75,13 @@ class Phone:
         self.fields = re.findall(r'name="(points-\d+)"', html)
 
     def post_round(self, round_no: int, points: int, submission_id: str, **extra):
-        data = {"csrf_token": self.csrf, "submission_id": submission_id, "round": str(round_no),
-                self.fields[0]: str(points), **extra}
+        data = {
+            "csrf_token": self.csrf,
+            "submission_id": submission_id,
+            "round": str(round_no),
+            self.fields[0]: str(points),
+            **extra,
+        }
         return self.session.post(self.table_url + "/rounds", data=data, headers=HX, timeout=10)
 
 
@@ -122,8 +140,9 @@ def test_every_acknowledged_entry_survives_sigkill(tmp_path):
         again = phone.post_round(1, 1, acknowledged[0])
         assert again.status_code == 200
         conn = sqlite3.connect(db)
-        count = conn.execute("SELECT COUNT(*) FROM entries WHERE submission_id = ?",
-                             [acknowledged[0]]).fetchone()[0]
+        count = conn.execute(
+            "SELECT COUNT(*) FROM entries WHERE submission_id = ?", [acknowledged[0]]
+        ).fetchone()[0]
         conn.close()
         assert count == 1
     finally:

@@ -53,7 +53,9 @@ def test_a_form_body_reads_as_werkzeug_reads_it(app, body):
 
 
 # parsing leaves the app as it was, so one app serves every example
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(st.binary(max_size=200) | st.text(max_size=60).map(str.encode))
 def test_any_form_body_reads_as_werkzeug_reads_it(app, body):
     form, _files, _data = app_form(app, body)
@@ -61,7 +63,9 @@ def test_any_form_body_reads_as_werkzeug_reads_it(app, body):
 
 
 def test_other_bodies_still_go_through_werkzeug(app):
-    with app.test_request_context("/", method="POST", data={"a": "1", "f": (io.BytesIO(b"x"), "f.txt")}):
+    with app.test_request_context(
+        "/", method="POST", data={"a": "1", "f": (io.BytesIO(b"x"), "f.txt")}
+    ):
         from flask import request
 
         assert request.form["a"] == "1"
@@ -106,8 +110,9 @@ def test_an_exempt_view_never_looks_for_a_csrf_token(client, monkeypatch):
         raise AssertionError("looked for a CSRF token")
 
     monkeypatch.setattr(csrf, "_get_csrf_token", token_sought)
-    response = client.post("/api/v1/score/manual-points",
-                           json={"players": ["A", "B"], "points": {"A": 1}})
+    response = client.post(
+        "/api/v1/score/manual-points", json={"players": ["A", "B"], "points": {"A": 1}}
+    )
     assert response.status_code == 200
     # a protected form still is checked
     monkeypatch.undo()

@@ -19,7 +19,8 @@ WRITE_PREFIX = "/t/<key>/"
 
 def write_routes(app) -> list[str]:
     return sorted(
-        r.rule for r in app.url_map.iter_rules()
+        r.rule
+        for r in app.url_map.iter_rules()
         if "POST" in r.methods and r.rule.startswith(WRITE_PREFIX)
     )
 
@@ -32,15 +33,20 @@ def fill(rule: str, key: str) -> str:
 def table(client, new_table, parsed, store):
     url, page = new_table("cowboy", ("Ana", "Bojan", "Ceca"))
     fields = page.player_fields()
-    client.post(url + "/rounds", data={"csrf_token": page.csrf, "submission_id": "seed",
-                                       fields[0]: "5"}, headers={"HX-Request": "true"})
+    client.post(
+        url + "/rounds",
+        data={"csrf_token": page.csrf, "submission_id": "seed", fields[0]: "5"},
+        headers={"HX-Request": "true"},
+    )
     (t,) = store.list_tables()
     return t, page
 
 
 def snapshot(store):
-    return [store.db.execute(f"SELECT * FROM {name}").fetchall()
-            for name in ("tables", "players", "entries", "entry_events", "rolls", "drafts")]
+    return [
+        store.db.execute(f"SELECT * FROM {name}").fetchall()
+        for name in ("tables", "players", "entries", "entry_events", "rolls", "drafts")
+    ]
 
 
 def test_links_come_from_secrets_with_at_least_128_bits(monkeypatch):
@@ -112,8 +118,11 @@ def test_a_session_cookie_checked_once_is_still_refused_when_tampered_with(app, 
     fields = page.player_fields()
 
     def post(sid: str):
-        return client.post(url + "/rounds", data={"csrf_token": page.csrf, "submission_id": sid,
-                                                  fields[0]: "1"}, headers={"HX-Request": "true"})
+        return client.post(
+            url + "/rounds",
+            data={"csrf_token": page.csrf, "submission_id": sid, fields[0]: "1"},
+            headers={"HX-Request": "true"},
+        )
 
     assert post("checked-1").status_code == 200
     assert post("checked-2").status_code == 200  # the second one from the checked cookie
@@ -144,8 +153,11 @@ def test_a_csrf_token_accepted_once_is_still_refused_when_forged_or_moved(
     )
 
     def post(http, token: str, sid: str):
-        return http.post(url, data={"csrf_token": token, "submission_id": sid, field: "1"},
-                         headers={"HX-Request": "true"})
+        return http.post(
+            url,
+            data={"csrf_token": token, "submission_id": sid, field: "1"},
+            headers={"HX-Request": "true"},
+        )
 
     assert post(client, page.csrf, "accepted-1").status_code == 200
     assert post(client, page.csrf, "accepted-2").status_code == 200
@@ -176,9 +188,11 @@ def test_after_a_key_rotation_the_page_carries_a_token_signed_with_the_new_key(
     fresh = parsed(client.get(url))
     assert fresh.csrf != page.csrf
     field = fresh.player_fields()[0]
-    response = client.post(url + "/rounds", data={"csrf_token": fresh.csrf,
-                                                  "submission_id": "rotated", field: "2"},
-                           headers={"HX-Request": "true"})
+    response = client.post(
+        url + "/rounds",
+        data={"csrf_token": fresh.csrf, "submission_id": "rotated", field: "2"},
+        headers={"HX-Request": "true"},
+    )
     assert response.status_code == 200
 
 
@@ -196,8 +210,9 @@ def test_another_secret_key_does_not_trust_a_checked_cookie(tmp_path):
 
 
 def test_the_score_api_needs_no_csrf_token(client):
-    response = client.post("/api/v1/score/manual-points",
-                           json={"players": ["A", "B"], "points": {"A": 1}})
+    response = client.post(
+        "/api/v1/score/manual-points", json={"players": ["A", "B"], "points": {"A": 1}}
+    )
     assert response.status_code == 200
 
 

@@ -146,7 +146,9 @@ def test_undo_twice_is_a_conflict_not_a_second_event(s):
     with pytest.raises(Conflict):
         s.void_entry(table_id, first)
     with pytest.raises(Conflict):
-        s.restore_entry(table_id, pad(s, table_id, ids, 2, {"Ana": 1, "Bojan": 0, "Ceca": 0})["entry_id"])
+        s.restore_entry(
+            table_id, pad(s, table_id, ids, 2, {"Ana": 1, "Bojan": 0, "Ceca": 0})["entry_id"]
+        )
     assert len(s.events(table_id)) == 1
 
 
@@ -361,8 +363,15 @@ def test_a_refused_entry_keeps_the_draft(s):
     s.save_draft(table_id, "deal", {"x": 1})
     pad(s, table_id, ids, 1, {"Ana": 5, "Bojan": 0, "Ceca": 0}, exclusive_round=True)
     with pytest.raises(Conflict):
-        pad(s, table_id, ids, 1, {"Ana": 5, "Bojan": 0, "Ceca": 0}, exclusive_round=True,
-            close_draft="deal")
+        pad(
+            s,
+            table_id,
+            ids,
+            1,
+            {"Ana": 5, "Bojan": 0, "Ceca": 0},
+            exclusive_round=True,
+            close_draft="deal",
+        )
     assert s.draft(table_id, "deal") == ({"x": 1}, 1)
 
 
@@ -429,12 +438,14 @@ def test_durability_is_full_by_default_and_normal_on_request(tmp_path, monkeypat
 def test_the_app_takes_its_durability_setting(tmp_path):
     from scorekeeper import create_app
 
-    app = create_app({"DATABASE": str(tmp_path / "d.sqlite"), "SECRET_KEY": "x",
-                      "SQLITE_SYNCHRONOUS": "normal"})
+    app = create_app(
+        {"DATABASE": str(tmp_path / "d.sqlite"), "SECRET_KEY": "x", "SQLITE_SYNCHRONOUS": "normal"}
+    )
     assert app.config["SQLITE_SYNCHRONOUS"] == "NORMAL"
     with pytest.raises(ValueError):
-        create_app({"DATABASE": str(tmp_path / "e.sqlite"), "SECRET_KEY": "x",
-                    "SQLITE_SYNCHRONOUS": "off"})
+        create_app(
+            {"DATABASE": str(tmp_path / "e.sqlite"), "SECRET_KEY": "x", "SQLITE_SYNCHRONOUS": "off"}
+        )
 
 
 # ---------------------------------------------------------------- the write lock
@@ -456,8 +467,9 @@ def probe_lock(path) -> str:
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-c", LOCK_PROBE, str(path)], capture_output=True,
-                         text=True, timeout=30)
+    out = subprocess.run(
+        [sys.executable, "-c", LOCK_PROBE, str(path)], capture_output=True, text=True, timeout=30
+    )
     return out.stdout.strip()
 
 

@@ -16,7 +16,6 @@ HX = {"HX-Request": "true"}
 DRAFT = "szaman-deal"
 
 
-
 class Screen:
     """One phone at the Szaman table: taps as the panel's buttons send them."""
 

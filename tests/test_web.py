@@ -344,8 +344,13 @@ def test_rename_any_time(client, new_table, parsed, store):
     )
     assert renamed.totals() == {"Anica": 5, "Bojan": 0, "Ceca": 0}
     # a second rename from the same page is a new change, not a retry of the first
-    again = parsed(client.post(f"{url}/players/{pid}/name",
-                               data={"csrf_token": after.csrf, "name": "Ana B."}, headers=HX))
+    again = parsed(
+        client.post(
+            f"{url}/players/{pid}/name",
+            data={"csrf_token": after.csrf, "name": "Ana B."},
+            headers=HX,
+        )
+    )
     assert again.totals() == {"Ana B.": 5, "Bojan": 0, "Ceca": 0}
     blank = client.post(
         f"{url}/players/{pid}/name", data={"csrf_token": after.csrf, "name": " "}, headers=HX

@@ -195,10 +195,13 @@ def standings(
             message = "Partners sit opposite: seats alternate between the two teams."
         else:
             per_team = [progress.pegs_per_seat * len(team) for team in teams]
-            message = "; ".join(
-                f"Team {t + 1} ({_names(teams[t])}): {team_home[t]} of {per_team[t]} pegs home"
-                for t in (0, 1)
-            ) + "."
+            message = (
+                "; ".join(
+                    f"Team {t + 1} ({_names(teams[t])}): {team_home[t]} of {per_team[t]} pegs home"
+                    for t in (0, 1)
+                )
+                + "."
+            )
         return Standings(order, ranks, False, [], message, next_dealer, shown=shown)
 
     return Standings(order, ranks, progress.ended, [], "", next_dealer)

@@ -754,9 +754,7 @@ def tap(key: str):
     op = request.form.get("op", "")
     if op == "undo":
         if not deal.taps:
-            return panel_response(
-                table, access, 422, szaman_error=_("There is nothing to undo.")
-            )
+            return panel_response(table, access, 422, szaman_error=_("There is nothing to undo."))
         data = {"mode": deal.start_mode, "taps": deal.taps[:-1]}
     else:
         tap_data = {

@@ -27,8 +27,10 @@ def visit(page, url):
 @pytest.mark.parametrize("game", GAMES)
 def test_a_table_of_every_game_under_the_csp(page, live_server, console_errors, game):
     violations = []
-    page.on("console", lambda msg: violations.append(msg.text)
-            if "Content Security Policy" in msg.text else None)
+    page.on(
+        "console",
+        lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None,
+    )
     scorer = start_table(page, live_server, game, GAMES[game])
     visit(page, scorer)
     assert_inside_viewport(page)

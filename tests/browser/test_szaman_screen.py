@@ -26,7 +26,6 @@ def open_table(page, live_server, names, settings=None) -> str:
 # the deal of tests/szaman_deal.py, entered here by taps
 
 
-
 SWAPPING = re.compile(r"htmx-(added|settling)")
 
 

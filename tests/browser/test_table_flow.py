@@ -29,8 +29,9 @@ def enter_round(page, taps, points: list[int]):
     taps("#pad button[type=submit]")
 
 
-def test_score_pad_rounds_undo_redo_and_a_watching_phone(page, browser, live_server, taps, shots,
-                                                         console_errors):
+def test_score_pad_rounds_undo_redo_and_a_watching_phone(
+    page, browser, live_server, taps, shots, console_errors
+):
     names = ["Ana", "Bojan", "Ceca", "Dragan"]
     scorer_url = start_table(page, live_server, "szaman", names)
     shots(page, "table-new")
@@ -38,8 +39,9 @@ def test_score_pad_rounds_undo_redo_and_a_watching_phone(page, browser, live_ser
 
     watch_url = page.locator("[data-copy]").last.get_attribute("data-copy")
     assert watch_url != scorer_url
-    watcher_context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
-                                          is_mobile=True)
+    watcher_context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
     watcher = watcher_context.new_page()
     watcher.goto(watch_url)
     expect(watcher.locator(".pad-input")).to_have_count(0)
@@ -92,8 +94,9 @@ def test_validation_message_next_to_the_field(page, live_server, console_errors)
 
 
 def test_dark_mode_renders(browser, live_server, shots):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark",
-                                  has_touch=True, is_mobile=True)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, color_scheme="dark", has_touch=True, is_mobile=True
+    )
     page = context.new_page()
     start_table(page, live_server, "vezimas", ["Asta", "Jonas", "Rūta"])
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")
