@@ -17,6 +17,7 @@ run: $(VENV)/.installed-run system-run
 
 test: $(VENV)/.installed-test system-test
 	$(BIN)/ruff check scorekeeper tests bench
+	$(BIN)/ruff format --check scorekeeper tests bench
 	$(BIN)/pytest
 
 lint: $(VENV)/.installed-test
