@@ -20,7 +20,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -363,20 +363,14 @@ class Table:
     version: int
     rematch_of: int | None
 
-    COLUMNS = (
-        "id, scorer_key, watch_key, game, name, settings, created, updated, version, rematch_of"
-    )
-
     @classmethod
     def from_row(cls, row: dict) -> Table:
         data = dict(row)
         data["settings"] = json.loads(data["settings"])
         return cls(**data)
 
-    @classmethod
-    def from_values(cls, values: tuple) -> Table:
-        """From the columns in ``COLUMNS`` order."""
-        return cls(*values[:5], json.loads(values[5]), *values[6:10])
+
+TABLE_FIELDS = tuple(f.name for f in fields(Table))  # the columns of ``tables``, in order
 
 
 @dataclass(frozen=True)
@@ -524,11 +518,14 @@ class Store:
         # one query for either link (each column has its own index); every request
         # with a table link starts here
         row = self.db.conn.execute(
-            f"SELECT {Table.COLUMNS}, scorer_key = ? FROM tables WHERE scorer_key = ? OR watch_key = ?",
+            f"SELECT {', '.join(TABLE_FIELDS)}, scorer_key = ? FROM tables "
+            "WHERE scorer_key = ? OR watch_key = ?",
             [key, key, key],
         ).fetchone()
         if row is not None:
-            return Table.from_values(row), "score" if row[10] else "watch"
+            *values, is_scorer_key = row
+            access = "score" if is_scorer_key else "watch"
+            return Table.from_row(dict(zip(TABLE_FIELDS, values, strict=True))), access
         raise NotFound("There is no table behind this link; check that it was copied whole.")
 
     def version(self, table_id: int) -> int:
