@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -66,9 +67,15 @@ def _base_url(args) -> str:
     return (args.base_url or f"http://{lan_address()}:8000").rstrip("/")
 
 
+# A table is named by its key or by a link holding it (as `tables` prints it).
+TABLE_LINK = re.compile(r"/t/([A-Za-z0-9_-]+)")
+
+
 def _find(s, key: str):
     from . import store
 
+    if link := TABLE_LINK.search(key):
+        key = link.group(1)
     try:
         table, access = s.table_by_key(key)
     except store.NotFound as exc:
@@ -254,11 +261,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_tables)
 
     p = with_db(sub.add_parser("delete", help="delete a table"))
-    p.add_argument("table", help="the table's scorer or watch key")
+    p.add_argument("table", help="the table's scorer or watch key, or its link")
     p.set_defaults(func=cmd_delete)
 
     p = with_db(sub.add_parser("export", help="export a table as JSON or CSV"))
-    p.add_argument("table", help="the table's scorer or watch key")
+    p.add_argument("table", help="the table's scorer or watch key, or its link")
     p.add_argument("--format", choices=["json", "csv"], default="json")
     p.add_argument("-o", "--output", help="write to this file instead of stdout")
     p.set_defaults(func=cmd_export)
@@ -278,8 +285,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Older keys may start with "-"; argparse would take one for an unknown option.
+COMMANDS_TAKING_A_KEY = ("delete", "export")
+OPTIONS_TAKING_A_VALUE = ("--db", "--format", "-o", "--output")
+DASHED_KEY = re.compile(r"-[A-Za-z0-9_-]{21,}")
+
+
+def _dashed_key_last(argv: list[str]) -> list[str]:
+    """Moves a key that starts with "-" behind "--", where argparse reads it as the table."""
+    if not argv or argv[0] not in COMMANDS_TAKING_A_KEY or "--" in argv:
+        return argv
+    for i, arg in enumerate(argv[1:], start=1):
+        if DASHED_KEY.fullmatch(arg) and argv[i - 1] not in OPTIONS_TAKING_A_VALUE:
+            return [*argv[:i], *argv[i + 1 :], "--", arg]
+    return argv
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser().parse_args(_dashed_key_last(argv))
     return args.func(args)
 
 

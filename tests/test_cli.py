@@ -150,6 +150,49 @@ def test_delete_a_table(tmp_path, capsys):
     assert "No tables yet" in capsys.readouterr().out
 
 
+def dash_the_scorer_key(tmp_path, key: str) -> str:
+    """Older tables may have a key starting with "-": give the table one."""
+    dashed = "-" + key[1:]
+    with sqlite3.connect(tmp_path / "cli.sqlite") as db:
+        db.execute("UPDATE tables SET scorer_key = ? WHERE scorer_key = ?", (dashed, key))
+    return dashed
+
+
+@pytest.mark.parametrize(
+    "arrange",
+    [
+        lambda key, db: [key, *db],
+        lambda key, db: [*db, key],
+        lambda key, db: [*db, "--", key],
+    ],
+    ids=["key-first", "key-last", "after-double-dash"],
+)
+def test_delete_takes_a_key_that_starts_with_a_dash(tmp_path, capsys, arrange):
+    key = dash_the_scorer_key(tmp_path, make_table(tmp_path))
+    assert main(["delete", *arrange(key, db_args(tmp_path))]) == 0
+    assert "Deleted Friday night." in capsys.readouterr().out
+    assert main(["delete", key, *db_args(tmp_path)]) == 2
+    assert "no table behind this link" in capsys.readouterr().err
+
+
+def test_export_takes_a_key_that_starts_with_a_dash_among_its_options(tmp_path, capsys):
+    key = dash_the_scorer_key(tmp_path, make_table(tmp_path))
+    assert main(["export", "--format", "csv", key, *db_args(tmp_path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "total,,,,25,-5,0"
+    out = tmp_path / "-table.json"
+    assert main(["export", *db_args(tmp_path), "-o", str(out), key]) == 0
+    assert json.loads(out.read_text())["table"]["name"] == "Friday night"
+
+
+def test_a_table_is_found_by_the_link_that_tables_prints(tmp_path, capsys):
+    key = make_table(tmp_path)
+    assert main(["export", f"http://10.0.0.5:8000/t/{key}", *db_args(tmp_path)]) == 0
+    assert json.loads(capsys.readouterr().out)["table"]["name"] == "Friday night"
+    assert main(["delete", f"http://10.0.0.5:8000/t/{key}/history", *db_args(tmp_path)]) == 0
+    assert main(["tables", *db_args(tmp_path)]) == 0
+    assert "No tables yet" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("option", ["--workers", "--threads"])
 @pytest.mark.parametrize("value", ["0", "-2", "many"])
 def test_serve_refuses_a_worker_or_thread_count_below_one(option, value, capsys):
