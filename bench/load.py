@@ -2,7 +2,8 @@
 request count: 1, 10 and 50 concurrent keep-alive clients on
 
   (a) a table page, (b) posting a scored entry, (c) the "has the table changed?"
-  poll, (d) a bare route in the same server (the floor),
+  poll, (d) a bare route in the same server (the floor), and (e) the stateless
+  score API (``POST /api/v1/score/cowboy-deal``, a worked example's request),
 
 each as a phone at the table sends it (with the session cookie it was given),
 
@@ -11,7 +12,7 @@ server's CPU time per request (all its processes; on a shared machine this varie
 less than the throughput); then the table page's server time at 1,000 entries vs
 10, and the first page's weight.
 
-The four scenarios take turns (1 s each by default) until each has run its 10 s:
+The scenarios take turns (1 s each by default) until each has run its 10 s:
 this machine's speed drifts by more than the differences measured, and turns
 make each share of the floor compare moments alike.
 
@@ -26,6 +27,7 @@ import asyncio
 import gzip
 import http.client
 import itertools
+import json
 import os
 import re
 import statistics
@@ -41,6 +43,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scorekeeper.store import Store  # noqa: E402
+
+SCORE_EXAMPLE = ROOT / "tests" / "data" / "examples" / "cowboy-deal.json"
 
 
 def start_server(
@@ -263,6 +267,15 @@ def get(path: str, host: str, cookie: str | None = None):
     return lambda _client: lambda _n: raw
 
 
+def post_json(path: str, host: str, body: bytes):
+    raw = (
+        f"POST {path} HTTP/1.1\r\nHost: {host}\r\n"
+        "Content-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    ).encode() + body
+    return lambda _client: lambda _n: raw
+
+
 def post_entry(key: str, host: str, session: Session, run_id: str):
     clients_started = itertools.count()  # each turn's clients post new submissions
 
@@ -389,6 +402,11 @@ def main() -> None:
                     f"/t/{keys['small']}/live?v={version}", host, session.cookie
                 ),
                 "(d) floor /healthz": get("/healthz", host),
+                "(e) score API": post_json(
+                    "/api/v1/score/cowboy-deal",
+                    host,
+                    json.dumps(json.loads(SCORE_EXAMPLE.read_text())[0]["request"]).encode(),
+                ),
             }
             from scorekeeper import server as serve_defaults
 
