@@ -162,6 +162,15 @@ CONTENT_SECURITY_POLICY = "; ".join(
 )
 
 
+# every response carries these, unless its view set its own
+SECURITY_HEADERS = (
+    ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),  # a table link is a secret
+    ("X-Frame-Options", "DENY"),
+)
+
+
 def _secret_key(instance: Path) -> str:
     """Generated once and kept in the instance folder, so sessions and CSRF
     tokens survive a restart."""
@@ -292,12 +301,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     @app.after_request
     def _security_headers(response):
         h = response.headers
-        h.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-        h.setdefault("X-Content-Type-Options", "nosniff")
-        h.setdefault("Referrer-Policy", "no-referrer")  # a table link is a secret
-        h.setdefault("X-Frame-Options", "DENY")
-        if request.endpoint and request.endpoint != "static":
-            h.setdefault("Cache-Control", "no-store")
+        # the names present are read once: werkzeug's ``setdefault`` raises and
+        # catches an exception for each absent header, which here is nearly every one
+        present = {name.lower() for name in h.keys()}
+        for name, value in SECURITY_HEADERS:
+            if name.lower() not in present:
+                h.add(name, value)
+        if request.endpoint and request.endpoint != "static" and "cache-control" not in present:
+            h.add("Cache-Control", "no-store")
         return response
 
     def _error(status: int, title: str, message: str):

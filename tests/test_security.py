@@ -234,6 +234,25 @@ def test_security_headers(client, table):
         assert h["Referrer-Policy"] == "no-referrer"
 
 
+def test_each_security_header_is_sent_once_and_a_view_keeps_its_own(client, table):
+    t, _page = table
+    once = ("Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy")
+    for path in (
+        f"/t/{t.scorer_key}",
+        "/healthz",
+        "/static/app.css",
+        "/print/pegs/score-sheet.pdf",
+    ):
+        h = client.get(path).headers
+        assert all(len(h.getlist(name)) == 1 for name in (*once, "X-Frame-Options")), path
+        assert h["X-Frame-Options"] == "DENY"
+        assert len(h.getlist("Cache-Control")) == 1, path
+    # a page is never stored; a download keeps the caching its view chose
+    assert client.get(f"/t/{t.scorer_key}").headers["Cache-Control"] == "no-store"
+    pdf = client.get("/print/pegs/score-sheet.pdf").headers["Cache-Control"]
+    assert pdf == "public, no-cache"
+
+
 def test_htmx_is_configured_for_the_csp(client, table):
     t, _page = table
     html = client.get(f"/t/{t.scorer_key}").get_data(as_text=True)
