@@ -34,13 +34,15 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # the helper that starts the real server
+
+from serving import start_serve  # noqa: E402
 
 from scorekeeper.store import Store  # noqa: E402
 
@@ -50,40 +52,13 @@ SCORE_EXAMPLE = ROOT / "tests" / "data" / "examples" / "cowboy-deal.json"
 def start_server(
     db: Path, synchronous: str, workers: int | None = None, threads: int | None = None
 ) -> tuple[subprocess.Popen, str]:
-    env = {**os.environ, "SCOREKEEPER_SQLITE_SYNCHRONOUS": synchronous}
-    options = []
+    options = ["--no-qr"]
     if workers is not None:
         options += ["--workers", str(workers)]
     if threads is not None:
         options += ["--threads", str(threads)]
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "scorekeeper.cli",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--db",
-            str(db),
-            "--no-qr",
-            *options,
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env=env,
-    )
-    url = None
-    for line in proc.stdout:
-        found = re.search(r"Open (http://127\.0\.0\.1:\d+)/", line)
-        if found:
-            url = found.group(1)
-        if "Ctrl+C" in line:
-            break
-    threading.Thread(target=proc.stdout.read, daemon=True).start()
+    env = {**os.environ, "SCOREKEEPER_SQLITE_SYNCHRONOUS": synchronous}
+    proc, url, _printed = start_serve(db, *options, env=env)
     return proc, url
 
 

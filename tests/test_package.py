@@ -4,7 +4,6 @@ installed (non-editable) copy serves pages; `scorekeeper serve` really serves.""
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 import tomllib
@@ -12,6 +11,7 @@ import zipfile
 from pathlib import Path
 
 import requests
+from serving import start_serve
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -99,37 +99,11 @@ def test_the_wheel_ships_templates_static_and_printables(tmp_path):
 
 
 def test_serve_prints_the_address_and_serves(tmp_path):
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "scorekeeper.cli",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--db",
-            str(tmp_path / "s.sqlite"),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    proc, url, lines = start_serve(tmp_path / "s.sqlite")
     try:
-        url = None
-        lines = []
-        for line in proc.stdout:
-            lines.append(line)
-            found = re.search(r"Open (http://127\.0\.0\.1:\d+/)", line)
-            if found:
-                url = found.group(1)
-            if "Ctrl+C" in line:
-                break
-        assert url, "".join(lines)
         # the QR code of the address is printed in the terminal
         assert sum("█" in line or "▀" in line or "▄" in line for line in lines) > 5
-        response = requests.get(url, timeout=10)
+        response = requests.get(url + "/", timeout=10)
         assert response.status_code == 200 and "Start a table" in response.text
     finally:
         proc.kill()

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 import requests
+from serving import start_serve
 
 from scorekeeper.store import MIGRATIONS, Store, schema_version
 
@@ -27,37 +28,9 @@ class Server:
     """`scorekeeper serve` as a subprocess on a free port."""
 
     def __init__(self, db: Path, workers: int = 2, env: dict | None = None):
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "scorekeeper.cli",
-                "serve",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                "0",
-                "--db",
-                str(db),
-                "--no-qr",
-                "--workers",
-                str(workers),
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            env={**os.environ, **(env or {})},
+        self.proc, self.url, _printed = start_serve(
+            db, "--no-qr", "--workers", str(workers), env={**os.environ, **(env or {})}
         )
-        self.url = None
-        for line in self.proc.stdout:
-            found = re.search(r"Open (http://127\.0\.0\.1:\d+)/", line)
-            if found:
-                self.url = found.group(1)
-            if "Ctrl+C" in line:
-                break
-        assert self.url, "server did not start"
-        # keep draining output so the server never blocks on a full pipe
-        threading.Thread(target=self.proc.stdout.read, daemon=True).start()
 
     def kill(self):
         self.proc.send_signal(signal.SIGKILL)
