@@ -3,6 +3,7 @@ and that ``score`` answers exactly like the HTTP API."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import sqlite3
 import subprocess
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import api
-from scorekeeper.cli import main
+from scorekeeper.cli import COMMANDS_TAKING_A_KEY, OPTIONS_TAKING_A_VALUE, build_parser, main
 
 EXAMPLES = Path(__file__).parent / "data" / "examples"
 
@@ -182,6 +183,24 @@ def test_export_takes_a_key_that_starts_with_a_dash_among_its_options(tmp_path, 
     out = tmp_path / "-table.json"
     assert main(["export", *db_args(tmp_path), "-o", str(out), key]) == 0
     assert json.loads(out.read_text())["table"]["name"] == "Friday night"
+
+
+@pytest.mark.parametrize("command", COMMANDS_TAKING_A_KEY)
+def test_every_option_of_a_command_taking_a_key_that_takes_a_value_is_known(command):
+    """A dashed key is moved behind "--" unless it follows an option that takes a value;
+    an option added to the command later must be named in OPTIONS_TAKING_A_VALUE too,
+    or a key placed after it would be read as the option's value."""
+    subcommands = next(
+        a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)
+    )
+    taking_a_value = {
+        name
+        for action in subcommands.choices[command]._actions
+        if action.option_strings and action.nargs != 0
+        for name in action.option_strings
+    }
+    assert taking_a_value  # --db, at least
+    assert taking_a_value <= set(OPTIONS_TAKING_A_VALUE)
 
 
 def test_a_table_is_found_by_the_link_that_tables_prints(tmp_path, capsys):
