@@ -17,6 +17,7 @@ from flask_babel import Babel
 from flask_htmx import HTMX
 from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 from werkzeug.datastructures import ImmutableMultiDict
+from werkzeug.routing import IntegerConverter
 
 from . import i18n, store
 
@@ -128,6 +129,14 @@ class CSRFCheck(CSRFProtect):
         super().protect()  # refuses (raises) a bad token
         if key is not None and g.get("csrf_valid"):
             self._remember(self._accepted, key, None)
+
+
+class RowIdConverter(IntegerConverter):
+    """A row id in a URL (``<rowid:entry_id>``): a whole number SQLite can hold. A
+    longer one cannot name anything, so it is a 404 before any query sees it."""
+
+    def __init__(self, url_map):
+        super().__init__(url_map, min=1, max=store.MAX_ROWID)
 
 
 csrf = CSRFCheck()
@@ -271,6 +280,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.request_class = Request
     app.session_interface = SessionInterface()
     app.json.ensure_ascii = False
+
+    # before the blueprints: their routes name it
+    app.url_map.converters["rowid"] = RowIdConverter
 
     csrf.init_app(app)
     htmx.init_app(app)

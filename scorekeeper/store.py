@@ -50,6 +50,10 @@ class Conflict(StoreError):
     """The write was based on a view that another phone has changed meanwhile."""
 
 
+# SQLite's INTEGER holds -2**63 … 2**63 - 1; a larger number in a query is an error
+MAX_ROWID = 2**63 - 1
+
+
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 

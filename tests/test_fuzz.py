@@ -66,6 +66,10 @@ FIELD_VALUES = st.one_of(
             "Bojan",
             "T8",
             "H1",
+            # beyond SQLite's INTEGER: such a number must never reach a query
+            str(2**63),
+            str(-(2**63) - 1),
+            "9" * 40,
         ]
     ),
 )
@@ -143,14 +147,14 @@ ROUTES = post_routes()
 
 
 def test_the_form_endpoints_were_found():
-    assert {"/tables", "/t/<key>/rounds", "/t/<key>/entries/<int:entry_id>/undo"} <= set(ROUTES)
+    assert {"/tables", "/t/<key>/rounds", "/t/<key>/entries/<rowid:entry_id>/undo"} <= set(ROUTES)
 
 
 def fill(rule: str, key: str, entry_id: int, player_id: int) -> str:
     path = rule.replace("<key>", key)
-    path = re.sub(r"<int:entry_id>|<entry_id>", str(entry_id), path)
-    path = re.sub(r"<int:player_id>|<player_id>", str(player_id), path)
-    return re.sub(r"<(?:int:)?\w+>", "1", path)
+    path = re.sub(r"<(?:\w+:)?entry_id>", str(entry_id), path)
+    path = re.sub(r"<(?:\w+:)?player_id>", str(player_id), path)
+    return re.sub(r"<(?:\w+:)?\w+>", "1", path)
 
 
 PLAYERS = {
@@ -292,3 +296,41 @@ def test_oversized_requests_are_refused(client):
         "/api/v1/score/manual-points", data=b"x" * (512 * 1024), content_type="application/json"
     )
     assert response.status_code == 413
+
+
+def id_routes() -> list[tuple[str, str]]:
+    """(method, rule) of every route with a row id in its path."""
+    import tempfile
+
+    from scorekeeper import create_app
+
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"DATABASE": f"{folder}/routes.sqlite", "SECRET_KEY": "x"})
+        return sorted(
+            (method, r.rule)
+            for r in app.url_map.iter_rules()
+            if "<rowid:" in r.rule
+            for method in ("GET", "POST")
+            if method in r.methods
+        )
+
+
+ID_ROUTES = id_routes()
+
+
+def test_the_routes_with_a_row_id_were_found():
+    assert ("POST", "/t/<key>/entries/<rowid:entry_id>/undo") in ID_ROUTES
+    assert not [r for r in post_routes() + [rule for _m, rule in ID_ROUTES] if "<int:" in r]
+
+
+@pytest.mark.parametrize("method, rule", ID_ROUTES)
+@pytest.mark.parametrize("row_id", [str(2**63), "9" * 40, "0"])
+def test_a_row_id_no_row_can_have_is_not_found(client, new_table, store, method, rule, row_id):
+    """A number SQLite cannot hold never reaches a query (it raised there: a 500)."""
+    url, page = new_table()
+    path = re.sub(r"<rowid:\w+>", row_id, rule.replace("<key>", url.rsplit("/", 1)[1]))
+    before = snapshot(store)
+    data = {"csrf_token": page.csrf, "submission_id": "big-id", "name": "Zed", "seat": "0"}
+    response = client.open(path, method=method, data=data if method == "POST" else None)
+    assert response.status_code == 404, response.get_data(as_text=True)[:300]
+    assert snapshot(store) == before

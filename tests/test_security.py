@@ -26,7 +26,7 @@ def write_routes(app) -> list[str]:
 
 
 def fill(rule: str, key: str) -> str:
-    return re.sub(r"<(?:int:)?(\w+)>", lambda m: key if m.group(1) == "key" else "1", rule)
+    return re.sub(r"<(?:\w+:)?(\w+)>", lambda m: key if m.group(1) == "key" else "1", rule)
 
 
 @pytest.fixture

@@ -435,11 +435,16 @@ def parse_points(form, players: list[store.Player]) -> tuple[dict[int, int], dic
 
 
 def _form_int(name: str) -> int | None:
+    """A number the page sent (a round, a seat, an entry id); anything else, or one
+    beyond what the database can hold, is a request no page of the app makes."""
     value = request.form.get(name, "")
     try:
-        return int(value) if value != "" else None
+        number = int(value) if value != "" else None
     except ValueError:
         abort(400)
+    if number is not None and abs(number) > store.MAX_ROWID:
+        abort(400)
+    return number
 
 
 @bp.post("/t/<key>/rounds")
@@ -514,7 +519,7 @@ def add_round(key: str):
     return after_write(table, message=done)
 
 
-@bp.get("/t/<key>/entries/<int:entry_id>/edit")
+@bp.get("/t/<key>/entries/<rowid:entry_id>/edit")
 def edit_round(key: str, entry_id: int):
     table, access = load(key, write=True)
     s = get_store()
@@ -552,12 +557,12 @@ def _entry_action(key: str, entry_id: int, action: str):
     return after_write(table, message=message)
 
 
-@bp.post("/t/<key>/entries/<int:entry_id>/undo")
+@bp.post("/t/<key>/entries/<rowid:entry_id>/undo")
 def undo(key: str, entry_id: int):
     return _entry_action(key, entry_id, "undo")
 
 
-@bp.post("/t/<key>/entries/<int:entry_id>/redo")
+@bp.post("/t/<key>/entries/<rowid:entry_id>/redo")
 def redo(key: str, entry_id: int):
     return _entry_action(key, entry_id, "redo")
 
@@ -589,7 +594,7 @@ def end_game(key: str):
 # ---------------------------------------------------------------- players
 
 
-@bp.post("/t/<key>/players/<int:player_id>/name")
+@bp.post("/t/<key>/players/<rowid:player_id>/name")
 def rename(key: str, player_id: int):
     table, access = load(key, write=True)
     name = (request.form.get("name") or "").strip()
@@ -610,7 +615,7 @@ def rename(key: str, player_id: int):
     return after_write(table, message=_("Renamed to %(name)s.", name=name))
 
 
-@bp.post("/t/<key>/players/<int:player_id>/move")
+@bp.post("/t/<key>/players/<rowid:player_id>/move")
 def move_player(key: str, player_id: int):
     table, access = load(key, write=True)
     s = get_store()
