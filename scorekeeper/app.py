@@ -330,6 +330,15 @@ def create_app(test_config: dict | None = None) -> Flask:
             return render_template("partials/flash.html", error=message), status
         return render_template("error.html", title=title, message=message, status=status), status
 
+    @app.errorhandler(store.StoreError)
+    def _refused(exc):
+        """A write the store refused that its view does not answer itself: the
+        store's own message; nothing was saved."""
+        if isinstance(exc, store.NotFound):
+            return _error(404, "Not found", exc.message)
+        status = 409 if isinstance(exc, store.Conflict) else 422
+        return _error(status, "Not saved", exc.message)
+
     @app.errorhandler(CSRFError)
     def _csrf_error(exc):
         return _error(

@@ -355,6 +355,12 @@ def _schema_v2(db: sqlite_utils.Database) -> None:
     )
 
 
+@migration(3, "submissions: which write each one was")
+def _schema_v3(db: sqlite_utils.Database) -> None:
+    # rows from before have none: they replay for any write, as they always did
+    db.execute("ALTER TABLE submissions ADD COLUMN action TEXT")
+
+
 # ---------------------------------------------------------------- records
 
 
@@ -436,19 +442,29 @@ class Store:
         return json.loads(row[0]) if row else None
 
     @contextmanager
-    def write(self, table_id: int | None, submission_id: str | None) -> Iterator[dict]:
+    def write(
+        self, table_id: int | None, submission_id: str | None, action: str | None = None
+    ) -> Iterator[dict]:
         """A write transaction that bumps the table version and records the submission.
 
         The caller fills the yielded dict with the outcome to remember. If the same
-        submission id was already processed, raises ``Replayed`` carrying it.
+        submission id was already processed by the same ``action`` (the store method's
+        name), raises ``Replayed`` carrying it; if by another, the id was not this
+        form's own (a form sends one id per action), and ``ReusedSubmission`` refuses it.
         """
         with transaction(self.db):
             if submission_id:
                 done = self.db.execute(
-                    "SELECT outcome FROM submissions WHERE id = ?", [submission_id]
+                    "SELECT outcome, action FROM submissions WHERE id = ?", [submission_id]
                 ).fetchone()
                 if done:
-                    raise Replayed(json.loads(done[0]))
+                    stored, done_by = done
+                    if done_by is not None and done_by != action:
+                        raise ReusedSubmission(
+                            "This form was already sent for another change; nothing was "
+                            "saved. Reload the page and try again."
+                        )
+                    raise Replayed(json.loads(stored))
             outcome: dict = {}
             yield outcome
             tid = outcome.get("table_id", table_id)
@@ -465,6 +481,7 @@ class Store:
                         "table_id": tid,
                         "created": now(),
                         "outcome": json.dumps(outcome),
+                        "action": action,
                     },
                 )
 
@@ -482,7 +499,7 @@ class Store:
         """Create a table with its players in seat order; returns the outcome
         (``table_id``, ``scorer_key``). A replayed submission returns the first outcome."""
         try:
-            with self.write(None, submission_id) as outcome:
+            with self.write(None, submission_id, "create_table") as outcome:
                 stamp = now()
                 table_id = (
                     self.db["tables"]
@@ -585,7 +602,7 @@ class Store:
         """``rename_in_draft(data, old, new)``: for a game whose drafts name players,
         carries what was typed for them over to the new name, in the same write."""
         try:
-            with self.write(table_id, submission_id) as outcome:
+            with self.write(table_id, submission_id, "rename_player") as outcome:
                 names = {p.id: p.name for p in self.players(table_id)}
                 if player_id not in names:
                     raise NotFound("That player is not at this table.")
@@ -614,7 +631,7 @@ class Store:
     ) -> dict:
         """New seat order; allowed only until the first entry."""
         try:
-            with self.write(table_id, submission_id) as outcome:
+            with self.write(table_id, submission_id, "reorder_players") as outcome:
                 current = {p.id for p in self.players(table_id)}
                 if sorted(player_ids) != sorted(current) or len(set(player_ids)) != len(player_ids):
                     raise StoreError("The new order must list every player exactly once.")
@@ -662,7 +679,7 @@ class Store:
         undoing this entry brings them back.
         """
         try:
-            with self.write(table_id, submission_id) as outcome:
+            with self.write(table_id, submission_id, "add_entry") as outcome:
                 if round_number is None:  # the next round, decided inside the write lock
                     round_number = self.next_round(table_id)
                 if supersedes is not None:
@@ -726,7 +743,7 @@ class Store:
     def void_entry(self, table_id: int, entry_id: int, submission_id: str | None = None) -> dict:
         """Undo: the entry stops counting. Undoing an edit brings back what it replaced."""
         try:
-            with self.write(table_id, submission_id) as outcome:
+            with self.write(table_id, submission_id, "void_entry") as outcome:
                 row = self._entry_row(table_id, entry_id)
                 if not self._is_live(entry_id):
                     raise Conflict(
@@ -744,7 +761,7 @@ class Store:
     def restore_entry(self, table_id: int, entry_id: int, submission_id: str | None = None) -> dict:
         """Redo: a voided entry counts again (and replaces again what it had replaced)."""
         try:
-            with self.write(table_id, submission_id) as outcome:
+            with self.write(table_id, submission_id, "restore_entry") as outcome:
                 row = self._entry_row(table_id, entry_id)
                 if self._last_event(entry_id) != "voided":
                     raise Conflict(f"Round {row['round']} is not undone; there is nothing to redo.")
@@ -868,7 +885,7 @@ class Store:
         submission_id: str | None = None,
     ) -> dict:
         try:
-            with self.write(table_id, submission_id) as outcome:
+            with self.write(table_id, submission_id, "add_roll") as outcome:
                 roll_id = self._insert(
                     "rolls",
                     {
@@ -1090,6 +1107,10 @@ class Store:
     def _one(self, sql: str, params: list | None = None) -> dict | None:
         rows = self._all(sql, params)
         return rows[0] if rows else None
+
+
+class ReusedSubmission(StoreError):
+    """A submission id already used by another kind of write: not a retry of this one."""
 
 
 class Replayed(Exception):

@@ -70,6 +70,8 @@ FIELD_VALUES = st.one_of(
             str(2**63),
             str(-(2**63) - 1),
             "9" * 40,
+            # the id the table's first round was saved with: another write reusing it
+            "seed",
         ]
     ),
 )
@@ -333,4 +335,24 @@ def test_a_row_id_no_row_can_have_is_not_found(client, new_table, store, method,
     data = {"csrf_token": page.csrf, "submission_id": "big-id", "name": "Zed", "seat": "0"}
     response = client.open(path, method=method, data=data if method == "POST" else None)
     assert response.status_code == 404, response.get_data(as_text=True)[:300]
+    assert snapshot(store) == before
+
+
+def test_a_write_sent_with_the_id_of_another_is_refused_with_a_message(client, new_table, store):
+    """The pad's submission id sent again by another form (a tampered page): a retry
+    of the round would say "Already saved."; a rematch must not take the round's
+    stored outcome for its own."""
+    url, page = new_table()
+    field = page.player_fields()[0]
+    sid = page.submission_id
+    assert (
+        client.post(
+            url + "/rounds", data={"csrf_token": page.csrf, "submission_id": sid, field: "5"}
+        ).status_code
+        == 303
+    )
+    before = snapshot(store)
+    response = client.post(url + "/rematch", data={"csrf_token": page.csrf, "submission_id": sid})
+    assert response.status_code == 422
+    assert "already sent for another change" in response.get_data(as_text=True)
     assert snapshot(store) == before

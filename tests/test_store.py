@@ -220,6 +220,56 @@ def test_a_retried_table_creation_creates_one_table(s):
     assert len(s.list_tables()) == 1
 
 
+def snapshot(s) -> list:
+    return [
+        s.db.execute(f"SELECT * FROM {name} ORDER BY rowid").fetchall()
+        for name in ("tables", "players", "entries", "entry_events", "rolls", "submissions")
+    ]
+
+
+@pytest.mark.parametrize(
+    "write, own_id",
+    [
+        (lambda s, t, ids, e, sid: pad(s, t, ids, 2, {"Ana": 5}, submission_id=sid), "entered"),
+        (lambda s, t, ids, e, sid: s.void_entry(t, e, sid), "undone"),
+        (lambda s, t, ids, e, sid: s.restore_entry(t, e, sid), None),
+        (lambda s, t, ids, e, sid: s.rematch(t, sid), None),
+        (lambda s, t, ids, e, sid: s.create_table("kvanta", "x", ["A", "B"], {}, sid), None),
+        (lambda s, t, ids, e, sid: s.rename_player(t, ids["Ana"], "Anica", sid), None),
+        (lambda s, t, ids, e, sid: s.reorder_players(t, list(ids.values())[::-1], sid), None),
+        (
+            lambda s, t, ids, e, sid: s.add_roll(t, 1, "kvanta-target", [1, 2, 3], {}, False, sid),
+            None,
+        ),
+    ],
+    ids=["entry", "undo", "redo", "rematch", "create", "rename", "reorder", "roll"],
+)
+def test_a_submission_id_of_another_kind_of_write_is_refused_and_changes_nothing(s, write, own_id):
+    """A form sends one id per action, so an id already used by another kind of write
+    is not a retry of this one: its stored outcome would be the wrong answer."""
+    table_id, ids = make_table(s)
+    entry = pad(s, table_id, ids, 1, {"Ana": 10}, submission_id="entered")["entry_id"]
+    s.void_entry(table_id, entry, submission_id="undone")
+    for sid in ("entered", "undone"):
+        before = snapshot(s)
+        if sid == own_id:  # a true retry: answered from what is stored
+            write(s, table_id, ids, entry, sid)
+        else:
+            with pytest.raises(store.ReusedSubmission, match="already sent for another change"):
+                write(s, table_id, ids, entry, sid)
+        assert snapshot(s) == before
+
+
+def test_a_submission_stored_before_writes_were_told_apart_still_replays(s):
+    """Rows from before the ``action`` column replay for any write, as they did."""
+    table_id, ids = make_table(s)
+    first = pad(s, table_id, ids, 1, {"Ana": 10}, submission_id="old")
+    s.db.execute("UPDATE submissions SET action = NULL WHERE id = 'old'")
+    again = pad(s, table_id, ids, 1, {"Ana": 10}, submission_id="old")
+    assert again == first
+    assert len(s.entries(table_id)) == 1
+
+
 def test_every_write_bumps_the_version(s):
     table_id, ids = make_table(s)
     versions = [s.version(table_id)]
