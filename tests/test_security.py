@@ -291,3 +291,24 @@ def test_the_secret_key_is_kept_in_the_instance_folder(tmp_path):
     assert first == _secret_key(instance)
     assert (instance / "secret_key").stat().st_mode & 0o077 == 0
     assert len(first) >= 64
+
+
+@pytest.mark.parametrize(
+    "refusal, status",
+    [
+        (store.NotFound("There is no such table."), 404),
+        (store.Conflict("Round 3 was changed on another phone meanwhile."), 409),
+        (store.ReusedSubmission("This form was already sent for another change."), 422),
+    ],
+)
+def test_a_store_refusal_no_view_answers_is_its_message_not_a_500(app, refusal, status):
+    @app.get("/refused")
+    def refused():
+        raise refusal
+
+    for headers in ({}, {"HX-Request": "true"}):
+        response = app.test_client().get("/refused", headers=headers)
+        body = response.get_data(as_text=True)
+        assert response.status_code == status
+        assert refusal.message in body
+        assert "Traceback" not in body
