@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 from collections.abc import Callable
 
 from . import validate as v
@@ -100,6 +101,12 @@ def respond(kind: str, raw: bytes | str) -> tuple[dict, int]:
         payload = json.loads(text)
     except (UnicodeDecodeError, ValueError, RecursionError):
         return {"error": {"message": "The request is not valid JSON.", "path": ""}}, 400
+    if _has_lone_surrogate(text, payload):
+        message = (
+            "The request is not valid JSON: it has half a character "
+            "(an unpaired \\uD800–\\uDFFF escape)."
+        )
+        return {"error": {"message": message, "path": ""}}, 400
     try:
         if not isinstance(payload, dict):
             raise RuleError("The request must be a JSON object.", "")
@@ -108,6 +115,22 @@ def respond(kind: str, raw: bytes | str) -> tuple[dict, int]:
         return exc.as_dict(), 422
     except RecursionError:
         return {"error": {"message": "The request is nested too deeply.", "path": ""}}, 422
+
+
+# only an escape can put a surrogate in parsed JSON: UTF-8 text cannot carry one
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _has_lone_surrogate(text: str, payload: object) -> bool:
+    """A \\uD800–\\uDFFF escape that is not half of a pair: no answer naming it could be
+    written out as UTF-8 (pairs are joined into one character by the parser)."""
+    if not _SURROGATE_ESCAPE.search(text):
+        return False
+    try:
+        json.dumps(payload, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def points_of(kind: str, result: dict) -> dict[str, int]:

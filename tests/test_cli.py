@@ -49,6 +49,7 @@ def test_score_reads_a_file(tmp_path):
         ("manual-points", "{not json", 400),
         ("no-such-kind", "{}", 404),
         ("manual-points", "[1, 2]", 422),
+        ("manual-points", r'{"players": ["\ud800"], "points": {}}', 400),
     ],
 )
 def test_refusals_exit_2_with_the_same_body_as_http(client, kind, body, status):
