@@ -50,10 +50,25 @@ def cmd_roll(args) -> int:
 # ---------------------------------------------------------------- database commands
 
 
+class CommandError(Exception):
+    """A command that cannot go on: its message is printed, the exit code is 2."""
+
+
+def _reason(exc: Exception) -> str:
+    """What went wrong, without the error's class or number: "No such file or directory"."""
+    return getattr(exc, "strerror", None) or str(exc)
+
+
 def _app(args):
+    import sqlite3
+
     from .app import create_app
 
-    return create_app({"DATABASE": args.db} if args.db else None)
+    try:
+        return create_app({"DATABASE": args.db} if args.db else None)
+    except sqlite3.Error as exc:  # --db names a folder, or a file that is not a database
+        where = args.db or "in the app's instance folder"
+        raise CommandError(f"Cannot open the database {where}: {_reason(exc)}.") from exc
 
 
 def _store(args):
@@ -120,7 +135,11 @@ def cmd_export(args) -> int:
     else:
         text = json.dumps(s.export_table(table.id), ensure_ascii=False, indent=2) + "\n"
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            sys.stderr.write(f"Cannot write {args.output}: {_reason(exc)}.\n")
+            return 2
     else:
         sys.stdout.write(text)
     return 0
@@ -145,8 +164,19 @@ def cmd_import(args) -> int:
 
 
 def cmd_backup(args) -> int:
+    import sqlite3
+
+    from . import store
+
     s, _app_ = _store(args)
-    s.backup(args.path)
+    try:
+        s.backup(args.path)
+    except store.StoreError as exc:
+        sys.stderr.write(exc.message + "\n")
+        return 2
+    except (OSError, sqlite3.Error) as exc:
+        sys.stderr.write(f"Cannot back up to {args.path}: {_reason(exc)}.\n")
+        return 2
     print(f"Backed up to {args.path}.")
     return 0
 
@@ -157,8 +187,12 @@ def cmd_print(args) -> int:
     app = _app(args)
     out = Path(args.output) if args.output else None
     with app.app_context():
-        for path in printing.build_all(out):
-            print(path)
+        try:
+            for path in printing.build_all(out):
+                print(path)
+        except OSError as exc:
+            sys.stderr.write(f"Cannot write the PDFs to {exc.filename}: {_reason(exc)}.\n")
+            return 2
     return 0
 
 
@@ -304,7 +338,11 @@ def _dashed_key_last(argv: list[str]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = build_parser().parse_args(_dashed_key_last(argv))
-    return args.func(args)
+    try:
+        return args.func(args)
+    except CommandError as exc:
+        sys.stderr.write(f"{exc}\n")
+        return 2
 
 
 if __name__ == "__main__":

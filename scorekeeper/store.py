@@ -1038,12 +1038,29 @@ class Store:
             raise StoreError(f"This export is incomplete or damaged ({exc!s}).") from None
 
     def backup(self, path: str | Path) -> None:
-        """A consistent copy of the whole database, taken while it is in use."""
-        target = sqlite3.connect(str(path))
+        """A consistent copy of the whole database, taken while it is in use.
+
+        The copy is written beside ``path`` and moved over it once complete and on
+        disk, so a backup already there is replaced whole or not at all."""
+        path = Path(path)
+        database = Path(self.db.execute("PRAGMA database_list").fetchone()[2] or ":memory:")
+        if path.resolve() in {database, Path(f"{database}-wal"), Path(f"{database}-shm")}:
+            raise StoreError(f"{path} is the database itself; back it up to another file.")
+        partial = path.with_name(f".{path.name}.{secrets.token_hex(4)}.partial")
         try:
-            self.db.conn.backup(target)
+            target = sqlite3.connect(str(partial))
+            try:
+                self.db.conn.backup(target)
+            finally:
+                target.close()
+            fd = os.open(partial, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(partial, path)
         finally:
-            target.close()
+            partial.unlink(missing_ok=True)
 
     # -- internals
 

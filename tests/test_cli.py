@@ -137,6 +137,62 @@ def test_export_import_round_trip_and_backup(tmp_path, capsys):
     assert b.execute("SELECT name FROM tables").fetchone()[0] == "Friday night"
 
 
+def test_a_backup_replaces_what_was_at_its_path_whole(tmp_path, capsys):
+    make_table(tmp_path)
+    backup = tmp_path / "backup.sqlite"
+    backup.write_text("last week's notes, not a database")
+    assert main(["backup", str(backup), *db_args(tmp_path)]) == 0
+    b = sqlite3.connect(backup)
+    assert b.execute("SELECT name FROM tables").fetchone()[0] == "Friday night"
+    assert sorted(p.name for p in tmp_path.iterdir() if "partial" in p.name) == []
+
+
+def test_a_backup_onto_the_database_itself_is_refused(tmp_path, capsys):
+    make_table(tmp_path)
+    database = tmp_path / "cli.sqlite"
+    assert main(["backup", str(database), *db_args(tmp_path)]) == 2
+    assert "is the database itself" in capsys.readouterr().err
+    assert sqlite3.connect(database).execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert main(["tables", *db_args(tmp_path)]) == 0
+    assert "Friday night" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "command, says",
+    [
+        (["backup", "{missing}/backup.sqlite"], "Cannot back up to {missing}/backup.sqlite"),
+        (["export", "{key}", "-o", "{missing}/table.json"], "Cannot write {missing}/table.json"),
+        (["print", "-o", "{a_file}"], "Cannot write the PDFs to {a_file}"),
+    ],
+    ids=["backup", "export", "print"],
+)
+def test_an_output_path_that_cannot_be_written_is_a_message_not_a_traceback(
+    tmp_path, capsys, command, says
+):
+    names = {
+        "missing": tmp_path / "no" / "such",
+        "a_file": tmp_path / "a-file",
+        "key": make_table(tmp_path),
+    }
+    (tmp_path / "a-file").write_text("")
+    out = run(*[part.format(**names) for part in command], *db_args(tmp_path))
+    assert out.returncode == 2
+    assert says.format(**names) in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("db", ["not-a-database.txt", "."], ids=["text-file", "folder"])
+def test_a_db_option_naming_no_database_is_a_message_not_a_traceback(tmp_path, db):
+    (tmp_path / "not-a-database.txt").write_text("hello")
+    path = tmp_path / db
+    out = run("tables", "--db", str(path))
+    assert out.returncode == 2
+    assert f"Cannot open the database {path}" in out.stderr
+    assert "Traceback" not in out.stderr
+    if path.is_file():
+        assert path.read_text() == "hello"
+
+
 def test_import_refuses_garbage(tmp_path, capsys):
     bad = tmp_path / "bad.json"
     bad.write_text('{"hello": 1}')
