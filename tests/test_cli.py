@@ -150,7 +150,11 @@ def test_a_backup_replaces_what_was_at_its_path_whole(tmp_path, capsys):
 def test_a_backup_onto_the_database_itself_is_refused(tmp_path, capsys):
     make_table(tmp_path)
     database = tmp_path / "cli.sqlite"
-    assert main(["backup", str(database), *db_args(tmp_path)]) == 2
+    (tmp_path / "link.sqlite").symlink_to(database)
+    for same in (database, tmp_path / "link.sqlite", tmp_path / "cli.sqlite-wal"):
+        assert main(["backup", str(same), *db_args(tmp_path)]) == 2
+        assert "is the database itself" in capsys.readouterr().err
+    assert main(["backup", str(database), "--db", str(tmp_path / "link.sqlite")]) == 2
     assert "is the database itself" in capsys.readouterr().err
     assert sqlite3.connect(database).execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert main(["tables", *db_args(tmp_path)]) == 0
