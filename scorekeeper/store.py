@@ -117,9 +117,14 @@ def sync_log(db: sqlite_utils.Database) -> None:
     if path is None:
         return
     try:
-        fd = os.open(path, os.O_RDONLY)
+        sync_file(path)
     except FileNotFoundError:
         return
+
+
+def sync_file(path: str | Path) -> None:
+    """Flush one file's written data to disk."""
+    fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
     finally:
@@ -1053,11 +1058,7 @@ class Store:
                 self.db.conn.backup(target)
             finally:
                 target.close()
-            fd = os.open(partial, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            sync_file(partial)
             os.replace(partial, path)
         finally:
             partial.unlink(missing_ok=True)
