@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -60,8 +61,6 @@ def _reason(exc: Exception) -> str:
 
 
 def _app(args):
-    import sqlite3
-
     from .app import create_app
 
     try:
@@ -164,8 +163,6 @@ def cmd_import(args) -> int:
 
 
 def cmd_backup(args) -> int:
-    import sqlite3
-
     from . import store
 
     s, _app_ = _store(args)
