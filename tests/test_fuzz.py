@@ -129,20 +129,23 @@ def snapshot(store) -> list:
     ]
 
 
-def post_routes() -> list[str]:
-    """Every form endpoint of the app, read from a throwaway instance's URL map."""
+def url_rules() -> list:
+    """The app's routes, read from a throwaway instance's URL map."""
     import tempfile
 
     from scorekeeper import create_app
 
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"DATABASE": f"{folder}/routes.sqlite", "SECRET_KEY": "x"})
-        rules = [
-            r.rule
-            for r in app.url_map.iter_rules()
-            if "POST" in r.methods and r.endpoint != "api.score"
-        ]
-    return sorted(rules)
+        return list(app.url_map.iter_rules())
+
+
+RULES = url_rules()
+
+
+def post_routes() -> list[str]:
+    """Every form endpoint of the app."""
+    return sorted(r.rule for r in RULES if "POST" in r.methods and r.endpoint != "api.score")
 
 
 ROUTES = post_routes()
@@ -334,19 +337,13 @@ def test_oversized_requests_are_refused(client):
 
 def id_routes() -> list[tuple[str, str]]:
     """(method, rule) of every route with a row id in its path."""
-    import tempfile
-
-    from scorekeeper import create_app
-
-    with tempfile.TemporaryDirectory() as folder:
-        app = create_app({"DATABASE": f"{folder}/routes.sqlite", "SECRET_KEY": "x"})
-        return sorted(
-            (method, r.rule)
-            for r in app.url_map.iter_rules()
-            if "<rowid:" in r.rule
-            for method in ("GET", "POST")
-            if method in r.methods
-        )
+    return sorted(
+        (method, r.rule)
+        for r in RULES
+        if "<rowid:" in r.rule
+        for method in ("GET", "POST")
+        if method in r.methods
+    )
 
 
 ID_ROUTES = id_routes()
@@ -354,7 +351,7 @@ ID_ROUTES = id_routes()
 
 def test_the_routes_with_a_row_id_were_found():
     assert ("POST", "/t/<key>/entries/<rowid:entry_id>/undo") in ID_ROUTES
-    assert not [r for r in post_routes() + [rule for _m, rule in ID_ROUTES] if "<int:" in r]
+    assert not [r for r in ROUTES + [rule for _m, rule in ID_ROUTES] if "<int:" in r]
 
 
 @pytest.mark.parametrize("method, rule", ID_ROUTES)
