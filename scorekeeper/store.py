@@ -437,14 +437,29 @@ class Store:
 
     # -- submissions: every write is safe to retry
 
-    def submission(self, submission_id: str | None) -> dict | None:
-        """The stored outcome of a submission already processed, or None."""
+    def submission(self, submission_id: str | None, write: Callable) -> dict | None:
+        """The stored outcome of a submission that ``write`` (a method of this store,
+        e.g. ``store.add_entry``) already processed, or None when the id is new. Raises
+        ``ReusedSubmission`` when another kind of write used it, as ``write`` itself
+        would: a view that checks first answers a tampered form as the write does."""
         if not submission_id:
             return None
         row = self.db.execute(
-            "SELECT outcome FROM submissions WHERE id = ?", [submission_id]
+            "SELECT outcome, action FROM submissions WHERE id = ?", [submission_id]
         ).fetchone()
-        return json.loads(row[0]) if row else None
+        return self._replay(row, write.__name__) if row else None
+
+    @staticmethod
+    def _replay(row: tuple, action: str | None) -> dict:
+        """The outcome a stored submission (outcome, action) gives a retry by ``action``.
+        Rows from before actions were recorded have none: they replay for any."""
+        stored, done_by = row
+        if done_by is not None and done_by != action:
+            raise ReusedSubmission(
+                "This form was already sent for another change; nothing was "
+                "saved. Reload the page and try again."
+            )
+        return json.loads(stored)
 
     @contextmanager
     def write(
@@ -463,13 +478,7 @@ class Store:
                     "SELECT outcome, action FROM submissions WHERE id = ?", [submission_id]
                 ).fetchone()
                 if done:
-                    stored, done_by = done
-                    if done_by is not None and done_by != action:
-                        raise ReusedSubmission(
-                            "This form was already sent for another change; nothing was "
-                            "saved. Reload the page and try again."
-                        )
-                    raise Replayed(json.loads(stored))
+                    raise Replayed(self._replay(done, action))
             outcome: dict = {}
             yield outcome
             tid = outcome.get("table_id", table_id)

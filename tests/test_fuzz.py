@@ -385,3 +385,57 @@ def test_a_write_sent_with_the_id_of_another_is_refused_with_a_message(client, n
     assert response.status_code == 422
     assert "already sent for another change" in response.get_data(as_text=True)
     assert snapshot(store) == before
+
+
+# Views that look for a retry before doing the work, each with an id that another
+# kind of write made: "seed-undo" by an undo, "seed" by a saved round.
+RETRY_CHECKS = [
+    ("tables.add_round", "submission_id", "seed-undo"),
+    ("cowboy.marriage", "submission_id", "seed-undo"),
+    ("cowboy.save_deal", "submission_id", "seed-undo"),
+    ("vezimas.save_trumps", "submission_id", "seed-undo"),
+    ("vezimas.save_deal", "submission_id", "seed-undo"),
+    ("szaman.save", "submission_id", "seed-undo"),
+    ("pegs.step", "submission_id", "seed-undo"),
+    ("pegs.fix", "submission_id", "seed-undo"),
+    ("pegs.undo", "submission_id", "seed"),
+    ("kvanta.save-hand", "sid", "seed-undo"),
+    ("kvanta.dealer", "sid", "seed-undo"),
+    ("kvanta.roll", "sid", "seed"),
+]
+
+
+@pytest.mark.parametrize("endpoint, field, foreign_id", RETRY_CHECKS)
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "plain"])
+def test_a_view_checking_for_a_retry_refuses_another_writes_id(
+    client, new_table, store, endpoint, field, foreign_id, htmx
+):
+    """A tampered form carrying the id of another kind of write is refused with the
+    store's message, as the write itself would refuse it, not told "Already saved."."""
+    (rule,) = [r.rule for r in RULES if r.endpoint == endpoint]
+    game = endpoint.split(".")[0]
+    game = game if game in PLAYERS else "cowboy"
+    url, page = new_table(game, PLAYERS[game])
+    key = url.rsplit("/", 1)[1]
+    client.post(
+        url + "/rounds",
+        data={"csrf_token": page.csrf, "submission_id": "seed", page.player_fields()[0]: "5"},
+    )
+    (table,) = store.list_tables()
+    (entry,) = store.entries(table.id)
+    undo = client.post(
+        f"{url}/entries/{entry.id}/undo",
+        data={"csrf_token": page.csrf, "submission_id": "seed-undo"},
+    )
+    assert undo.status_code == 303 and not store.entries(table.id, live_only=True)
+    before = snapshot(store)
+    response = client.post(
+        rule.replace("<key>", key),
+        data={"csrf_token": page.csrf, field: foreign_id, "which": "target"},
+        headers={"HX-Request": "true"} if htmx else {},
+    )
+    body = response.get_data(as_text=True)
+    assert response.status_code == 422, body[:300]
+    assert "already sent for another change" in body
+    assert "Already saved." not in body
+    assert snapshot(store) == before

@@ -270,6 +270,24 @@ def test_a_submission_stored_before_writes_were_told_apart_still_replays(s):
     assert len(s.entries(table_id)) == 1
 
 
+def test_looking_up_a_submission_answers_as_its_write_would(s):
+    """A view checks for a retry before it does the work: the lookup gives the
+    stored outcome to the write that made it, refuses an id another kind of write
+    used, and replays rows from before writes were told apart for any."""
+    table_id, ids = make_table(s)
+    entered = pad(s, table_id, ids, 1, {"Ana": 10}, submission_id="entered")
+    undone = s.void_entry(table_id, entered["entry_id"], submission_id="undone")
+    assert s.submission("entered", s.add_entry) == entered
+    assert s.submission("undone", s.void_entry) == undone
+    assert s.submission("never-sent", s.add_entry) is None
+    assert s.submission(None, s.add_entry) is None
+    for sid, other in (("entered", s.void_entry), ("undone", s.add_entry), ("undone", s.add_roll)):
+        with pytest.raises(store.ReusedSubmission, match="already sent for another change"):
+            s.submission(sid, other)
+    s.db.execute("UPDATE submissions SET action = NULL WHERE id = 'undone'")
+    assert s.submission("undone", s.add_entry) == undone
+
+
 def test_every_write_bumps_the_version(s):
     table_id, ids = make_table(s)
     versions = [s.version(table_id)]

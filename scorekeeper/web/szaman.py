@@ -782,7 +782,7 @@ def save(key: str):
     table, access = load(key, write=True)
     s = get_store()
     submission_id = request.form.get("submission_id") or None
-    if s.submission(submission_id) is not None:
+    if s.submission(submission_id, s.add_entry) is not None:
         return after_write(table, message=_("Already saved."))
     summary = summarize(s, table)
     deal, version = load_deal(table, summary)

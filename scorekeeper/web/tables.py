@@ -453,7 +453,7 @@ def add_round(key: str):
     s = get_store()
     players = s.players(table.id)
     submission_id = request.form.get("submission_id") or None
-    if s.submission(submission_id) is not None:
+    if s.submission(submission_id, s.add_entry) is not None:
         return after_write(table, message=_("Already saved."))
     points, errors, raw = parse_points(request.form, players)
     supersedes = _form_int("supersedes")

@@ -366,7 +366,7 @@ def save_trumps(key: str):
     table, access = load(key, write=True)
     s = get_store()
     submission_id = request.form.get("submission_id") or None
-    if s.submission(submission_id) is not None:
+    if s.submission(submission_id, s.add_entry) is not None:
         return after_write(table, access, message=_("Already saved."))
     if trumps_seats(table)[0].suit:
         return render_board(table, access, 409, error=_("The trumps are already set."))
@@ -506,7 +506,7 @@ def save_deal(key: str):
     table, access = load(key, write=True)
     s = get_store()
     submission_id = request.form.get("submission_id") or None
-    if s.submission(submission_id) is not None:
+    if s.submission(submission_id, s.add_entry) is not None:
         return after_write(table, access, message=_("Already saved."))
     players = s.players(table.id)
     by_id = {p.id: p.name for p in players}
