@@ -58,6 +58,16 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+def _unencodable(text: str) -> bool:
+    """Text SQLite cannot take: half a character, as a command line gives for bytes
+    that are not UTF-8."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 def new_key() -> str:
     # A key starting with "-" reads as an option on a command line
     # (`scorekeeper delete KEY`), so such draws are thrown away: 143.98 bits remain.
@@ -104,9 +114,19 @@ def connect(path: str | Path, synchronous: str = "FULL") -> sqlite_utils.Databas
     db.wal_path = None
     if not in_memory and synchronous == "FULL":
         # the file SQLite itself opened (symbolic links followed): its log sits next to it
-        main_file = conn.execute("PRAGMA database_list").fetchone()[2]
-        db.wal_path = f"{main_file}-wal"
+        db.wal_path = f"{database_file(conn)}-wal"
     return db
+
+
+def database_file(conn: sqlite3.Connection) -> str | None:
+    """The file SQLite opened for the main database, symbolic links followed; None
+    for one in memory. Read as bytes, since a file's name need not be UTF-8."""
+    conn.text_factory = bytes
+    try:
+        name = conn.execute("PRAGMA database_list").fetchone()[2]
+    finally:
+        conn.text_factory = str
+    return os.fsdecode(name) if name else None
 
 
 def sync_log(db: sqlite_utils.Database) -> None:
@@ -552,8 +572,8 @@ class Store:
 
     def table_by_key(self, key: str) -> tuple[Table, str]:
         """Find a table by either of its links; returns (table, 'score' | 'watch')."""
-        if not isinstance(key, str) or not key:
-            raise NotFound("There is no such table.")
+        if not isinstance(key, str) or not key or _unencodable(key):
+            raise NotFound("There is no table behind this link; check that it was copied whole.")
         # one query for either link (each column has its own index); every request
         # with a table link starts here
         row = self.db.conn.execute(
@@ -1057,7 +1077,7 @@ class Store:
         The copy is written beside ``path`` and moved over it once complete and on
         disk, so a backup already there is replaced whole or not at all."""
         path = Path(path)
-        database = Path(self.db.execute("PRAGMA database_list").fetchone()[2] or ":memory:")
+        database = Path(database_file(self.db.conn) or ":memory:")
         if path.resolve() in {database, Path(f"{database}-wal"), Path(f"{database}-shm")}:
             raise StoreError(f"{path} is the database itself; back it up to another file.")
         partial = path.with_name(f".{path.name}.{secrets.token_hex(4)}.partial")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -210,6 +211,19 @@ def test_delete_a_table(tmp_path, capsys):
     assert main(["delete", key, *db_args(tmp_path)]) == 2
     assert main(["tables", *db_args(tmp_path)]) == 0
     assert "No tables yet" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", COMMANDS_TAKING_A_KEY)
+def test_a_key_whose_bytes_are_not_utf8_is_a_message_not_a_traceback(tmp_path, capsys, command):
+    """A garbled paste on the command line: the shell passes bytes that are not
+    UTF-8, which Python keeps as half characters."""
+    make_table(tmp_path)
+    before = sqlite3.connect(tmp_path / "cli.sqlite").execute("SELECT * FROM tables").fetchall()
+    garbled = os.fsdecode(b"ab\xffcd")
+    assert main([command, garbled, *db_args(tmp_path)]) == 2
+    assert "There is no table behind this link" in capsys.readouterr().err
+    after = sqlite3.connect(tmp_path / "cli.sqlite").execute("SELECT * FROM tables").fetchall()
+    assert after == before
 
 
 def dash_the_scorer_key(tmp_path, key: str) -> str:

@@ -503,6 +503,30 @@ def test_durability_is_full_by_default_and_normal_on_request(tmp_path, monkeypat
     assert flushes == [(f"{(tmp_path / 'real' / 'd.sqlite').resolve()}-wal", True)]
 
 
+def test_a_database_whose_file_name_is_not_utf8_is_flushed_and_backed_up(tmp_path, monkeypatch):
+    """A file name is bytes: one that is not UTF-8 (an old archive, another system's
+    disk) still finds its log to flush, and its backup still knows it."""
+    path = tmp_path / os.fsdecode(b"caf\xe9.sqlite")
+    s = Store.open(path)
+    out = s.create_table("kvanta", "t", ["Ana", "Bojan"], {})
+    flushes = flushes_during(monkeypatch, lambda: s.save_draft(out["table_id"], "d", {"x": 1}))
+    assert flushes == [(f"{path.resolve()}-wal", True)]
+    with pytest.raises(StoreError, match="is the database itself"):
+        s.backup(path)
+    s.backup(tmp_path / "copy.sqlite")
+    copy = sqlite3.connect(tmp_path / "copy.sqlite")
+    assert copy.execute("SELECT name FROM tables").fetchall() == [("t",)]
+
+
+def test_a_key_that_is_half_a_character_is_no_table(s):
+    """A command line gives bytes that are not UTF-8 as half characters, which SQLite
+    cannot take: such a key finds no table instead of failing in the query."""
+    make_table(s)
+    for key in (os.fsdecode(b"\xff"), "abc\ud800", ""):
+        with pytest.raises(store.NotFound, match="no table behind this link"):
+            s.table_by_key(key)
+
+
 def test_the_app_takes_its_durability_setting(tmp_path):
     from scorekeeper import create_app
 
