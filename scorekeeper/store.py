@@ -60,7 +60,7 @@ def now() -> str:
 
 def _unencodable(text: str) -> bool:
     """Text SQLite cannot take: half a character, as a command line gives for bytes
-    that are not UTF-8."""
+    that are not UTF-8, or JSON for an unpaired \\uD800–\\uDFFF escape."""
     try:
         text.encode()
     except UnicodeEncodeError:
@@ -993,6 +993,11 @@ class Store:
         """Load an export into this database (new internal ids, same links)."""
         if not isinstance(data, dict) or data.get("format") != "scorekeeper-table":
             raise StoreError("This file is not a Scorekeeper table export.")
+        if _unencodable(json.dumps(data, ensure_ascii=False, default=str)):
+            raise StoreError(
+                "This export is damaged: it has half a character "
+                "(an unpaired \\uD800–\\uDFFF escape)."
+            )
         try:
             t = data["table"]
             with transaction(self.db):

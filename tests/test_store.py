@@ -390,6 +390,25 @@ def test_export_then_import_into_a_fresh_database_gives_the_same_table(s, tmp_pa
         other.import_table(exported)
 
 
+def test_import_refuses_an_export_with_half_a_character_and_keeps_nothing(s, tmp_path):
+    """A lone \\uD800 escape is valid JSON but no text SQLite can store: the import
+    says what is wrong with the file, and nothing of it is kept."""
+    table_id, ids = make_table(s)
+    pad(s, table_id, ids, 1, {"Ana": 10})
+    exported = s.export_table(table_id)
+    other = Store.open(tmp_path / "other.sqlite")
+    for damage in (
+        lambda e: e["players"][0].update(name="Ana\ud800"),
+        lambda e: e["table"].update(name="\udcff"),
+        lambda e: e["entries"][0]["request"].update(note="\udfff"),
+    ):
+        damaged = json.loads(json.dumps(exported))
+        damage(damaged)
+        with pytest.raises(StoreError, match="half a character"):
+            other.import_table(damaged)
+        assert other.list_tables() == []
+
+
 def test_import_refuses_something_that_is_not_an_export(s):
     with pytest.raises(StoreError):
         s.import_table({"hello": 1})
