@@ -220,8 +220,8 @@ def cmd_serve(args) -> int:
     app = _app(args)
     try:
         sock = server.listen(args.host, args.port)
-    except OSError as exc:
-        print(f"Cannot listen on {args.host}:{args.port}: {exc.strerror}.", file=sys.stderr)
+    except (OSError, UnicodeError, TypeError) as exc:  # TypeError: a host name not encodable
+        print(f"Cannot listen on {args.host}:{args.port}: {_reason(exc)}.", file=sys.stderr)
         return 1
     port = sock.getsockname()[1]
     host = lan_address() if args.host in ("0.0.0.0", "::", "") else args.host
@@ -241,6 +241,18 @@ def cmd_serve(args) -> int:
 
 
 # ---------------------------------------------------------------- parser
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a port: a whole number from 0 to 65535 (0: any free one)"
+        )
+    return value
 
 
 def _positive(text: str) -> int:
@@ -272,7 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = with_db(sub.add_parser("serve", help="serve the app to the phones at the table"))
     p.add_argument("--host", default="0.0.0.0")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--port", type=_port, default=8000)
     p.add_argument(
         "--workers",
         type=_positive,

@@ -296,6 +296,23 @@ def test_serve_refuses_a_worker_or_thread_count_below_one(option, value, capsys)
     assert "is not a whole number of 1 or more" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("value", ["65536", "99999", "-1", "http"])
+def test_serve_refuses_a_port_out_of_range(value, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["serve", "--port", value])
+    assert stopped.value.code == 2
+    assert "is not a port: a whole number from 0 to 65535" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "host", ["999.1.1.1", os.fsdecode(b"h\xff"), "a" * 300], ids=["no-address", "not-utf8", "long"]
+)
+def test_serve_says_so_when_its_host_cannot_be_listened_on(tmp_path, host):
+    out = run("serve", "--host", host, "--port", "0", "--no-qr", *db_args(tmp_path))
+    assert out.returncode == 1
+    assert out.stderr.startswith("Cannot listen on ") and "Traceback" not in out.stderr
+
+
 def test_serve_says_so_when_its_port_is_taken(tmp_path, capsys):
     import socket
 
