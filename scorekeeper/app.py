@@ -375,6 +375,11 @@ def create_app(test_config: dict | None = None) -> Flask:
 
         if isinstance(exc, HTTPException):
             return _error(exc.code or 500, exc.name, exc.description or exc.name)
+        if reason := store.unavailable(exc):
+            # the machine's fault, not the request's: the phone may send it again
+            app.logger.error("database unavailable: %s", exc)
+            body, status = _error(503, "Cannot save now", reason)
+            return body, status, {"Retry-After": "5"}
         app.logger.exception("unexpected error")
         return _error(500, "Something went wrong", "Something went wrong; nothing was saved.")
 

@@ -352,6 +352,14 @@ def main(argv: list[str] | None = None) -> int:
     except CommandError as exc:
         sys.stderr.write(f"{exc}\n")
         return 2
+    except sqlite3.Error as exc:
+        from . import store
+
+        reason = store.unavailable(exc)
+        if reason is None:
+            raise
+        sys.stderr.write(f"{reason}\n")
+        return 2
 
 
 if __name__ == "__main__":

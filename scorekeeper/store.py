@@ -42,6 +42,45 @@ class StoreError(Exception):
         self.message = message
 
 
+# Why SQLite could not do its work when the cause is the machine, not the request:
+# its primary result codes (an extended code keeps its primary one in the low byte).
+_UNAVAILABLE = {
+    sqlite3.SQLITE_FULL: (
+        "The disk of the computer running Scorekeeper is full, so nothing was saved. "
+        "Free some space on it, then try again."
+    ),
+    sqlite3.SQLITE_READONLY: (
+        "Scorekeeper may not write its database (the file or its folder is read-only), "
+        "so nothing was saved."
+    ),
+    sqlite3.SQLITE_CANTOPEN: (
+        "Scorekeeper cannot open its database files (a folder that is read-only or was "
+        "moved), so nothing was saved."
+    ),
+    sqlite3.SQLITE_IOERR: (
+        "The computer running Scorekeeper could not read or write its disk, so nothing "
+        "was saved. Try again; if it keeps happening, check that disk."
+    ),
+    sqlite3.SQLITE_BUSY: (
+        "The database was kept busy by another program for too long, so nothing was "
+        "saved. Try again in a moment."
+    ),
+    sqlite3.SQLITE_LOCKED: (
+        "The database was kept busy by another program for too long, so nothing was "
+        "saved. Try again in a moment."
+    ),
+}
+
+
+def unavailable(exc: BaseException) -> str | None:
+    """What to tell a player when the database failed for a reason outside the app
+    (a full disk, a read-only file, a failing disk, another program holding it), or
+    None when the failure is of another kind. A write that fails so is rolled back
+    whole (``transaction``)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return _UNAVAILABLE.get(code & 0xFF) if isinstance(code, int) else None
+
+
 class NotFound(StoreError):
     pass
 

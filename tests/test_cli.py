@@ -226,6 +226,35 @@ def test_a_key_whose_bytes_are_not_utf8_is_a_message_not_a_traceback(tmp_path, c
     assert after == before
 
 
+def test_a_full_disk_is_a_message_not_a_traceback(tmp_path, capsys, monkeypatch):
+    """The import's database cannot grow (a full disk): it says so, and keeps nothing."""
+    from scorekeeper import store
+
+    key = make_table(tmp_path)
+    s = store.Store.open(tmp_path / "cli.sqlite")
+    table, _access = s.table_by_key(key)
+    ana = s.players(table.id)[0].id
+    for n in range(200):  # more than the fresh database's pages hold
+        s.add_entry(table.id, n + 2, "manual-points", {"note": "x" * 100}, {}, {ana: n})
+    s.close()
+    export = tmp_path / "table.json"
+    assert main(["export", key, *db_args(tmp_path), "-o", str(export)]) == 0
+    other = tmp_path / "other.sqlite"
+    store.Store.open(other).close()
+    connect = store.connect
+
+    def connect_to_a_full_disk(path, *args, **kwargs):
+        db = connect(path, *args, **kwargs)
+        pages = db.execute("PRAGMA page_count").fetchone()[0]
+        db.execute(f"PRAGMA max_page_count = {pages}")
+        return db
+
+    monkeypatch.setattr(store, "connect", connect_to_a_full_disk)
+    assert main(["import", str(export), "--db", str(other)]) == 2
+    assert "is full, so nothing was saved" in capsys.readouterr().err
+    assert sqlite3.connect(other).execute("SELECT COUNT(*) FROM tables").fetchone() == (0,)
+
+
 def dash_the_scorer_key(tmp_path, key: str) -> str:
     """Older tables may have a key starting with "-": give the table one."""
     dashed = "-" + key[1:]

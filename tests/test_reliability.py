@@ -335,3 +335,72 @@ def test_two_phones_editing_the_same_round_one_wins(tmp_path):
             entry = live[0][0]
     finally:
         server.kill()
+
+
+@pytest.fixture
+def served_store(app):
+    """The connection the app's views use in this thread (the test client's)."""
+    from scorekeeper.web.tables import get_store
+
+    with app.test_request_context():
+        return get_store()
+
+
+def snapshot(db: Path) -> list:
+    conn = sqlite3.connect(db)
+    try:
+        return [
+            conn.execute(f"SELECT * FROM {name} ORDER BY rowid").fetchall()
+            for name in ("tables", "players", "entries", "entry_points", "entry_events")
+        ]
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "plain"])
+def test_a_full_disk_is_a_503_that_says_nothing_was_saved(
+    client, new_table, served_store, app, htmx
+):
+    """A write that runs out of disk space is rolled back whole, and the phone is told
+    why, instead of "Something went wrong". The same form sent again once there is
+    room is saved, once."""
+    url, page = new_table()
+    field = page.player_fields()[0]
+    db = Path(app.config["DATABASE"])
+    pages = served_store.db.execute("PRAGMA page_count").fetchone()[0]
+    served_store.db.execute(f"PRAGMA max_page_count = {pages}")  # the disk, as good as full
+    before = snapshot(db)
+    data = {"csrf_token": page.csrf, "submission_id": "full-1", field: "7"}
+    for n in range(40):  # until the file must grow
+        data[field] = str(10**3 + n)
+        data["submission_id"] = f"full-{n}"
+        response = client.post(url + "/rounds", data=data, headers=HX if htmx else {})
+        if response.status_code != (200 if htmx else 303):
+            break
+        before = snapshot(db)
+    body = response.get_data(as_text=True)
+    assert response.status_code == 503, body[:300]
+    assert response.headers["Retry-After"] == "5"
+    assert "disk of the computer running Scorekeeper is full, so nothing was saved" in body
+    assert "Something went wrong" not in body
+    assert snapshot(db) == before
+    served_store.db.execute("PRAGMA max_page_count = 1073741823")  # space freed
+    again = client.post(url + "/rounds", data=data, headers=HX if htmx else {})
+    assert again.status_code == (200 if htmx else 303)
+    rounds = snapshot(db)[2]
+    assert len(rounds) == len(before[2]) + 1
+    assert client.post(url + "/rounds", data=data).status_code == 303  # a retry: saved once
+    assert snapshot(db)[2] == rounds
+
+
+def test_a_read_only_database_is_a_503_that_says_so(client, new_table, served_store):
+    url, page = new_table()
+    served_store.db.execute("PRAGMA query_only = ON")  # as a read-only file answers
+    response = client.post(
+        url + "/rounds",
+        data={"csrf_token": page.csrf, "submission_id": "ro-1", page.player_fields()[0]: "5"},
+        headers=HX,
+    )
+    assert response.status_code == 503
+    assert "may not write its database" in response.get_data(as_text=True)
+    assert served_store.entries(served_store.list_tables()[0].id) == []

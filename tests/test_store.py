@@ -631,3 +631,27 @@ def test_a_forked_worker_waits_for_a_write_its_parent_holds(tmp_path):
     os.close(read_end)
     os.close(write_end)
     s.close()
+
+
+# ---------------------------------------------------------------- a machine that cannot write
+
+
+def test_a_failure_of_the_machine_is_told_apart_from_a_bug(s):
+    """``unavailable`` names what the machine lacks (room, write permission); any
+    other failure is not explained away."""
+    table_id, ids = make_table(s)
+    pages = s.db.execute("PRAGMA page_count").fetchone()[0]
+    s.db.execute(f"PRAGMA max_page_count = {pages}")
+    with pytest.raises(sqlite3.OperationalError) as full:
+        for n in range(200):
+            pad(s, table_id, ids, n + 1, {"Ana": 10**6 + n, "Bojan": 1, "Ceca": 2})
+    assert "disk of the computer running Scorekeeper is full" in store.unavailable(full.value)
+    s.db.execute("PRAGMA max_page_count = 1073741823")
+    s.db.execute("PRAGMA query_only = ON")
+    with pytest.raises(sqlite3.OperationalError) as read_only:
+        pad(s, table_id, ids, 1, {"Ana": 1})
+    assert "may not write its database" in store.unavailable(read_only.value)
+    with pytest.raises(sqlite3.OperationalError) as typo:
+        s.db.execute("SELEC 1")
+    assert store.unavailable(typo.value) is None
+    assert store.unavailable(ValueError("not SQLite's")) is None
