@@ -128,6 +128,38 @@
     if (document.visibilityState === "visible" && wakeLock !== null && wakeLock.released) keepAwake();
   });
 
+  // ---- bad Wi-Fi: a tap or the table's poll that gets no answer says so, instead of
+  // a tap that seems ignored or scores that silently stop moving. A tap's message stays
+  // until a tap gets through (or it is tapped away); the poll's until a poll does.
+  var noAnswer = { tap: false, poll: false };
+  function showNetStatus() {
+    var el = document.getElementById("net-status");
+    if (!el) return;
+    var which = noAnswer.tap ? "tap" : (noAnswer.poll ? "poll" : null);
+    el.hidden = which === null;
+    document.body.classList.toggle("net-trouble", which !== null);
+    if (which !== null) el.textContent = el.getAttribute("data-" + which);
+  }
+  function isPoll(ev) { return !!(ev.detail.elt && ev.detail.elt.id === "live"); }
+  function onNoAnswer(ev) {
+    noAnswer[isPoll(ev) ? "poll" : "tap"] = true;
+    showNetStatus();
+  }
+  document.addEventListener("htmx:sendError", onNoAnswer);
+  document.addEventListener("htmx:timeout", onNoAnswer);
+  document.addEventListener("htmx:afterRequest", function (ev) {
+    var xhr = ev.detail.xhr;
+    if (!xhr || !xhr.status) return; // no answer at all: onNoAnswer said so
+    noAnswer.poll = false;
+    if (!isPoll(ev)) noAnswer.tap = false;
+    showNetStatus();
+  });
+  document.addEventListener("click", function (ev) {
+    if (ev.target.id !== "net-status") return;
+    noAnswer.tap = false;
+    showNetStatus();
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     initPad(document);
     rememberTable();

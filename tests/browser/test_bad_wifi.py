@@ -1,0 +1,108 @@
+"""Bad Wi-Fi at the table: a tap or the poll that gets no answer says so, what was
+typed stays, and tapping again never saves a round twice."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from .conftest import start_table
+from .test_table_flow import open_pad
+
+TAP_MESSAGE = re.compile(r"Not sent: no answer from Scorekeeper")
+POLL_MESSAGE = re.compile(r"No connection: the scores shown may be out of date")
+
+
+def type_points(page, points: int):
+    open_pad(page)
+    page.locator(".pad-row:nth-child(1) .pad-input").tap()
+    for digit in str(points):
+        page.locator(f'.key[data-key="{digit}"]').tap()
+
+
+def save(page):
+    page.locator("#pad button[type=submit]").tap()
+
+
+def page_errors(page) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return errors
+
+
+def test_a_tap_without_connection_says_so_and_keeps_what_was_typed(page, live_server, shots):
+    errors = page_errors(page)
+    start_table(page, live_server, "szaman", ["Ana", "Bojan", "Ceca", "Dragan"])
+    status = page.locator("#net-status")
+    expect(status).to_be_hidden()
+    type_points(page, 25)
+
+    page.context.set_offline(True)
+    save(page)
+    expect(status).to_be_visible()
+    expect(status).to_have_text(TAP_MESSAGE)
+    expect(page.locator(".pad-row:nth-child(1) .pad-input")).to_have_value("25")
+    expect(page.locator("#pad button[type=submit]")).to_be_enabled()
+    shots(page, "bad-wifi-tap")
+    # the poll fails too meanwhile, but the tap's message is the one that stays
+    page.wait_for_timeout(1200)
+    expect(status).to_have_text(TAP_MESSAGE)
+
+    page.context.set_offline(False)
+    save(page)
+    expect(page.locator('#history [data-round="1"]')).to_have_count(1)
+    expect(status).to_be_hidden()
+    assert errors == []
+
+
+def test_a_tap_whose_answer_was_lost_is_not_saved_twice(page, live_server):
+    """The round reached the server but its answer did not reach the phone: the same
+    tap sent again is recognised and answered "Already saved."."""
+    errors = page_errors(page)
+    start_table(page, live_server, "szaman", ["Ana", "Bojan", "Ceca", "Dragan"])
+    type_points(page, 40)
+    delivered = []
+
+    def deliver_then_drop(route):
+        delivered.append(route.fetch().status)  # the server gets it and saves it
+        route.abort("connectionreset")  # the answer is lost on the way back
+
+    page.route("**/rounds", deliver_then_drop)
+    save(page)
+    expect(page.locator("#net-status")).to_have_text(TAP_MESSAGE)
+    assert delivered == [200]
+    page.unroute("**/rounds")
+
+    save(page)
+    expect(page.locator("#flash, #board")).to_contain_text(["Already saved."])
+    expect(page.locator('#history [data-round="1"]')).to_have_count(1)
+    expect(page.locator('#history [data-round="2"]')).to_have_count(0)
+    expect(page.locator("#net-status")).to_be_hidden()
+    assert errors == []
+
+
+def test_a_phone_that_loses_the_table_says_so_until_it_is_back(page, live_server, shots):
+    errors = page_errors(page)
+    start_table(page, live_server, "cowboy", ["Ana", "Bojan", "Ceca"])
+    status = page.locator("#net-status")
+    page.context.set_offline(True)
+    expect(status).to_have_text(POLL_MESSAGE, timeout=3000)
+    shots(page, "bad-wifi-poll")
+    page.context.set_offline(False)
+    expect(status).to_be_hidden(timeout=3000)
+    assert errors == []
+
+
+def test_the_tap_message_can_be_tapped_away(page, live_server):
+    start_table(page, live_server, "szaman", ["Ana", "Bojan", "Ceca", "Dragan"])
+    type_points(page, 5)
+    page.context.set_offline(True)
+    save(page)
+    status = page.locator("#net-status")
+    expect(status).to_have_text(TAP_MESSAGE)
+    status.tap()
+    # still offline: what remains is the poll's message, once the next poll fails
+    expect(status).to_have_text(POLL_MESSAGE, timeout=3000)
+    page.context.set_offline(False)
+    expect(status).to_be_hidden(timeout=3000)
