@@ -323,12 +323,17 @@ def create_app(test_config: dict | None = None) -> Flask:
             h.add("Cache-Control", "no-store")
         return response
 
-    def _error(status: int, title: str, message: str):
+    def _error(status: int, title: str, message: str, headers: dict | None = None):
+        headers = dict(headers or {})
         if request.path.startswith("/api/"):
-            return {"error": {"message": message, "path": ""}}, status
+            return {"error": {"message": message, "path": ""}}, status, headers
         if htmx:
-            return render_template("partials/flash.html", error=message), status
-        return render_template("error.html", title=title, message=message, status=status), status
+            # into the page's message area, not what the tap meant to replace: the
+            # board stays as it was, with whatever was typed, ready for another try
+            headers.update({"HX-Retarget": "#flash", "HX-Reswap": "innerHTML show:top"})
+            return render_template("partials/flash.html", error=message), status, headers
+        page = render_template("error.html", title=title, message=message, status=status)
+        return page, status, headers
 
     @app.errorhandler(store.StoreError)
     def _refused(exc):
@@ -378,8 +383,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         if reason := store.unavailable(exc):
             # the machine's fault, not the request's: the phone may send it again
             app.logger.error("database unavailable: %s", exc)
-            body, status = _error(503, "Cannot save now", reason)
-            return body, status, {"Retry-After": "5"}
+            return _error(503, "Cannot save now", reason, {"Retry-After": "5"})
         app.logger.exception("unexpected error")
         return _error(500, "Something went wrong", "Something went wrong; nothing was saved.")
 

@@ -312,3 +312,35 @@ def test_a_store_refusal_no_view_answers_is_its_message_not_a_500(app, refusal, 
         assert response.status_code == status
         assert refusal.message in body
         assert "Traceback" not in body
+
+
+@pytest.mark.parametrize(
+    "failure, status",
+    [
+        (store.NotFound("There is no such table."), 404),
+        (store.Conflict("Round 3 was changed on another phone meanwhile."), 409),
+        (RuntimeError("a bug"), 500),
+    ],
+)
+def test_an_error_answered_to_a_tap_goes_to_the_message_area_not_over_the_board(
+    app, failure, status
+):
+    """htmx swaps an error answer into the tap's target (often the whole board): an
+    answer from the app's error handlers is sent to ``#flash`` instead, so the board
+    and what was typed on it stay. A page load gets the full error page."""
+
+    @app.get("/t/<key>/failing")
+    def failing(key):
+        raise failure
+
+    client = app.test_client()
+    tap = client.get("/t/x/failing", headers={"HX-Request": "true"})
+    assert tap.status_code == status
+    assert tap.headers["HX-Retarget"] == "#flash"
+    assert tap.headers["HX-Reswap"].startswith("innerHTML")
+    assert 'class="flash error"' in tap.get_data(as_text=True)
+    assert "<html" not in tap.get_data(as_text=True)
+    page = client.get("/t/x/failing")
+    assert page.status_code == status
+    assert "HX-Retarget" not in page.headers
+    assert "<html" in page.get_data(as_text=True)

@@ -121,3 +121,23 @@ def test_home_page_and_recent_tables(page, live_server, shots, console_errors):
     page.locator("input[name=game][value=szaman]").tap()
     expect(page.locator('fieldset[data-game="szaman"]')).to_be_visible()
     expect(page.locator('fieldset[data-game="cowboy"]')).to_be_hidden()
+
+
+def test_an_error_answer_to_a_tap_leaves_the_board_and_what_was_typed(page, live_server):
+    """An answer from the app's error pages (here: a form that is out of date) shows
+    its message above the board instead of replacing the board with it."""
+    start_table(page, live_server, "szaman", ["Ana", "Bojan", "Ceca", "Dragan"])
+    open_pad(page)
+    page.locator(".pad-row:nth-child(1) .pad-input").tap()
+    page.locator('.key[data-key="7"]').tap()
+    page.evaluate(
+        """() => {
+            document.body.setAttribute("hx-headers", '{"X-CSRFToken": "out-of-date"}');
+            document.querySelectorAll("input[name=csrf_token]").forEach(i => i.value = "x");
+        }"""
+    )
+    page.locator("#pad button[type=submit]").tap()
+    expect(page.locator("#flash .flash.error")).to_contain_text("This form is out of date")
+    expect(page.locator("#board")).to_have_count(1)
+    expect(page.locator(".pad-row:nth-child(1) .pad-input")).to_have_value("7")
+    expect(page.locator("#history [data-round]")).to_have_count(0)
