@@ -330,7 +330,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         if htmx:
             # into the page's message area, not what the tap meant to replace: the
             # board stays as it was, with whatever was typed, ready for another try
-            headers.update({"HX-Retarget": "#flash", "HX-Reswap": "innerHTML show:top"})
+            headers.update({"HX-Retarget": "#flash", "HX-Reswap": "innerHTML"})
             return render_template("partials/flash.html", error=message), status, headers
         page = render_template("error.html", title=title, message=message, status=status)
         return page, status, headers

@@ -154,6 +154,12 @@
     if (!isPoll(ev)) noAnswer.tap = false;
     showNetStatus();
   });
+  // an error answered to a tap lands in the message area at the top: bring it into
+  // view (the poll's own answers never move the page)
+  document.addEventListener("htmx:afterSwap", function (ev) {
+    if (ev.detail.target && ev.detail.target.id === "flash" && !isPoll(ev) &&
+        ev.detail.xhr && ev.detail.xhr.status >= 400) ev.detail.target.scrollIntoView({ block: "start" });
+  });
   document.addEventListener("click", function (ev) {
     if (ev.target.id !== "net-status") return;
     noAnswer.tap = false;

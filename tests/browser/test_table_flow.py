@@ -130,6 +130,8 @@ def test_an_error_answer_to_a_tap_leaves_the_board_and_what_was_typed(page, live
     open_pad(page)
     page.locator(".pad-row:nth-child(1) .pad-input").tap()
     page.locator('.key[data-key="7"]').tap()
+    page.locator("#pad button[type=submit]").scroll_into_view_if_needed()
+    expect(page.locator("#flash")).not_to_be_in_viewport()
     page.evaluate(
         """() => {
             document.body.setAttribute("hx-headers", '{"X-CSRFToken": "out-of-date"}');
@@ -138,6 +140,7 @@ def test_an_error_answer_to_a_tap_leaves_the_board_and_what_was_typed(page, live
     )
     page.locator("#pad button[type=submit]").tap()
     expect(page.locator("#flash .flash.error")).to_contain_text("This form is out of date")
+    expect(page.locator("#flash .flash.error")).to_be_in_viewport()  # scrolled up to it
     expect(page.locator("#board")).to_have_count(1)
     expect(page.locator(".pad-row:nth-child(1) .pad-input")).to_have_value("7")
     expect(page.locator("#history [data-round]")).to_have_count(0)
