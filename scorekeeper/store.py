@@ -42,8 +42,24 @@ class StoreError(Exception):
         self.message = message
 
 
+class NotFound(StoreError):
+    pass
+
+
+class Conflict(StoreError):
+    """The write was based on a view that another phone has changed meanwhile."""
+
+
+# SQLite's INTEGER holds -2**63 … 2**63 - 1; a larger number in a query is an error
+MAX_ROWID = 2**63 - 1
+
+
 # Why SQLite could not do its work when the cause is the machine, not the request:
 # its primary result codes (an extended code keeps its primary one in the low byte).
+_BUSY = (
+    "The database was kept busy by another program for too long, so nothing was saved. "
+    "Try again in a moment."
+)
 _UNAVAILABLE = {
     sqlite3.SQLITE_FULL: (
         "The disk of the computer running Scorekeeper is full, so nothing was saved. "
@@ -61,14 +77,8 @@ _UNAVAILABLE = {
         "The computer running Scorekeeper could not read or write its disk, so nothing "
         "was saved. Try again; if it keeps happening, check that disk."
     ),
-    sqlite3.SQLITE_BUSY: (
-        "The database was kept busy by another program for too long, so nothing was "
-        "saved. Try again in a moment."
-    ),
-    sqlite3.SQLITE_LOCKED: (
-        "The database was kept busy by another program for too long, so nothing was "
-        "saved. Try again in a moment."
-    ),
+    sqlite3.SQLITE_BUSY: _BUSY,
+    sqlite3.SQLITE_LOCKED: _BUSY,
 }
 
 
@@ -79,18 +89,6 @@ def unavailable(exc: BaseException) -> str | None:
     whole (``transaction``)."""
     code = getattr(exc, "sqlite_errorcode", None)
     return _UNAVAILABLE.get(code & 0xFF) if isinstance(code, int) else None
-
-
-class NotFound(StoreError):
-    pass
-
-
-class Conflict(StoreError):
-    """The write was based on a view that another phone has changed meanwhile."""
-
-
-# SQLite's INTEGER holds -2**63 … 2**63 - 1; a larger number in a query is an error
-MAX_ROWID = 2**63 - 1
 
 
 def now() -> str:
