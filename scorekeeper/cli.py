@@ -151,8 +151,11 @@ def cmd_import(args) -> int:
     try:
         data = json.loads(Path(args.file).read_text(encoding="utf-8"))
         table_id = s.import_table(data)
-    except (OSError, ValueError) as exc:
-        sys.stderr.write(f"Cannot import {args.file}: {exc}\n")
+    except OSError as exc:
+        sys.stderr.write(f"Cannot import {args.file}: {_reason(exc)}.\n")
+        return 2
+    except (ValueError, RecursionError):  # not UTF-8, or not JSON
+        sys.stderr.write(f"Cannot import {args.file}: it is not JSON, so not a table export.\n")
         return 2
     except store.StoreError as exc:
         sys.stderr.write(exc.message + "\n")

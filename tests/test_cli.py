@@ -205,6 +205,27 @@ def test_import_refuses_garbage(tmp_path, capsys):
     assert "not a Scorekeeper table export" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    "content, says",
+    [
+        (b"\x89PNG\r\n\x1a\n\x00\xff", "it is not JSON, so not a table export."),
+        (b"round,Ana,Bojan\n1,5,-5\n", "it is not JSON, so not a table export."),
+        (b"[" * 100_000, "it is not JSON, so not a table export."),
+        (None, "Is a directory."),
+    ],
+    ids=["binary", "csv", "nested", "folder"],
+)
+def test_import_says_plainly_why_a_file_is_not_an_export(tmp_path, capsys, content, says):
+    path = tmp_path / "in"
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_bytes(content)
+    assert main(["import", str(path), *db_args(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"Cannot import {path}: {says}\n"
+
+
 def test_delete_a_table(tmp_path, capsys):
     key = make_table(tmp_path)
     assert main(["delete", key, *db_args(tmp_path)]) == 0
