@@ -385,6 +385,12 @@ def create_app(test_config: dict | None = None) -> Flask:
             app.logger.error("database unavailable: %s", exc)
             return _error(503, "Cannot save now", reason, {"Retry-After": "5"})
         app.logger.exception("unexpected error")
-        return _error(500, "Something went wrong", "Something went wrong; nothing was saved.")
+        # not "nothing was saved": the failure may come after a write went through
+        return _error(
+            500,
+            "Something went wrong",
+            "Something went wrong on the server. Try again: "
+            "a change that was already saved is never saved twice.",
+        )
 
     return app
