@@ -152,6 +152,22 @@ def test_bad_points_are_shown_next_to_the_field_and_nothing_is_stored(
     assert store.entries(store.list_tables()[0].id) == []
 
 
+@pytest.mark.parametrize("typed", [["", "", ""], [" ", "", "-"]], ids=["empty", "blank"])
+def test_saving_an_empty_pad_saves_nothing_and_says_how_to_enter_a_zero_round(
+    client, new_table, parsed, store, typed
+):
+    """A stray tap on Save with nothing typed is not a round; one where nobody scored
+    is typed as 0 (and saved)."""
+    url, table = new_table()
+    response = parsed(post_round(client, url, table, typed))
+    assert response.status == 422
+    assert any("no points were typed" in e and "type 0" in e for e in response.errors())
+    assert store.entries(store.list_tables()[0].id) == []
+    zero = parsed(post_round(client, url, table, ["0", "", ""]))
+    assert zero.status == 200
+    assert len(store.entries(store.list_tables()[0].id)) == 1
+
+
 def test_full_page_post_without_htmx_redirects_to_the_table(client, new_table, parsed):
     url, table = new_table()
     response = post_round(client, url, table, [1, 2, 3], headers={})

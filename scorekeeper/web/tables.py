@@ -410,6 +410,10 @@ def version(key: str):
 # ---------------------------------------------------------------- the score pad
 
 
+# what a pad field holds when nothing was typed in it (a lone sign included): 0
+NOTHING_TYPED = ("", "-", "+")
+
+
 def parse_points(form, players: list[store.Player]) -> tuple[dict[int, int], dict[str, str], dict]:
     """Points by player id from the pad's fields; empty means 0."""
     points: dict[int, int] = {}
@@ -419,7 +423,7 @@ def parse_points(form, players: list[store.Player]) -> tuple[dict[int, int], dic
         field = f"points-{p.id}"
         text = (form.get(field) or "").strip().replace("−", "-").replace(" ", "")
         raw[field] = text
-        if text in ("", "-", "+"):
+        if text in NOTHING_TYPED:
             points[p.id] = 0
             continue
         try:
@@ -482,6 +486,18 @@ def add_round(key: str):
             pad_errors=errors,
             submission_id=submission_id or new_submission_id(),
             error=_("Nothing was saved: check the marked fields."),
+        )
+    if all(text in NOTHING_TYPED for text in raw.values()):
+        # a stray tap on Save: a round where nobody scored is typed as 0
+        return render_board(
+            table,
+            access,
+            422,
+            pad=pad(),
+            submission_id=submission_id or new_submission_id(),
+            error=_(
+                "Nothing was saved: no points were typed (a round where nobody scored: type 0)."
+            ),
         )
     names = {p.id: p.name for p in players}
     request_json = {
