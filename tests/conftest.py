@@ -66,6 +66,15 @@ class Page:
         return re.findall(r'class="(?:field-error|flash error)"[^>]*>([^<]+)<', self.html)
 
 
+def snapshot(store) -> list:
+    """Everything a refused request must leave untouched (drafts aside: a tap may save one)."""
+    db = store.db
+    return [
+        db.execute(f"SELECT * FROM {name} ORDER BY rowid").fetchall()
+        for name in ("tables", "players", "entries", "entry_points", "entry_events", "rolls")
+    ]
+
+
 @pytest.fixture
 def parsed():
     """Page(response): parse a fetched page (named so as not to shadow Playwright's ``page``)."""

@@ -13,6 +13,7 @@ import os
 import re
 
 import pytest
+from conftest import snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -118,15 +119,6 @@ FIELD_NAMES = st.one_of(
     st.text(min_size=1, max_size=12),
 )
 FORMS = st.dictionaries(FIELD_NAMES, FIELD_VALUES, max_size=8)
-
-
-def snapshot(store) -> list:
-    """Everything a refused request must leave untouched (drafts aside: a tap may save one)."""
-    db = store.db
-    return [
-        db.execute(f"SELECT * FROM {name} ORDER BY rowid").fetchall()
-        for name in ("tables", "players", "entries", "entry_points", "entry_events", "rolls")
-    ]
 
 
 def url_rules() -> list:

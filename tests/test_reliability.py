@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 import requests
+from conftest import snapshot
 from serving import start_serve
 
 from scorekeeper.store import MIGRATIONS, Store, schema_version
@@ -346,30 +347,18 @@ def served_store(app):
         return get_store()
 
 
-def snapshot(db: Path) -> list:
-    conn = sqlite3.connect(db)
-    try:
-        return [
-            conn.execute(f"SELECT * FROM {name} ORDER BY rowid").fetchall()
-            for name in ("tables", "players", "entries", "entry_points", "entry_events")
-        ]
-    finally:
-        conn.close()
-
-
 @pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "plain"])
 def test_a_full_disk_is_a_503_that_says_nothing_was_saved(
-    client, new_table, served_store, app, htmx
+    client, new_table, served_store, store, htmx
 ):
     """A write that runs out of disk space is rolled back whole, and the phone is told
     why, instead of "Something went wrong". The same form sent again once there is
     room is saved, once."""
     url, page = new_table()
     field = page.player_fields()[0]
-    db = Path(app.config["DATABASE"])
     pages = served_store.db.execute("PRAGMA page_count").fetchone()[0]
     served_store.db.execute(f"PRAGMA max_page_count = {pages}")  # the disk, as good as full
-    before = snapshot(db)
+    before = snapshot(store)
     data = {"csrf_token": page.csrf, "submission_id": "full-1", field: "7"}
     for n in range(40):  # until the file must grow
         data[field] = str(10**3 + n)
@@ -377,20 +366,20 @@ def test_a_full_disk_is_a_503_that_says_nothing_was_saved(
         response = client.post(url + "/rounds", data=data, headers=HX if htmx else {})
         if response.status_code != (200 if htmx else 303):
             break
-        before = snapshot(db)
+        before = snapshot(store)
     body = response.get_data(as_text=True)
     assert response.status_code == 503, body[:300]
     assert response.headers["Retry-After"] == "5"
     assert "disk of the computer running Scorekeeper is full, so nothing was saved" in body
     assert "Something went wrong" not in body
-    assert snapshot(db) == before
+    assert snapshot(store) == before
     served_store.db.execute("PRAGMA max_page_count = 1073741823")  # space freed
     again = client.post(url + "/rounds", data=data, headers=HX if htmx else {})
     assert again.status_code == (200 if htmx else 303)
-    rounds = snapshot(db)[2]
+    rounds = snapshot(store)[2]
     assert len(rounds) == len(before[2]) + 1
     assert client.post(url + "/rounds", data=data).status_code == 303  # a retry: saved once
-    assert snapshot(db)[2] == rounds
+    assert snapshot(store)[2] == rounds
 
 
 def test_a_read_only_database_is_a_503_that_says_so(client, new_table, served_store):
