@@ -20,9 +20,60 @@
       input.addEventListener("focus", function () { selectInput(input); });
       input.addEventListener("click", function () { selectInput(input); });
     });
+    restorePadDraft(pad, inputs);
     var invalid = pad.querySelector(".pad-row.invalid .pad-input");
     selectInput(invalid || inputs[0] || null);
   }
+
+  // ---- what was typed on the pad outlives a reload (a phone that slept and dropped
+  // the page, a reload on bad Wi-Fi), in this tab only. It is bound to the round it was
+  // typed for: when the page comes back showing another round, that round was saved
+  // (here, with its answer lost, or on another phone), and typing it in again would
+  // save it twice, so the draft is dropped.
+  var PAD_DRAFT = "scorekeeper.pad:";
+  function padRound(pad) {
+    var round = pad.querySelector("input[name=round]");
+    var edited = pad.querySelector("input[name=supersedes]");
+    return (round ? round.value : "") + (edited ? "/" + edited.value : "");
+  }
+  function padDraftKey(pad) { return PAD_DRAFT + pad.getAttribute("action"); }
+  function savePadDraft(pad) {
+    var fields = {};
+    var typed = false;
+    pad.querySelectorAll(".pad-input").forEach(function (input) {
+      fields[input.name] = input.value;
+      if (input.value) typed = true;
+    });
+    try {
+      if (typed) sessionStorage.setItem(padDraftKey(pad), JSON.stringify({ round: padRound(pad), fields: fields }));
+      else sessionStorage.removeItem(padDraftKey(pad));
+    } catch (e) { /* storage full or disabled: the page still holds it */ }
+  }
+  function restorePadDraft(pad, inputs) {
+    var draft = null;
+    try { draft = JSON.parse(sessionStorage.getItem(padDraftKey(pad)) || "null"); } catch (e) { return; }
+    if (!draft || !draft.fields) return;
+    if (draft.round !== padRound(pad)) {
+      try { sessionStorage.removeItem(padDraftKey(pad)); } catch (e) { /* nothing kept */ }
+      return;
+    }
+    // a pad the server filled (what was sent, shown again with its error) wins
+    if (Array.prototype.some.call(inputs, function (input) { return input.value; })) return;
+    var restored = false;
+    inputs.forEach(function (input) {
+      var value = draft.fields[input.name];
+      if (typeof value === "string" && value) { input.value = value.slice(0, 12); restored = true; }
+    });
+    if (!restored) return;
+    var note = pad.querySelector(".pad-restored");
+    if (note) note.hidden = false;
+    var folded = pad.closest("details");
+    if (folded) folded.open = true;
+  }
+  document.addEventListener("input", function (ev) {
+    var pad = ev.target.closest ? ev.target.closest("#pad") : null;
+    if (pad && ev.target.classList.contains("pad-input")) savePadDraft(pad);
+  });
   document.addEventListener("click", function (ev) {
     var key = ev.target.closest ? ev.target.closest(".key") : null;
     if (!key || !activeInput) return;
@@ -32,6 +83,8 @@
     else if (k === "sign") value = value.charAt(0) === "-" ? value.slice(1) : "-" + value;
     else if (value.replace("-", "").length < 5) value = (value === "0" ? "" : value) + k;
     activeInput.value = value;
+    var pad = activeInput.closest("#pad");
+    if (pad) savePadDraft(pad);
   });
 
   // ---- copy a link
