@@ -355,10 +355,10 @@ def main(argv: list[str] | None = None) -> int:
     except CommandError as exc:
         sys.stderr.write(f"{exc}\n")
         return 2
-    except sqlite3.Error as exc:
-        from . import store
+    except Exception as exc:
+        from . import store  # not at the top: ``score`` and ``roll`` go without it
 
-        reason = store.unavailable(exc)
+        reason = store.unavailable(exc)  # the machine's fault: said plainly, no traceback
         if reason is None:
             raise
         sys.stderr.write(f"{reason}\n")

@@ -82,11 +82,24 @@ _UNAVAILABLE = {
 }
 
 
+class FlushFailed(Exception):
+    """A write was committed, but the disk refused to flush it (``transaction``): it
+    is in the database, yet might not survive a power cut."""
+
+
+_FLUSH_FAILED = (
+    "This was saved, but the disk of the computer running Scorekeeper reported an error "
+    "while making it safe, so it may not survive a power cut. Check that disk."
+)
+
+
 def unavailable(exc: BaseException) -> str | None:
     """What to tell a player when the database failed for a reason outside the app
     (a full disk, a read-only file, a failing disk, another program holding it), or
     None when the failure is of another kind. A write that fails so is rolled back
-    whole (``transaction``)."""
+    whole (``transaction``), except when only its flush failed (``FlushFailed``)."""
+    if isinstance(exc, FlushFailed):
+        return _FLUSH_FAILED
     code = getattr(exc, "sqlite_errorcode", None)
     return _UNAVAILABLE.get(code & 0xFF) if isinstance(code, int) else None
 
@@ -270,7 +283,12 @@ def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
             raise
         else:
             db.conn.execute("COMMIT")
-    sync_log(db)  # on disk before the write returns, but with the lock free for the next
+    try:
+        sync_log(db)  # on disk before the write returns, but with the lock free for the next
+    except OSError as exc:
+        # committed, so a retry will be told "Already saved."; the player must still
+        # learn that the disk failed, not be told it is safe
+        raise FlushFailed(str(exc)) from exc
 
 
 # ---------------------------------------------------------------- migrations

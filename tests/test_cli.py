@@ -276,6 +276,43 @@ def test_a_full_disk_is_a_message_not_a_traceback(tmp_path, capsys, monkeypatch)
     assert sqlite3.connect(other).execute("SELECT COUNT(*) FROM tables").fetchone() == (0,)
 
 
+def test_a_failing_flush_is_a_message_not_a_traceback(tmp_path, capsys, monkeypatch):
+    """The import was committed but the disk refused to flush it: the command says
+    so plainly (and fails), instead of a traceback or "Imported"."""
+    import errno
+
+    from scorekeeper import store
+
+    key = make_table(tmp_path)
+    export = tmp_path / "table.json"
+    assert main(["export", key, *db_args(tmp_path), "-o", str(export)]) == 0
+    capsys.readouterr()
+
+    def failing_flush(path):
+        raise OSError(errno.EIO, "Input/output error", str(path))
+
+    monkeypatch.setattr(store, "sync_file", failing_flush)
+    assert main(["import", str(export), *db_args(tmp_path)]) == 2
+    out = capsys.readouterr()
+    assert "This was saved, but the disk" in out.err
+    assert "Traceback" not in out.err
+    assert "Imported" not in out.out
+
+
+def test_an_unexpected_error_is_still_a_traceback(tmp_path, monkeypatch):
+    """Only the machine's failures are turned into messages; a bug stays visible."""
+    from scorekeeper import store
+
+    key = make_table(tmp_path)
+
+    def broken(self, *args, **kwargs):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(store.Store, "export_table", broken)
+    with pytest.raises(ZeroDivisionError):
+        main(["export", key, *db_args(tmp_path), "-o", str(tmp_path / "x.json")])
+
+
 def dash_the_scorer_key(tmp_path, key: str) -> str:
     """Older tables may have a key starting with "-": give the table one."""
     dashed = "-" + key[1:]

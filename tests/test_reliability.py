@@ -4,6 +4,7 @@ for the same round."""
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import signal
@@ -379,6 +380,40 @@ def test_a_full_disk_is_a_503_that_says_nothing_was_saved(
     rounds = snapshot(store)[2]
     assert len(rounds) == len(before[2]) + 1
     assert client.post(url + "/rounds", data=data).status_code == 303  # a retry: saved once
+    assert snapshot(store)[2] == rounds
+
+
+def failing_flush(path):
+    """The disk refusing to flush a file, as a dying disk does (EIO)."""
+    raise OSError(errno.EIO, "Input/output error", str(path))
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "plain"])
+def test_a_flush_that_fails_after_the_commit_is_not_called_safe(
+    client, new_table, store, monkeypatch, htmx
+):
+    """The round is committed before the log is flushed. When the flush fails, the
+    round is in the database, yet the phone must not be told it is safe: it is told
+    the disk failed. Sent again, it is "Already saved.", never a second round."""
+    from scorekeeper import store as store_module
+
+    url, page = new_table()
+    data = {"csrf_token": page.csrf, "submission_id": "eio-1", page.player_fields()[0]: "9"}
+    monkeypatch.setattr(store_module, "sync_file", failing_flush)
+    response = client.post(url + "/rounds", data=data, headers=HX if htmx else {})
+    body = response.get_data(as_text=True)
+    assert response.status_code == 503, body[:300]
+    assert response.headers["Retry-After"] == "5"
+    assert "This was saved, but the disk of the computer running Scorekeeper" in body
+    assert "may not survive a power cut" in body
+    assert "Something went wrong" not in body
+    rounds = snapshot(store)[2]
+    assert len(rounds) == 1
+
+    monkeypatch.undo()  # the disk answers again
+    again = client.post(url + "/rounds", data=data, headers=HX)
+    assert again.status_code == 200
+    assert "Already saved." in again.get_data(as_text=True)
     assert snapshot(store)[2] == rounds
 
 
