@@ -3,6 +3,7 @@ and helpers for the forms (CSRF token, submission ids)."""
 
 from __future__ import annotations
 
+import errno
 import re
 
 import pytest
@@ -64,6 +65,12 @@ class Page:
 
     def errors(self) -> list[str]:
         return re.findall(r'class="(?:field-error|flash error)"[^>]*>([^<]+)<', self.html)
+
+
+def failing_flush(path):
+    """The disk refusing to flush a file, as a dying disk does (EIO): in place of
+    ``store.sync_file``."""
+    raise OSError(errno.EIO, "Input/output error", str(path))
 
 
 def snapshot(store) -> list:

@@ -279,7 +279,7 @@ def test_a_full_disk_is_a_message_not_a_traceback(tmp_path, capsys, monkeypatch)
 def test_a_failing_flush_is_a_message_not_a_traceback(tmp_path, capsys, monkeypatch):
     """The import was committed but the disk refused to flush it: the command says
     so plainly (and fails), instead of a traceback or "Imported"."""
-    import errno
+    from conftest import failing_flush
 
     from scorekeeper import store
 
@@ -287,9 +287,6 @@ def test_a_failing_flush_is_a_message_not_a_traceback(tmp_path, capsys, monkeypa
     export = tmp_path / "table.json"
     assert main(["export", key, *db_args(tmp_path), "-o", str(export)]) == 0
     capsys.readouterr()
-
-    def failing_flush(path):
-        raise OSError(errno.EIO, "Input/output error", str(path))
 
     monkeypatch.setattr(store, "sync_file", failing_flush)
     assert main(["import", str(export), *db_args(tmp_path)]) == 2

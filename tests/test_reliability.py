@@ -4,7 +4,6 @@ for the same round."""
 
 from __future__ import annotations
 
-import errno
 import os
 import re
 import signal
@@ -18,7 +17,7 @@ from pathlib import Path
 
 import pytest
 import requests
-from conftest import snapshot
+from conftest import failing_flush, snapshot
 from serving import start_serve
 
 from scorekeeper.store import MIGRATIONS, Store, schema_version
@@ -381,11 +380,6 @@ def test_a_full_disk_is_a_503_that_says_nothing_was_saved(
     assert len(rounds) == len(before[2]) + 1
     assert client.post(url + "/rounds", data=data).status_code == 303  # a retry: saved once
     assert snapshot(store)[2] == rounds
-
-
-def failing_flush(path):
-    """The disk refusing to flush a file, as a dying disk does (EIO)."""
-    raise OSError(errno.EIO, "Input/output error", str(path))
 
 
 @pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "plain"])
