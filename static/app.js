@@ -20,6 +20,7 @@
       input.addEventListener("focus", function () { selectInput(input); });
       input.addEventListener("click", function () { selectInput(input); });
     });
+    heldPadRound = null;
     restorePadDraft(pad, inputs);
     var invalid = pad.querySelector(".pad-row.invalid .pad-input");
     selectInput(invalid || inputs[0] || null);
@@ -37,6 +38,10 @@
     return (round ? round.value : "") + (edited ? "/" + edited.value : "");
   }
   function padDraftKey(pad) { return PAD_DRAFT + pad.getAttribute("action"); }
+  var heldPadRound = null; // the round the poll sent while points were typed
+  function padHasTyping(pad) {
+    return Array.prototype.some.call(pad.querySelectorAll(".pad-input"), function (input) { return input.value; });
+  }
   function savePadDraft(pad) {
     var fields = {};
     var typed = false;
@@ -44,6 +49,11 @@
       fields[input.name] = input.value;
       if (input.value) typed = true;
     });
+    var round = pad.querySelector("#pad-round");
+    if (!typed && heldPadRound !== null && round) {
+      round.innerHTML = heldPadRound; // our own server's fragment, as the poll sent it
+      heldPadRound = null;
+    }
     try {
       if (typed) sessionStorage.setItem(padDraftKey(pad), JSON.stringify({ round: padRound(pad), fields: fields }));
       else sessionStorage.removeItem(padDraftKey(pad));
@@ -58,7 +68,7 @@
       return;
     }
     // a pad the server filled (what was sent, shown again with its error) wins
-    if (Array.prototype.some.call(inputs, function (input) { return input.value; })) return;
+    if (padHasTyping(pad)) return;
     var restored = false;
     inputs.forEach(function (input) {
       var value = draft.fields[input.name];
@@ -226,10 +236,24 @@
     syncSettings();
     keepAwake();
   });
-  // a phone editing an old round keeps its heading when another phone adds a round
+  // The poll moves the pad on to the next round when another phone adds one, except
+  // while this pad edits an old round, or holds points typed for the round it shows:
+  // if another phone saved that round meanwhile, Save is then refused with a clear
+  // message ("just entered on another phone") instead of storing the same deal twice
+  // as the next round. Once the pad is empty again, it moves on to the round held back.
   document.addEventListener("htmx:oobBeforeSwap", function (ev) {
-    if (ev.detail.target && ev.detail.target.id === "pad-round" &&
-        document.querySelector("#pad input[name=supersedes]")) ev.preventDefault();
+    if (!ev.detail.target || ev.detail.target.id !== "pad-round") return;
+    var pad = document.getElementById("pad");
+    if (!pad) return;
+    if (pad.querySelector("input[name=supersedes]")) { ev.preventDefault(); return; }
+    if (padHasTyping(pad)) {
+      var fresh = ev.detail.fragment && ev.detail.fragment.querySelector ?
+        ev.detail.fragment.querySelector("#pad-round") : null;
+      if (fresh) heldPadRound = fresh.innerHTML;
+      ev.preventDefault();
+    } else {
+      heldPadRound = null;
+    }
   });
   document.addEventListener("htmx:afterSettle", function (ev) {
     if (ev.target && ev.target.id === "board") initPad(document);

@@ -120,3 +120,65 @@ def test_a_folded_pad_opens_to_show_what_came_back(page, live_server):
     expect(page.locator("details.pad-by-hand")).to_have_attribute("open", "")
     expect(pad_field(page, 2)).to_have_value("12")
     expect(page.locator(".pad-restored")).to_be_visible()
+
+
+# ---------------------------------------------------------------- two phones, one deal
+
+
+def save_on_another_phone(browser, url: str, seat: int, points: str):
+    other = phone_context(browser)
+    try:
+        phone = other.new_page()
+        phone.goto(url)
+        type_on_pad(phone, seat, points)
+        save(phone)
+        expect(phone.locator('#history [data-round="1"]')).to_have_count(1)
+    finally:
+        other.close()
+
+
+def test_points_typed_for_a_round_another_phone_saved_are_not_saved_twice(
+    page, live_server, browser
+):
+    """Both phones enter the same deal. The poll shows the other phone's round, but
+    keeps this pad on the round its points were typed for, so Save is refused with
+    the reason instead of storing the deal again as round 2."""
+    errors = page_errors(page)
+    url = start_table(page, live_server, "szaman", PLAYERS)
+    type_on_pad(page, 3, "15")
+    save_on_another_phone(browser, url, 3, "15")
+
+    expect(page.locator('#history [data-round="1"]')).to_have_count(1)  # the poll came
+    expect(page.locator("#pad h2")).to_contain_text("Round 1")
+    expect(pad_field(page, 3)).to_have_value("15")
+    save(page)
+    expect(page.get_by_role("alert")).to_contain_text("Round 1 was just entered on another phone")
+    expect(page.locator('#history [data-round="2"]')).to_have_count(0)
+    assert totals(page) == {"Ana": 0, "Bojan": 0, "Ceca": 0, "Dragan": 15}
+    expect(page.locator("#pad h2")).to_contain_text("Round 2")
+    expect(pad_field(page, 3)).to_have_value("")
+    assert errors == []
+
+
+def test_a_pad_emptied_again_moves_on_to_the_next_round(page, live_server, browser):
+    url = start_table(page, live_server, "szaman", PLAYERS)
+    type_on_pad(page, 0, "7")
+    save_on_another_phone(browser, url, 1, "20")
+    expect(page.locator('#history [data-round="1"]')).to_have_count(1)
+    expect(page.locator("#pad h2")).to_contain_text("Round 1")
+
+    page.locator('.key[data-key="back"]').tap()
+    expect(page.locator("#pad h2")).to_contain_text("Round 2")
+    type_on_pad(page, 0, "9")
+    save(page)
+    expect(page.locator('#history [data-round="2"]')).to_have_count(1)
+    assert totals(page) == {"Ana": 9, "Bojan": 20, "Ceca": 0, "Dragan": 0}
+
+
+def test_an_untouched_pad_follows_the_rounds_of_other_phones(page, live_server, browser):
+    url = start_table(page, live_server, "szaman", PLAYERS)
+    save_on_another_phone(browser, url, 2, "11")
+    expect(page.locator("#pad h2")).to_contain_text("Round 2")
+    type_on_pad(page, 0, "4")
+    save(page)
+    expect(page.locator('#history [data-round="2"]')).to_have_count(1)
