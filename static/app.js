@@ -203,7 +203,13 @@
     document.body.classList.toggle("net-trouble", which !== null);
     if (which !== null) el.textContent = el.getAttribute("data-" + which);
   }
-  function isPoll(ev) { return !!(ev.detail.elt && ev.detail.elt.id === "live"); }
+  function isPoll(ev) {
+    // the element that sent the request: a poll that brings changes replaces its own
+    // element, and htmx then tells the page's ancestors, as ``elt``, that it ended
+    var config = ev.detail.requestConfig;
+    var sender = (config && config.elt) || ev.detail.elt;
+    return !!(sender && sender.id === "live");
+  }
   function onNoAnswer(ev) {
     noAnswer[isPoll(ev) ? "poll" : "tap"] = true;
     showNetStatus();

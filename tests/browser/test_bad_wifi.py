@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from .conftest import start_table
+from .conftest import phone_context, start_table
 from .test_table_flow import open_pad
 
 TAP_MESSAGE = re.compile(r"Not sent: no answer from Scorekeeper")
@@ -106,3 +106,31 @@ def test_the_tap_message_can_be_tapped_away(page, live_server):
     expect(status).to_have_text(POLL_MESSAGE, timeout=3000)
     page.context.set_offline(False)
     expect(status).to_be_hidden(timeout=3000)
+
+
+def test_a_change_the_poll_brings_does_not_hide_a_tap_that_got_no_answer(
+    page, live_server, browser
+):
+    """The poll that brings another phone's round replaces its own element; that must
+    not pass for this phone's tap getting through."""
+    url = start_table(page, live_server, "szaman", ["Ana", "Bojan", "Ceca", "Dragan"])
+    type_points(page, 5)
+    page.context.set_offline(True)
+    save(page)
+    status = page.locator("#net-status")
+    expect(status).to_have_text(TAP_MESSAGE)
+    page.context.set_offline(False)
+
+    other = phone_context(browser)
+    try:
+        phone = other.new_page()
+        phone.goto(url)
+        type_points(phone, 30)
+        save(phone)
+        expect(phone.locator('#history [data-round="1"]')).to_have_count(1)
+    finally:
+        other.close()
+    expect(page.locator('#history [data-round="1"]')).to_have_count(1)  # the poll came
+    page.wait_for_timeout(1200)  # and came again, unchanged
+    expect(status).to_be_visible()
+    expect(status).to_have_text(TAP_MESSAGE)
