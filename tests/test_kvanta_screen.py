@@ -159,7 +159,7 @@ class Kvanta:
     def rolled(self, app, *faces) -> Answer:
         app.config["DICE_RNG"] = Scripted(*faces)
         answer = self.dealt()
-        answer = self.post("roll", which="target", sid=answer.sid("-t"))
+        answer = self.post("roll", which="target", v=answer.v, sid=answer.sid("-t"))
         assert answer.phase == "hand", answer.error
         return answer
 
@@ -185,7 +185,7 @@ def test_target_roll_is_stored_at_once_listed_and_a_repost_returns_it(app, kv):
     app.config["DICE_RNG"] = Scripted(4, 5, 5, 1, 1, 2)
     answer = kv.dealt()
     sid = answer.sid("-t")
-    first = kv.post("roll", which="target", sid=sid)
+    first = kv.post("roll", which="target", v=answer.v, sid=sid)
     assert first.status == 200 and first.phase == "hand"
     (roll,) = kv.rolls()
     assert roll["kind"] == "kvanta-target" and roll["dice"] == [4, 5, 5]
@@ -199,7 +199,7 @@ def test_target_roll_is_stored_at_once_listed_and_a_repost_returns_it(app, kv):
     assert first.html.count('class="die') >= 6  # drawn in the facts and in the list
 
     # the same roll request again (lost answer, double tap): the stored roll, not a new one
-    again = kv.post("roll", which="target", sid=sid)
+    again = kv.post("roll", which="target", v=answer.v, sid=sid)
     assert again.status == 200
     assert len(kv.rolls()) == 1
     assert again.attr("data-target") == "14" and again.rolls() == first.rolls()
@@ -207,16 +207,39 @@ def test_target_roll_is_stored_at_once_listed_and_a_repost_returns_it(app, kv):
     assert first.sid("-t") != sid and kv.page().sid("-t") != sid
 
     # a deliberate re-roll is a new, listed roll, and the latest counts
-    redo = kv.post("roll", which="target", sid=first.sid("-t"))
+    redo = kv.post("roll", which="target", v=first.v, sid=first.sid("-t"))
     assert [r["dice"] for r in kv.rolls()] == [[4, 5, 5], [1, 1, 2]]
     assert redo.attr("data-target") == "4"
     assert len(redo.rolls()) == 2
     assert re.search(f'class="kv-roll counts" data-roll="{kv.rolls()[-1]["id"]}"', redo.html)
 
 
+def test_two_phones_tapping_roll_at_once_roll_the_target_once(app, kv):
+    """Phone B still shows "Roll the three dice" when phone A's roll lands: B's tap
+    must not roll the target again behind everyone's back (the latest roll counts)."""
+    app.config["DICE_RNG"] = Scripted(4, 5, 5, 1, 1, 2)
+    answer = kv.dealt()
+    phone_b = kv.page()  # its own page: its own submission id, the same round
+    assert phone_b.sid("-t") != answer.sid("-t")
+    first = kv.post("roll", which="target", v=answer.v, sid=answer.sid("-t"))
+    assert first.attr("data-target") == "14"
+    late = kv.post("roll", which="target", v=phone_b.v, sid=phone_b.sid("-t"))
+    assert late.status == 200
+    assert "older screen" in late.html
+    assert late.attr("data-target") == "14"  # B now sees A's roll
+    assert [r["dice"] for r in kv.rolls()] == [[4, 5, 5]]
+    # a "Roll again" from the screen that shows the roll is deliberate: it counts
+    again = kv.post("roll", which="target", v=late.v, sid=late.sid("-t"))
+    assert again.attr("data-target") == "4"
+    # and a stale "Roll again" (another phone rolled again meanwhile) is refused too
+    stale = kv.post("roll", which="target", v=late.v, sid=first.sid("-t"))
+    assert "older screen" in stale.html
+    assert [r["dice"] for r in kv.rolls()] == [[4, 5, 5], [1, 1, 2]]
+
+
 def test_physical_dice_are_typed_in_and_marked(app, kv):
     answer = kv.dealt()
-    refused = kv.post("roll", which="target", physical="1", sid=answer.sid("-p"))
+    refused = kv.post("roll", which="target", physical="1", v=answer.v, sid=answer.sid("-p"))
     assert refused.status == 422 and "each of the three dice" in refused.error
     assert kv.rolls() == []
     for die, face in enumerate((6, 2, 3)):
@@ -224,7 +247,7 @@ def test_physical_dice_are_typed_in_and_marked(app, kv):
     bad = kv.post("phys", which="target", die="1", face="7")
     assert bad.status == 422 and "1 to 6" in bad.error
     page = kv.page()
-    answer = kv.post("roll", which="target", physical="1", sid=page.sid("-p"))
+    answer = kv.post("roll", which="target", physical="1", v=page.v, sid=page.sid("-p"))
     (roll,) = kv.rolls()
     assert roll["physical"] and roll["dice"] == [6, 2, 3] and roll["result"]["target"] == 11
     assert answer.rolls()[0]["physical"] and "physical" in answer.html
@@ -385,7 +408,8 @@ def test_poker_prize_with_a_king_uses_the_totals_after_the_call(app, kv):
     app.config["DICE_RNG"] = Scripted(4, 5, 5, 2)
     answer = kv.dealt()
     kv.post("trump", card="KH")
-    kv.post("roll", which="target", sid=kv.page().sid("-t"))
+    page = kv.page()
+    kv.post("roll", which="target", v=page.v, sid=page.sid("-t"))
     kv.post("hand", go="none")
     kv.exchange("Ana")
     kv.post("call")

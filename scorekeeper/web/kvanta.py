@@ -947,7 +947,7 @@ def act_roll(r: Round, form):
             raise Refused(_("This button is out of date; reload the page and try again."), 400)
         outcome = replay  # the stored roll, never a new one
     elif which == "target":
-        outcome = _roll_target(r, sid, physical)
+        outcome = _roll_target(r, form, sid, physical)
     else:
         outcome = _roll_exchange(r, sid, physical)
     extra: dict = {"fresh": outcome["roll_id"]}
@@ -957,9 +957,13 @@ def act_roll(r: Round, form):
     return extra
 
 
-def _roll_target(r: Round, sid: str, physical: bool) -> dict:
+def _roll_target(r: Round, form, sid: str, physical: bool) -> dict:
     if r.phase not in ("setup", "hand"):
         raise Refused(_("The target is rolled before the tricks."), status=409)
+    # the button carries the round as its phone saw it: "Roll the three dice" tapped on
+    # a phone that has not yet seen another phone's roll would roll the target again,
+    # silently; a deliberate "Roll again" is made from the screen that shows the roll
+    _check_version(r, form)
     if r.draft.get("burn") is None or not r.draft.get("trump"):
         raise Refused(_("Enter the burned cards and the turned card first."))
     if physical:
