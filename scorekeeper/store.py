@@ -754,6 +754,7 @@ class Store:
         exclusive_round: bool = False,
         close_draft: str | None = None,
         replaces: Iterable[int] = (),
+        based_on_version: int | None = None,
     ) -> dict:
         """Append an entry (its request, result and points per player id).
 
@@ -766,9 +767,17 @@ class Store:
         ``replaces``: provisional entries this one takes over (a Cowboy deal carries the
         marriages shown during it); they stop counting in the same transaction, and
         undoing this entry brings them back.
+        ``based_on_version``: the table version the entry was worked out from (a peg
+        move, from the board as it stood); refused (Conflict) when another phone
+        changed the table since, so that its change is never overwritten.
         """
         try:
             with self.write(table_id, submission_id, "add_entry") as outcome:
+                if based_on_version is not None and self.version(table_id) != based_on_version:
+                    raise Conflict(
+                        "Another phone changed this table a moment ago; nothing was saved. "
+                        "Check the board, then tap again."
+                    )
                 if round_number is None:  # the next round, decided inside the write lock
                     round_number = self.next_round(table_id)
                 if supersedes is not None:

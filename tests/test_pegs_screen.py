@@ -273,6 +273,36 @@ def test_play_lists_the_engines_legal_moves_and_applies_one(pg):
     assert "Bojan to play" in html
 
 
+def test_a_move_saved_by_another_phone_while_this_one_is_worked_out_is_not_overwritten(
+    pg, monkeypatch
+):
+    """Two phones tap a move for the same turn at the same moment. Each read the same
+    board, and the one that writes second must not store a board without the first
+    one's move: it is refused and shown the board as it is now."""
+    from scorekeeper.web import screens
+
+    t = pg(FOUR)
+    t.set_board({**start(4), "0": ["T8", "T30", "S", "S", "S"], "1": ["T40", "S", "S", "S", "S"]})
+    t.turn(0, "5")
+    base = t.base()
+    record = screens.record
+    other_phone: list = []
+
+    def record_after_the_other_phone(*args, **kwargs):
+        if not other_phone:  # this phone has read the board; the other one saves first
+            other_phone.append(None)
+            other_phone[0] = t.step(0, "T30", "T35", base=base)
+        return record(*args, **kwargs)
+
+    monkeypatch.setattr(screens, "record", record_after_the_other_phone)
+    late = t.step(0, "T8", "T13", expect=409, base=base)
+    assert "Another phone changed this table a moment ago" in late.get_data(as_text=True)
+    assert other_phone[0].status_code == 200
+    [move] = t.entries(screen.APPLY_KIND)
+    assert move.request["steps"] == [{"seat": 0, "from": "T30", "to": "T35"}]
+    assert sorted(t.board().positions(0)) == sorted(["T8", "T35", "S", "S", "S"])
+
+
 def test_choosing_the_peg_first_when_destinations_are_shared(pg):
     t = pg(FOUR)
     t.set_board({**start(4), "0": ["T8", "T20", "S", "S", "S"], "1": ["T40", "S", "S", "S", "S"]})

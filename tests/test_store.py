@@ -191,6 +191,21 @@ def test_a_round_entered_twice_is_refused_when_exclusive(s):
     assert by_name(s, table_id, ids)["Ana"] == 10
 
 
+def test_an_entry_worked_out_from_an_older_table_is_refused(s):
+    """``based_on_version``: the entry was worked out from the table as it stood; any
+    change since (another phone's entry, a draft tap) refuses it, inside the write."""
+    table_id, ids = make_table(s)
+    seen = s.version(table_id)
+    pad(s, table_id, ids, 1, {"Ana": 10, "Bojan": 0, "Ceca": 0}, based_on_version=seen)
+    with pytest.raises(Conflict, match="Another phone changed this table a moment ago"):
+        pad(s, table_id, ids, 2, {"Ana": 4, "Bojan": 0, "Ceca": 0}, based_on_version=seen)
+    assert by_name(s, table_id, ids)["Ana"] == 10
+    assert len(s.entries(table_id)) == 1
+    assert s.version(table_id) == seen + 1  # the refusal changed nothing
+    pad(s, table_id, ids, 2, {"Ana": 4, "Bojan": 0, "Ceca": 0}, based_on_version=seen + 1)
+    assert by_name(s, table_id, ids)["Ana"] == 14
+
+
 def test_points_for_a_stranger_are_refused_and_nothing_is_stored(s):
     table_id, ids = make_table(s)
     other, other_ids = make_table(s, names=("Zed", "Yan", "Xu"))

@@ -273,14 +273,25 @@ def state_of(board: engine.Board) -> dict:
 
 
 def store_board(
-    s: store.Store, table: store.Table, board: engine.Board, submission_id: str | None = None
+    s: store.Store,
+    table: store.Table,
+    board: engine.Board,
+    submission_id: str | None = None,
+    based_on_version: int | None = None,
 ) -> dict:
     """A correction: the whole board as the ``pegs-board`` entry's request and result
     (with ``winner_team``, as a move's result has), no points."""
     state = state_of(board)
     result = {**state, "bumps": [], "winner_team": board.winner_team()}
     return s.add_entry(
-        table.id, s.next_round(table.id), BOARD_KIND, state, result, {}, submission_id=submission_id
+        table.id,
+        s.next_round(table.id),
+        BOARD_KIND,
+        state,
+        result,
+        {},
+        submission_id=submission_id,
+        based_on_version=based_on_version,
     )
 
 
@@ -1072,6 +1083,9 @@ def step(key: str):
                 s.next_round(table.id),
                 submission_id=submission_id,
                 exclusive=False,
+                # worked out from the board as this request read it: a move another
+                # phone saved meanwhile must not be overwritten by this one
+                based_on_version=table.version,
             )
         except RuleError as exc:
             raise BadTap(exc.message, "play") from None
@@ -1117,7 +1131,7 @@ def fix(key: str):
             raise BadTap(exc.message, "fix") from None
         if new == board:
             raise BadTap(_("That peg is already there."), "fix")
-        store_board(s, table, new, submission_id)
+        store_board(s, table, new, submission_id, based_on_version=table.version)
         update_draft(s, table.id, lambda d: {**d, "fix": None, "first": None, "peg": None})
     except BadTap as exc:
         return render_panel(table, access, 422, exc)
