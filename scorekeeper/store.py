@@ -773,11 +773,7 @@ class Store:
         """
         try:
             with self.write(table_id, submission_id, "add_entry") as outcome:
-                if based_on_version is not None and self.version(table_id) != based_on_version:
-                    raise Conflict(
-                        "Another phone changed this table a moment ago; nothing was saved. "
-                        "Check the board, then tap again."
-                    )
+                self._check_based_on(table_id, based_on_version)
                 if round_number is None:  # the next round, decided inside the write lock
                     round_number = self.next_round(table_id)
                 if supersedes is not None:
@@ -838,10 +834,18 @@ class Store:
         except Replayed as replay:
             return replay.outcome
 
-    def void_entry(self, table_id: int, entry_id: int, submission_id: str | None = None) -> dict:
-        """Undo: the entry stops counting. Undoing an edit brings back what it replaced."""
+    def void_entry(
+        self,
+        table_id: int,
+        entry_id: int,
+        submission_id: str | None = None,
+        based_on_version: int | None = None,
+    ) -> dict:
+        """Undo: the entry stops counting. Undoing an edit brings back what it replaced.
+        ``based_on_version``: as for ``add_entry``."""
         try:
             with self.write(table_id, submission_id, "void_entry") as outcome:
+                self._check_based_on(table_id, based_on_version)
                 row = self._entry_row(table_id, entry_id)
                 if not self._is_live(entry_id):
                     raise Conflict(
@@ -1162,6 +1166,14 @@ class Store:
             partial.unlink(missing_ok=True)
 
     # -- internals
+
+    def _check_based_on(self, table_id: int, based_on_version: int | None) -> None:
+        """Inside a write: refuse a change worked out from an older state of the table."""
+        if based_on_version is not None and self.version(table_id) != based_on_version:
+            raise Conflict(
+                "Another phone changed this table a moment ago; nothing was saved. "
+                "Check the board, then tap again."
+            )
 
     def _insert(self, table: str, row: dict) -> int:
         """One row into one of our own tables; returns its rowid. Plain SQL, because

@@ -303,6 +303,34 @@ def test_a_move_saved_by_another_phone_while_this_one_is_worked_out_is_not_overw
     assert sorted(t.board().positions(0)) == sorted(["T8", "T35", "S", "S", "S"])
 
 
+def test_an_undo_and_another_phones_move_at_the_same_moment(pg, monkeypatch):
+    """The undo read the board, then another phone saved the next move: voiding the
+    older move now would leave it on a board that still shows it. Refused instead."""
+    from scorekeeper import store
+
+    t = pg(FOUR)
+    t.turn(0, "A")
+    t.step(0, "S", "T8")
+    [first] = t.entries(screen.APPLY_KIND)
+    t.turn(1, "A")
+    void_entry = store.Store.void_entry
+    other_phone: list = []
+
+    def void_after_the_other_phone(self, *args, **kwargs):
+        if not other_phone:  # this phone has read the board; the other one moves first
+            other_phone.append(None)
+            other_phone[0] = t.step(1, "S", "T26")
+        return void_entry(self, *args, **kwargs)
+
+    monkeypatch.setattr(store.Store, "void_entry", void_after_the_other_phone)
+    late = t.post("/undo", {"entry": first.id, "submission_id": "u-late"})
+    assert late.status_code == 409
+    assert "Another phone changed this table a moment ago" in late.get_data(as_text=True)
+    assert other_phone[0].status_code == 200
+    assert [e.id for e in t.entries(screen.APPLY_KIND) if e.live][0] == first.id
+    assert t.board().positions(0)[-1] == "T8" and "T26" in t.board().positions(1)
+
+
 def test_choosing_the_peg_first_when_destinations_are_shared(pg):
     t = pg(FOUR)
     t.set_board({**start(4), "0": ["T8", "T20", "S", "S", "S"], "1": ["T40", "S", "S", "S", "S"]})

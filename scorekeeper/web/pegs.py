@@ -1160,7 +1160,7 @@ def undo(key: str):
             raise store.Conflict(
                 _("The board changed on another phone a moment ago; nothing was undone.")
             )
-        s.void_entry(table.id, latest.id, submission_id)
+        s.void_entry(table.id, latest.id, submission_id, based_on_version=table.version)
     except store.Conflict as exc:
         return refused(table, access, 409, exc.message)
     player = latest.request.get("player")
