@@ -50,6 +50,10 @@ class Conflict(StoreError):
     """The write was based on a view that another phone has changed meanwhile."""
 
 
+class DraftChanged(Conflict):
+    """The entry was worked out from a draft that another phone's tap changed meanwhile."""
+
+
 # SQLite's INTEGER holds -2**63 … 2**63 - 1; a larger number in a query is an error
 MAX_ROWID = 2**63 - 1
 
@@ -755,6 +759,7 @@ class Store:
         close_draft: str | None = None,
         replaces: Iterable[int] = (),
         based_on_version: int | None = None,
+        draft_version: int | None = None,
     ) -> dict:
         """Append an entry (its request, result and points per player id).
 
@@ -763,7 +768,9 @@ class Store:
         ``supersedes``: an edit — the old entry must still be live, else another
         phone changed it meanwhile (Conflict). ``exclusive_round``: refuse when the
         round already has a live entry of this kind (two phones entering one round).
-        ``close_draft``: the draft this entry closes is removed in the same transaction.
+        ``close_draft``: the draft this entry closes is removed in the same transaction;
+        with ``draft_version`` (the version the entry was worked out from), only if no
+        tap changed it since (DraftChanged), so that no tap is lost with the draft.
         ``replaces``: provisional entries this one takes over (a Cowboy deal carries the
         marriages shown during it); they stop counting in the same transaction, and
         undoing this entry brings them back.
@@ -774,6 +781,12 @@ class Store:
         try:
             with self.write(table_id, submission_id, "add_entry") as outcome:
                 self._check_based_on(table_id, based_on_version)
+                if close_draft is not None and draft_version is not None:
+                    if self.draft(table_id, close_draft)[1] != draft_version:
+                        raise DraftChanged(
+                            "Another phone changed this deal a moment ago; nothing was "
+                            "saved. Check it, then save again."
+                        )
                 if round_number is None:  # the next round, decided inside the write lock
                     round_number = self.next_round(table_id)
                 if supersedes is not None:

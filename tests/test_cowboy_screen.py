@@ -6,6 +6,7 @@ shot referee, the watch link, bad input and retries."""
 from __future__ import annotations
 
 import html
+import json
 import re
 
 import pytest
@@ -412,6 +413,34 @@ def test_two_phones_closing_the_same_deal_store_it_once(cowboy):
     assert second.status_code == 422
     assert len([e for e in t.entries() if e.kind == "cowboy-deal"]) == 1
     assert t.totals() == totals
+
+
+def test_a_card_tapped_on_another_phone_while_the_deal_closes_is_not_lost(cowboy, monkeypatch):
+    """The close read the deal; before it wrote, another phone tapped one more card in
+    Dragan's hand. Storing the deal without it and closing the draft would lose the
+    tap unseen: the close is refused, and the draft keeps the card for a second look."""
+    from scorekeeper.web import screens
+
+    t = cowboy()
+    enter_whole_deal(t)
+    record = screens.record
+    other_phone: list = []
+
+    def record_after_the_other_phone(*args, **kwargs):
+        if not other_phone:
+            other_phone.append(t.card("held", "Dragan", "2C"))
+        return record(*args, **kwargs)
+
+    monkeypatch.setattr(screens, "record", record_after_the_other_phone)
+    late = t.post("/deal", submission_id="phone-a")
+    assert late.status_code == 409
+    assert "Another phone changed this deal a moment ago" in late.get_data(as_text=True)
+    assert [e for e in t.entries() if e.kind == "cowboy-deal"] == []
+    assert "2C" in json.dumps(t.draft())
+    monkeypatch.undo()
+    assert t.post("/deal", submission_id="phone-a-again").status_code == 200
+    (deal,) = [e for e in t.entries() if e.kind == "cowboy-deal"]
+    assert "2C" in json.dumps(deal.request)
 
 
 def test_a_renamed_player_keeps_the_draft_and_the_marriage(cowboy, client):

@@ -10,7 +10,15 @@ import sqlite3
 import pytest
 
 from scorekeeper import store
-from scorekeeper.store import Conflict, Migration, Store, StoreError, connect, migrate
+from scorekeeper.store import (
+    Conflict,
+    DraftChanged,
+    Migration,
+    Store,
+    StoreError,
+    connect,
+    migrate,
+)
 
 
 @pytest.fixture
@@ -204,6 +212,20 @@ def test_an_entry_worked_out_from_an_older_table_is_refused(s):
     assert s.version(table_id) == seen + 1  # the refusal changed nothing
     pad(s, table_id, ids, 2, {"Ana": 4, "Bojan": 0, "Ceca": 0}, based_on_version=seen + 1)
     assert by_name(s, table_id, ids)["Ana"] == 14
+
+
+def test_a_deal_worked_out_from_an_older_draft_is_refused_and_the_draft_kept(s):
+    table_id, ids = make_table(s)
+    s.save_draft(table_id, "deal", {"taps": 1})
+    _data, read = s.draft(table_id, "deal")
+    s.save_draft(table_id, "deal", {"taps": 2})  # another phone's tap meanwhile
+    with pytest.raises(DraftChanged, match="Another phone changed this deal a moment ago"):
+        pad(s, table_id, ids, 1, {"Ana": 3}, close_draft="deal", draft_version=read)
+    assert s.entries(table_id) == []
+    assert s.draft(table_id, "deal") == ({"taps": 2}, read + 1)
+    pad(s, table_id, ids, 1, {"Ana": 3}, close_draft="deal", draft_version=read + 1)
+    assert s.draft(table_id, "deal") == (None, 0)
+    assert by_name(s, table_id, ids)["Ana"] == 3
 
 
 def test_points_for_a_stranger_are_refused_and_nothing_is_stored(s):

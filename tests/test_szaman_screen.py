@@ -310,6 +310,37 @@ def test_a_stale_or_retried_tap_is_answered_with_the_deal_as_it_stands(table, st
     assert "Piotr plays" in screen.panel
 
 
+def test_a_tap_landing_while_the_deal_is_saved_refuses_the_save(table, store, monkeypatch):
+    """The save read the deal; before it wrote, another phone's tap changed the draft.
+    Closing the draft would drop that tap unseen, so the save is refused."""
+    from scorekeeper.web import screens
+
+    screen = table()
+    screen.tap("mode", mode="quick")
+    for winner, specials, off in QUICK_DEAL:
+        for name in specials:
+            screen.tap("special", name=name, on=1)
+        for name in off:
+            screen.tap("off", seat=seat(name), on=1)
+        screen.tap("winner", seat=seat(winner))
+    enter_left(screen)
+    record = screens.record
+    other_phone: list = []
+
+    def record_after_the_other_phone(*args, **kwargs):
+        if not other_phone:  # another phone's tap, as the store receives it
+            data, _v = store.draft(screen.table_id, DRAFT)
+            other_phone.append(store.save_draft(screen.table_id, DRAFT, data))
+        return record(*args, **kwargs)
+
+    monkeypatch.setattr(screens, "record", record_after_the_other_phone)
+    late = screen.save()
+    assert late.status_code == 409
+    assert "Another phone changed this deal a moment ago" in late.get_data(as_text=True)
+    assert store.entries(screen.table_id) == []
+    assert store.draft(screen.table_id, DRAFT)[0] is not None
+
+
 def test_a_retried_save_stores_the_deal_once(table, store):
     screen = table()
     screen.tap("mode", mode="quick")

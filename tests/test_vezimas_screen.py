@@ -332,6 +332,36 @@ def test_deal_results_make_the_cart_tally_and_the_loser_deals(vz):
     assert "Round 4 · Tomas deals · Asta leads" in board
 
 
+def test_a_cart_tapped_on_another_phone_while_the_deal_is_saved_is_not_lost(vz, monkeypatch):
+    """The save read the draft (Tomas got the cart); before it wrote, another phone
+    tapped Asta. Saving Tomas and closing the draft would lose that tap unseen: the
+    save is refused, and the draft with Asta stays for a second look."""
+    from scorekeeper.web import screens
+
+    t = vz(FOUR)
+    t.set_trumps("Jonas")
+    t.tap("/cart", player=t.who("Tomas"))
+    record = screens.record
+    other_phone: list = []
+
+    def record_after_the_other_phone(*args, **kwargs):
+        if not other_phone:
+            other_phone.append(t.tap("/cart", player=t.who("Asta")))
+        return record(*args, **kwargs)
+
+    monkeypatch.setattr(screens, "record", record_after_the_other_phone)
+    late = t.post("/deal", {"submission_id": "deal-late"})
+    assert late.status_code == 409
+    assert "Another phone changed this deal a moment ago" in late.get_data(as_text=True)
+    assert t.entries("vezimas-deal") == []
+    data, _version = t.draft()
+    assert data["loser"] == t.ids["Asta"]
+    monkeypatch.undo()
+    t.tap("/deal", submission_id="deal-again")
+    (entry,) = t.entries("vezimas-deal")
+    assert entry.request["loser"] == "Asta"
+
+
 def test_saving_a_deal_needs_the_cart(vz):
     t = vz(THREE)
     response = t.post("/deal", {"submission_id": "d"})

@@ -892,7 +892,7 @@ def save_deal(key: str):
     if s.submission(submission_id, s.add_entry) is not None:
         return board_response(table, access, _("Already saved."))
     players = s.players(table.id)
-    raw, _version = s.draft(table.id, DEAL)
+    raw, version = s.draft(table.id, DEAL)
     entries = s.entries(table.id)
     round_number = current_round(entries, raw)
     d = _normal_deal(raw, players, round_number)
@@ -914,6 +914,7 @@ def save_deal(key: str):
             round_number,
             submission_id=submission_id,
             close_draft=DEAL,
+            draft_version=version,
             replaces=tuple(m["entry_id"] for m in marriages),
         )
     except RuleError as exc:

@@ -1189,7 +1189,17 @@ def act_save_poker(r: Round, form):
         record(r.s, r.table, "kvanta-poker", req, r.round, sid, exclusive=True)
         _end_game(r, sid + "-end")
         return {"board": True, "kv_message": _("Final poker saved: the game is over.")}
-    record(r.s, r.table, "kvanta-poker", req, r.round, sid, exclusive=True, close_draft=DRAFT)
+    record(
+        r.s,
+        r.table,
+        "kvanta-poker",
+        req,
+        r.round,
+        sid,
+        exclusive=True,
+        close_draft=DRAFT,
+        draft_version=r.version,  # a card tapped meanwhile on another phone is not lost
+    )
     if result["winner"]:
         message = _(
             "Round %(n)d done: %(name)s wins the poker prize (%(prize)d).",

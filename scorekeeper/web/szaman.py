@@ -801,7 +801,14 @@ def save(key: str):
     round_number = s.next_round(table.id)
     try:
         screens.record(
-            s, table, KIND, deal.request(), round_number, submission_id, close_draft=DRAFT
+            s,
+            table,
+            KIND,
+            deal.request(),
+            round_number,
+            submission_id,
+            close_draft=DRAFT,
+            draft_version=version,
         )
     except RuleError as exc:
         return board_error(table, access, 422, exc.message)

@@ -373,7 +373,8 @@ def save_trumps(key: str):
     players = s.players(table.id)
     names = [p.name for p in players]
     by_id = {p.id: p.name for p in players}
-    setup_data = read_draft(s, table.id, SETUP_DRAFT)
+    setup_data, setup_version = s.draft(table.id, SETUP_DRAFT)
+    setup_data = setup_data or {}
     if setup_data.get("queen") not in by_id:
         return render_panel(table, access, 422, BadTap(_("Tap who holds Q♣ first."), "queen"))
     req = trumps_request(names, by_id, setup_data, needs_nine(names))
@@ -388,9 +389,12 @@ def save_trumps(key: str):
             TRUMPS_ROUND,
             submission_id=submission_id,
             close_draft=SETUP_DRAFT,
+            draft_version=setup_version,
         )
     except RuleError as exc:
         return render_panel(table, access, 422, BadTap(exc.message, "trumps"))
+    except store.DraftChanged as exc:
+        return render_board(table, access, 409, error=exc.message)
     except store.Conflict:
         return render_board(
             table, access, 409, error=_("The trumps were just set on another phone.")
@@ -510,7 +514,8 @@ def save_deal(key: str):
         return after_write(table, access, message=_("Already saved."))
     players = s.players(table.id)
     by_id = {p.id: p.name for p in players}
-    loser = by_id.get(read_draft(s, table.id, DEAL_DRAFT).get("loser"))
+    deal_data, deal_version = s.draft(table.id, DEAL_DRAFT)
+    loser = by_id.get((deal_data or {}).get("loser"))
     if loser is None:
         return render_panel(table, access, 422, BadTap(_("Tap who got the cart first."), "cart"))
     round_number = s.next_round(table.id)
@@ -525,6 +530,7 @@ def save_deal(key: str):
             round_number,
             submission_id=submission_id,
             close_draft=DEAL_DRAFT,
+            draft_version=deal_version,
         )
     except RuleError as exc:
         return render_panel(table, access, 422, BadTap(exc.message, "cart"))
