@@ -759,7 +759,7 @@ class Store:
         close_draft: str | None = None,
         replaces: Iterable[int] = (),
         based_on_version: int | None = None,
-        draft_version: int | None = None,
+        based_on_draft: tuple[str, int] | None = None,
     ) -> dict:
         """Append an entry (its request, result and points per player id).
 
@@ -768,21 +768,23 @@ class Store:
         ``supersedes``: an edit — the old entry must still be live, else another
         phone changed it meanwhile (Conflict). ``exclusive_round``: refuse when the
         round already has a live entry of this kind (two phones entering one round).
-        ``close_draft``: the draft this entry closes is removed in the same transaction;
-        with ``draft_version`` (the version the entry was worked out from), only if no
-        tap changed it since (DraftChanged), so that no tap is lost with the draft.
+        ``close_draft``: the draft this entry closes is removed in the same transaction.
         ``replaces``: provisional entries this one takes over (a Cowboy deal carries the
         marriages shown during it); they stop counting in the same transaction, and
         undoing this entry brings them back.
         ``based_on_version``: the table version the entry was worked out from (a peg
         move, from the board as it stood); refused (Conflict) when another phone
         changed the table since, so that its change is never overwritten.
+        ``based_on_draft``: (name, version) of the draft the entry was worked out from (a
+        deal's taps); refused (DraftChanged) when a tap changed it since, so that no tap
+        is lost, neither left out of the entry nor closed away with the draft.
         """
         try:
             with self.write(table_id, submission_id, "add_entry") as outcome:
                 self._check_based_on(table_id, based_on_version)
-                if close_draft is not None and draft_version is not None:
-                    if self.draft(table_id, close_draft)[1] != draft_version:
+                if based_on_draft is not None:
+                    draft_name, draft_version = based_on_draft
+                    if self.draft(table_id, draft_name)[1] != draft_version:
                         raise DraftChanged(
                             "Another phone changed this deal a moment ago; nothing was "
                             "saved. Check it, then save again."

@@ -404,9 +404,24 @@ def test_a_call_by_cards_and_a_flux_call_that_misses_is_refused(app, kv):
     assert entry.request["hands"]["Ana"] == ["10H", "3H", "AD", "KS", "QS", "JC", "JD"]
 
 
-def test_a_card_tapped_while_the_poker_is_saved_refuses_the_save(app, kv, monkeypatch):
-    """The save read the round's draft; before it wrote, another phone's tap changed
-    it. Closing the round would drop that tap unseen, so the save is refused."""
+def bump_the_draft_before_the_write(kv, monkeypatch):
+    """Another phone's tap lands between a save reading the round's draft and its write."""
+    record = screen.record
+    other_phone: list = []
+
+    def record_after_the_other_phone(*args, **kwargs):
+        if not other_phone:  # the tap, as the store receives it
+            data, _v = kv.store.draft(kv.table.id, screen.DRAFT)
+            other_phone.append(kv.store.save_draft(kv.table.id, screen.DRAFT, data))
+        return record(*args, **kwargs)
+
+    monkeypatch.setattr(screen, "record", record_after_the_other_phone)
+
+
+def test_a_tap_while_the_call_or_the_poker_is_saved_refuses_the_save(app, kv, monkeypatch):
+    """A save reads the round's draft; a tap on another phone changes it before the
+    write. Storing what was read would leave that tap out (or close it away with the
+    round), so the save is refused; saved again, it counts."""
     app.config["DICE_RNG"] = Scripted(4, 5, 5, 2)
     kv.dealt()
     kv.post("trump", card="KH")
@@ -416,23 +431,22 @@ def test_a_card_tapped_while_the_poker_is_saved_refuses_the_save(app, kv, monkey
     kv.exchange("Ana")
     kv.post("call")
     answer = kv.sums("call", {"Ana": 14, "Bojan": 4, "Ceca": 10})
-    kv.post("save-call", sid=answer.sid("-call"))
+    bump_the_draft_before_the_write(kv, monkeypatch)
+    late = kv.post("save-call", sid=answer.sid("-call"))
+    assert late.status == 409
+    assert "Another phone changed this deal a moment ago" in late.html
+    assert kv.entries("kvanta-call") == []
+    monkeypatch.undo()
+    assert kv.post("save-call", sid=late.sid("-call")).status == 200
+    assert len(kv.entries("kvanta-call")) == 1
+
     hands = {
         "Ana": ["2S", "3S", "4S", "9H", "JD"],
         "Bojan": ["AS", "AH", "AD", "2C", "3C"],
         "Ceca": ["KS", "KH", "4D", "5D", "9C"],
     }
     answer = kv.cards("poker", hands)
-    record = screen.record
-    other_phone: list = []
-
-    def record_after_the_other_phone(*args, **kwargs):
-        if not other_phone:  # another phone's tap, as the store receives it
-            data, _v = kv.store.draft(kv.table.id, screen.DRAFT)
-            other_phone.append(kv.store.save_draft(kv.table.id, screen.DRAFT, data))
-        return record(*args, **kwargs)
-
-    monkeypatch.setattr(screen, "record", record_after_the_other_phone)
+    bump_the_draft_before_the_write(kv, monkeypatch)
     late = kv.post("save-poker", sid=answer.sid("-poker"))
     assert late.status == 409
     assert "Another phone changed this deal a moment ago" in late.html

@@ -220,10 +220,10 @@ def test_a_deal_worked_out_from_an_older_draft_is_refused_and_the_draft_kept(s):
     _data, read = s.draft(table_id, "deal")
     s.save_draft(table_id, "deal", {"taps": 2})  # another phone's tap meanwhile
     with pytest.raises(DraftChanged, match="Another phone changed this deal a moment ago"):
-        pad(s, table_id, ids, 1, {"Ana": 3}, close_draft="deal", draft_version=read)
+        pad(s, table_id, ids, 1, {"Ana": 3}, close_draft="deal", based_on_draft=("deal", read))
     assert s.entries(table_id) == []
     assert s.draft(table_id, "deal") == ({"taps": 2}, read + 1)
-    pad(s, table_id, ids, 1, {"Ana": 3}, close_draft="deal", draft_version=read + 1)
+    pad(s, table_id, ids, 1, {"Ana": 3}, close_draft="deal", based_on_draft=("deal", read + 1))
     assert s.draft(table_id, "deal") == (None, 0)
     assert by_name(s, table_id, ids)["Ana"] == 3
 

@@ -914,7 +914,7 @@ def save_deal(key: str):
             round_number,
             submission_id=submission_id,
             close_draft=DEAL,
-            draft_version=version,
+            based_on_draft=(DEAL, version),
             replaces=tuple(m["entry_id"] for m in marriages),
         )
     except RuleError as exc:

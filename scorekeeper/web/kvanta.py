@@ -893,7 +893,10 @@ def act_dealer(r: Round, form):
     if not r.exists:
         r.save()
     # the draw belongs to the game's set-up, not to a deal: round 0
-    record(r.s, r.table, "kvanta-dealer", req, SETUP_ROUND, sid, exclusive=True)
+    record(
+        r.s, r.table, "kvanta-dealer", req, SETUP_ROUND, sid, exclusive=True,
+        based_on_draft=(DRAFT, r.version),
+    )  # fmt: skip
     return {"board": True, "kv_message": _("%(name)s deals first.", name=result["dealer"])}
 
 
@@ -1075,7 +1078,10 @@ def act_save_hand(r: Round, form):
         if result["tied"]:
             raise Refused(_("Tap who won the tie-break draw first."))
         raise Refused(_("Nobody's sum equals the target %(n)d: there is no Hand.", n=r.target))
-    record(r.s, r.table, "kvanta-hand", req, r.round, sid, exclusive=True)
+    record(
+        r.s, r.table, "kvanta-hand", req, r.round, sid, exclusive=True,
+        based_on_draft=(DRAFT, r.version),
+    )  # fmt: skip
     return {"board": True, "kv_message": _("Hand: +15 to %(name)s.", name=result["hand"])}
 
 
@@ -1148,10 +1154,16 @@ def act_save_call(r: Round, form):
             fields=dict.fromkeys(missing, _("Missing")),
         )
     if final:
-        record(r.s, r.table, "kvanta-call", req, r.round, sid, exclusive=True)
+        record(
+            r.s, r.table, "kvanta-call", req, r.round, sid, exclusive=True,
+            based_on_draft=(DRAFT, r.version),
+        )  # fmt: skip
         _end_game(r, sid + "-end")
         return {"board": True, "kv_message": _("Final comparison saved: the game is over.")}
-    record(r.s, r.table, "kvanta-call", req, r.round, sid, exclusive=True)
+    record(
+        r.s, r.table, "kvanta-call", req, r.round, sid, exclusive=True,
+        based_on_draft=(DRAFT, r.version),
+    )  # fmt: skip
     return {"board": True, "kv_message": _("Call settled. Now the poker prize.")}
 
 
@@ -1186,7 +1198,10 @@ def act_save_poker(r: Round, form):
         )
     result = api.evaluate("kvanta-poker", req)
     if final:
-        record(r.s, r.table, "kvanta-poker", req, r.round, sid, exclusive=True)
+        record(
+            r.s, r.table, "kvanta-poker", req, r.round, sid, exclusive=True,
+            based_on_draft=(DRAFT, r.version),
+        )  # fmt: skip
         _end_game(r, sid + "-end")
         return {"board": True, "kv_message": _("Final poker saved: the game is over.")}
     record(
@@ -1198,7 +1213,7 @@ def act_save_poker(r: Round, form):
         sid,
         exclusive=True,
         close_draft=DRAFT,
-        draft_version=r.version,  # a card tapped meanwhile on another phone is not lost
+        based_on_draft=(DRAFT, r.version),  # no tap on another phone meanwhile is lost
     )
     if result["winner"]:
         message = _(

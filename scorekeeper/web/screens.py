@@ -34,14 +34,14 @@ def record(
     exclusive: bool = True,
     replaces: tuple[int, ...] = (),
     based_on_version: int | None = None,
-    draft_version: int | None = None,
+    based_on_draft: tuple[str, int] | None = None,
 ) -> dict:
     """Score a request with its engine and store it as one entry.
 
     Raises RuleError (the engine refuses: nothing stored) or store.Conflict.
     ``replaces``: provisional entries (e.g. marriages shown during a Cowboy deal)
     that this entry takes over, in the same transaction. ``based_on_version`` and
-    ``draft_version``: see ``Store.add_entry``.
+    ``based_on_draft``: see ``Store.add_entry``.
     """
     result = api.evaluate(kind, request_json)
     ids = {p.name: p.id for p in s.players(table.id)}
@@ -61,7 +61,7 @@ def record(
         close_draft=close_draft,
         replaces=replaces,
         based_on_version=based_on_version,
-        draft_version=draft_version,
+        based_on_draft=based_on_draft,
     )
 
 

@@ -808,7 +808,7 @@ def save(key: str):
             round_number,
             submission_id,
             close_draft=DRAFT,
-            draft_version=version,
+            based_on_draft=(DRAFT, version),
         )
     except RuleError as exc:
         return board_error(table, access, 422, exc.message)

@@ -389,7 +389,7 @@ def save_trumps(key: str):
             TRUMPS_ROUND,
             submission_id=submission_id,
             close_draft=SETUP_DRAFT,
-            draft_version=setup_version,
+            based_on_draft=(SETUP_DRAFT, setup_version),
         )
     except RuleError as exc:
         return render_panel(table, access, 422, BadTap(exc.message, "trumps"))
@@ -530,7 +530,7 @@ def save_deal(key: str):
             round_number,
             submission_id=submission_id,
             close_draft=DEAL_DRAFT,
-            draft_version=deal_version,
+            based_on_draft=(DEAL_DRAFT, deal_version),
         )
     except RuleError as exc:
         return render_panel(table, access, 422, BadTap(exc.message, "cart"))
