@@ -404,6 +404,27 @@ def test_a_call_by_cards_and_a_flux_call_that_misses_is_refused(app, kv):
     assert entry.request["hands"]["Ana"] == ["10H", "3H", "AD", "KS", "QS", "JC", "JD"]
 
 
+def to_the_call(app, kv) -> Answer:
+    """Round 1 up to the call's sums: K♥ turned, target 14, no Hand, Ana wins the
+    first trick and calls; Ana 14, Bojan 4, Ceca 10."""
+    app.config["DICE_RNG"] = Scripted(4, 5, 5, 2)
+    kv.dealt()
+    kv.post("trump", card="KH")
+    page = kv.page()
+    kv.post("roll", which="target", v=page.v, sid=page.sid("-t"))
+    kv.post("hand", go="none")
+    kv.exchange("Ana")
+    kv.post("call")
+    return kv.sums("call", {"Ana": 14, "Bojan": 4, "Ceca": 10})
+
+
+POKER_HANDS = {
+    "Ana": ["2S", "3S", "4S", "9H", "JD"],
+    "Bojan": ["AS", "AH", "AD", "2C", "3C"],
+    "Ceca": ["KS", "KH", "4D", "5D", "9C"],
+}
+
+
 def bump_the_draft_before_the_write(kv, monkeypatch):
     """Another phone's tap lands between a save reading the round's draft and its write."""
     record = screen.record
@@ -422,15 +443,7 @@ def test_a_tap_while_the_call_or_the_poker_is_saved_refuses_the_save(app, kv, mo
     """A save reads the round's draft; a tap on another phone changes it before the
     write. Storing what was read would leave that tap out (or close it away with the
     round), so the save is refused; saved again, it counts."""
-    app.config["DICE_RNG"] = Scripted(4, 5, 5, 2)
-    kv.dealt()
-    kv.post("trump", card="KH")
-    page = kv.page()
-    kv.post("roll", which="target", v=page.v, sid=page.sid("-t"))
-    kv.post("hand", go="none")
-    kv.exchange("Ana")
-    kv.post("call")
-    answer = kv.sums("call", {"Ana": 14, "Bojan": 4, "Ceca": 10})
+    answer = to_the_call(app, kv)
     bump_the_draft_before_the_write(kv, monkeypatch)
     late = kv.post("save-call", sid=answer.sid("-call"))
     assert late.status == 409
@@ -440,11 +453,7 @@ def test_a_tap_while_the_call_or_the_poker_is_saved_refuses_the_save(app, kv, mo
     assert kv.post("save-call", sid=late.sid("-call")).status == 200
     assert len(kv.entries("kvanta-call")) == 1
 
-    hands = {
-        "Ana": ["2S", "3S", "4S", "9H", "JD"],
-        "Bojan": ["AS", "AH", "AD", "2C", "3C"],
-        "Ceca": ["KS", "KH", "4D", "5D", "9C"],
-    }
+    hands = POKER_HANDS
     answer = kv.cards("poker", hands)
     bump_the_draft_before_the_write(kv, monkeypatch)
     late = kv.post("save-poker", sid=answer.sid("-poker"))
@@ -455,23 +464,11 @@ def test_a_tap_while_the_call_or_the_poker_is_saved_refuses_the_save(app, kv, mo
 
 
 def test_poker_prize_with_a_king_uses_the_totals_after_the_call(app, kv):
-    app.config["DICE_RNG"] = Scripted(4, 5, 5, 2)
-    answer = kv.dealt()
-    kv.post("trump", card="KH")
-    page = kv.page()
-    kv.post("roll", which="target", v=page.v, sid=page.sid("-t"))
-    kv.post("hand", go="none")
-    kv.exchange("Ana")
-    kv.post("call")
-    answer = kv.sums("call", {"Ana": 14, "Bojan": 4, "Ceca": 10})
+    answer = to_the_call(app, kv)
     kv.post("save-call", sid=answer.sid("-call"))
     after_call = kv.totals()
     assert after_call == {"Ana": 24, "Bojan": -10, "Ceca": -4}
-    hands = {
-        "Ana": ["2S", "3S", "4S", "9H", "JD"],
-        "Bojan": ["AS", "AH", "AD", "2C", "3C"],
-        "Ceca": ["KS", "KH", "4D", "5D", "9C"],
-    }
+    hands = POKER_HANDS
     answer = kv.cards("poker", hands)
     expected = api.evaluate(
         "kvanta-poker", {"prize_card": "KH", "hands": hands, "totals": after_call}
@@ -523,11 +520,7 @@ def test_end_b_everyone_got_seven_final_poker(kv):
     kv.dealt()
     answer = kv.post("end", case="poker")
     assert answer.phase == "final-poker"
-    hands = {
-        "Ana": ["2S", "3S", "4S", "9H", "JD"],
-        "Bojan": ["AS", "AH", "AD", "2C", "3C"],
-        "Ceca": ["KS", "KH", "4D", "5D", "9C"],
-    }
+    hands = POKER_HANDS
     answer = kv.cards("poker", hands)
     assert "Enter the prize card first" in answer.html and kv.entries("kvanta-poker") == []
     answer = kv.post("trump", card="9D")

@@ -310,12 +310,8 @@ def test_a_stale_or_retried_tap_is_answered_with_the_deal_as_it_stands(table, st
     assert "Piotr plays" in screen.panel
 
 
-def test_a_tap_landing_while_the_deal_is_saved_refuses_the_save(table, store, monkeypatch):
-    """The save read the deal; before it wrote, another phone's tap changed the draft.
-    Closing the draft would drop that tap unseen, so the save is refused."""
-    from scorekeeper.web import screens
-
-    screen = table()
+def enter_quick_deal(screen):
+    """QUICK_DEAL by taps, the left-over cards included: ready to save."""
     screen.tap("mode", mode="quick")
     for winner, specials, off in QUICK_DEAL:
         for name in specials:
@@ -324,6 +320,15 @@ def test_a_tap_landing_while_the_deal_is_saved_refuses_the_save(table, store, mo
             screen.tap("off", seat=seat(name), on=1)
         screen.tap("winner", seat=seat(winner))
     enter_left(screen)
+
+
+def test_a_tap_landing_while_the_deal_is_saved_refuses_the_save(table, store, monkeypatch):
+    """The save read the deal; before it wrote, another phone's tap changed the draft.
+    Closing the draft would drop that tap unseen, so the save is refused."""
+    from scorekeeper.web import screens
+
+    screen = table()
+    enter_quick_deal(screen)
     record = screens.record
     other_phone: list = []
 
@@ -343,14 +348,7 @@ def test_a_tap_landing_while_the_deal_is_saved_refuses_the_save(table, store, mo
 
 def test_a_retried_save_stores_the_deal_once(table, store):
     screen = table()
-    screen.tap("mode", mode="quick")
-    for winner, specials, off in QUICK_DEAL:
-        for name in specials:
-            screen.tap("special", name=name, on=1)
-        for name in off:
-            screen.tap("off", seat=seat(name), on=1)
-        screen.tap("winner", seat=seat(winner))
-    enter_left(screen)
+    enter_quick_deal(screen)
     sid = re.search(r'"submission_id": "([^"]+)"', screen.panel).group(1)
     data = {"v": screen.version, "round": screen.round, "submission_id": sid}
     first = screen.post("/szaman/save", data)
