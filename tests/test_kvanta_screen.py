@@ -463,6 +463,24 @@ def test_a_tap_while_the_call_or_the_poker_is_saved_refuses_the_save(app, kv, mo
     assert kv.store.draft(kv.table.id, screen.DRAFT)[0] is not None
 
 
+def test_a_tap_while_the_dealer_draw_or_the_hand_is_saved_refuses_the_save(app, kv, monkeypatch):
+    for name, code in zip(NAMES, ("2C", "9D", "KS"), strict=True):
+        answer = kv.post("card", slot="dealer", player=name, card=code)
+    bump_the_draft_before_the_write(kv, monkeypatch)
+    late = kv.post("dealer", sid=answer.sid("-dealer"))
+    assert late.status == 409 and "Another phone changed this deal" in late.html
+    assert kv.entries("kvanta-dealer") == []
+    monkeypatch.undo()
+
+    answer = kv.rolled(app, 4, 5, 5)  # target 14: the dealer draw saved on the way
+    kv.post("hand", go="open")
+    answer = kv.sums("hand", {"Ana": 14, "Bojan": 3, "Ceca": 5})
+    bump_the_draft_before_the_write(kv, monkeypatch)
+    late = kv.post("save-hand", sid=answer.sid("-hand"))
+    assert late.status == 409 and "Another phone changed this deal" in late.html
+    assert kv.entries("kvanta-hand") == []
+
+
 def test_poker_prize_with_a_king_uses_the_totals_after_the_call(app, kv):
     answer = to_the_call(app, kv)
     kv.post("save-call", sid=answer.sid("-call"))

@@ -331,6 +331,28 @@ def test_an_undo_and_another_phones_move_at_the_same_moment(pg, monkeypatch):
     assert t.board().positions(0)[-1] == "T8" and "T26" in t.board().positions(1)
 
 
+def test_a_correction_and_another_phones_correction_at_the_same_moment(pg, monkeypatch):
+    t = pg(SIX)
+    t.tap("mode", mode="setup")
+    t.tap("peg", seat=1, **{"from": "S"})
+    base = t.base()
+    store_board = screen.store_board
+    other_phone: list = []
+
+    def store_after_the_other_phone(*args, **kwargs):
+        if not other_phone:  # this phone has read the board; the other one saves first
+            other_phone.append(None)
+            other_phone[0] = t.fix(1, "S", "T30", base=base)
+        return store_board(*args, **kwargs)
+
+    monkeypatch.setattr(screen, "store_board", store_after_the_other_phone)
+    late = t.fix(1, "S", "T20", expect=409, base=base)
+    assert "Another phone changed this table a moment ago" in late.get_data(as_text=True)
+    assert other_phone[0].status_code == 200
+    assert t.board().positions(1) == ["S", "S", "S", "S", "T30"]
+    assert len(t.entries(screen.BOARD_KIND)) == 1
+
+
 def test_choosing_the_peg_first_when_destinations_are_shared(pg):
     t = pg(FOUR)
     t.set_board({**start(4), "0": ["T8", "T20", "S", "S", "S"], "1": ["T40", "S", "S", "S", "S"]})
