@@ -73,6 +73,24 @@ def failing_flush(path):
     raise OSError(errno.EIO, "Input/output error", str(path))
 
 
+def another_phone_first(monkeypatch, owner, name: str, change) -> list:
+    """Put another phone's change between a request's read and its write: the first
+    call of ``owner.name`` (the call that writes) runs ``change()`` first (the other
+    phone's request, whose own writes pass straight through). Returns a list that
+    then holds what ``change()`` returned."""
+    original = getattr(owner, name)
+    answers: list = []
+
+    def after_the_other_phone(*args, **kwargs):
+        if not answers:
+            answers.append(None)
+            answers[0] = change()
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, after_the_other_phone)
+    return answers
+
+
 def snapshot(store) -> list:
     """Everything a refused request must leave untouched (drafts aside: a tap may save one)."""
     db = store.db

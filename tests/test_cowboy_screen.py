@@ -10,6 +10,7 @@ import json
 import re
 
 import pytest
+from conftest import another_phone_first
 
 from scorekeeper import api
 from scorekeeper.web import cowboy as screen
@@ -423,15 +424,7 @@ def test_a_card_tapped_on_another_phone_while_the_deal_closes_is_not_lost(cowboy
 
     t = cowboy()
     enter_whole_deal(t)
-    record = screens.record
-    other_phone: list = []
-
-    def record_after_the_other_phone(*args, **kwargs):
-        if not other_phone:
-            other_phone.append(t.card("held", "Dragan", "2C"))
-        return record(*args, **kwargs)
-
-    monkeypatch.setattr(screens, "record", record_after_the_other_phone)
+    another_phone_first(monkeypatch, screens, "record", lambda: t.card("held", "Dragan", "2C"))
     late = t.post("/deal", submission_id="phone-a")
     assert late.status_code == 409
     assert "Another phone changed this deal a moment ago" in late.get_data(as_text=True)

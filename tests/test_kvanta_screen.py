@@ -10,6 +10,7 @@ import re
 import threading
 
 import pytest
+from conftest import another_phone_first
 
 from scorekeeper import api
 from scorekeeper.web import kvanta as screen
@@ -427,16 +428,12 @@ POKER_HANDS = {
 
 def bump_the_draft_before_the_write(kv, monkeypatch):
     """Another phone's tap lands between a save reading the round's draft and its write."""
-    record = screen.record
-    other_phone: list = []
 
-    def record_after_the_other_phone(*args, **kwargs):
-        if not other_phone:  # the tap, as the store receives it
-            data, _v = kv.store.draft(kv.table.id, screen.DRAFT)
-            other_phone.append(kv.store.save_draft(kv.table.id, screen.DRAFT, data))
-        return record(*args, **kwargs)
+    def a_tap_on_another_phone():  # as the store receives it: the draft written again
+        data, _v = kv.store.draft(kv.table.id, screen.DRAFT)
+        return kv.store.save_draft(kv.table.id, screen.DRAFT, data)
 
-    monkeypatch.setattr(screen, "record", record_after_the_other_phone)
+    another_phone_first(monkeypatch, screen, "record", a_tap_on_another_phone)
 
 
 def test_a_tap_while_the_call_or_the_poker_is_saved_refuses_the_save(app, kv, monkeypatch):

@@ -9,6 +9,7 @@ import math
 import re
 
 import pytest
+from conftest import another_phone_first
 
 from scorekeeper import api
 from scorekeeper.games import pegs as engine
@@ -285,16 +286,9 @@ def test_a_move_saved_by_another_phone_while_this_one_is_worked_out_is_not_overw
     t.set_board({**start(4), "0": ["T8", "T30", "S", "S", "S"], "1": ["T40", "S", "S", "S", "S"]})
     t.turn(0, "5")
     base = t.base()
-    record = screens.record
-    other_phone: list = []
-
-    def record_after_the_other_phone(*args, **kwargs):
-        if not other_phone:  # this phone has read the board; the other one saves first
-            other_phone.append(None)
-            other_phone[0] = t.step(0, "T30", "T35", base=base)
-        return record(*args, **kwargs)
-
-    monkeypatch.setattr(screens, "record", record_after_the_other_phone)
+    other_phone = another_phone_first(
+        monkeypatch, screens, "record", lambda: t.step(0, "T30", "T35", base=base)
+    )
     late = t.step(0, "T8", "T13", expect=409, base=base)
     assert "Another phone changed this table a moment ago" in late.get_data(as_text=True)
     assert other_phone[0].status_code == 200
@@ -313,16 +307,9 @@ def test_an_undo_and_another_phones_move_at_the_same_moment(pg, monkeypatch):
     t.step(0, "S", "T8")
     [first] = t.entries(screen.APPLY_KIND)
     t.turn(1, "A")
-    void_entry = store.Store.void_entry
-    other_phone: list = []
-
-    def void_after_the_other_phone(self, *args, **kwargs):
-        if not other_phone:  # this phone has read the board; the other one moves first
-            other_phone.append(None)
-            other_phone[0] = t.step(1, "S", "T26")
-        return void_entry(self, *args, **kwargs)
-
-    monkeypatch.setattr(store.Store, "void_entry", void_after_the_other_phone)
+    other_phone = another_phone_first(
+        monkeypatch, store.Store, "void_entry", lambda: t.step(1, "S", "T26")
+    )
     late = t.post("/undo", {"entry": first.id, "submission_id": "u-late"})
     assert late.status_code == 409
     assert "Another phone changed this table a moment ago" in late.get_data(as_text=True)
@@ -336,16 +323,9 @@ def test_a_correction_and_another_phones_correction_at_the_same_moment(pg, monke
     t.tap("mode", mode="setup")
     t.tap("peg", seat=1, **{"from": "S"})
     base = t.base()
-    store_board = screen.store_board
-    other_phone: list = []
-
-    def store_after_the_other_phone(*args, **kwargs):
-        if not other_phone:  # this phone has read the board; the other one saves first
-            other_phone.append(None)
-            other_phone[0] = t.fix(1, "S", "T30", base=base)
-        return store_board(*args, **kwargs)
-
-    monkeypatch.setattr(screen, "store_board", store_after_the_other_phone)
+    other_phone = another_phone_first(
+        monkeypatch, screen, "store_board", lambda: t.fix(1, "S", "T30", base=base)
+    )
     late = t.fix(1, "S", "T20", expect=409, base=base)
     assert "Another phone changed this table a moment ago" in late.get_data(as_text=True)
     assert other_phone[0].status_code == 200

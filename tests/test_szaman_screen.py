@@ -8,6 +8,7 @@ import json
 import re
 
 import pytest
+from conftest import another_phone_first
 from szaman_deal import FULL_DEAL, JOKER_SUITS, LEFT, NAMES, QUICK_DEAL, full_request, quick_request
 
 from scorekeeper import api
@@ -329,16 +330,12 @@ def test_a_tap_landing_while_the_deal_is_saved_refuses_the_save(table, store, mo
 
     screen = table()
     enter_quick_deal(screen)
-    record = screens.record
-    other_phone: list = []
 
-    def record_after_the_other_phone(*args, **kwargs):
-        if not other_phone:  # another phone's tap, as the store receives it
-            data, _v = store.draft(screen.table_id, DRAFT)
-            other_phone.append(store.save_draft(screen.table_id, DRAFT, data))
-        return record(*args, **kwargs)
+    def a_tap_on_another_phone():  # as the store receives it: the draft written again
+        data, _v = store.draft(screen.table_id, DRAFT)
+        return store.save_draft(screen.table_id, DRAFT, data)
 
-    monkeypatch.setattr(screens, "record", record_after_the_other_phone)
+    another_phone_first(monkeypatch, screens, "record", a_tap_on_another_phone)
     late = screen.save()
     assert late.status_code == 409
     assert "Another phone changed this deal a moment ago" in late.get_data(as_text=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import another_phone_first
 
 from scorekeeper.web import vezimas as screen
 
@@ -341,15 +342,9 @@ def test_a_cart_tapped_on_another_phone_while_the_deal_is_saved_is_not_lost(vz, 
     t = vz(FOUR)
     t.set_trumps("Jonas")
     t.tap("/cart", player=t.who("Tomas"))
-    record = screens.record
-    other_phone: list = []
-
-    def record_after_the_other_phone(*args, **kwargs):
-        if not other_phone:
-            other_phone.append(t.tap("/cart", player=t.who("Asta")))
-        return record(*args, **kwargs)
-
-    monkeypatch.setattr(screens, "record", record_after_the_other_phone)
+    another_phone_first(
+        monkeypatch, screens, "record", lambda: t.tap("/cart", player=t.who("Asta"))
+    )
     late = t.post("/deal", {"submission_id": "deal-late"})
     assert late.status_code == 409
     assert "Another phone changed this deal a moment ago" in late.get_data(as_text=True)
