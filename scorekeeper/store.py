@@ -782,13 +782,7 @@ class Store:
         try:
             with self.write(table_id, submission_id, "add_entry") as outcome:
                 self._check_based_on(table_id, based_on_version)
-                if based_on_draft is not None:
-                    draft_name, draft_version = based_on_draft
-                    if self.draft(table_id, draft_name)[1] != draft_version:
-                        raise DraftChanged(
-                            "Another phone changed this deal a moment ago; nothing was "
-                            "saved. Check it, then save again."
-                        )
+                self._check_draft(table_id, based_on_draft)
                 if round_number is None:  # the next round, decided inside the write lock
                     round_number = self.next_round(table_id)
                 if supersedes is not None:
@@ -1000,9 +994,13 @@ class Store:
         result: dict,
         physical: bool = False,
         submission_id: str | None = None,
+        based_on_draft: tuple[str, int] | None = None,
     ) -> dict:
+        """Store a roll the moment it is made. ``based_on_draft``: as for ``add_entry``
+        (a roll asked for from a screen that another phone's roll has overtaken)."""
         try:
             with self.write(table_id, submission_id, "add_roll") as outcome:
+                self._check_draft(table_id, based_on_draft)
                 roll_id = self._insert(
                     "rolls",
                     {
@@ -1181,6 +1179,17 @@ class Store:
             partial.unlink(missing_ok=True)
 
     # -- internals
+
+    def _check_draft(self, table_id: int, based_on_draft: tuple[str, int] | None) -> None:
+        """Inside a write: refuse a change worked out from an older version of a draft."""
+        if based_on_draft is None:
+            return
+        name, version = based_on_draft
+        if self.draft(table_id, name)[1] != version:
+            raise DraftChanged(
+                "Another phone changed this deal a moment ago; nothing was saved. "
+                "Check it, then save again."
+            )
 
     def _check_based_on(self, table_id: int, based_on_version: int | None) -> None:
         """Inside a write: refuse a change worked out from an older state of the table."""

@@ -274,6 +274,27 @@ def test_rolling_needs_the_deal_first_and_the_exchange_die_once_per_trick(app, k
     assert len(kv.rolls()) == 2
 
 
+def test_two_phones_rolling_the_exchange_die_at_the_same_moment_roll_it_once(app, kv, monkeypatch):
+    """Both phones passed the once-per-trick check before either wrote: the second
+    roll is refused inside the write, so the trick has one exchange roll."""
+    from scorekeeper import store
+
+    kv.tricks(app, 3, 3, 3, 4, 2)  # target 9; this phone's die 4, the other phone's 2
+    answer = kv.post("trick-winner", player="Ceca")
+    other = kv.page()
+    another_phone_first(
+        monkeypatch,
+        store.Store,
+        "add_roll",
+        lambda: kv.post("roll", which="exchange", sid=other.sid("-x")),
+    )
+    late = kv.post("roll", which="exchange", sid=answer.sid("-x"))
+    assert late.status == 409
+    assert "Another phone changed this deal a moment ago" in late.error
+    exchange = [r for r in kv.rolls() if r["kind"] == "kvanta-exchange"]
+    assert [r["dice"] for r in exchange] == [[2]]
+
+
 # ---------------------------------------------------------------- the steps' entries
 
 

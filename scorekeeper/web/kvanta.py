@@ -982,8 +982,9 @@ def _roll_target(r: Round, form, sid: str, physical: bool) -> dict:
     if not r.exists:
         r.save()
     outcome = r.s.add_roll(
-        r.table.id, r.round, TARGET_ROLL, rolled["dice"], rolled, physical, submission_id=sid
-    )
+        r.table.id, r.round, TARGET_ROLL, rolled["dice"], rolled, physical, submission_id=sid,
+        based_on_draft=(DRAFT, r.version),  # the check above, made again inside the write
+    )  # fmt: skip
     r.draft["phase"] = "hand"
     r.draft["phys"] = [None] * dice.TARGET_DICE
     r.draft["draw_winner"] = None
@@ -1009,9 +1010,12 @@ def _roll_exchange(r: Round, sid: str, physical: bool) -> dict:
     else:
         rolled = dice.roll_kvanta_exchange(dice_rng())
     result = {**rolled, "player": draft["trick_winner"], "trick": draft.get("trick", 1)}
+    # one exchange roll per trick, checked again inside the write: two phones rolling
+    # at the same moment both passed the check above
     outcome = r.s.add_roll(
-        r.table.id, r.round, EXCHANGE_ROLL, [rolled["die"]], result, physical, submission_id=sid
-    )
+        r.table.id, r.round, EXCHANGE_ROLL, [rolled["die"]], result, physical, submission_id=sid,
+        based_on_draft=(DRAFT, r.version),
+    )  # fmt: skip
     draft["exchange"] = {
         "roll_id": outcome["roll_id"],
         "die": rolled["die"],
