@@ -239,6 +239,24 @@ class Round:
         )
         self.exists = True
 
+    def record(
+        self, kind: str, req: dict, sid: str, round_number: int | None = None, closes: bool = False
+    ) -> dict:
+        """Store an entry worked out from this round's draft: one of its kind per round,
+        and only if no tap on another phone changed the draft since it was read
+        (``based_on_draft``). ``closes``: the round is over, its draft goes with it."""
+        return record(
+            self.s,
+            self.table,
+            kind,
+            req,
+            self.round if round_number is None else round_number,
+            sid,
+            exclusive=True,
+            close_draft=DRAFT if closes else None,
+            based_on_draft=(DRAFT, self.version),
+        )
+
 
 def load_round(table: store.Table, access: str, summary: TableSummary | None = None) -> Round:
     s = get_store()
@@ -893,10 +911,7 @@ def act_dealer(r: Round, form):
     if not r.exists:
         r.save()
     # the draw belongs to the game's set-up, not to a deal: round 0
-    record(
-        r.s, r.table, "kvanta-dealer", req, SETUP_ROUND, sid, exclusive=True,
-        based_on_draft=(DRAFT, r.version),
-    )  # fmt: skip
+    r.record("kvanta-dealer", req, sid, round_number=SETUP_ROUND)
     return {"board": True, "kv_message": _("%(name)s deals first.", name=result["dealer"])}
 
 
@@ -1082,10 +1097,7 @@ def act_save_hand(r: Round, form):
         if result["tied"]:
             raise Refused(_("Tap who won the tie-break draw first."))
         raise Refused(_("Nobody's sum equals the target %(n)d: there is no Hand.", n=r.target))
-    record(
-        r.s, r.table, "kvanta-hand", req, r.round, sid, exclusive=True,
-        based_on_draft=(DRAFT, r.version),
-    )  # fmt: skip
+    r.record("kvanta-hand", req, sid)
     return {"board": True, "kv_message": _("Hand: +15 to %(name)s.", name=result["hand"])}
 
 
@@ -1158,16 +1170,10 @@ def act_save_call(r: Round, form):
             fields=dict.fromkeys(missing, _("Missing")),
         )
     if final:
-        record(
-            r.s, r.table, "kvanta-call", req, r.round, sid, exclusive=True,
-            based_on_draft=(DRAFT, r.version),
-        )  # fmt: skip
+        r.record("kvanta-call", req, sid)
         _end_game(r, sid + "-end")
         return {"board": True, "kv_message": _("Final comparison saved: the game is over.")}
-    record(
-        r.s, r.table, "kvanta-call", req, r.round, sid, exclusive=True,
-        based_on_draft=(DRAFT, r.version),
-    )  # fmt: skip
+    r.record("kvanta-call", req, sid)
     return {"board": True, "kv_message": _("Call settled. Now the poker prize.")}
 
 
@@ -1202,23 +1208,10 @@ def act_save_poker(r: Round, form):
         )
     result = api.evaluate("kvanta-poker", req)
     if final:
-        record(
-            r.s, r.table, "kvanta-poker", req, r.round, sid, exclusive=True,
-            based_on_draft=(DRAFT, r.version),
-        )  # fmt: skip
+        r.record("kvanta-poker", req, sid)
         _end_game(r, sid + "-end")
         return {"board": True, "kv_message": _("Final poker saved: the game is over.")}
-    record(
-        r.s,
-        r.table,
-        "kvanta-poker",
-        req,
-        r.round,
-        sid,
-        exclusive=True,
-        close_draft=DRAFT,
-        based_on_draft=(DRAFT, r.version),  # no tap on another phone meanwhile is lost
-    )
+    r.record("kvanta-poker", req, sid, closes=True)
     if result["winner"]:
         message = _(
             "Round %(n)d done: %(name)s wins the poker prize (%(prize)d).",
