@@ -1,0 +1,156 @@
+"""Play state: a deal in progress is a log of taps that a pure state type replays.
+
+Every game's state type follows one protocol, modelled on ``games/pegs.py`` and on
+pokerkit's ``verify_x`` / ``can_x`` / ``x``:
+
+- ``State.start(players, settings)`` — the state before the first tap;
+- ``state.verify(tap)`` raises :class:`Refused` with the reason a tap cannot be made now;
+  ``state.can(tap)`` says yes or no; ``state.apply(tap)`` returns the next state (the
+  state itself never changes: every state type is immutable);
+- ``state.to_json()`` — what a screen or an API user needs: whose turn it is, the next
+  step, the taps that may come next, and once the deal is complete the ``CONTRACT.md``
+  request that closes it (``closing``).
+
+A tap says what the player meant ("K♥ is in Olja's hand", not "toggle K♥"), so a tap
+retried after a lost answer ends in the state the player wanted; and it carries an id
+made on the phone, so a replayed id is applied once (:func:`replay`). Undo and redo act
+on the log itself (drop the last tap, put it back), never on a state.
+
+>>> tap = Tap.from_json({"id": "a1", "action": "hold", "seat": 0, "card": "KH"})
+>>> tap.to_json()
+{'id': 'a1', 'action': 'hold', 'seat': 0, 'card': 'KH'}
+>>> Tap.from_json(tap.to_json()) == tap
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol, Self
+
+from ...errors import RuleError
+
+# A tap id is made on the phone: short and URL-safe, so it can sit in a form and a log.
+TAP_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+MAX_TAPS = 2_000  # far above any real deal (a Szaman deal card by card is under 150)
+
+
+class Refused(RuleError):
+    """A tap the state cannot take: the reason for the player, the field it is about,
+    and (from :func:`replay`) the index of the tap in its log."""
+
+    def __init__(self, message: str, path: str = "", index: int | None = None):
+        super().__init__(message, path)
+        self.index = index
+
+    def as_dict(self) -> dict:
+        body = super().as_dict()
+        if self.index is not None:
+            body["error"]["tap"] = self.index
+        return body
+
+
+@dataclass(frozen=True)
+class Tap:
+    """One tap: its id, what it does (``action``) and the action's arguments."""
+
+    id: str
+    action: str
+    args: tuple[tuple[str, Any], ...] = ()
+
+    def __getitem__(self, name: str) -> Any:
+        return dict(self.args)[name]
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return dict(self.args).get(name, default)
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "action": self.action, **dict(self.args)}
+
+    @classmethod
+    def from_json(cls, raw: object, path: str = "tap") -> Tap:
+        if not isinstance(raw, Mapping):
+            raise Refused("A tap must be a JSON object.", path)
+        tap_id, action = raw.get("id"), raw.get("action")
+        if not isinstance(tap_id, str) or not TAP_ID.fullmatch(tap_id):
+            raise Refused("A tap needs an id of 1 to 64 letters, digits, - or _.", f"{path}.id")
+        if not isinstance(action, str) or not action:
+            raise Refused("A tap needs an action.", f"{path}.action")
+        args = tuple((k, v) for k, v in raw.items() if k not in ("id", "action"))
+        return cls(tap_id, action, args)
+
+
+class State(Protocol):
+    """What every game's play state offers (see the module's docstring)."""
+
+    game: ClassVar[str]
+
+    @classmethod
+    def start(cls, players: list[str], settings: Mapping[str, Any]) -> Self: ...
+
+    def verify(self, tap: Tap) -> None: ...
+
+    def can(self, tap: Tap) -> bool: ...
+
+    def apply(self, tap: Tap) -> Self: ...
+
+    def to_json(self) -> dict: ...
+
+
+def replay(state: State, taps: Iterable[object], *, path: str = "taps") -> State:
+    """The state after a log of taps. A tap whose id came before is skipped (a retry is
+    applied once); a refused tap raises :class:`Refused` naming its index."""
+    seen: set[str] = set()
+    for index, raw in enumerate(taps):
+        if index >= MAX_TAPS:
+            raise Refused(f"A deal holds at most {MAX_TAPS} taps.", path, index)
+        tap = raw if isinstance(raw, Tap) else Tap.from_json(raw, f"{path}[{index}]")
+        if tap.id in seen:
+            continue
+        try:
+            state = state.apply(tap)
+        except Refused as refused:
+            refused.index = index
+            if not refused.path:
+                refused.path = f"{path}[{index}]"
+            raise
+        except RuleError as error:
+            raise Refused(error.message, error.path or f"{path}[{index}]", index) from None
+        seen.add(tap.id)
+    return state
+
+
+# game slug -> "module:StateClass" inside this package; loaded on first use
+_STATES = {
+    "cowboy": "cowboy:CowboyDeal",
+    "szaman": "szaman:SzamanDeal",
+    "kvanta": "kvanta:KvantaRound",
+    "vezimas": "vezimas:VezimasDeal",
+    "pegs": "pegs:PegsRace",
+}
+
+
+def state_type(game: str) -> type:
+    """The play-state type of a game; LookupError for a game without one."""
+    try:
+        module, name = _STATES[game].split(":")
+    except KeyError:
+        raise LookupError(f"There is no game called {game!r}.") from None
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+
+
+def play(game: str, request: object) -> dict:
+    """The public door: ``{"players", "settings", "taps"}`` → the state as JSON."""
+    if not isinstance(request, Mapping):
+        raise Refused("The request must be a JSON object.", "")
+    players, settings = request.get("players"), request.get("settings", {})
+    taps = request.get("taps", [])
+    if not isinstance(taps, list):
+        raise Refused("taps must be a list of taps.", "taps")
+    if not isinstance(settings, Mapping):
+        raise Refused("settings must be an object.", "settings")
+    cls = state_type(game)
+    return replay(cls.start(players, settings), taps).to_json()
