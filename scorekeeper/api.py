@@ -36,6 +36,7 @@ _MODULES = {
     "vezimas-deal": "vezimas",
     "pegs-moves": "pegs",
     "pegs-apply": "pegs",
+    "game-result": "results",
 }
 
 MANUAL_LIMIT = 10_000

@@ -792,3 +792,66 @@ def test_game_winner_c_d9(totals, winner):
 def test_game_winner_other_target():
     assert cowboy.game_winner({"Ana": 120, "Bojan": 90}, target=100) == "Ana"
     assert cowboy.game_winner({"Ana": 120, "Bojan": 90}) is None
+
+
+# ── C-D10, C-D11, C-D12 (Rules 1.1) ─────────────────────────────────────────────
+
+
+@pytest.mark.parametrize("ace", ["AH", "AS", "A♦", "ac"])
+def test_c_d10_a_turned_ace_is_refused(ace):
+    """C-D10: the aces lie on the table, so a shot never turns one."""
+    err = refused("cowboy-shot", shoot(["3S", "8D"], ["KH"], turned=ace))
+    assert err.path == "turned" and "C-D10" in err.message
+
+
+def test_c_d11_a_dodging_victim_may_leave_the_last_ace_on_the_table():
+    """C-D11: declining the last ace keeps the deal going and the king unprotected."""
+    req = shoot(["3S", "8D"], ["KH"], turned="9H", aces=["AH"])
+    assert ask("cowboy-shot", req)["ends_deal"] is True
+    got = ask("cowboy-shot", {**req, "declines_ace": True})
+    assert (got["outcome"], got["king"], got["ace"], got["ends_deal"]) == (
+        "dodge",
+        "KH",
+        None,
+        False,
+    )
+    assert "leaves AH on the table" in got["reason"]
+
+
+def test_c_d11_declining_is_optional_and_false_by_default():
+    req = shoot(["3S", "8D"], ["KH"], turned="9H", aces=["AH", "AS"])
+    assert ask("cowboy-shot", {**req, "declines_ace": False}) == ask("cowboy-shot", req)
+    assert ask("cowboy-shot", req)["ace"] == "AH"
+
+
+def test_c_d11_declines_ace_must_be_true_or_false():
+    req = shoot(["3S", "8D"], ["KH"], turned="9H", aces=["AH"])
+    err = refused("cowboy-shot", {**req, "declines_ace": "yes"})
+    assert err.path == "declines_ace"
+
+
+def test_c_d11_declining_an_ace_that_is_not_on_the_table_is_refused():
+    req = shoot(["3S", "8D"], ["KH"], turned="9H", aces=["AS"])
+    err = refused("cowboy-shot", {**req, "declines_ace": True})
+    assert err.path == "aces_on_table"
+
+
+def test_c_d11_declines_ace_changes_nothing_but_a_dodge():
+    req = shoot(["3S", "8D"], ["KH", "KC"], turned="9H", aces=["AH"])
+    assert ask("cowboy-shot", {**req, "declines_ace": True}) == ask("cowboy-shot", req)
+
+
+def test_c_d12_a_45_ricochet_hits_a_king_of_another_suit_like_an_unprotected_shot():
+    """C-D12: after the 45 misses the protected kings, the unprotected ones are judged
+    exactly as any gun judges them: KS dodges a turned spade, KC is hit."""
+    got = ask("cowboy-shot", shoot(["4D", "5D"], ["KH", "AH", "KS", "KC"], turned="7S"))
+    assert got["outcome"] == "hit" and got["candidates"] == [["KC"]]
+    plain = ask("cowboy-shot", shoot(["2D", "2H"], ["KS", "KC"], turned="7S"))
+    assert plain["candidates"] == got["candidates"]
+
+
+def test_c_d12_a_45_ricochet_onto_a_lone_king_of_the_turned_suit_may_be_declined():
+    req = shoot(["4D", "5D"], ["KH", "AH", "KS"], turned="7S", aces=["AS"])
+    got = ask("cowboy-shot", {**req, "declines_ace": True})
+    assert (got["outcome"], got["ace"], got["ends_deal"]) == ("dodge", None, False)
+    assert "ricochet" in got["reason"]

@@ -11,6 +11,7 @@ import copy
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -175,12 +176,15 @@ def shot_requests(draw) -> dict:
     }
     left = [c for c in DECK if c not in gun and c not in held]
     if draw(st.sampled_from([True, True, False])):
-        request["turned"] = draw(st.sampled_from(left))
+        # C-D10: the aces lie on the table, so the turned card is never one
+        request["turned"] = draw(st.sampled_from([c for c in left if not c.startswith("A")]))
     if draw(st.booleans()):
         aces = [c for c in left if c.startswith("A") and c != request.get("turned")]
         request["aces_on_table"] = (
             draw(st.lists(st.sampled_from(aces), unique=True)) if aces else []
         )
+    if draw(st.sampled_from([False, False, True])):
+        request["declines_ace"] = True  # C-D11
     return request
 
 
@@ -420,3 +424,28 @@ def test_every_node_replaced_or_removed_only_raises_rule_error(data, kind):
             else:
                 parent[path[-1]] = copy.deepcopy(odd)
             answers_or_refuses(kind, bad)
+
+
+@SETTINGS
+@given(request=shot_requests())
+def test_c_d11_a_declined_dodge_keeps_its_king_and_never_ends_the_deal(request):
+    """C-D11: declining the ace changes a dodge's ace and end only, nothing else."""
+    request = {k: val for k, val in request.items() if k != "declines_ace"}
+    try:
+        taken = api.evaluate("cowboy-shot", request)
+    except RuleError:
+        return
+    declined = api.evaluate("cowboy-shot", {**request, "declines_ace": True})
+    if taken["outcome"] != "dodge":
+        assert declined == taken
+        return
+    assert declined["king"] == taken["king"]
+    assert declined["ace"] is None and declined["ends_deal"] is False
+
+
+@SETTINGS
+@given(request=shot_requests(), ace=st.sampled_from(["AS", "AH", "AD", "AC"]))
+def test_c_d10_every_turned_ace_is_refused(request, ace):
+    with pytest.raises(RuleError) as caught:
+        api.evaluate("cowboy-shot", {**request, "turned": ace})
+    assert caught.value.path == "turned"

@@ -422,15 +422,40 @@ def test_k_d4_all_hands_cancel_nobody_wins_prize_0():
     assert got["points"] == {"Ana": 0, "Bojan": 0}
 
 
-def test_k_d8_the_value_kept_is_the_smaller_one_and_feeds_the_jack_prize():
-    """K-D8: Ana's K-high straight may use 9H or 9S; 9H gives the value 1, not 19."""
+def test_k_d8_revised_the_jack_winner_keeps_the_five_with_the_larger_prize():
+    """K-D8 (revised): Ana's K-high straight may use 9H (value 1) or 9S (value 19).
+    As the winner of a J prize she keeps 9S: 19 is the highest value, so the prize
+    is 5, not ⌈(6 − 1) / 4⌉ = 2 with the smaller value."""
     hands = {"Ana": cards("9H 9S 10S JS QD KD 2C"), "Bojan": cards("AS AH 9D 7C 4S 3C 8C")}
     got = poker_points("JD", hands)
     assert got["hands"]["Ana"]["category"] == "straight"
-    assert sorted(got["hands"]["Ana"]["best"]) == sorted(cards("9H 10S JS QD KD"))
+    assert sorted(got["hands"]["Ana"]["best"]) == sorted(cards("9S 10S JS QD KD"))
+    assert got["values"] == {"Ana": 19, "Bojan": 6}
+    assert got["prize"] == 5 and got["points"]["Ana"] == 5
+
+
+def test_k_d8_revised_the_queen_winner_keeps_the_five_with_the_larger_prize():
+    """K-D8 (revised), Q prize: with 9S Ana's value 19 is the highest (ties included,
+    RULES §3) → 2; with 9H it would be ⌈(6 − 1) / 2⌉ = 3, so she keeps 9H."""
+    hands = {"Ana": cards("9H 9S 10S JS QD KD 2C"), "Bojan": cards("AS AH 9D 7C 4S 3C 8C")}
+    got = poker_points("QC", hands)
+    assert got["values"] == {"Ana": 1, "Bojan": 6}
+    assert got["prize"] == 3
+
+
+def test_k_d8_a_player_who_does_not_win_keeps_the_smaller_value():
+    """K-D8: only the J/Q prize's winner may keep a larger value; Ana loses here and
+    keeps 9H (value 1) although 9S (19) would be as strong."""
+    hands = {"Ana": cards("9H 9S 10S JS QD KD 2C"), "Bojan": cards("8H 8H 8D 8C 8S 2H 3H")}
+    got = poker_points("JD", hands)
+    assert got["winner"] == "Bojan"
     assert got["values"]["Ana"] == 1
-    # Bojan keeps A A 9 8 7: 1 − 1 + 9 − 8 − 7 → 6; ⌈(6 − 1) / 4⌉ = 2
-    assert got["values"]["Bojan"] == 6 and got["prize"] == 2
+
+
+def test_k_d8_outside_j_and_q_the_winner_keeps_the_smaller_value_too():
+    hands = {"Ana": cards("9H 9S 10S JS QD KD 2C"), "Bojan": cards("AS AH 9D 7C 4S 3C 8C")}
+    got = poker_points("7D", hands)
+    assert got["values"]["Ana"] == 1 and got["prize"] == 7
 
 
 def test_poker_seven_cards_five_of_a_kind_best_shown():
@@ -482,8 +507,9 @@ def test_refused_wrong_player_counts():
     refused("kvanta-flux", "players", players=list("ABCDEFG"), player="A")
     refused("kvanta-dealer", "draws", draws={"Ana": "2H"})
     refused("kvanta-trick", "plays", trump="S", plays={"Ana": "2H"})
-    refused("kvanta-call", "hands", target=9, caller=None, hands={}, sums={"Ana": 9})
-    refused("kvanta-hand", "hands", target=9, hands={}, sums=dict.fromkeys("ABCDEFG", 3))
+    refused("kvanta-call", "sums", target=9, caller=None, hands={}, sums={"Ana": 9})
+    refused("kvanta-hand", "sums", target=9, hands={}, sums=dict.fromkeys("ABCDEFG", 3))
+    refused("kvanta-hand", "hands", target=9, hands={"A": SEVEN}, sums={})
     refused("kvanta-poker", "hands", prize_card="2C", hands={"Ana": cards("2H 3H 4H 5H 6H")})
 
 
@@ -521,9 +547,22 @@ def test_refused_target_outside_three_dice():
 def test_refused_missing_and_unknown_fields():
     refused("kvanta-hand", "target", hands={}, sums={"A": 9, "B": 1})
     refused("kvanta-call", "caller", target=9, hands={}, sums={"A": 9, "B": 1})
-    refused("kvanta-call", "hands", target=9, caller=None, sums={"A": 9, "B": 1})
+    refused("kvanta-call", "hands", target=9, caller=None)
+    refused("kvanta-hand", "hands", target=9)
     refused("kvanta-trick", "trumps", trumps="S", trump="S", plays={"A": "2H", "B": "3H"})
     refused("kvanta-poker", "prize_card", hands={"A": SEVEN, "B": SEVEN})
+
+
+def test_sums_only_call_and_hand_are_answered():
+    """CONTRACT: ``hands`` and ``sums`` are each optional; sums alone name every player."""
+    got = score("kvanta-call", target=9, caller="A", sums={"A": 9, "B": 1, "C": -12})
+    assert got["winners"] == ["A"] and got["bulls_eyes"]
+    assert got["distances"] == {"A": 0, "B": 8, "C": 3}
+    got = score("kvanta-hand", target=9, sums={"A": -9, "B": 1})
+    assert got["hand"] == "A" and got["points"] == {"A": 15}
+    # a tie between sums only cannot be tested by black or face cards: it stays tied
+    got = score("kvanta-hand", target=9, sums={"A": -9, "B": 9})
+    assert got["hand"] is None and sorted(got["tied"]) == ["A", "B"]
 
 
 def test_refused_caller_who_is_not_a_player():

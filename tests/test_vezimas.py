@@ -296,6 +296,13 @@ REFUSALS = [
     ("vezimas-beat", changed(BASE_BEAT, card=DROP, hand=["AC", "9S"]), "hand[1]"),
     ("vezimas-beat", changed(BASE_BEAT, card=DROP, hand=["AC", "2C"]), "hand[1]"),
     ("vezimas-beat", changed(BASE_BEAT, card=DROP, hand=DECK), "hand"),
+    # V-D5: nothing to beat still needs a player holding cards and a real card
+    ("vezimas-beat", changed(BASE_BEAT, top=None, card=DROP, hand=[]), "hand"),
+    ("vezimas-beat", changed(BASE_BEAT, top=None, card="2S"), "card"),
+    ("vezimas-beat", changed(BASE_BEAT, top=None, card=DROP, hand=["AC", "AC"]), "hand[1]"),
+    ("vezimas-beat", changed(BASE_BEAT, top=None, out=["Ana"]), "player"),
+    ("vezimas-beat", changed(BASE_BEAT, top=None, out=["Bojan", "Ceca", "Dora"]), "out"),
+    ("vezimas-beat", changed(BASE_BEAT, top=None, card=DROP), ""),
     # vezimas-deal
     ("vezimas-deal", changed(BASE_DEAL, loser=None), "loser"),
     ("vezimas-deal", changed(BASE_DEAL, loser="Ema"), "loser"),
@@ -311,6 +318,29 @@ def test_refusals(kind, request_, path):
         api.evaluate(kind, request_)
     assert refused.value.path == path
     assert refused.value.message.endswith(".")
+
+
+def test_v_d5_nothing_to_beat_any_card_is_legal_case_0():
+    """V-D5: after a player goes out with a beat, the next one lays any card."""
+    for card in DECK:
+        got = beat(**changed(BASE_BEAT, top=None, card=card))
+        assert (got["legal"], got["case"]) == (True, 0)
+        assert "Nothing to beat" in got["reason"]
+
+
+def test_v_d5_nothing_to_beat_every_card_of_the_hand_may_be_laid():
+    got = beat(**changed(BASE_BEAT, top=None, card=DROP, hand=["9s", "AC", "KH"]))
+    assert got["beaters"] == ["9S", "AC", "KH"] and got["case"] == 0
+
+
+def test_v_d5_nothing_to_beat_next_player_skips_who_is_out():
+    got = beat(**changed(BASE_BEAT, top=None, out=["Bojan"], card="9H"))
+    assert got["next_player"] == "Ceca"
+
+
+def test_v_d5_an_empty_hand_is_refused_with_the_rule():
+    with pytest.raises(RuleError, match="V-D5"):
+        beat(**changed(BASE_BEAT, card=DROP, hand=[]))
 
 
 def test_refusal_bases_are_accepted():

@@ -156,7 +156,22 @@ GAMES: dict[str, Game] = {
             "Vežimas",
             "The Cart",
             (2, 3, 4),
-            (),
+            (
+                Setting(
+                    "tally",
+                    "What a lost deal gives",
+                    "choice",
+                    "carts",
+                    options=(
+                        ("carts", "A cart (fewest carts wins)"),
+                        ("letters", "A letter of VEŽIMAS"),
+                    ),
+                    decision="V-D6",
+                    house_rule=True,
+                    help="Letters: each deal's loser takes the next letter of V-E-Ž-I-M-A-S; "
+                    "whoever completes the word loses and the session ends.",
+                ),
+            ),
             "Beat the top card with your own trump; the last one holding cards gets the cart.",
         ),
         Game(

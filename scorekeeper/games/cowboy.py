@@ -260,10 +260,12 @@ def referee(
     has_gun_drawn: bool,
     turned: Card | None = None,
     aces_on_table: Sequence[Card] | None = None,
+    declines_ace: bool = False,
 ) -> dict:
     """Judge one shot (RULES §1 "Shooting"), the checks in the rules' order.
 
     ``held`` is the victim's hand plus captured kings and pairs, not drawn guns.
+    ``declines_ace``: a dodging victim leaves the ace on the table (C-D11).
     Raises RuleError for a dodge whose ace ``aces_on_table`` does not list.
     """
     kind, gun_reason = gun_kind(gun_cards)
@@ -345,6 +347,7 @@ def referee(
                 "reason": f"No protected cowboy has the suit of the turned {turned}, and the "
                 "victim has no unprotected one: a miss.",
             }
+        # C-D12: the ricochet follows the unprotected-king rules below exactly
         prefix = f"No protected cowboy has the suit of the turned {turned}, so the shot ricochets: "
 
     hits = [k for k in unprotected if k.suit != t]
@@ -379,7 +382,18 @@ def referee(
                 "among aces_on_table.",
                 "aces_on_table",
             )
-        ends_deal = len(aces_on_table) == 1
+        # C-D11: an ace the victim leaves on the table does not end the deal
+        ends_deal = len(aces_on_table) == 1 and not declines_ace
+    if declines_ace:
+        return {
+            **answer,
+            "outcome": "dodge",
+            "king": str(king),
+            "ace": None,
+            "ends_deal": False,
+            "reason": prefix + f"The only cowboy in reach, {king}, has the turned suit: it "
+            f"dodges; the victim leaves {ace} on the table.",
+        }
     text = (
         f"{king} has the suit of the turned {turned}: a dodge. The victim takes {ace} from "
         f"the table and {king} becomes a protected cowboy."
@@ -398,12 +412,25 @@ def referee(
 
 def shot(request: dict) -> dict:
     """``cowboy-shot``: the shooting referee."""
-    req = v.obj(request, "", required=("gun", "victim"), optional=("turned", "aces_on_table"))
+    req = v.obj(
+        request,
+        "",
+        required=("gun", "victim"),
+        optional=("turned", "aces_on_table", "declines_ace"),
+    )
     gun_cards = _cards(req["gun"], "gun")
     victim = v.obj(req["victim"], "victim", required=("held", "has_gun_drawn"))
     held = _cards(victim["held"], "victim.held")
     has_gun_drawn = v.boolean(victim["has_gun_drawn"], "victim.has_gun_drawn")
     turned = _card(req["turned"], "turned") if "turned" in req else None
+    if turned is not None and turned.rank == ACE:
+        # C-D10: the aces lie on the table, never in the stock
+        raise RuleError(
+            f"The turned card cannot be {turned}: the aces lie on the table, not in the stock "
+            "(C-D10).",
+            "turned",
+        )
+    declines_ace = v.boolean(req.get("declines_ace", False), "declines_ace")
     aces = None
     if "aces_on_table" in req:
         aces = _cards(req["aces_on_table"], "aces_on_table")
@@ -421,7 +448,7 @@ def shot(request: dict) -> dict:
     if aces is not None:
         counter.add_all(aces, "aces_on_table")
     _verify_aces_with_kings(held, "victim.held", "The victim")
-    return referee(gun_cards, held, has_gun_drawn, turned, aces)
+    return referee(gun_cards, held, has_gun_drawn, turned, aces, declines_ace)
 
 
 # ── cowboy-deal ─────────────────────────────────────────────────────────────────

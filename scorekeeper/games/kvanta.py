@@ -15,7 +15,7 @@ from typing import NamedTuple
 from .. import validate as v
 from ..cards import ACE, JACK, KING, QUEEN, Card
 from ..errors import RuleError
-from .poker import best_hand, cancel_ties, hand_sum, signed_sum
+from .poker import BestHand, best_hands, cancel_ties, hand_sum, signed_sum
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 DECKS = 3
@@ -118,15 +118,18 @@ def kvanta_cards(
 
 
 def _seats(req: dict, counter: v.CardCounter) -> dict[str, Seat]:
-    """Every shown hand: 7 cards in ``hands`` or a plain signed sum in ``sums``."""
-    hands = _named(req["hands"], "hands")
+    """Every shown hand: 7 cards in ``hands`` or a plain signed sum in ``sums``; each
+    field is optional, and together they name every player once (CONTRACT)."""
+    if "hands" not in req and "sums" not in req:
+        raise RuleError("Give every player's hand (hands) or sum (sums).", "hands")
+    hands = _named(req.get("hands", {}), "hands")
     sums = _named(req.get("sums", {}), "sums")
     for name in sums:
         if name in hands:
             raise RuleError(
                 f"{name} has both a hand and a sum; give only one.", v.join("sums", name)
             )
-    verify_player_count(len(hands) + len(sums), "hands")
+    verify_player_count(len(hands) + len(sums), "hands" if hands else "sums")
     seats: dict[str, Seat] = {}
     for name, raw in hands.items():
         cards = kvanta_cards(raw, v.join("hands", name), counter)
@@ -230,7 +233,7 @@ def verify_draw_winner(name: str, tied: list[str]) -> None:
 
 def hand(request: dict) -> dict:
     """Hand: right after the roll, a player whose sum equals the target scores +15."""
-    req = v.obj(request, "", required=("target", "hands"), optional=("sums", "draw_winner"))
+    req = v.obj(request, "", required=("target",), optional=("hands", "sums", "draw_winner"))
     target = _target(req["target"])
     seats = _seats(req, v.CardCounter(DECKS))
     declared = [n for n, seat in seats.items() if seat.sum == target]
@@ -303,7 +306,7 @@ def settle(
 
 def call(request: dict) -> dict:
     """The call settlement (or, with ``caller: null``, the K-D6 end-of-game comparison)."""
-    req = v.obj(request, "", required=("target", "caller", "hands"), optional=("sums", "flux"))
+    req = v.obj(request, "", required=("target", "caller"), optional=("hands", "sums", "flux"))
     target = _target(req["target"])
     seats = _seats(req, v.CardCounter(DECKS))
     caller = None if req["caller"] is None else v.player(req["caller"], "caller", seats)
@@ -369,6 +372,19 @@ def _totals(value: object, names: list[str]) -> dict[str, int]:
     return {n: v.integer(raw[n], v.join("totals", n), -TOTAL_LIMIT, TOTAL_LIMIT) for n in names}
 
 
+def larger_prize_choice(
+    prize_card: Card, winner: str, best: Mapping[str, BestHand], options: list[BestHand]
+) -> BestHand:
+    """K-D8 (revised): of the winner's equally strong fives (smallest value first), the
+    one that gives him the larger J or Q prize; on equal prizes the smaller value."""
+    values = {n: b.value for n, b in best.items()}
+
+    def prize_with(option: BestHand) -> int:
+        return poker_prize(prize_card, winner, {**values, winner: option.value}, None)
+
+    return max(options, key=lambda option: (prize_with(option), -option.value))
+
+
 def poker(request: dict) -> dict:
     """The poker phase: each keeps the best 5 of 7 (K-D8); equal best hands cancel (K-D4)."""
     req = v.obj(request, "", required=("prize_card", "hands"), optional=("totals",))
@@ -377,14 +393,19 @@ def poker(request: dict) -> dict:
     raw_hands = _named(req["hands"], "hands")
     verify_player_count(len(raw_hands), "hands")
     names = list(raw_hands)
-    best = {
-        name: best_hand(kvanta_cards(raw, v.join("hands", name), counter, POKER_SIZES))
+    choices = {
+        name: best_hands(kvanta_cards(raw, v.join("hands", name), counter, POKER_SIZES))
         for name, raw in raw_hands.items()
     }
     totals = _totals(req["totals"], names) if "totals" in req else None
     verify_prize_totals(prize_card, totals)
 
+    # K-D8: everyone keeps the smaller value of equally strong fives ...
+    best = {n: options[0] for n, options in choices.items()}
     winner, cancelled = cancel_ties({n: b.key for n, b in best.items()})
+    if winner and prize_card.rank in (JACK, QUEEN):
+        # ... but the winner of a J or Q prize keeps the five giving the larger prize
+        best[winner] = larger_prize_choice(prize_card, winner, best, choices[winner])
     values = {n: b.value for n, b in best.items()}
     prize = poker_prize(prize_card, winner, values, totals) if winner else 0
     points = dict.fromkeys(names, 0)

@@ -11,7 +11,9 @@ ranks that decide within it (2..14, ace 14; a wheel straight's top card is 5).
 
 The best 5 of 7 is found directly from rank counts rather than by trying all 21
 choices; among equally strong choices K-D8 keeps the one with the smaller
-Kvanta value (the absolute card sum, see ``signed_sum``).
+Kvanta value (the absolute card sum, see ``signed_sum``), except for the winner
+of a J or Q prize, who keeps the one giving him the larger prize (``best_hands``
+lists every value the choices can have).
 
 >>> from scorekeeper.cards import parse_card
 >>> hand = best_hand([parse_card(t) for t in "10H 10H 10D 10C 10C 2S 4D".split()])
@@ -212,11 +214,13 @@ def _by_suit_order(cards: Iterable[Card]) -> list[Card]:
     return sorted(cards, key=lambda c: _SUIT_ORDER.get(c.suit, 4))
 
 
-def _least_value_choice(needed: list[tuple[int, int]], pools: list[list[Card]]) -> list[Card]:
-    """K-D8: of the ways to pick the needed cards, the one with the smallest absolute sum.
+def _value_choices(needed: list[tuple[int, int]], pools: list[list[Card]]) -> dict[int, list[Card]]:
+    """Every Kvanta value the needed cards can be picked to, with one pick for each
+    (K-D8 chooses among them).
 
     Cards of one rank differ only in colour, so each rank offers a few options
-    (how many of them are red); a small table of reachable sums finds the best mix.
+    (how many of them are red); a small table of reachable sums finds every mix.
+    Between a sum +s and −s the pick of −s is kept, so it never depends on order.
     """
     split = [
         (_by_suit_order(c for c in pool if c.suit in _RED),
@@ -235,12 +239,15 @@ def _least_value_choice(needed: list[tuple[int, int]], pools: list[list[Card]]) 
                 if new not in step:
                     step[new] = (*taken, k)
         reachable = step
-    # the smallest |sum|; between +s and -s take -s so the choice never depends on order
-    best = min(reachable, key=lambda s: (abs(s), s))
-    chosen: list[Card] = []
-    for (_rank, count), (reds, blacks), k in zip(needed, split, reachable[best], strict=True):
-        chosen.extend(_by_suit_order(reds[:k] + blacks[: count - k]))
-    return chosen
+    choices: dict[int, list[Card]] = {}
+    for signed in sorted(reachable, key=lambda s: (abs(s), s)):
+        if abs(signed) in choices:
+            continue
+        chosen: list[Card] = []
+        for (_rank, count), (reds, blacks), k in zip(needed, split, reachable[signed], strict=True):
+            chosen.extend(_by_suit_order(reds[:k] + blacks[: count - k]))
+        choices[abs(signed)] = chosen
+    return choices
 
 
 def hand_key(cards: Sequence[Card]) -> tuple:
@@ -255,8 +262,9 @@ def hand_key(cards: Sequence[Card]) -> tuple:
     return _evaluate(cards)[0]
 
 
-def best_hand(cards: Sequence[Card]) -> BestHand:
-    """The 5 cards to keep of 5-7 (K-D8: the smaller value among equally strong ones)."""
+def best_hands(cards: Sequence[Card]) -> list[BestHand]:
+    """The equally strong best 5 of these 5-7 cards, one per Kvanta value they can
+    have, smallest value first (K-D8 picks among them)."""
     key, suit = _evaluate(cards)
     needed = _needed(key)
     by_rank: dict[int, list[Card]] = {}
@@ -267,9 +275,15 @@ def best_hand(cards: Sequence[Card]) -> BestHand:
     if all(len(pool) == count for pool, (_rank, count) in zip(pools, needed, strict=True)):
         # no choice to make
         chosen = [c for pool in pools for c in (pool if len(pool) == 1 else _by_suit_order(pool))]
-    else:
-        chosen = _least_value_choice(needed, pools)
-    return BestHand(key, tuple(chosen), hand_sum(chosen))
+        return [BestHand(key, tuple(chosen), hand_sum(chosen))]
+    choices = _value_choices(needed, pools)
+    return [BestHand(key, tuple(choices[value]), value) for value in sorted(choices)]
+
+
+def best_hand(cards: Sequence[Card]) -> BestHand:
+    """The 5 cards to keep of 5-7 (K-D8: the smaller value among equally strong ones,
+    as every player but a J or Q prize's winner keeps)."""
+    return best_hands(cards)[0]
 
 
 def cancel_ties(keys: Mapping[str, Hashable], highest: bool = True) -> tuple[str | None, list[str]]:
@@ -301,6 +315,7 @@ __all__ = [
     "CATEGORIES",
     "BestHand",
     "best_hand",
+    "best_hands",
     "cancel_ties",
     "card_value",
     "category",

@@ -24,6 +24,11 @@ MAX_HAND = len(DECK) - 1  # everything but the top card
 # V-D1: the Q♣ holder takes clubs, the next players clockwise take ♠, ♥, ♦
 TRUMP_ORDER = ("C", "S", "H", "D")
 DEAL_SIZES = {2: 12, 3: 8, 4: 6}  # the whole deck is dealt
+# V-D6, house rule ``tally``: count carts (V-D4), or give each deal's loser the next
+# letter of the word; completing it loses the session
+CART_TALLY, LETTER_TALLY = "carts", "letters"
+TALLIES = (CART_TALLY, LETTER_TALLY)
+WORD = "VEŽIMAS"
 
 
 # --- seating -------------------------------------------------------------------------
@@ -231,6 +236,15 @@ def session_standings(carts: Mapping[str, int]) -> list[dict]:
     return table
 
 
+def letters(count: int) -> str:
+    """V-D6: the letters of VEŽIMAS a player has taken, one per lost deal.
+
+    >>> letters(3), letters(0), letters(9)
+    ('VEŽ', '', 'VEŽIMAS')
+    """
+    return WORD[: max(0, min(count, len(WORD)))]
+
+
 # --- request reading -----------------------------------------------------------------
 
 
@@ -292,10 +306,17 @@ def read_out(value: object, players: list[str]) -> list[str]:
     return out
 
 
-def read_hand(value: object, top: Card) -> list[Card]:
+def read_hand(value: object, top: Card | None) -> list[Card]:
+    """A player's cards: at least one (V-D5: a player not out holds a card)."""
+    if isinstance(value, list) and not value:
+        raise RuleError(
+            "The hand is empty, but a player who is not out holds at least one card (V-D5).",
+            "hand",
+        )
     items = v.array(value, "hand", 1, MAX_HAND)
     counter = v.CardCounter()
-    counter.add(top, "top")
+    if top is not None:
+        counter.add(top, "top")
     hand = []
     for index, item in enumerate(items):
         path = v.join("hand", index)
@@ -350,6 +371,8 @@ def beat_kind(request: object) -> dict:
     trumps = read_trumps(req["trumps"], players)
     out = read_out(req.get("out", []), players)
     player = v.player(req["player"], "player", players)
+    if req["top"] is None:
+        return nothing_to_beat(req, players, out, player)
     top = read_card(req["top"], "top")
     situation = situation_for(players, trumps, out, player, top)
     answer = {"case": beat_case(situation), "next_player": situation.next_player}
@@ -361,6 +384,31 @@ def beat_kind(request: object) -> dict:
     hand = read_hand(req["hand"], top)
     found = [str(card) for card in beaters(situation, hand)]
     return {"beaters": found, **answer, "reason": explain(situation)}
+
+
+NOTHING_TO_BEAT = (
+    "Nothing to beat: the previous player went out with a beat, so any card may be laid."
+)
+
+
+def nothing_to_beat(req: dict, players: list[str], out: list[str], player: str) -> dict:
+    """V-D5: after a player goes out with a beat the next one lays any card (case 0)."""
+    gone = set(out)
+    if player in gone:
+        raise RuleError(
+            f"{player} is out of this deal: a player with no cards cannot play.", "player"
+        )
+    nxt = next_clockwise(players, player, gone)
+    if nxt is None:
+        raise RuleError(
+            f"Only {player} still holds cards: the deal is over and {player} gets the cart.", "out"
+        )
+    answer = {"case": 0, "next_player": nxt}
+    if "card" in req:
+        card = read_card(req["card"], "card")
+        return {"legal": True, **answer, "reason": f"{card} may be laid. {NOTHING_TO_BEAT}"}
+    hand = read_hand(req["hand"], None)
+    return {"beaters": [str(card) for card in hand], **answer, "reason": NOTHING_TO_BEAT}
 
 
 def deal_kind(request: object) -> dict:
