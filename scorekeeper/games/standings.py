@@ -1,13 +1,19 @@
 """Totals → ranks, who deals next, and whether the game is over, per game.
 
-Each game's own end rule lives in its engine module (C-D9, S-D5, K-D7, V-D4);
-this module applies them to a table's running totals so the web layer holds no
-game rules.
+Who has won comes from the ``game-result`` engine (RULES §6: C-D9, S-D5, K-D7,
+V-D4, V-D6; Pegs and Jokers from its board); this module only reads a table's
+entries into that request, orders the players and words the result, so the web
+layer holds no game rules.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+
+from ..errors import RuleError
+from . import results
+from .vezimas import LETTER_TALLY, WORD, letters
 
 
 @dataclass(frozen=True)
@@ -35,6 +41,8 @@ class Standings:
     lower_is_better: bool = False
     distance_to: int | None = None  # Szaman: ranks by distance to this total
     shown: dict[str, str] | None = None  # what to show for each player instead of points
+    losers: list[str] = field(default_factory=list)  # Vežimas (V-D4, V-D6)
+    word: str | None = None  # V-D6: the word whose letters the players collect
 
 
 def _rank(order: list[str], key) -> dict[str, int]:
@@ -86,87 +94,11 @@ def standings(
     totals = {name: totals.get(name, 0) for name in players}
     next_dealer = dealer(game, players, progress)
 
-    if game == "szaman":
-        from .szaman import game_winners
-
-        target = int(settings.get("target", 66))
-        deals = int(settings.get("deals", 6))
-        order = sorted(players, key=lambda p: (abs(totals[p] - target), -totals[p], seat[p]))
-        ranks = _rank(order, lambda p: abs(totals[p] - target))
-        finished = progress.deals_played >= deals or progress.ended
-        winners = list(game_winners(totals, target)) if finished else []
-        left = max(deals - progress.deals_played, 0)
-        message = (
-            f"{_names(winners)} {'wins' if len(winners) == 1 else 'share the win'}: "
-            f"closest to {target} (S-D5)."
-            if finished
-            else f"{left} deal{'s' if left != 1 else ''} to go; closest to {target} wins."
-        )
-        return Standings(order, ranks, finished, winners, message, next_dealer, False, target)
-
-    if game == "vezimas":
-        # V-D4: a point is a cart; fewest carts is best
-        order = sorted(players, key=lambda p: (totals[p], seat[p]))
-        ranks = _rank(order, lambda p: totals[p])
-        if progress.ended:
-            fewest = min(totals.values())
-            winners = [p for p in players if totals[p] == fewest]
-            message = f"{_names(winners)} {'wins' if len(winners) == 1 else 'share the win'} with the fewest carts."
-            return Standings(order, ranks, True, winners, message, next_dealer, True)
-        return Standings(
-            order,
-            ranks,
-            False,
-            [],
-            "Fewest carts wins; end the session when you stop.",
-            next_dealer,
-            True,
-        )
+    if game in results.GAMES and players:
+        return _from_game_result(game, players, totals, settings, progress, next_dealer)
 
     order = sorted(players, key=lambda p: (-totals[p], seat[p]))
     ranks = _rank(order, lambda p: totals[p])
-
-    if game == "cowboy":
-        from .cowboy import game_winner
-
-        winner = game_winner(totals)
-        if winner is not None:
-            return Standings(
-                order,
-                ranks,
-                True,
-                [winner],
-                f"{winner} wins with {totals[winner]} (C-D9).",
-                next_dealer,
-            )
-        top = max(totals.values())
-        if top >= 500:
-            return Standings(
-                order,
-                ranks,
-                False,
-                [],
-                "Tied for the lead past 500: play another deal (C-D9).",
-                next_dealer,
-            )
-        return Standings(
-            order, ranks, False, [], "First to 500 wins; the deal passes to the right.", next_dealer
-        )
-
-    if game == "kvanta":
-        from .kvanta import game_winner
-
-        if progress.ended:
-            winner = game_winner(totals)
-            message = (
-                f"{winner} wins with {totals[winner]} (K-D7)."
-                if winner
-                else "Every top total cancels out: the game is a draw (K-D7)."
-            )
-            return Standings(order, ranks, True, [winner] if winner else [], message, next_dealer)
-        return Standings(
-            order, ranks, False, [], "The game ends when the burned cards are reached.", next_dealer
-        )
 
     if game == "pegs":
         # a race of two teams (Setup: seat s is on team s mod 2; End: a team wins with
@@ -207,6 +139,127 @@ def standings(
     return Standings(order, ranks, progress.ended, [], "", next_dealer)
 
 
+def _from_game_result(
+    game: str,
+    players: list[str],
+    totals: dict[str, int],
+    settings: dict,
+    progress: Progress,
+    next_dealer: str | None,
+) -> Standings:
+    """Ranks, the end and the winners as the ``game-result`` engine says (RULES §6):
+    this module adds only the order to list them in and the sentence to show."""
+    own = {k: settings[k] for k in results.SETTINGS[game] if k in settings}
+    tally = own.get("tally")
+    if tally == LETTER_TALLY:
+        # a score-pad round could give more letters than the word has
+        totals = {p: max(0, min(t, len(WORD))) for p, t in totals.items()}
+    request = {
+        "game": game,
+        "players": players,
+        "totals": totals,
+        "deals": progress.deals_played,
+        "ended": progress.ended,
+        "settings": own,
+    }
+    try:
+        result = results.game_result(request)
+    except RuleError as exc:  # totals the rules cannot rank (e.g. typed on the pad)
+        order = list(players)
+        return Standings(order, dict.fromkeys(order, 1), False, [], exc.message, next_dealer)
+    seat = {name: i for i, name in enumerate(players)}
+    ranks = result["ranks"]
+    order = sorted(players, key=lambda p: (ranks[p], -totals[p], seat[p]))
+    winners, losers = result["winners"], result["losers"]
+    message = _MESSAGES[game](result, totals, own, progress)
+    if game == "szaman":
+        target = int(own.get("target", results.SZAMAN_TARGET))
+        return Standings(
+            order, ranks, result["finished"], winners, message, next_dealer, False, target
+        )
+    if game == "vezimas":
+        shown = word = None
+        if tally == LETTER_TALLY:
+            shown = {p: letters(totals[p]) or "–" for p in players}
+            word = WORD
+        return Standings(
+            order,
+            ranks,
+            result["finished"],
+            winners,
+            message,
+            next_dealer,
+            True,
+            shown=shown,
+            losers=losers,
+            word=word,
+        )
+    return Standings(order, ranks, result["finished"], winners, message, next_dealer)
+
+
+def _win_text(winners: list[str]) -> str:
+    return f"{_names(winners)} {'wins' if len(winners) == 1 else 'share the win'}"
+
+
+def _cowboy_message(result: dict, totals: dict, settings: dict, progress: Progress) -> str:
+    target = int(settings.get("target", results.COWBOY_TARGET))
+    winners = result["winners"]
+    if len(winners) == 1:
+        return f"{winners[0]} wins with {totals[winners[0]]} (C-D9)."
+    if winners:
+        return f"{_win_text(winners)} with {totals[winners[0]]} (C-D9)."
+    if max(totals.values()) >= target:
+        return f"Tied for the lead past {target}: play another deal (C-D9)."
+    return f"First to {target} wins; the deal passes to the right."
+
+
+def _szaman_message(result: dict, totals: dict, settings: dict, progress: Progress) -> str:
+    target = int(settings.get("target", results.SZAMAN_TARGET))
+    if result["finished"]:
+        return f"{_win_text(result['winners'])}: closest to {target} (S-D5)."
+    left = max(int(settings.get("deals", results.SZAMAN_DEALS)) - progress.deals_played, 0)
+    return f"{left} deal{'s' if left != 1 else ''} to go; closest to {target} wins."
+
+
+def _kvanta_message(result: dict, totals: dict, settings: dict, progress: Progress) -> str:
+    if not result["finished"]:
+        return "The game ends when the burned cards are reached."
+    if result["winners"]:
+        winner = result["winners"][0]
+        return f"{winner} wins with {totals[winner]} (K-D7)."
+    return "Every top total cancels out: the game is a draw (K-D7)."
+
+
+def _vezimas_message(result: dict, totals: dict, settings: dict, progress: Progress) -> str:
+    winners, losers = result["winners"], result["losers"]
+    if settings.get("tally") == LETTER_TALLY:
+        if not result["finished"]:
+            return f"Each deal's loser takes the next letter of {WORD}; completing it loses (V-D6)."
+        if len(losers) == 1 and totals[losers[0]] == len(WORD):
+            text = f"{losers[0]} completed {WORD} and loses the session (V-D6)."
+            return text + (f" {_win_text(winners)} with the fewest letters." if winners else "")
+        unit, rule = "letters", "V-D6"
+    else:
+        if not result["finished"]:
+            return "Fewest carts wins; end the session when you stop."
+        unit, rule = "carts", "V-D4"
+    if not winners:
+        return f"Everyone has as many {unit}: nobody wins or loses ({rule})."
+    text = f"{_win_text(winners)} with the fewest {unit} ({rule})."
+    if losers:
+        verb = "has" if len(losers) == 1 else "have"
+        text += f" {_names(losers)} {verb} the most."
+    return text
+
+
+_MESSAGES = {
+    "cowboy": _cowboy_message,
+    "szaman": _szaman_message,
+    "kvanta": _kvanta_message,
+    "vezimas": _vezimas_message,
+}
+
+
 def progress_of(game: str, settings: dict, live_entries: list[dict]) -> Progress:
     """What a table's live entries say about the game beyond the totals.
 
@@ -214,32 +267,57 @@ def progress_of(game: str, settings: dict, live_entries: list[dict]) -> Progress
     by player name, oldest first.
     """
     scoring_rounds = {e["round"] for e in live_entries if e["kind"] not in NON_DEAL_KINDS}
-    last_loser = drawn_dealer = winner_team = pegs_home = None
+
+    def newest_first(kinds: frozenset[str]) -> Iterator[dict]:
+        return (e for e in reversed(live_entries) if e["kind"] in kinds)
+
+    return progress_from(game, settings, newest_first, len(scoring_rounds))
+
+
+def progress_from(
+    game: str,
+    settings: dict,
+    newest_first: Callable[[frozenset[str]], Iterable[dict]],
+    deals_played: int,
+) -> Progress:
+    """``progress_of`` for a history too long to read whole: every fact it needs is
+    the latest live entry of some kinds that says it, so ``newest_first(kinds)``
+    gives the live entries of those kinds (as ``progress_of`` takes them), newest
+    first, and each is read only until the first that says it. ``deals_played``:
+    rounds with a live entry of a kind that is a deal (not in ``NON_DEAL_KINDS``)."""
+
+    def latest(kinds: frozenset[str], says) -> dict | None:
+        return next((e for e in newest_first(kinds) if says(e)), None)
+
+    ended = latest(frozenset({"game-end"}), lambda e: True) is not None
+    last_loser = None
+    loser_kinds = {"vezimas-deal"} | ({"manual-points"} if game == "vezimas" else set())
+    # V-D2: the latest deal names who deals next; on the score pad a Vežimas round
+    # gives the cart (1 point) to the loser
+    said = latest(
+        frozenset(loser_kinds),
+        lambda e: e["kind"] == "vezimas-deal" or len(_carts(e)) == 1,
+    )
+    if said is not None:
+        last_loser = (
+            said["result"].get("next_dealer") if said["kind"] == "vezimas-deal" else _carts(said)[0]
+        )
+    dealer_entry = latest(frozenset({"kvanta-dealer"}), lambda e: e["result"].get("dealer"))
+    drawn_dealer = dealer_entry["result"]["dealer"] if dealer_entry else None
+    # Pegs: the latest board decides (a correction can also undo a finish)
+    board_kinds = frozenset({"pegs-apply", "pegs-board"})
+    latest_board = latest(board_kinds, lambda e: True)
+    winner_team = latest_board["result"].get("winner_team") if latest_board else None
+    pegs_home = None
     pegs_per_seat = 0
-    ended = False
-    for e in live_entries:
-        kind = e["kind"]
-        if kind == "game-end":
-            ended = True
-        elif kind == "vezimas-deal":
-            last_loser = e["result"].get("next_dealer")
-        elif kind == "manual-points" and game == "vezimas":
-            # on the score pad a Vežimas round gives the cart (1 point) to the loser
-            carts = [name for name, pts in e["points"].items() if pts > 0]
-            if len(carts) == 1:
-                last_loser = carts[0]
-        elif kind == "kvanta-dealer":
-            drawn_dealer = e["result"].get("dealer") or drawn_dealer
-        elif kind in ("pegs-apply", "pegs-board"):
-            # the latest board decides: a correction can also undo a finish
-            winner_team = e["result"].get("winner_team")
-            board = e["result"].get("pegs")  # positions by seat; home holes are H… (P-D1)
-            if isinstance(board, dict) and board:
-                seats = [board.get(str(i), []) for i in range(len(board))]
-                pegs_home = tuple(sum(str(p).startswith("H") for p in pegs) for pegs in seats)
-                pegs_per_seat = max(len(pegs) for pegs in seats)
+    placed = latest(board_kinds, lambda e: _board(e) is not None)
+    if placed is not None:
+        board = _board(placed)  # positions by seat; home holes are H… (P-D1)
+        seats = [board.get(str(i), []) for i in range(len(board))]
+        pegs_home = tuple(sum(str(p).startswith("H") for p in pegs) for pegs in seats)
+        pegs_per_seat = max(len(pegs) for pegs in seats)
     return Progress(
-        deals_played=len(scoring_rounds),
+        deals_played=deals_played,
         ended=ended,
         first_dealer=int(settings.get("first_dealer", 0) or 0),
         last_loser=last_loser,
@@ -248,6 +326,15 @@ def progress_of(game: str, settings: dict, live_entries: list[dict]) -> Progress
         pegs_home=pegs_home,
         pegs_per_seat=pegs_per_seat,
     )
+
+
+def _carts(entry: dict) -> list[str]:
+    return [name for name, pts in entry["points"].items() if pts > 0]
+
+
+def _board(entry: dict) -> dict | None:
+    board = entry["result"].get("pegs")
+    return board if isinstance(board, dict) and board else None
 
 
 # entries that belong to a table's history but are not a deal of their own
