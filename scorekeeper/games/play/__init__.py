@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 import importlib
+import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -100,6 +101,19 @@ class State(Protocol):
     def to_json(self) -> dict: ...
 
 
+def tap_path(at: str, path: str) -> str:
+    """A refusal's path inside the log: a path relative to the tap (``".card"``, as
+    ``verify`` names a tap's argument) or none is placed under the tap's own
+    (``taps[3].card``); any other path is the state's own and is kept.
+
+    >>> tap_path("taps[3]", ".card"), tap_path("taps[3]", ""), tap_path("taps[3]", "players")
+    ('taps[3].card', 'taps[3]', 'players')
+    """
+    if not path:
+        return at
+    return at + path if path.startswith(".") else path
+
+
 def replay(state: State, taps: Iterable[object], *, path: str = "taps") -> State:
     """The state after a log of taps. A tap whose id came before is skipped (a retry is
     applied once); a refused tap raises :class:`Refused` naming its index."""
@@ -114,11 +128,11 @@ def replay(state: State, taps: Iterable[object], *, path: str = "taps") -> State
             state = state.apply(tap)
         except Refused as refused:
             refused.index = index
-            if not refused.path:
-                refused.path = f"{path}[{index}]"
+            refused.path = tap_path(f"{path}[{index}]", refused.path)
             raise
         except RuleError as error:
-            raise Refused(error.message, error.path or f"{path}[{index}]", index) from None
+            where = tap_path(f"{path}[{index}]", error.path)
+            raise Refused(error.message, where, index) from None
         seen.add(tap.id)
     return state
 
@@ -137,15 +151,30 @@ def state_type(game: str) -> type:
     """The play-state type of a game; LookupError for a game without one."""
     try:
         module, name = _STATES[game].split(":")
-    except KeyError:
+    except (KeyError, TypeError):
         raise LookupError(f"There is no game called {game!r}.") from None
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    try:
+        found = importlib.import_module(f"{__name__}.{module}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__name__}.{module}":
+            raise
+        raise LookupError(f"The play state of {game!r} is not available yet.") from None
+    return getattr(found, name)
+
+
+REQUEST_FIELDS = ("players", "settings", "taps")
 
 
 def play(game: str, request: object) -> dict:
     """The public door: ``{"players", "settings", "taps"}`` → the state as JSON."""
     if not isinstance(request, Mapping):
         raise Refused("The request must be a JSON object.", "")
+    for key in request:
+        if key not in REQUEST_FIELDS:
+            allowed = ", ".join(REQUEST_FIELDS)
+            raise Refused(f"Unknown field {key!r} (allowed here: {allowed}).", str(key))
+    if "players" not in request:
+        raise Refused("The field 'players' is missing.", "players")
     players, settings = request.get("players"), request.get("settings", {})
     taps = request.get("taps", [])
     if not isinstance(taps, list):
@@ -154,3 +183,28 @@ def play(game: str, request: object) -> dict:
         raise Refused("settings must be an object.", "settings")
     cls = state_type(game)
     return replay(cls.start(players, settings), taps).to_json()
+
+
+def respond(game: str, raw: bytes | str) -> tuple[dict, int]:
+    """(body, HTTP status) of the public door for one raw request, as the score door
+    answers: 200 the state, 422 a refused request or tap (with the tap's index), 400 a
+    body that is not JSON, 404 an unknown game. The CLI maps every non-200 to exit 2."""
+    try:
+        state_type(game)
+    except LookupError as exc:
+        return {"error": {"message": str(exc), "path": "game"}}, 404
+    try:
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        request = json.loads(text)
+        json.dumps(request, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:  # an unpaired \uD800–\uDFFF escape: no answer could name it
+        message = "The request is not valid JSON: it has half a character (an unpaired escape)."
+        return {"error": {"message": message, "path": ""}}, 400
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return {"error": {"message": "The request is not valid JSON.", "path": ""}}, 400
+    try:
+        return play(game, request), 200
+    except RuleError as exc:
+        return exc.as_dict(), 422
+    except RecursionError:
+        return {"error": {"message": "The request is nested too deeply.", "path": ""}}, 422
