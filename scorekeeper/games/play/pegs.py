@@ -1,0 +1,395 @@
+"""An Arizona Pegs and Jokers race as a log of taps (RULES.md §5): a thin layer over the
+engine's :class:`~scorekeeper.games.pegs.Board` that adds whose turn it is (play goes
+clockwise: the next seat number), discards under the must-play rule, corrections made
+by hand, and the log itself (undo and redo drop and put back its last tap).
+
+``settings``: the house rules ``team_pegs`` (P-D2) and ``nine`` (P-D3), plus the race
+so far: ``pegs`` (the board to start from, ``{"0": [5 positions], …}``; every peg in
+start when left out) and ``turn`` (the seat to play first; 0 when left out).
+
+>>> from . import replay
+>>> race = PegsRace.start(["Ana", "Ben", "Eva", "Jan"], {})
+>>> race = replay(race, [
+...     {"id": "m1", "action": "move", "seat": 0, "card": "AS",
+...      "steps": [{"seat": 0, "from": "S", "to": "T8"}]},
+...     {"id": "m2", "action": "discard", "seat": 1, "card": "5H", "hand": ["5H", "2C"]},
+... ])
+>>> race.turn, race.to_json()["next"]["text"]
+(2, "Eva's turn: play a card, or discard when nothing but a joker can move.")
+>>> [p["text"] for p in race.to_json()["log"]]
+['Ana played A: Ana S→T8.', 'Ben discarded 5: no card could move.']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from ... import validate as v
+from ...cards import JOKER, RANK_TEXT, Card, CardError, parse_card
+from ...errors import RuleError
+from .. import catalog
+from .. import pegs as engine
+from . import Refused, Tap
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK")
+HAND_SIZE = 5
+
+
+def next_seat(seat: int, seats: int) -> int:
+    """Play goes clockwise (RULES §5): the next seat number, round the table."""
+    return (seat + 1) % seats
+
+
+def rank_text(card: Card) -> str:
+    return "JK" if card.rank == JOKER else RANK_TEXT[card.rank]
+
+
+def card_for_rank(rank: str) -> str:
+    """A card standing for a rank (suits never matter here): ``7`` → ``7S``."""
+    return rank if rank == "JK" else rank + "S"
+
+
+@dataclass(frozen=True)
+class Play:
+    """One tap that changed the race: a move, a discard or a peg set by hand."""
+
+    action: str  # "move" | "discard" | "place"
+    seat: int
+    card: str | None
+    steps: tuple[engine.Step, ...] = ()
+    bumps: tuple[engine.Step, ...] = ()
+    before: tuple[tuple[str, ...], ...] = ()  # the board the move was played on
+
+
+@dataclass(frozen=True)
+class PegsRace:
+    """The board, whose turn it is and the plays so far."""
+
+    game: ClassVar[str] = "pegs"
+
+    players: tuple[str, ...]
+    team_pegs: str
+    nine: str
+    pegs: tuple[tuple[str, ...], ...]  # per seat, canonical order
+    turn: int
+    plays: tuple[Play, ...] = ()
+
+    @classmethod
+    def start(cls, players: object, settings: Mapping[str, Any] | None = None) -> PegsRace:
+        try:
+            return cls._start(players, settings)
+        except Refused:
+            raise
+        except RuleError as exc:
+            raise Refused(exc.message, exc.path) from None
+
+    @classmethod
+    def _start(cls, players: object, settings: Mapping[str, Any] | None) -> PegsRace:
+        info = catalog.game("pegs")
+        info.check_players(v.array(players, "players"))
+        names = v.players(players, "players", info.min_players, info.max_players)
+        raw = dict(settings or {})
+        context = {k: raw.pop(k) for k in ("pegs", "turn") if k in raw}
+        rules = info.clean_settings(raw)
+        n = len(names)
+        try:
+            board = engine.Board(n, context.get("pegs"), **rules)
+        except RuleError as exc:
+            raise Refused(exc.message, "settings." + exc.path) from None
+        turn = context.get("turn", 0)
+        if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn < n:
+            raise Refused(f"settings.turn is a seat, 0 to {n - 1}.", "settings.turn")
+        return cls(tuple(names), rules["team_pegs"], rules["nine"], _pegs(board), turn)
+
+    # ― the board ―
+
+    @property
+    def seats(self) -> int:
+        return len(self.players)
+
+    def board(self) -> engine.Board:
+        pegs = {str(s): list(p) for s, p in enumerate(self.pegs)}
+        return engine.Board(self.seats, pegs, team_pegs=self.team_pegs, nine=self.nine)
+
+    def state(self) -> dict:
+        """The board as CONTRACT's board state."""
+        return self.board().to_json()
+
+    @property
+    def winner_team(self) -> int | None:
+        return self.board().winner_team()
+
+    @property
+    def complete(self) -> bool:
+        return self.winner_team is not None
+
+    def moves(self, card: str, seat: int | None = None) -> list[engine.Move]:
+        """Every legal move of a card for the player whose turn it is."""
+        return self.board().legal_moves(self.turn if seat is None else seat, card)
+
+    def playable(self, hand: list[str]) -> dict:
+        """Which cards of a hand can move (CONTRACT ``pegs-moves`` with a hand)."""
+        return engine.pegs_moves({**self.state(), "player": self.turn, "hand": list(hand)})
+
+    def options(self, card: str, first: engine.Step | None = None) -> list[dict]:
+        """What a screen may offer step by step: each step to take next (the first part
+        of a split, or given ``first`` its second part), whether it ends the move
+        (``complete``) or needs a second part (``continues``), and the bumps it makes."""
+        found: dict[engine.Step, dict] = {}
+        for move in self.board().all_step_lists(self.turn, card):
+            if first is None:
+                step = move.steps[0]
+            elif len(move.steps) == 2 and move.steps[0] == first:
+                step = move.steps[1]
+            else:
+                continue
+            item = found.setdefault(step, {"complete": False, "continues": False, "bumps": []})
+            if first is not None or len(move.steps) == 1:
+                item["complete"] = True
+                item["bumps"] = [b.as_json() for b in move.bumps]
+            else:
+                item["continues"] = True
+        return [{**step.as_json(), **item} for step, item in found.items()]
+
+    def movable_ranks(self) -> list[str]:
+        board = self.board()
+        return [r for r in RANKS if board.has_legal_move(self.turn, card_for_rank(r))]
+
+    # ― taps ―
+
+    def verify(self, tap: Tap) -> None:
+        self.apply(tap)
+
+    def can(self, tap: Tap) -> bool:
+        try:
+            self.apply(tap)
+        except RuleError:
+            return False
+        return True
+
+    def apply(self, tap: Tap) -> PegsRace:
+        handler = _HANDLERS.get(tap.action)
+        if handler is None:
+            raise Refused(f"Pegs and Jokers has no tap called {tap.action!r}.", ".action")
+        for key, _value in tap.args:
+            if key not in _ARGS[tap.action]:
+                raise Refused(f"The {tap.action} tap has no argument {key!r}.", f".{key}")
+        return handler(self, tap)
+
+    def _seat(self, tap: Tap, key: str = "seat") -> int:
+        seat = tap.get(key)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
+            raise Refused(f"Name the seat: 0 to {self.seats - 1}.", f".{key}")
+        return seat
+
+    def _player(self, tap: Tap) -> int:
+        if self.complete:
+            raise Refused(
+                f"Team {self.winner_team + 1} has won; undo the last move to play on.", ".seat"
+            )
+        seat = self._seat(tap)
+        if seat != self.turn:
+            raise Refused(
+                f"It is {self.players[self.turn]}'s turn, not {self.players[seat]}'s.", ".seat"
+            )
+        return seat
+
+    @staticmethod
+    def _card(raw: object, path: str = ".card") -> Card:
+        try:
+            return parse_card(raw)
+        except CardError as exc:
+            raise Refused(str(exc), path) from None
+
+    def _move(self, tap: Tap) -> PegsRace:
+        seat = self._player(tap)
+        card = self._card(tap.get("card"))
+        raw = tap.get("steps")
+        if not isinstance(raw, list | tuple) or not 1 <= len(raw) <= 2:
+            raise Refused("steps lists the one or two steps of the move.", ".steps")
+        try:
+            steps = tuple(
+                engine.Step.from_json(step, self.seats, f".steps[{i}]")
+                for i, step in enumerate(raw)
+            )
+            board = self.board()
+            played = board.push(engine.Move(seat, card, steps))
+        except RuleError as exc:
+            path = exc.path if exc.path.startswith(".") else ".steps"
+            raise Refused(exc.message, path) from None
+        play = Play("move", seat, str(card), played.steps, played.bumps, self.pegs)
+        return replace(
+            self,
+            pegs=_pegs(board),
+            turn=next_seat(seat, self.seats),
+            plays=(*self.plays, play),
+        )
+
+    def _discard(self, tap: Tap) -> PegsRace:
+        """RULES §5: a card that is not a joker and can move must be played; only when
+        nothing but jokers (or nothing) can move is a card discarded."""
+        seat = self._player(tap)
+        card = self._card(tap.get("card"))
+        raw = tap.get("hand")
+        if not isinstance(raw, list | tuple) or not 1 <= len(raw) <= HAND_SIZE:
+            raise Refused(
+                f"hand lists the {HAND_SIZE} cards held (1 to {HAND_SIZE}), the discard among them.",
+                ".hand",
+            )
+        hand = [self._card(c, f".hand[{i}]") for i, c in enumerate(raw)]
+        if card not in hand:
+            raise Refused(f"{card} is not in the hand given.", ".card")
+        try:
+            answer = self.playable([str(c) for c in hand])
+        except RuleError as exc:
+            raise Refused(exc.message, ".hand") from None
+        if answer["must_play"]:
+            can = sorted(
+                {rank_text(parse_card(c)) for c in answer["playable"] if c != "JK"},
+                key=RANKS.index,
+            )
+            raise Refused(
+                f"{self.players[seat]} must play a card that can move: {', '.join(can)}. "
+                "A discard is allowed only when nothing but jokers can move.",
+                ".card",
+            )
+        play = Play("discard", seat, str(card), before=self.pegs)
+        return replace(self, turn=next_seat(seat, self.seats), plays=(*self.plays, play))
+
+    def _place(self, tap: Tap) -> PegsRace:
+        """A correction by hand: one peg of ``seat`` put from one hole on another."""
+        seat = self._seat(tap)
+        pegs = [list(p) for p in self.pegs]
+        try:
+            frm = engine.position_name(engine.parse_position(tap.get("from"), 18 * self.seats))
+            to = engine.position_name(engine.parse_position(tap.get("to"), 18 * self.seats))
+        except RuleError as exc:
+            raise Refused(exc.message, ".to") from None
+        if frm not in pegs[seat]:
+            raise Refused(f"{self.players[seat]} has no peg on {frm}.", ".from")
+        if frm == to:
+            raise Refused("That peg is already there.", ".to")
+        pegs[seat][pegs[seat].index(frm)] = to
+        try:
+            board = engine.Board(
+                self.seats,
+                {str(s): p for s, p in enumerate(pegs)},
+                team_pegs=self.team_pegs,
+                nine=self.nine,
+            )
+        except RuleError as exc:
+            raise Refused(exc.message, ".to") from None
+        step = engine.Step(seat, engine.parse_position(frm), engine.parse_position(to))
+        play = Play("place", seat, None, (step,), before=self.pegs)
+        return replace(self, pegs=_pegs(board), plays=(*self.plays, play))
+
+    def _turn(self, tap: Tap) -> PegsRace:
+        """A correction: it is this seat's turn."""
+        return replace(self, turn=self._seat(tap))
+
+    # ― the answer ―
+
+    def apply_request(self, play: Play) -> dict:
+        """The CONTRACT ``pegs-apply`` request of a move."""
+        return {
+            "seats": self.seats,
+            "pegs": {str(s): list(p) for s, p in enumerate(play.before)},
+            "house_rules": {"team_pegs": self.team_pegs, "nine": self.nine},
+            "player": play.seat,
+            "card": play.card,
+            "steps": [s.as_json() for s in play.steps],
+        }
+
+    def play_text(self, play: Play) -> str:
+        who = self.players[play.seat]
+        if play.action == "discard":
+            return f"{who} discarded {rank_text(parse_card(play.card))}: no card could move."
+        steps = ", ".join(
+            f"{self.players[s.seat]} {engine.position_name(s.frm)}→{engine.position_name(s.to)}"
+            for s in play.steps
+        )
+        if play.action == "place":
+            return f"Set by hand: {steps}."
+        bumps = "".join(
+            f" {self.players[b.seat]}'s peg on {engine.position_name(b.frm)} goes to "
+            + ("start." if b.to == engine.START else f"{engine.position_name(b.to)}.")
+            for b in play.bumps
+        )
+        return f"{who} played {rank_text(parse_card(play.card))}: {steps}.{bumps}"
+
+    def legal(self) -> list[dict]:
+        out: list[dict] = [
+            {"action": "place", "seat": list(range(self.seats)), "from": None, "to": None},
+            {"action": "turn", "seat": list(range(self.seats))},
+        ]
+        if self.complete:
+            return out
+        ranks = self.movable_ranks()
+        head = [{"action": "discard", "seat": [self.turn], "card": None, "hand": None}]
+        if ranks:
+            head.insert(0, {"action": "move", "seat": [self.turn], "card": ranks, "steps": None})
+        return head + out
+
+    def to_json(self) -> dict:
+        winner = self.winner_team
+        last = self.plays[-1] if self.plays else None
+        if winner is not None:
+            members = [n for s, n in enumerate(self.players) if s % 2 == winner]
+            text = f"Team {winner + 1} wins: {', '.join(members)}."
+            step = "over"
+        else:
+            text = (
+                f"{self.players[self.turn]}'s turn: play a card, "
+                "or discard when nothing but a joker can move."
+            )
+            step = "play"
+        return {
+            "game": self.game,
+            "players": list(self.players),
+            "phase": step,
+            "next": {"step": step, "text": text},
+            "turn": None if winner is not None else self.turn,
+            "legal": self.legal(),
+            "board": self.state(),
+            "teams": [[s for s in range(self.seats) if s % 2 == t] for t in (0, 1)],
+            "log": [
+                {
+                    "action": p.action,
+                    "seat": p.seat,
+                    "card": p.card,
+                    "steps": [s.as_json() for s in p.steps],
+                    "bumps": [b.as_json() for b in p.bumps],
+                    "text": self.play_text(p),
+                }
+                for p in self.plays
+            ],
+            "winner_team": winner,
+            "complete": winner is not None,
+            "closing": (
+                {"kind": "pegs-apply", "request": self.apply_request(last)}
+                if last is not None and last.action == "move"
+                else None
+            ),
+        }
+
+
+def _pegs(board: engine.Board) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(board.positions(s)) for s in range(board.seats))
+
+
+_HANDLERS = {
+    "move": PegsRace._move,
+    "discard": PegsRace._discard,
+    "place": PegsRace._place,
+    "turn": PegsRace._turn,
+}
+_ARGS = {
+    "move": ("seat", "card", "steps"),
+    "discard": ("seat", "card", "hand"),
+    "place": ("seat", "from", "to"),
+    "turn": ("seat",),
+}
+
+__all__ = ["PegsRace", "next_seat"]

@@ -1,0 +1,294 @@
+"""The Pegs and Jokers race as a log of taps (RULES.md §5): whose turn it is (clockwise),
+moves checked by the engine's Board, the must-play rule for discards, corrections by
+hand, undo/redo on the log, the pegs-apply request that each move closes with."""
+
+from __future__ import annotations
+
+import doctest
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorekeeper import api
+from scorekeeper.games.play import Refused, Tap, play, replay, state_type
+from scorekeeper.games.play import pegs as module
+from scorekeeper.games.play.pegs import PegsRace, card_for_rank, next_seat
+
+NAMES = ["Zuzana", "Ján", "Eva", "Peter"]
+EXAMPLES = sorted((Path(__file__).parent / "data" / "play").glob("pegs-*.json"))
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def tap(i, action, **args) -> dict:
+    return {"id": f"t{i}", "action": action, **args}
+
+
+def step(seat, frm, to) -> dict:
+    return {"seat": seat, "from": frm, "to": to}
+
+
+def race(taps, players=NAMES, **settings_) -> PegsRace:
+    return replay(PegsRace.start(players, settings_), taps)
+
+
+def test_doctests():
+    assert doctest.testmod(module).failed == 0
+
+
+def test_the_state_type_is_registered():
+    assert state_type("pegs") is PegsRace
+
+
+# ― whose turn: clockwise, written once ―
+
+
+def test_play_goes_clockwise_round_the_table():
+    assert [next_seat(s, 6) for s in range(6)] == [1, 2, 3, 4, 5, 0]
+    log = [
+        tap(1, "move", seat=0, card="AH", steps=[step(0, "S", "T8")]),
+        tap(2, "move", seat=1, card="KD", steps=[step(1, "S", "T26")]),
+        tap(3, "discard", seat=2, card="JK", hand=["JK"]),
+        tap(4, "discard", seat=3, card="JK", hand=["JK", "RJ"]),
+    ]
+    states = [race(log[:k]).turn for k in range(5)]
+    assert states == [0, 1, 2, 3, 0]
+
+
+def test_undo_twice_then_redo_twice_names_the_right_player():
+    """Issue #20: after Undo ×2, Redo ×2 the header named the wrong player."""
+    log = [
+        tap(1, "move", seat=0, card="AH", steps=[step(0, "S", "T8")]),
+        tap(2, "move", seat=1, card="AD", steps=[step(1, "S", "T26")]),
+        tap(3, "move", seat=2, card="QS", steps=[step(2, "S", "T44")]),
+    ]
+    full = race(log)
+    assert full.to_json()["turn"] == 3
+    undone = race(log[:1])
+    assert undone.to_json()["turn"] == 1 and "Ján's turn" in undone.to_json()["next"]["text"]
+    redone = undone.apply(Tap.from_json(log[1])).apply(Tap.from_json(log[2]))
+    assert redone == full and redone.to_json()["turn"] == 3
+
+
+def test_a_move_out_of_turn_is_refused_naming_whose_turn_it_is():
+    with pytest.raises(Refused) as caught:
+        race([tap(1, "move", seat=1, card="AH", steps=[step(1, "S", "T26")])])
+    assert caught.value.index == 0
+    assert caught.value.path == "taps[0].seat"
+    assert "Zuzana's turn" in caught.value.message
+
+
+def test_an_illegal_move_is_refused_with_the_engine_reason():
+    with pytest.raises(Refused) as caught:
+        race([tap(1, "move", seat=0, card="5H", steps=[step(0, "S", "T13")])])
+    assert "start" in caught.value.message
+    assert caught.value.as_dict()["error"]["tap"] == 0
+
+
+# ― discards: the must-play rule (RULES §5, issue #24) ―
+
+
+def test_a_discard_is_refused_while_a_card_other_than_a_joker_can_move():
+    """Zuzana holds 8, 2, JK, 5, 3 with a peg on the track: she must play."""
+    pegs = {"0": ["T8", "S", "S", "S", "S"], "1": ["S"] * 5, "2": ["S"] * 5, "3": ["S"] * 5}
+    with pytest.raises(Refused) as caught:
+        race([tap(1, "discard", seat=0, card="8S", hand=["8S", "2H", "JK", "5D", "3C"])], pegs=pegs)
+    assert caught.value.message.startswith("Zuzana must play a card that can move: 2, 3, 5, 8.")
+
+
+def test_a_discard_is_taken_when_only_a_joker_can_move_and_it_is_logged():
+    # all pegs in start, no come-out card: only the joker could move (onto nothing: no
+    # other colour on the track), so nothing can move at all
+    state = race([tap(1, "discard", seat=0, card="5D", hand=["5D", "JK", "2C"])])
+    assert state.turn == 1
+    entry = state.to_json()["log"][0]
+    assert entry["action"] == "discard" and entry["card"] == "5D"
+    assert entry["text"] == "Zuzana discarded 5: no card could move."
+    assert state.to_json()["closing"] is None  # a discard scores nothing
+
+
+def test_a_discard_must_be_one_of_the_cards_held():
+    with pytest.raises(Refused, match="not in the hand"):
+        race([tap(1, "discard", seat=0, card="5D", hand=["2C"])])
+
+
+# ― corrections, the end, the closing request ―
+
+
+def test_a_peg_set_by_hand_keeps_the_turn_and_is_checked_by_the_board():
+    state = race([tap(1, "place", seat=2, **{"from": "S", "to": "T40"})])
+    assert state.turn == 0 and state.pegs[2][-1] == "T40"
+    with pytest.raises(Refused, match="two pegs"):
+        race(
+            [
+                tap(1, "place", seat=2, **{"from": "S", "to": "T40"}),
+                tap(2, "place", seat=1, **{"from": "S", "to": "T40"}),
+            ]
+        )
+
+
+def test_the_last_move_of_a_team_wins_and_nothing_moves_after():
+    home = ["H1", "H2", "H3", "H4", "H5"]
+    pegs = {"0": ["T3", "H2", "H3", "H4", "H5"], "1": ["S"] * 5, "2": home, "3": ["S"] * 5}
+    won = race([tap(1, "move", seat=0, card="AS", steps=[step(0, "T3", "H1")])], pegs=pegs)
+    answer = won.to_json()
+    assert answer["complete"] and answer["winner_team"] == 0 and answer["turn"] is None
+    assert answer["next"]["text"] == "Team 1 wins: Zuzana, Eva."
+    result = api.evaluate("pegs-apply", answer["closing"]["request"])
+    assert result["winner_team"] == 0
+    with pytest.raises(Refused, match="has won"):
+        won.apply(Tap.from_json(tap(2, "discard", seat=1, card="JK", hand=["JK"])))
+
+
+def test_step_options_for_a_split_seven():
+    pegs = {"0": ["T8", "T20", "S", "S", "S"], "1": ["S"] * 5, "2": ["S"] * 5, "3": ["S"] * 5}
+    state = race([], pegs=pegs, team_pegs="own")
+    first = state.options("7H")
+    assert {"seat": 0, "from": "T8", "to": "T15", "complete": True, "continues": False,
+            "bumps": []} in first  # fmt: skip
+    split = [o for o in first if o["continues"]]
+    assert split, "a part of a split 7 needs a second part"
+    from scorekeeper.games.pegs import Step
+
+    part = split[0]
+    first_step = {k: part[k] for k in ("seat", "from", "to")}
+    seconds = state.options("7H", Step.from_json(first_step, 4))
+    assert seconds and all(o["complete"] for o in seconds)
+
+
+def test_legal_lists_the_ranks_that_can_move():
+    legal = race([]).to_json()["legal"]
+    move = next(e for e in legal if e["action"] == "move")
+    assert move["card"] == ["A", "J", "Q", "K"] and move["seat"] == [0]
+
+
+def test_bad_players_and_settings_are_refused():
+    with pytest.raises(Refused):
+        PegsRace.start(["A", "B", "C"], {})
+    with pytest.raises(Refused) as caught:
+        PegsRace.start(NAMES, {"nine": "sideways"})
+    assert caught.value.path == "settings.nine"
+    with pytest.raises(Refused) as caught:
+        PegsRace.start(NAMES, {"turn": 4})
+    assert caught.value.path == "settings.turn"
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_worked_examples(path):
+    case = json.loads(path.read_text())
+    if "refused" in case:
+        with pytest.raises(Refused) as caught:
+            play("pegs", case["request"])
+        assert caught.value.as_dict() == {"error": case["refused"]}
+        return
+    answer = play("pegs", case["request"])
+    for key, expected in case["expect"].items():
+        assert answer[key] == expected, key
+
+
+def test_there_are_worked_examples():
+    assert len(EXAMPLES) >= 3
+
+
+# ― properties over logs made of legal taps ―
+
+RANK_CARDS = [card_for_rank(r) for r in module.RANKS]
+
+
+@st.composite
+def logs(draw, max_taps: int = 10) -> tuple[list[str], dict, list[dict]]:
+    players = draw(st.sampled_from([NAMES, [*NAMES, "Ana", "Bo"]]))
+    rules = draw(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "team_pegs": st.sampled_from(["any", "own_first", "own"]),
+                "nine": st.sampled_from(["split_forward", "split_back", "forward"]),
+            },
+        )
+    )
+    state = PegsRace.start(players, rules)
+    taps: list[dict] = []
+    for i in range(draw(st.integers(0, max_taps))):
+        legal = {e["action"]: e for e in state.to_json()["legal"]}
+        if "move" in legal and draw(st.integers(0, 5)):
+            rank = draw(st.sampled_from(legal["move"]["card"]))
+            moves = state.moves(card_for_rank(rank))
+            chosen = draw(st.sampled_from(moves))
+            raw = tap(i, "move", seat=state.turn, card=card_for_rank(rank),
+                      steps=[s.as_json() for s in chosen.steps])  # fmt: skip
+        elif "discard" in legal and not draw(st.integers(0, 3)):
+            stuck = [c for c in RANK_CARDS if c == "JK" or not state.moves(c)]
+            hand = draw(st.lists(st.sampled_from(stuck), min_size=1, max_size=5))
+            raw = tap(i, "discard", seat=state.turn, card=hand[0], hand=hand)
+        else:
+            raw = tap(i, "turn", seat=draw(st.sampled_from(legal["turn"]["seat"])))
+        state = state.apply(Tap.from_json(raw))
+        taps.append(raw)
+    return players, rules, taps
+
+
+@SETTINGS
+@given(logs())
+def test_every_prefix_of_a_valid_log_is_valid(case):
+    players, rules, taps = case
+    for k in range(len(taps) + 1):
+        race(taps[:k], players, **rules)
+
+
+@SETTINGS
+@given(logs())
+def test_undo_then_redo_is_identity(case):
+    players, rules, taps = case
+    if not taps:
+        return
+    assert race(taps[:-1], players, **rules).apply(Tap.from_json(taps[-1])) == race(
+        taps, players, **rules
+    )
+
+
+@SETTINGS
+@given(logs(), st.data())
+def test_a_tap_id_applied_twice_changes_nothing(case, data):
+    players, rules, taps = case
+    if not taps:
+        return
+    again = data.draw(st.sampled_from(taps))
+    assert race([*taps, again], players, **rules) == race(taps, players, **rules)
+
+
+@SETTINGS
+@given(logs())
+def test_the_closing_request_is_the_engine_s_move(case):
+    players, rules, taps = case
+    state = race(taps, players, **rules)
+    answer = state.to_json()
+    if answer["closing"] is None:
+        return
+    assert answer["closing"]["kind"] == "pegs-apply"
+    result = api.evaluate("pegs-apply", answer["closing"]["request"])
+    assert result["pegs"] == answer["board"]["pegs"]
+    assert result["winner_team"] == answer["winner_team"]
+
+
+@SETTINGS
+@given(logs())
+def test_the_log_and_the_answer_survive_json(case):
+    players, rules, taps = case
+    request = json.loads(json.dumps({"players": players, "settings": rules, "taps": taps}))
+    answer = play("pegs", request)
+    assert json.loads(json.dumps(answer)) == race(taps, players, **rules).to_json()
+
+
+@SETTINGS
+@given(logs())
+def test_a_refused_tap_names_its_index(case):
+    players, rules, taps = case
+    state = race(taps, players, **rules)
+    wrong = (state.turn + 1) % len(players)
+    bad = tap(999, "discard", seat=wrong, card="JK", hand=["JK"])
+    with pytest.raises(Refused) as caught:
+        race([*taps, bad], players, **rules)
+    assert caught.value.index == len(taps)
