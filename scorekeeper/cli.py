@@ -1,6 +1,6 @@
 """The ``scorekeeper`` command.
 
-``score`` and ``roll`` import only what they need (no Flask, no WeasyPrint), so
+``score``, ``play`` and ``roll`` import only what they need (no Flask, no WeasyPrint), so
 a one-off request starts fast; the other commands open the app's database.
 """
 
@@ -21,18 +21,36 @@ def _emit(body: dict) -> None:
 # ---------------------------------------------------------------- engines
 
 
+def _request_bytes(args) -> bytes | None:
+    """The JSON request of ``score`` or ``play``: from ``--file`` or stdin; None (and the
+    reason printed in the error shape) when the file cannot be read."""
+    if not args.file:
+        return sys.stdin.buffer.read()
+    try:
+        return Path(args.file).read_bytes()
+    except OSError as exc:
+        _emit({"error": {"message": f"Cannot read {args.file}: {exc.strerror}.", "path": ""}})
+        return None
+
+
 def cmd_score(args) -> int:
     from . import api
 
-    if args.file:
-        try:
-            raw = Path(args.file).read_bytes()
-        except OSError as exc:
-            _emit({"error": {"message": f"Cannot read {args.file}: {exc.strerror}.", "path": ""}})
-            return 2
-    else:
-        raw = sys.stdin.buffer.read()
+    raw = _request_bytes(args)
+    if raw is None:
+        return 2
     body, status = api.respond(args.kind, raw)
+    _emit(body)
+    return 0 if status == 200 else 2
+
+
+def cmd_play(args) -> int:
+    from .games import play
+
+    raw = _request_bytes(args)
+    if raw is None:
+        return 2
+    body, status = play.respond(args.game, raw)
     _emit(body)
     return 0 if status == 200 else 2
 
@@ -280,6 +298,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("kind")
     p.add_argument("--file", help="read the request from this file instead of stdin")
     p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("play", help="a deal's state from its taps (PLAY.md)")
+    p.add_argument("game")
+    p.add_argument("--file", help="read the request from this file instead of stdin")
+    p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("roll", help="roll Kvanta's dice")
     p.add_argument("kind", choices=["kvanta-target", "kvanta-exchange"])

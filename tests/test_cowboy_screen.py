@@ -543,6 +543,51 @@ def test_next_shot_takes_the_dodged_ace_off_the_table_once(cowboy):
     assert t.draft(screen.SHOT) == sh
 
 
+def test_c_d11_the_victim_may_leave_the_last_ace_on_the_table(cowboy):
+    """C-D11: on a dodge the screen offers to leave the ace; then the last ace does not
+    end the deal, and the next shot keeps it on the table."""
+    t = cowboy()
+    shot(t, ["3H", "8C"], ["KS"])
+    for code, seen in (("AH", "AS AH AD AC"), ("AD", "AS AD AC"), ("AC", "AS AC")):
+        t.tap("/shot/card", zone="aces", card=code, seen=seen)
+    t.tap("/shot/suit", suit="S")
+    out = t.tap("/shot/card", zone="turned", card="7S")
+    assert outcome(out) == "dodge" and "cb-end-deal" in out
+    assert "Leave the ace on the table" in out
+    out = t.tap("/shot/decline", declines="yes")
+    assert t.draft(screen.SHOT)["declines_ace"] is True
+    assert outcome(out) == "dodge" and "cb-end-deal" not in out
+    assert "the victim leaves AS on the table" in out
+    assert "Next shot (the ace stays on the table)" in out
+    out = t.tap("/shot/decline", declines="no")  # he takes it after all
+    assert "cb-end-deal" in out
+    t.tap("/shot/decline", declines="yes")
+    version = t.store.draft(t.table.id, screen.SHOT)[1]
+    t.tap("/shot/next", version=str(version))
+    sh = t.draft(screen.SHOT)
+    assert sh["aces"] == ["AS"] and sh["declines_ace"] is False
+
+
+def test_c_d11_no_leave_the_ace_choice_without_a_dodge(cowboy):
+    t = cowboy()
+    shot(t, ["3H", "8C"], ["KS"])
+    t.tap("/shot/suit", suit="D")
+    out = t.tap("/shot/card", zone="turned", card="7D")
+    assert outcome(out) == "hit" and "cb-decline-ace" not in out
+
+
+def test_c_d10_the_turned_card_picker_offers_no_ace(cowboy):
+    t = cowboy()
+    shot(t, ["3H", "8C"], ["KS"])
+    out = t.tap("/shot/suit", suit="S")
+    picker = out[out.index("cb-turnpick") :]
+    picker = picker[: picker.index("</div>")]
+    assert "KS" in picker and "2S" in picker and "AS" not in picker
+    refused = t.post("/shot/card", zone="turned", card="AS")
+    assert refused.status_code == 422 and "cannot be chosen" in refused.get_data(as_text=True)
+    assert t.draft(screen.SHOT)["turned"] is None
+
+
 def test_a_shot_refusal_is_shown_next_to_the_victims_cards(cowboy):
     t = cowboy()
     out = shot(t, ["3H", "8C"], ["AD"])  # an ace without its king
@@ -636,6 +681,7 @@ def test_another_phone_sees_the_draft_in_the_poll(cowboy):
         ("/shot/card", {"zone": "turned", "card": "11X"}, 422, "not a card"),
         ("/shot/player", {"role": "judge", "player": "@Ana"}, 400, "not one of the choices"),
         ("/shot/drawn", {"drawn": "maybe"}, 400, "not one of the choices"),
+        ("/shot/decline", {"declines": "maybe"}, 400, "not one of the choices"),
         ("/shot/suit", {"suit": "♠♠"}, 400, "not one of the choices"),
     ],
 )

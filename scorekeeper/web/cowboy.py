@@ -61,6 +61,7 @@ GUN_RANKS = (2, 3, 4, 5, 7, 8)
 # RULES §1 "Shooting": the referee looks at cowboys and aces, sixes and 3-5-7s
 VICTIM_RANKS = (ACE, KING, 7, 6, 5, 3)
 ALL_RANKS = (ACE, KING, QUEEN, JACK, 10, 9, 8, 7, 6, 5, 4, 3, 2)
+TURNED_RANKS = ALL_RANKS[1:]  # C-D10: the aces lie on the table, never in the stock
 
 
 def _codes(ranks, suits=SUITS) -> list[str]:
@@ -112,6 +113,7 @@ def _blank_shot() -> dict:
         "aces": list(ACE_CARDS),
         "turned_suit": None,
         "turned": None,
+        "declines_ace": False,  # C-D11: a dodging victim leaves the ace on the table
     }
 
 
@@ -390,6 +392,7 @@ def shot_request(sh: dict) -> dict:
         "gun": list(sh["gun"]),
         "victim": {"held": list(sh["held"]), "has_gun_drawn": bool(sh["has_gun"])},
         "aces_on_table": list(sh["aces"]),
+        "declines_ace": bool(sh["declines_ace"]),
     }
 
 
@@ -570,6 +573,9 @@ def _shot_context(sh: dict, version: int, players) -> dict:
             "reason": result.get("reason", ""),
             "final": result["outcome"] != "turn_card",
             "ends_deal": bool(result.get("ends_deal")),
+            # C-D11: a dodge's ace may be left on the table (most useful as the last one)
+            "ace": result.get("ace"),
+            "declined": result["outcome"] == "dodge" and result.get("ace") is None,
         }
     gun_name, gun_reason = _gun_name(sh["gun"]) if sh["gun"] else (None, "")
     turned_suit = sh["turned_suit"] if sh["turned_suit"] in SUITS else None
@@ -591,7 +597,7 @@ def _shot_context(sh: dict, version: int, players) -> dict:
         "needs_turn": verdict["needs_turn"],
         "turned_suit": turned_suit,
         "turned": sh["turned"],
-        "turned_cards": _codes(ALL_RANKS, (turned_suit,)) if turned_suit else [],
+        "turned_cards": _codes(TURNED_RANKS, (turned_suit,)) if turned_suit else [],
         "turned_taken": taken("turned"),
         "error": verdict["error"],
         "outcome": outcome,
@@ -956,7 +962,7 @@ def shot_drawn(key: str):
 def shot_card(key: str):
     def change(sh, players):
         zone = _choice("zone", ("gun", "held", "aces", "turned"))
-        ranks = {"gun": GUN_RANKS, "held": VICTIM_RANKS, "aces": (ACE,), "turned": ALL_RANKS}
+        ranks = {"gun": GUN_RANKS, "held": VICTIM_RANKS, "aces": (ACE,), "turned": TURNED_RANKS}
         code = _card(ranks[zone])
         on = code not in _seen()
         if zone == "turned":
@@ -983,6 +989,16 @@ def shot_suit(key: str):
         sh["turned_suit"] = _choice("suit", SUITS)
         if sh["turned"] and not sh["turned"].endswith(sh["turned_suit"]):
             sh["turned"] = None
+
+    return _tap(key, SHOT, change)
+
+
+@bp.post("/shot/decline")
+def shot_decline(key: str):
+    """C-D11: the dodging victim leaves the ace on the table, or takes it after all."""
+
+    def change(sh, players):
+        sh["declines_ace"] = _choice("declines", ("yes", "no")) == "yes"
 
     return _tap(key, SHOT, change)
 
