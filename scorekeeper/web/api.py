@@ -1,4 +1,5 @@
-"""``POST /api/v1/score/KIND``: the engines over HTTP, exactly as CONTRACT.md says.
+"""``POST /api/v1/score/KIND``: the engines over HTTP, exactly as CONTRACT.md says;
+``POST /api/v1/play/GAME``: a deal's state from its log of taps (PLAY.md).
 
 Stateless: nothing is stored, so no CSRF token is needed.
 """
@@ -10,6 +11,7 @@ import json
 from flask import Blueprint, Response, request
 
 from .. import api
+from ..games import play as play_state
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -23,6 +25,12 @@ def _json(body: dict, status: int = 200) -> Response:
 @bp.post("/score/<kind>")
 def score(kind: str):
     body, status = api.respond(kind, request.get_data(cache=False))
+    return _json(body, status)
+
+
+@bp.post("/play/<game>")
+def play(game: str):
+    body, status = play_state.respond(game, request.get_data(cache=False))
     return _json(body, status)
 
 
