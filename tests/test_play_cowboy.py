@@ -391,3 +391,13 @@ def test_a_complete_legal_log_scores_as_the_engine(case):
         assert api.evaluate(closing["kind"], closing["request"]) == state["score"]
     else:
         assert state["closing"] is None
+
+
+def test_play_md_documents_every_action_and_its_example_replays():
+    text = (Path(__file__).parent.parent / "PLAY.md").read_text()
+    section = text.split("## Wyoming Cowboy", 1)[1].split("\n## ", 1)[0]
+    table = " ".join(line for line in section.splitlines() if line.startswith("| `"))
+    assert {name for name in module.ACTIONS if f"`{name}`" not in table} == set()
+    example = json.loads(section.split("```json", 1)[1].split("```", 1)[0])
+    state = play("cowboy", example)
+    assert state["next"]["step"] == "holdings" and "AD" not in state["aces_on_table"]
