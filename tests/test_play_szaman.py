@@ -1,0 +1,432 @@
+"""A Szaman deal as a log of taps (scorekeeper/games/play/szaman.py): RULES.md §2
+examples, the worked examples in tests/data/play/, and properties over logs made of
+the taps the state itself calls legal."""
+
+from __future__ import annotations
+
+import doctest
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorekeeper import api
+from scorekeeper.errors import RuleError
+from scorekeeper.games import szaman as engine
+from scorekeeper.games.play import Refused, Tap, play, replay, respond
+from scorekeeper.games.play import szaman as module
+from scorekeeper.games.play.szaman import SzamanDeal
+
+PLAY_DATA = Path(__file__).parent / "data" / "play"
+THREE = ["Ana", "Bojan", "Ceca"]
+NAMES = ["Ola", "Piotr", "Zosia", "Adam", "Ema", "Filip"]
+FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def taps(*raw: dict) -> list[dict]:
+    return [{"id": f"t{i}", **tap} for i, tap in enumerate(raw)]
+
+
+def state_after(*raw: dict, players=THREE, settings=None) -> dict:
+    return play("szaman", {"players": players, "settings": settings or {}, "taps": taps(*raw)})
+
+
+def refused(*raw: dict, players=THREE, settings=None) -> Refused:
+    with pytest.raises(Refused) as caught:
+        state_after(*raw, players=players, settings=settings)
+    return caught.value
+
+
+def card(seat: int, code: str) -> dict:
+    return {"action": "card", "seat": seat, "card": code}
+
+
+def test_doctests():
+    assert doctest.testmod(module).failed == 0
+
+
+# ---------------------------------------------------------------- worked examples
+
+
+@pytest.mark.parametrize("path", sorted(PLAY_DATA.glob("szaman-*.json")), ids=lambda p: p.stem)
+def test_worked_examples(path):
+    case = json.loads(path.read_text())
+    body, status = respond("szaman", json.dumps(case["request"]))
+    expect = case["expect"]
+    assert status == expect.get("status", 200), body
+    if status != 200:
+        assert body["error"] == expect["error"]
+        return
+    for key in ("phase", "turn", "leader", "complete", "hand_sizes", "closing"):
+        if key in expect:
+            assert body[key] == expect[key], key
+    assert body["next"]["step"] == expect["next"]["step"]
+    if "totals" in expect:
+        assert body["score"]["totals"] == expect["totals"]
+        assert body["score"]["penalties"] == expect["penalties"]
+        assert body["closing"]["kind"] == expect["closing_kind"]
+        assert api.evaluate(body["closing"]["kind"], body["closing"]["request"]) == body["score"]
+
+
+def test_the_full_and_the_quick_example_close_with_the_same_scores():
+    full, quick = (
+        json.loads((PLAY_DATA / f"szaman-{name}.json").read_text())["request"]
+        for name in ("full-deal", "quick-deal")
+    )
+    assert play("szaman", full)["score"]["totals"] == play("szaman", quick)["score"]["totals"]
+
+
+# ---------------------------------------------------------------- start
+
+
+def test_start_checks_players_and_settings():
+    with pytest.raises(Refused, match="2 to 6 players; 1 given"):
+        SzamanDeal.start(["Ana"], {})
+    with pytest.raises(Refused, match="listed twice"):
+        SzamanDeal.start(["Ana", "Ana"], {})
+    with pytest.raises(Refused, match="no setting called") as caught:
+        SzamanDeal.start(THREE, {"jokers": 3})
+    assert caught.value.path == "settings.jokers"
+    with pytest.raises(Refused, match="choose one of classic, russian"):
+        SzamanDeal.start(THREE, {"variant": "polish"})
+    state = SzamanDeal.start(THREE, {}).to_json()
+    assert state["settings"] == {"deals": 6, "target": 66, "variant": "classic"}
+    assert state["phase"] == "first-lead" and state["turn"] is None
+    assert state["complete"] is False and state["closing"] is None and state["score"] is None
+
+
+# ---------------------------------------------------------------- play (RULES §2)
+
+
+def test_the_first_card_names_the_leader_and_the_turn_goes_clockwise():
+    state = state_after(card(1, "2C"))
+    assert state["leader"] == 1 and state["turn"] == 2
+    assert refused(card(1, "2C"), card(0, "3C")).message == (
+        "It is Ceca's turn to play in trick 1, not Ana's."
+    )
+
+
+def test_a_tapped_leader_leads_and_may_be_changed_before_the_first_card():
+    state = state_after({"action": "lead", "seat": 2}, {"action": "lead", "seat": 0})
+    assert state["turn"] == 0 and state["next"]["text"] == "Trick 1: Ana leads."
+    error = refused({"action": "lead", "seat": 2}, card(0, "2C"))
+    assert error.index == 1 and error.path == "taps[1].seat"
+    error = refused(card(0, "2C"), {"action": "lead", "seat": 1})
+    assert "undo its taps" in error.message
+
+
+def test_the_winner_of_a_trick_leads_the_next():
+    state = state_after(card(0, "2C"), card(1, "KC"), card(2, "5C"))
+    assert state["tricks"][0]["winner"] == 1 and state["turn"] == 1
+    assert state["tricks"][0]["points"] == {"Bojan": 5}
+    assert state["hand_sizes"] == [7, 7, 7]  # Bojan draws after the next trick only (S-D3)
+
+
+def test_an_off_suit_card_wins_nothing_and_costs_two():
+    state = state_after(card(0, "2C"), card(1, "AH"), card(2, "5C"))
+    assert state["tricks"][0]["winner"] == 2
+    assert state["tricks"][0]["points"] == {"Ceca": 1, "Bojan": -2}
+
+
+def test_a_joker_of_the_led_colour_follows_and_wins_s_d1():
+    state = state_after(card(0, "2D"), card(1, "AD"), card(2, "RJ"))
+    assert state["tricks"][0]["winner"] == 2 and state["tricks"][0]["points"] == {"Ceca": 6}
+    state = state_after(card(0, "2D"), card(1, "AD"), card(2, "BJ"))
+    assert state["tricks"][0]["points"] == {"Bojan": 1, "Ceca": -2}  # S-D4: no special
+
+
+def test_a_led_joker_names_a_suit_of_its_colour_s_d2():
+    state = state_after(card(0, "BJ"))
+    assert state["phase"] == "suit" and state["turn"] == 0
+    assert state["legal"] == [{"action": "suit", "seat": 0, "suit": ["C", "S"]}]
+    assert "First tap the suit Ana named" in refused(card(0, "BJ"), card(1, "2C")).message
+    assert refused(card(0, "BJ"), {"action": "suit", "seat": 1, "suit": "C"}).path == (
+        "taps[1].seat"
+    )
+    state = state_after(
+        card(0, "BJ"), {"action": "suit", "seat": 0, "suit": "C"}, card(1, "AC"), card(2, "3C")
+    )
+    assert state["tricks"][0] == {
+        "number": 1,
+        "winner": 0,
+        "full": True,
+        "plays": [[0, "BJ"], [1, "AC"], [2, "3C"]],
+        "joker_suit": "C",
+        "points": {"Ana": 6},
+    }
+
+
+def test_one_deck_a_card_is_placed_once():
+    error = refused(card(0, "2C"), card(1, "KC"), card(2, "5C"), card(1, "2C"))
+    assert error.message == "2C is already in this deal (trick 1)." and error.index == 3
+    jack = {"action": "special", "card": "JH", "on": True}
+    error = refused(jack, {"action": "winner", "seat": 0}, card(0, "JH"))
+    assert error.message == "JH is already in this deal (trick 1)."
+    error = refused(card(0, "JH"), card(1, "2H"), card(2, "3H"), jack)
+    assert error.message == "JH is already in this deal (trick 1)." and error.path == "taps[3].card"
+
+
+def test_two_jokers_at_most_counting_quick_tricks_won_by_a_joker():
+    error = refused(
+        {"action": "special", "card": "joker", "on": True},
+        {"action": "winner", "seat": 0},
+        {"action": "special", "card": "joker", "on": True},
+        {"action": "winner", "seat": 1},
+        card(1, "RJ"),
+    )
+    assert error.message == "Both jokers are already in this deal." and error.index == 4
+
+
+def test_a_repeated_card_tap_is_already_true_and_changes_nothing():
+    once = state_after(card(0, "2C"))
+    assert state_after(card(0, "2C"), card(0, "2c")) == once
+    done = state_after(card(0, "2C"), card(1, "KC"), card(2, "5C"))
+    assert state_after(card(0, "2C"), card(1, "KC"), card(2, "5C"), card(2, "5C")) == done
+
+
+def test_quick_marks_say_what_is_so_and_are_no_toggles():
+    on = {"action": "special", "card": "8H", "on": True}
+    state = state_after(on, on, {"action": "off", "seat": 2, "on": True})
+    assert state["current"]["specials"] == ["8H"] and state["current"]["off_suit"] == [2]
+    assert state["phase"] == "quick" and state["turn"] is None
+    state = state_after(on, {"action": "special", "card": "8H", "on": False})
+    assert state["current"]["specials"] == []
+    error = refused({"action": "special", "card": "8H"})
+    assert error.message == "The special tap needs its on." and error.path == "taps[0].on"
+    assert "not a toggle" in refused({"action": "off", "seat": 0, "on": "1"}).message
+
+
+def test_the_special_points_come_from_the_engine_and_q_spades_is_russian_only():
+    assert state_after()["special_points"] == {"8H": 8, "JH": 11, "joker": 6}
+    russian = state_after(settings={"variant": "russian"})["special_points"]
+    assert russian == {"8H": 8, "JH": 11, "QS": 13, "joker": 6}
+    assert "not a special card" in refused({"action": "special", "card": "QS", "on": True}).message
+
+
+def test_an_off_suit_player_cannot_win_the_quick_trick():
+    error = refused({"action": "off", "seat": 1, "on": True}, {"action": "winner", "seat": 1})
+    assert "Bojan played off-suit" in error.message and error.path == "taps[1].seat"
+
+
+def test_a_trick_is_entered_one_way_at_a_time():
+    error = refused(card(0, "2C"), {"action": "winner", "seat": 0})
+    assert "card by card" in error.message
+    error = refused({"action": "off", "seat": 1, "on": True}, card(0, "2C"))
+    assert "noted quickly" in error.message
+
+
+def test_unknown_taps_and_arguments_are_refused():
+    assert refused({"action": "toggle", "seat": 0}).path == "taps[0].action"
+    error = refused({"action": "lead", "seat": 0, "mode": "full"})
+    assert error.message == "The lead tap has no argument 'mode'." and error.path == "taps[0].mode"
+    assert refused({"action": "lead", "seat": 3}).path == "taps[0].seat"
+    assert refused({"action": "lead", "seat": True}).path == "taps[0].seat"
+    assert refused(card(0, "JK")).path == "taps[0].card"
+
+
+# ---------------------------------------------------------------- the end of a deal
+
+
+def quick_tricks(winners: list[int]) -> list[dict]:
+    return [{"action": "winner", "seat": w} for w in winners]
+
+
+def test_a_classic_deal_ends_when_a_hand_runs_out_s_d3():
+    # Ceca never wins: 8 cards, no draw, empty after trick 8; nobody draws after it
+    state = state_after(*quick_tricks([0, 1] * 4))
+    assert state["over"] and state["phase"] == "held" and state["hand_sizes"] == [4, 3, 0]
+    assert state["held"][2] == {"cards": [], "expected": 0, "final": True, "penalty": 0}
+    assert state["next"]["text"] == "The deal is over: enter the cards Ana, Bojan still hold."
+    assert "undo the last tap" in refused(*quick_tricks([0, 1] * 4), card(0, "2C")).message
+
+
+def test_held_cards_give_the_rounded_up_penalty_from_the_engine():
+    held = [{"action": "held", "seat": 0, "card": code, "on": True} for code in ("KS", "4D", "QC")]
+    state = state_after(*quick_tricks([0, 1] * 4), *held)
+    assert state["held"][0]["cards"] == ["KS", "4D", "QC"] and state["held"][0]["penalty"] == -3
+    assert state["complete"] is False  # Ana should hold 4 and Bojan's hand is not entered
+    state = state_after(
+        *quick_tricks([0, 1] * 4),
+        *held,
+        {"action": "done", "seat": 0},
+        {"action": "held", "seat": 1, "card": "RJ", "on": True},
+        {"action": "done", "seat": 1},
+    )
+    assert state["complete"] and state["score"]["penalties"] == {"Ana": -3, "Bojan": -20}
+    assert state["closing"]["request"]["left"] == {
+        "Ana": ["KS", "4D", "QC"],
+        "Bojan": ["RJ"],
+        "Ceca": [],
+    }
+    # the hand sizes did not add up: the engine says so once the deal is complete
+    assert any("should hold 4" in w for w in state["warnings"])
+
+
+def test_a_held_card_is_removed_by_saying_so():
+    on = {"action": "held", "seat": 0, "card": "KS", "on": True}
+    off = {"action": "held", "seat": 0, "card": "KS", "on": False}
+    state = state_after(*quick_tricks([0, 1] * 4), on, off, off)
+    assert state["held"][0]["cards"] == []
+
+
+def test_ending_early_still_needs_a_player_holding_nothing_s_d3():
+    start = [*quick_tricks([0]), {"action": "end"}]
+    state = state_after(*start)
+    assert state["ended_early"] and state["hand_sizes"] == [7, 7, 7]
+    error = refused(
+        *start,
+        {"action": "held", "seat": 0, "card": "2C", "on": True},
+        {"action": "held", "seat": 1, "card": "3C", "on": True},
+        {"action": "held", "seat": 2, "card": "4C", "on": True},
+    )
+    assert "S-D3" in error.message and error.index == 4
+    assert "at least one trick" in refused({"action": "end"}).message
+
+
+def test_a_russian_deal_ends_with_every_hand_empty_and_has_no_held_cards():
+    russian = {"variant": "russian"}
+    n = engine.russian_trick_count(3)
+    state = state_after(*quick_tricks([0] * (n - 1)), settings=russian)
+    assert not state["over"] and state["hand_sizes"] == [1, 1, 1]
+    state = state_after(*quick_tricks([0] * n), settings=russian)
+    assert state["complete"] and state["held"] is None and state["legal"] == []
+    assert "left" not in state["closing"]["request"] and state["warnings"] == []
+
+
+def test_the_refused_tap_leaves_the_log_as_it_was():
+    good = taps(card(0, "2C"))
+    bad = {"id": "x", "action": "card", "seat": 0, "card": "3C"}
+    start = SzamanDeal.start(THREE, {})
+    before = replay(start, good)
+    with pytest.raises(Refused) as caught:
+        replay(start, [*good, bad])
+    assert caught.value.index == 1 and caught.value.as_dict()["error"]["tap"] == 1
+    assert replay(start, good) == before
+
+
+# ---------------------------------------------------------------- properties
+
+
+@st.composite
+def logs(draw, complete: bool = False):
+    """A valid log, made of taps the state lists as legal; ``complete``: played on
+    (cards, suits, winners and held cards only) until the deal closes."""
+    n = draw(st.integers(2, 6))
+    variant = draw(st.sampled_from(engine.VARIANTS))
+    state = SzamanDeal.start(NAMES[:n], {"variant": variant})
+    log: list[dict] = []
+    free_steps = draw(st.integers(0, 60))
+    for i in range(600):
+        if state.complete and (complete or i >= free_steps):
+            break
+        legal = state.legal()
+        if i >= free_steps:
+            if not complete:
+                break
+            forward = [e for e in legal if e["action"] in ("card", "suit", "winner", "done")]
+            legal = forward or [e for e in legal if e.get("on") is True] or legal
+        if not legal:
+            break
+        entry = draw(st.sampled_from(legal))
+        args = {
+            key: draw(st.sampled_from(value)) if isinstance(value, list) else value
+            for key, value in entry.items()
+            if key != "action"
+        }
+        raw = {"id": f"t{i}", "action": entry["action"], **args}
+        state = state.apply(Tap.from_json(raw))
+        log.append(raw)
+    return NAMES[:n], variant, log
+
+
+def start_of(names, variant) -> SzamanDeal:
+    return SzamanDeal.start(names, {"variant": variant})
+
+
+@FAST
+@given(logs())
+def test_every_prefix_of_a_valid_log_replays_and_the_engine_accepts_it(case):
+    names, variant, log = case
+    for k in range(len(log) + 1):
+        state = replay(start_of(names, variant), log[:k])
+        assert state.problem() is None
+        if state.tricks:
+            api.evaluate(engine.KIND, state.request())
+
+
+@FAST
+@given(logs())
+def test_undo_then_redo_is_identity(case):
+    names, variant, log = case
+    if log:
+        undone = replay(start_of(names, variant), log[:-1])
+        assert undone.apply(Tap.from_json(log[-1])) == replay(start_of(names, variant), log)
+
+
+@FAST
+@given(logs(), st.data())
+def test_a_tap_id_applied_twice_changes_nothing(case, data):
+    names, variant, log = case
+    if log:
+        again = data.draw(st.sampled_from(log))
+        state = replay(start_of(names, variant), log)
+        assert replay(start_of(names, variant), [*log, again]) == state
+
+
+@FAST
+@given(logs(complete=True))
+def test_the_closing_request_scores_as_the_engine_does(case):
+    names, variant, log = case
+    state = replay(start_of(names, variant), log)
+    answer = state.to_json()
+    assert answer["complete"], answer["next"]
+    closing = answer["closing"]
+    assert closing["kind"] == "szaman-deal"
+    assert api.evaluate(closing["kind"], closing["request"]) == answer["score"]
+
+
+@FAST
+@given(logs())
+def test_the_log_and_the_state_survive_a_json_round_trip(case):
+    names, variant, log = case
+    text = json.dumps({"players": names, "settings": {"variant": variant}, "taps": log})
+    body, status = respond("szaman", text)
+    assert status == 200
+    state = replay(start_of(names, variant), log)
+    assert body == json.loads(json.dumps(state.to_json()))
+    assert [Tap.from_json(t).to_json() for t in json.loads(text)["taps"]] == log
+
+
+TAP_SHAPES = st.one_of(
+    st.builds(lambda s, c: card(s, c), st.integers(-1, 6), st.sampled_from(module.DECK)),
+    st.builds(
+        lambda s, on: {"action": "off", "seat": s, "on": on}, st.integers(0, 6), st.booleans()
+    ),
+    st.builds(lambda s: {"action": "winner", "seat": s}, st.integers(0, 6)),
+    st.builds(lambda s: {"action": "suit", "seat": 0, "suit": s}, st.sampled_from("SHDCX")),
+    st.builds(
+        lambda s, c: {"action": "held", "seat": s, "card": c, "on": True},
+        st.integers(0, 5),
+        st.sampled_from(module.DECK),
+    ),
+    st.just({"action": "end"}),
+)
+
+
+@FAST
+@given(logs(), TAP_SHAPES)
+def test_can_agrees_with_apply_and_a_refusal_names_its_tap(case, shape):
+    names, variant, log = case
+    state = replay(start_of(names, variant), log)
+    tap = Tap.from_json({"id": "probe", **shape})
+    if state.can(tap):
+        state.apply(tap)
+        return
+    with pytest.raises(RuleError):
+        state.apply(tap)
+    with pytest.raises(Refused) as caught:
+        replay(start_of(names, variant), [*log, tap.to_json()])
+    assert caught.value.index == len(log)
+    assert caught.value.path.startswith(f"taps[{len(log)}]")
