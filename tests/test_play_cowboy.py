@@ -245,6 +245,7 @@ def test_bad_taps_are_refused_with_their_field(tap, path):
 # ---------------------------------------------------------------- properties
 
 OTHER = st.sampled_from([4, 3])
+SHOT_STEPS = {"victim_holds", "turn", "choose", "give", "take_ace", "shot_over"}
 
 
 @st.composite
@@ -254,7 +255,11 @@ def legal_logs(draw, max_taps: int = 25):
     state = CowboyDeal.start(players, {})
     log: list[dict] = []
     for i in range(draw(st.integers(0, max_taps))):
-        entry = draw(st.sampled_from(state.legal()))
+        entries = state.legal()
+        if state.shot is not None and draw(st.integers(0, 9)):  # mostly see a shot through
+            steps = SHOT_STEPS - ({"shot_over"} if len(state.shot.held) < 3 else set())
+            entries = [e for e in entries if e["action"] in steps] or entries
+        entry = draw(st.sampled_from(entries))
         tap = {"id": f"t{i}", "action": entry["action"]}
         for name, choices in entry.items():
             if name == "action":
@@ -401,3 +406,29 @@ def test_play_md_documents_every_action_and_its_example_replays():
     example = json.loads(section.split("```json", 1)[1].split("```", 1)[0])
     state = play("cowboy", example)
     assert state["next"]["step"] == "holdings" and "AD" not in state["aces_on_table"]
+
+
+def test_the_victims_choices_go_when_his_cards_change():
+    """C-D2 / C-D3: a choice made on cards the victim no longer holds is not kept."""
+    hit_two = (
+        {"action": "shoot", "attacker": 1, "victim": 2, "gun": ["3D", "8C"]},
+        {"action": "victim_holds", "seat": 2, "card": "KS"},
+        {"action": "victim_holds", "seat": 2, "card": "KD"},
+        {"action": "turn", "seat": 1, "card": "9H"},
+        {"action": "give", "seat": 2, "card": "KD"},
+    )
+    state = state_after(
+        *hit_two,
+        {"action": "victim_lacks", "seat": 2, "card": "KD"},
+        {"action": "victim_holds", "seat": 2, "card": "KD"},
+    )
+    assert state["shot"]["given"] is None and state["next"]["step"] == "give"
+    backfire = state_after(
+        {"action": "shoot", "attacker": 2, "victim": 0, "gun": ["2S", "2H"]},
+        {"action": "victim_holds", "seat": 0, "card": "6C"},
+        *({"action": "victim_holds", "seat": 0, "card": c} for c in ("3D", "5D", "7D")),
+        {"action": "choose", "seat": 0, "outcome": "quick_draw"},
+        {"action": "victim_lacks", "seat": 0, "card": "3D"},
+    )
+    assert backfire["shot"]["verdict"]["outcome"] == "backfire"
+    assert backfire["shot"]["chosen"] is None

@@ -11,6 +11,7 @@ The holdings are entered at the end of the deal, the shots during it: a shot nam
 its own gun and what its victim holds (the referee needs only that), so the two
 entries never wait for each other.
 
+>>> from scorekeeper.games.play import replay
 >>> deal = CowboyDeal.start(["Ana", "Bojan", "Ceca"], {})
 >>> deal.to_json()["next"]["step"]
 'play'
@@ -40,11 +41,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from ... import validate as v
-from ...cards import ACE, KING, RANKS, SUIT_NAMES, SUITS, Card, CardError, parse_card
+from ...cards import ACE, KING, RANKS, SUITS, Card, CardError, parse_card
 from ...errors import RuleError
 from .. import catalog
 from .. import cowboy as engine
-from . import Refused, Tap, replay
+from . import Refused, Tap
 
 GAME = catalog.GAMES["cowboy"]
 DECK = tuple(str(Card(rank, suit)) for suit in SUITS for rank in reversed(RANKS))
@@ -104,23 +105,25 @@ def _seat_arg(tap: Tap, name: str, players: tuple[str, ...]) -> int:
     return value
 
 
-def _card_arg(tap: Tap, name: str = "card") -> str:
+def _card_value(value: object, path: str) -> str:
     try:
-        card = parse_card(tap.get(name))
+        card = parse_card(value)
     except CardError as exc:
-        raise Refused(str(exc), f".{name}") from None
+        raise Refused(str(exc), path) from None
     if card.is_joker:
-        raise Refused(
-            f"Wyoming Cowboy is played without jokers; {card} is not in its deck.", f".{name}"
-        )
+        raise Refused(f"Wyoming Cowboy is played without jokers; {card} is not in its deck.", path)
     return str(card)
+
+
+def _card_arg(tap: Tap, name: str = "card") -> str:
+    return _card_value(tap.get(name), f".{name}")
 
 
 def _cards_arg(tap: Tap, name: str) -> tuple[str, ...]:
     raw = tap.get(name)
     if not isinstance(raw, list) or not raw or len(raw) > MAX_GUN:
         raise Refused(f"{name} must list the gun's cards (two or three).", f".{name}")
-    cards = tuple(_card_arg(Tap("", "", ((name, c),)), name) for c in raw)
+    cards = tuple(_card_value(c, f".{name}[{i}]") for i, c in enumerate(raw))
     if len(set(cards)) < len(cards):
         raise Refused("A gun cannot hold one card twice.", f".{name}")
     return cards
@@ -400,9 +403,14 @@ class CowboyDeal:
     def _reshot(self, shot: Shot) -> CowboyDeal:
         return replace(self, shot=shot)
 
+    def _revictim(self, shot: Shot, **changes) -> CowboyDeal:
+        """What the victim holds changed: the choices he made on the old cards go."""
+        return self._reshot(replace(shot, chosen=None, given=None, declines_ace=False, **changes))
+
     def _victim_gun(self, tap: Tap) -> CowboyDeal:
         shot = self._current(tap)
-        return self._reshot(replace(shot, has_gun_drawn=_bool_arg(tap, "drawn")))
+        drawn = _bool_arg(tap, "drawn")
+        return self if drawn == shot.has_gun_drawn else self._revictim(shot, has_gun_drawn=drawn)
 
     def _victim_holds(self, tap: Tap) -> CowboyDeal:
         shot = self._current(tap)
@@ -417,7 +425,7 @@ class CowboyDeal:
             )
         if card in shot.gun or card == shot.turned:
             raise Refused(f"{card} is already used in this shot.", ".card")
-        state = self._reshot(replace(shot, held=(*shot.held, card)))
+        state = self._revictim(shot, held=(*shot.held, card))
         if card in self.aces:  # the victim holds it, so it has left the table
             state = replace(state, aces=tuple(a for a in self.aces if a != card))
         return state
@@ -425,7 +433,9 @@ class CowboyDeal:
     def _victim_lacks(self, tap: Tap) -> CowboyDeal:
         shot = self._current(tap)
         card = _card_arg(tap)
-        return self._reshot(replace(shot, held=tuple(c for c in shot.held if c != card)))
+        if card not in shot.held:
+            return self
+        return self._revictim(shot, held=tuple(c for c in shot.held if c != card))
 
     def _turn(self, tap: Tap) -> CowboyDeal:
         shot = self._current(tap, role="attacker")
@@ -439,7 +449,9 @@ class CowboyDeal:
                 raise Refused(exc.message, ".card") from None
         if card in shot.gun or card in shot.held or card in self.aces:
             raise Refused(f"{card} is already used in this shot.", ".card")
-        return self._reshot(replace(shot, turned=card, chosen=None, given=None))
+        if card == shot.turned:
+            return self
+        return self._reshot(replace(shot, turned=card, chosen=None, given=None, declines_ace=False))
 
     def _choose(self, tap: Tap) -> CowboyDeal:
         shot = self._current(tap)
@@ -504,6 +516,12 @@ class CowboyDeal:
     def _verdict(self, shot: Shot) -> dict:
         """The engine's verdict on a shot: its answer (with the victim's choice, C-D2),
         or ``{"error": …}`` while what was tapped cannot be judged."""
+        key = ("verdict", shot)
+        if key not in self._cache:
+            self._cache[key] = self._judge(shot)
+        return self._cache[key]
+
+    def _judge(self, shot: Shot) -> dict:
         request = self._shot_request(shot)
         try:
             answer = engine.shot(request)
@@ -801,4 +819,4 @@ def legal_taps(entry: dict) -> list[dict]:
     return [{"action": entry["action"], **dict(zip(names, combo, strict=True))} for combo in combos]
 
 
-__all__ = ["CowboyDeal", "Holding", "Shot", "legal_taps", "replay", "SUIT_NAMES"]
+__all__ = ["CowboyDeal", "Holding", "Shot", "legal_taps"]
