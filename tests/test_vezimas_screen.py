@@ -65,8 +65,8 @@ class Table:
 
 @pytest.fixture
 def vz(client, store, parsed, new_table):
-    def make(players=FOUR):
-        url, page = new_table("vezimas", players)
+    def make(players=FOUR, **fields):
+        url, page = new_table("vezimas", players, **fields)
         return Table(client, store, parsed, url, page)
 
     return make
@@ -289,6 +289,55 @@ def test_the_last_player_holding_cards_is_told_the_deal_is_over(vz):
     assert verdict(html) is None
 
 
+def nothing_note(html):
+    m = re.search(r'id="vz-nothing" data-case="0">(.*?)</div>', html, re.S)
+    return " ".join(re.sub(r"<[^>]+>", "", m[1]).split()) if m else None
+
+
+def test_v_d5_going_out_with_a_beat_leaves_nothing_to_beat_for_the_next_player(vz):
+    """V-D5: Jonas beats 9♠ with his last card (J♣) and goes out: the screen moves the
+    question to Rūta and says she lays any card instead of asking for a beat."""
+    t = vz(FOUR)
+    t.set_trumps("Jonas")
+    html = t.ask("9S", "Jonas", "JC")
+    assert verdict(html)[0] == "yes"
+    html = t.tap("/check/out", player=t.who("Jonas"), on="1")
+    data = t.draft()[0]
+    assert data["nothing_to_beat"] is True and data["top"] is None
+    assert data["player"] == t.ids["Rūta"]
+    note = nothing_note(html)
+    assert note.startswith("Nothing to beat: Rūta lays any card.")
+    assert verdict(html) is None  # no beat asked for
+    # any card she taps may be laid (case 0)
+    html = t.tap("/check/card", card="9H")
+    assert "9♥ may be laid." in nothing_note(html)
+    # a new top card asks for a beat again
+    html = t.tap("/check/top", card="10H")
+    assert nothing_note(html) is None and t.draft()[0]["nothing_to_beat"] is False
+
+
+def test_v_d5_going_out_after_a_card_that_does_not_beat_asks_as_before(vz):
+    t = vz(FOUR)
+    t.set_trumps("Jonas")
+    t.ask("9S", "Jonas", "KH")  # case 2: only a club beats 9♠
+    html = t.tap("/check/out", player=t.who("Jonas"), on="1")
+    assert t.draft()[0]["nothing_to_beat"] in (None, False)
+    assert nothing_note(html) is None
+
+
+def test_v_d5_nothing_to_beat_can_be_tapped_and_checks_a_whole_hand(vz):
+    t = vz(FOUR)
+    t.set_trumps("Jonas")
+    t.tap("/check/nothing")
+    t.tap("/check/player", player=t.who("Tomas"))
+    t.tap("/check/mode", mode="hand")
+    t.tap("/check/hand", card="9S", on="1")
+    html = t.tap("/check/hand", card="AD", on="1")
+    assert nothing_note(html).startswith("Nothing to beat: Tomas lays any card.")
+    cleared = t.tap("/check/clear")
+    assert nothing_note(cleared) is None and not t.draft()[0]["nothing_to_beat"]
+
+
 def test_the_checker_waits_for_the_trumps(vz):
     t = vz(FOUR)
     response = t.post("/check/top", {"card": "9S"})
@@ -374,6 +423,34 @@ def test_the_game_ends_when_the_players_say_so(vz):
     html = ended.get_data(as_text=True)
     assert "Asta and Rūta share the win" in html
     assert "hx-post" not in panel_of(html)  # no more taps in the panel
+
+
+def test_v_d6_with_letters_the_table_shows_letters_and_vezimas_ends_the_session(vz):
+    """V-D6 (house rule tally = letters): each deal's loser takes the next letter;
+    completing VEŽIMAS loses and ends the session, nothing more can be entered."""
+    t = vz(THREE, **{"vezimas-tally": "letters"})
+    assert t.table.settings["tally"] == "letters"
+    t.set_trumps("Asta", "Asta")
+    for i in range(6):
+        t.tap("/cart", player=t.who("Jonas"))
+        board = t.tap("/deal", submission_id=f"d{i}")
+    t.tap("/cart", player=t.who("Rūta"))
+    board = t.tap("/deal", submission_id="r1")
+    shown = dict(re.findall(r'class="points" data-player="([^"]+)">([^<]*)<', board))
+    assert shown == {"Asta": "–", "Jonas": "VEŽIMA", "Rūta": "V"}
+    assert "takes the next letter of VEŽIMAS" in board
+    preview = t.tap("/cart", player=t.who("Jonas"))
+    assert "Jonas takes the next letter (VEŽIMAS) and deals next" in preview
+    assert "who lost the deal?" in preview
+    board = t.tap("/deal", submission_id="last")
+    shown = dict(re.findall(r'class="points" data-player="([^"]+)">([^<]*)<', board))
+    assert shown["Jonas"] == "VEŽIMAS"
+    assert "Jonas completed VEŽIMAS and loses the session (V-D6)." in board
+    assert "Asta wins with the fewest letters." in board
+    assert "hx-post" not in panel_of(board)
+    refused = t.post("/deal", {"submission_id": "after-the-end"})
+    assert refused.status_code == 409 and "The session is over." in refused.get_data(as_text=True)
+    assert len(t.entries("vezimas-deal")) == 8
 
 
 # ---------------------------------------------------------------- other phones

@@ -184,10 +184,8 @@ def beaters(situation: Situation, hand: Iterable[Card]) -> list[Card]:
     return [card for card in hand if can_beat(situation, card)]
 
 
-def situation_for(
-    players: Sequence[str], trumps: Mapping[str, str], out: Iterable[str], player: str, top: Card
-) -> Situation:
-    """Build the situation of ``player`` answering ``top``; refuses a player who is
+def next_to_answer(players: Sequence[str], out: Iterable[str], player: str) -> str:
+    """The player after ``player`` still holding cards (V-D3); refuses a player who is
     out and a deal that is already over."""
     gone = set(out)
     if player in gone:
@@ -199,6 +197,16 @@ def situation_for(
         raise RuleError(
             f"Only {player} still holds cards: the deal is over and {player} gets the cart.", "out"
         )
+    return nxt
+
+
+def situation_for(
+    players: Sequence[str], trumps: Mapping[str, str], out: Iterable[str], player: str, top: Card
+) -> Situation:
+    """Build the situation of ``player`` answering ``top``; refuses a player who is
+    out and a deal that is already over."""
+    gone = set(out)
+    nxt = next_to_answer(players, gone, player)
     owner = next((name for name, suit in trumps.items() if suit == top.suit), None)
     return Situation(
         top=top,
@@ -393,17 +401,7 @@ NOTHING_TO_BEAT = (
 
 def nothing_to_beat(req: dict, players: list[str], out: list[str], player: str) -> dict:
     """V-D5: after a player goes out with a beat the next one lays any card (case 0)."""
-    gone = set(out)
-    if player in gone:
-        raise RuleError(
-            f"{player} is out of this deal: a player with no cards cannot play.", "player"
-        )
-    nxt = next_clockwise(players, player, gone)
-    if nxt is None:
-        raise RuleError(
-            f"Only {player} still holds cards: the deal is over and {player} gets the cart.", "out"
-        )
-    answer = {"case": 0, "next_player": nxt}
+    answer = {"case": 0, "next_player": next_to_answer(players, out, player)}
     if "card" in req:
         card = read_card(req["card"], "card")
         return {"legal": True, **answer, "reason": f"{card} may be laid. {NOTHING_TO_BEAT}"}

@@ -30,7 +30,7 @@ from ..cards import RED_SUITS, SUIT_SYMBOLS, parse_card
 from ..errors import RuleError
 from ..games import vezimas as engine
 from ..i18n import gettext as _
-from ..summary import TableSummary
+from ..summary import TableSummary, summarize
 from . import screens
 from .tables import (
     after_write,
@@ -183,6 +183,8 @@ def assess(seats: list[Seat], by_id: dict[int, str], deal: dict) -> dict:
     player = by_id.get(deal.get("player"))
     top, mode = deal.get("top"), deal.get("mode", "card")
     answer: dict = {"ready": False, "error": None, "path": None}
+    if deal.get("nothing_to_beat") and player and len(trumps) == len(names):
+        return _nothing_to_beat(names, trumps, out, player, deal, answer)
     if not (top and player) or len(trumps) != len(names):
         return answer
     try:
@@ -202,6 +204,30 @@ def assess(seats: list[Seat], by_id: dict[int, str], deal: dict) -> dict:
             answer.update(beaters=result["beaters"], verdict="yes" if result["beaters"] else "no")
         if "reason" in answer:
             answer["reason"] = symbolic(answer["reason"])
+    except RuleError as exc:
+        answer.update(ready=False, error=symbolic(exc.message), path=exc.path)
+    return answer
+
+
+def _nothing_to_beat(names, trumps, out, player, deal: dict, answer: dict) -> dict:
+    """V-D5: the previous player went out with a beat, so the engine lets any card be
+    laid (case 0); the screen says so instead of asking for a beat."""
+    mode = deal.get("mode", "card")
+    base = {"players": names, "trumps": trumps, "out": out, "player": player, "top": None}
+    try:
+        if mode == "hand" and deal.get("hand"):
+            result = api.evaluate(BEAT_KIND, {**base, "hand": deal["hand"]})
+            answer.update(beaters=result["beaters"], verdict="yes")
+        elif mode == "card" and deal.get("card"):
+            result = api.evaluate(BEAT_KIND, {**base, "card": deal["card"]})
+            answer.update(verdict="yes", reason=symbolic(result["reason"]))
+        answer.update(
+            ready=True,
+            case=0,
+            rule=engine.NOTHING_TO_BEAT,
+            next_player=engine.next_to_answer(names, out, player),
+            nothing_to_beat=True,
+        )
     except RuleError as exc:
         answer.update(ready=False, error=symbolic(exc.message), path=exc.path)
     return answer
@@ -281,6 +307,11 @@ def panel_context(table: store.Table, summary: TableSummary, access: str) -> dic
     screen["cart"] = {"loser_id": deal.get("loser") if loser else None, "loser": loser}
     if loser:
         screen["cart"]["preview"] = api.evaluate(DEAL_KIND, {"players": names, "loser": loser})
+    if table.settings.get("tally") == engine.LETTER_TALLY:
+        # V-D6: the deal's loser takes the next letter of the word instead of a cart
+        screen["cart"]["word"] = engine.WORD
+        if loser:
+            screen["cart"]["letters"] = engine.letters(summary.totals.get(loser, 0) + 1)
     return screen
 
 
@@ -408,7 +439,12 @@ def save_trumps(key: str):
 def set_top(table: store.Table, deal: dict) -> dict:
     card = deck_card("card")
     hand = [c for c in deal.get("hand", []) if c != card]
-    return {**deal, "top": card, "card": None, "hand": hand}
+    return {**deal, "top": card, "card": None, "hand": hand, "nothing_to_beat": False}
+
+
+def set_nothing(table: store.Table, deal: dict) -> dict:
+    """V-D5: nothing to beat (the previous player went out with a beat)."""
+    return {**deal, "top": None, "card": None, "nothing_to_beat": True}
 
 
 def set_player(table: store.Table, deal: dict) -> dict:
@@ -441,13 +477,29 @@ def set_hand(table: store.Table, deal: dict) -> dict:
 
 
 def set_out(table: store.Table, deal: dict) -> dict:
+    """A player goes out (or back in). V-D5: when it is the player whose card was just
+    checked and it beats, that was his last card and a beat, so the next player has
+    nothing to beat: the question moves on to him."""
     pid, on = player_id(table), switch()
     out = [p for p in deal.get("out", []) if p != pid] + ([pid] if on else [])
-    return {**deal, "out": out}
+    changed = {**deal, "out": out}
+    if on and pid == deal.get("player") and deal.get("mode", "card") == "card":
+        seats = trumps_seats(table)
+        by_id = {seat.id: seat.name for seat in seats}
+        if assess(seats, by_id, deal).get("verdict") == "yes":
+            names = [seat.name for seat in seats]
+            gone = [by_id[p] for p in out if p in by_id]
+            following = engine.next_clockwise(names, by_id[pid], gone)
+            if following is not None and engine.next_clockwise(names, following, gone):
+                to_id = {name: seat_id for seat_id, name in by_id.items()}
+                changed.update(
+                    top=None, card=None, hand=[], nothing_to_beat=True, player=to_id[following]
+                )
+    return changed
 
 
 def clear(table: store.Table, deal: dict) -> dict:
-    return {**deal, "top": None, "player": None, "card": None, "hand": []}
+    return {**deal, "top": None, "player": None, "card": None, "hand": [], "nothing_to_beat": False}
 
 
 def set_loser(table: store.Table, deal: dict) -> dict:
@@ -456,6 +508,7 @@ def set_loser(table: store.Table, deal: dict) -> dict:
 
 CHECKS: dict[str, Callable[[store.Table, dict], dict]] = {
     "top": set_top,
+    "nothing": set_nothing,
     "player": set_player,
     "mode": set_mode,
     "card": set_card,
@@ -512,6 +565,8 @@ def save_deal(key: str):
     submission_id = request.form.get("submission_id") or None
     if s.submission(submission_id, s.add_entry) is not None:
         return after_write(table, access, message=_("Already saved."))
+    if summarize(s, table).standings.finished:  # V-D4, V-D6: the session is over
+        return render_board(table, access, 409, error=_("The session is over."))
     players = s.players(table.id)
     by_id = {p.id: p.name for p in players}
     deal_data, deal_version = s.draft(table.id, DEAL_DRAFT)
