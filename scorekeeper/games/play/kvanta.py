@@ -1,0 +1,882 @@
+"""A Kvanta round as a log of taps (RULES.md §3): the dealer draw at game start, the
+burned cards once per game (K-D9), the turned card, the target roll, the Hand check,
+the tricks with the exchange die (a 6 is Flux), the call settlement and the poker
+prize, and the three ways the burned cards end the game.
+
+The state never rolls: a roll is a tap carrying its dice (the server rolls them with
+``scorekeeper.dice`` and logs the result), so replaying a log gives the same round.
+
+What the round needs from the game so far comes in ``settings`` (Kvanta has no house
+rules): ``round`` (1 by default), ``dealer`` (this round's dealer, a name; left out in
+round 1 the round starts with the dealer draw), ``burned`` (the burned cards were set
+in an earlier round; default: ``round > 1``) and ``totals`` (every player's total
+before this round; needed by a K prize).
+
+A round scores in steps (dealer draw, Flux, Hand, call, poker): ``scoring`` lists the
+CONTRACT.md requests made so far, each ``{"kind", "request", "points"}``, and
+``closing`` is that list once the round is complete (``null`` before).
+
+>>> from . import replay
+>>> start = KvantaRound.start(["Ana", "Bojan", "Ceca"], {"dealer": "Ana", "burned": True})
+>>> r = replay(start, [
+...     {"id": "t1", "action": "turn", "seat": 0, "card": "JH"},
+...     {"id": "t2", "action": "roll", "seat": 1, "dice": [3, 5, 6]},
+...     {"id": "t3", "action": "no-hand"},
+...     {"id": "t4", "action": "trick-winner", "seat": 2},
+...     {"id": "t5", "action": "exchange", "seat": 2, "die": 2},
+...     {"id": "t6", "action": "call", "seat": 2},
+...     {"id": "t7", "action": "sum", "seat": 0, "sum": 10},
+...     {"id": "t8", "action": "sum", "seat": 1, "sum": 9},
+...     {"id": "t9", "action": "sum", "seat": 2, "sum": 12},
+...     {"id": "t10", "action": "settle"},
+... ])
+>>> r.phase, r.target, r.to_json()["round_points"]
+('poker', 14, {'Ana': -2, 'Bojan': -3, 'Ceca': 5})
+>>> r.to_json()["next"]["text"]
+'Poker: enter 5 or 7 cards of Ana, Bojan, Ceca, then settle.'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from ...cards import Card, CardError, parse_card
+from ...dice import FACES, FLUX_FACE, TARGET_DICE
+from ...errors import RuleError
+from .. import catalog
+from .. import kvanta as engine
+from ..poker import hand_sum
+from . import Refused, Tap
+
+MAX_BURN = 10  # RULES §3 "Game start": 0–10 cards
+ENDINGS = ("stop", "poker", "compare")  # RULES §3 "End of game"
+SHOWINGS = ("hand", "call", "final-compare", "poker", "final-poker")  # cards or sums shown
+SUM_SHOWINGS = ("hand", "call", "final-compare")  # a seat may give a plain sum there
+
+NEXT_TEXT = {
+    "dealer": "Everyone draws a card: the lowest deals.",
+    "burn": "{dealer} burns 0 to 10 cards: they mark the end of the game.",
+    "turn": "{dealer} deals 7 each and turns the next card: trump and poker prize.",
+    "target": "{roller} rolls the three dice: the target.",
+    "hand": "Hand? A player whose sum is {target} shows it; otherwise play the tricks.",
+    "tricks": "Trick {trick}: who won it?",
+    "exchange": "{winner} won trick {trick} and rolls the exchange die.",
+    "after-exchange": "{winner} rolled {die}: {choice}",
+    "call": "{caller} calls: enter every player's sum or cards, then settle.",
+    "final-compare": "The burned cards are reached: enter every player's sum or cards.",
+    "poker": "Poker: enter 5 or 7 cards of {missing}, then settle.",
+    "final-poker": "Final poker: enter the prize card and 5 or 7 cards each, then settle.",
+    "done": "Round {round} is over; {next_dealer} deals the next one.",
+    "over": "The game is over.",
+}
+
+
+class Show(tuple):
+    """One seat's shown hand: its cards (in the order tapped) and a plain sum or None."""
+
+    __slots__ = ()
+
+    def __new__(cls, cards: tuple[str, ...] = (), total: int | None = None):
+        return super().__new__(cls, (tuple(cards), total))
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        return self[0]
+
+    @property
+    def sum(self) -> int | None:
+        return self[1]
+
+
+def _seat_of(tap: Tap, players: tuple[str, ...], name: str = "seat") -> int:
+    seat = tap.get(name)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(players):
+        raise Refused(f"Name the seat: 0 to {len(players) - 1}.", f".{name}")
+    return seat
+
+
+def _card_of(raw: object, path: str = ".card") -> str:
+    try:
+        card = parse_card(raw)
+    except CardError as exc:
+        raise Refused(str(exc), path) from None
+    if card.is_joker:
+        raise Refused(f"{card} is not a card of Kvanta, which is played without jokers.", path)
+    return str(card)
+
+
+def _die(raw: object, path: str) -> int:
+    if isinstance(raw, bool) or not isinstance(raw, int) or not 1 <= raw <= FACES:
+        raise Refused(f"A die shows 1 to {FACES}.", path)
+    return raw
+
+
+def _engine(kind, request: dict) -> dict:
+    """The engine's answer; its refusal becomes the settling tap's (the engine's path
+    names a field of its request, not of the tap)."""
+    try:
+        return kind(request)
+    except Refused:
+        raise
+    except RuleError as exc:
+        raise Refused(exc.message, "") from None
+
+
+@dataclass(frozen=True)
+class KvantaRound:
+    """One Kvanta round (see the module's docstring for the context and the taps)."""
+
+    game: ClassVar[str] = "kvanta"
+
+    players: tuple[str, ...]
+    round: int
+    totals: tuple[int, ...]  # before this round
+    burned_before: bool
+    dealer: int | None
+    phase: str = "dealer"
+    draws: tuple[str | None, ...] = ()  # the dealer draw, per seat
+    dead_draws: int = 0  # full draws that cancelled out (everyone drew again)
+    dealer_draw: tuple[str, ...] | None = None  # the deciding draw
+    burn: int | None = None
+    turned: str | None = None  # trump and poker prize (the prize card in a final poker)
+    rolls: tuple[tuple[int, tuple[int, ...]], ...] = ()  # (who rolled or asked, dice)
+    shows: tuple[Show, ...] = ()  # the current showing, per seat
+    draw_winner: int | None = None
+    hand_shows: tuple[Show, ...] | None = None  # as settled
+    hand_winner: int | None = None
+    trick: int = 1
+    plays: tuple[str | None, ...] = ()  # a disputed trick's cards, per seat
+    dead_tricks: int = 0
+    trick_winner: int | None = None
+    die: int | None = None
+    fluxes: tuple[tuple[int, int], ...] = ()  # (seat, trick) of each 6
+    leader: int | None = None
+    caller: int | None = None
+    flux_call: bool = False
+    call_shows: tuple[Show, ...] | None = None
+    poker_shows: tuple[Show, ...] | None = None
+    ending: str | None = None  # "stop", "poker" or "compare" (the burned cards reached)
+
+    # ― start ―
+
+    @classmethod
+    def start(cls, players: object, settings: Mapping[str, Any] | None = None) -> KvantaRound:
+        try:
+            return cls._start(players, settings)
+        except Refused:
+            raise
+        except RuleError as exc:
+            raise Refused(exc.message, exc.path) from None
+
+    @classmethod
+    def _start(cls, players: object, settings: Mapping[str, Any] | None) -> KvantaRound:
+        names = tuple(engine._players(players))
+        raw = dict(settings or {})
+        context = {k: raw.pop(k) for k in ("round", "dealer", "burned", "totals") if k in raw}
+        catalog.game("kvanta").clean_settings(raw)  # no house rules: refuses unknown keys
+        number = context.get("round", 1)
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 10_000:
+            raise Refused("settings.round is the round's number, 1 or more.", "settings.round")
+        dealer = context.get("dealer")
+        if dealer is not None:
+            if dealer not in names:
+                raise Refused(
+                    f"settings.dealer must be one of the players ({', '.join(names)}).",
+                    "settings.dealer",
+                )
+            dealer = names.index(dealer)
+        elif number > 1:
+            raise Refused(
+                "From round 2 on, give the round's dealer (settings.dealer): "
+                "the deal passes to the left (K-D10).",
+                "settings.dealer",
+            )
+        burned = context.get("burned", number > 1)
+        if not isinstance(burned, bool):
+            raise Refused("settings.burned is true or false.", "settings.burned")
+        totals = context.get("totals", {})
+        if not isinstance(totals, Mapping) or any(k not in names for k in totals):
+            raise Refused("settings.totals maps player names to totals.", "settings.totals")
+        limit = engine.TOTAL_LIMIT
+        for name, total in totals.items():
+            if isinstance(total, bool) or not isinstance(total, int) or abs(total) > limit:
+                raise Refused(f"{name}'s total must be a whole number.", f"settings.totals.{name}")
+        n = len(names)
+        phase = "dealer" if dealer is None else ("turn" if burned else "burn")
+        return cls(
+            players=names,
+            round=number,
+            totals=tuple(totals.get(name, 0) for name in names),
+            burned_before=burned,
+            dealer=dealer,
+            phase=phase,
+            draws=(None,) * n,
+            shows=(Show(),) * n,
+            plays=(None,) * n,
+        )
+
+    # ― derived facts ―
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    @property
+    def roller(self) -> int | None:
+        """The player left of the dealer rolls the target and leads the first trick."""
+        return None if self.dealer is None else (self.dealer + 1) % self.n
+
+    @property
+    def next_dealer(self) -> int | None:
+        """K-D10: the deal passes to the left (clockwise) each round."""
+        return self.roller
+
+    @property
+    def target(self) -> int | None:
+        return sum(self.rolls[-1][1]) if self.rolls else None
+
+    @property
+    def trump(self) -> str | None:
+        return parse_card(self.turned).suit if self.turned else None
+
+    @property
+    def game_over(self) -> bool:
+        return self.ending is not None and self.phase == "over"
+
+    @property
+    def complete(self) -> bool:
+        return self.phase in ("done", "over")
+
+    def _name(self, seat: int | None) -> str | None:
+        return None if seat is None else self.players[seat]
+
+    def _seat_done(self, show: Show) -> bool:
+        if self.phase in SUM_SHOWINGS and show.sum is not None:
+            return True
+        sizes = engine.POKER_SIZES if self.phase in ("poker", "final-poker") else (7,)
+        return len(show.cards) in sizes
+
+    def _missing(self) -> list[int]:
+        return [s for s, show in enumerate(self.shows) if not self._seat_done(show)]
+
+    def _copies(self, shows: tuple[Show, ...]) -> Counter:
+        """Cards of a showing plus the turned card (RULES §3: it counts toward the
+        three-copies limit of every card entered in its round)."""
+        counts: Counter = Counter(c for show in shows for c in show.cards)
+        if self.turned:
+            counts[self.turned] += 1
+        return counts
+
+    # ― the engine's requests ―
+
+    def _seats_request(self, shows: tuple[Show, ...], sums_allowed: bool) -> dict:
+        hands = {}
+        sums = {}
+        for name, show in zip(self.players, shows, strict=True):
+            if sums_allowed and show.sum is not None:
+                sums[name] = show.sum
+            else:
+                hands[name] = list(show.cards)
+        out: dict = {}
+        if hands:
+            out["hands"] = hands
+        if sums:
+            out["sums"] = sums
+        return out
+
+    def dealer_request(self) -> dict:
+        return {"draws": dict(zip(self.players, self.dealer_draw or self.draws, strict=True))}
+
+    def hand_request(self, shows: tuple[Show, ...] | None = None) -> dict:
+        req = {"target": self.target, **self._seats_request(shows or self.shows, True)}
+        if self.draw_winner is not None:
+            req["draw_winner"] = self.players[self.draw_winner]
+        return req
+
+    def trick_request(self) -> dict:
+        return {"trump": self.trump, "plays": dict(zip(self.players, self.plays, strict=True))}
+
+    def flux_request(self, seat: int) -> dict:
+        return {"players": list(self.players), "player": self.players[seat], "target": self.target}
+
+    def call_request(self, shows: tuple[Show, ...] | None = None) -> dict:
+        compare = self.ending == "compare"
+        req = {
+            "target": self.target,
+            "caller": None if compare else self.players[self.caller],
+            **self._seats_request(shows or self.shows, True),
+        }
+        if self.flux_call and not compare:
+            req["flux"] = True
+        return req
+
+    def poker_request(self, shows: tuple[Show, ...] | None = None) -> dict:
+        """The poker phase; a K prize sees the totals after this round's earlier steps."""
+        before = self._points(self._steps())
+        totals = {
+            name: total + before[name]
+            for name, total in zip(self.players, self.totals, strict=True)
+        }
+        return {
+            "prize_card": self.turned,
+            "hands": {
+                name: list(show.cards)
+                for name, show in zip(self.players, shows or self.shows, strict=True)
+            },
+            "totals": totals,
+        }
+
+    def _steps(self) -> list[dict]:
+        """The requests before the poker phase, with their points."""
+        steps: list[tuple[str, dict]] = []
+        if self.dealer_draw is not None:
+            steps.append(("kvanta-dealer", self.dealer_request()))
+        if self.hand_shows is not None:
+            steps.append(("kvanta-hand", self.hand_request(self.hand_shows)))
+        steps.extend(("kvanta-flux", self.flux_request(seat)) for seat, _trick in self.fluxes)
+        if self.call_shows is not None:
+            steps.append(("kvanta-call", self.call_request(self.call_shows)))
+        out = []
+        for kind, req in steps:
+            result = engine.KINDS[kind](req)
+            points = result.get("points", {})
+            out.append({"kind": kind, "request": req, "points": points, "result": result})
+        return out
+
+    def scoring(self) -> list[dict]:
+        """The CONTRACT requests this round has made, in order, with their points."""
+        out = self._steps()
+        if self.poker_shows is not None:
+            req = self.poker_request(self.poker_shows)
+            result = engine.poker(req)
+            points = result["points"]
+            out.append({"kind": "kvanta-poker", "request": req, "points": points, "result": result})
+        return out
+
+    def _points(self, steps: list[dict]) -> dict[str, int]:
+        points = dict.fromkeys(self.players, 0)
+        for step in steps:
+            for name, value in step["points"].items():
+                points[name] += value
+        return points
+
+    # ― taps ―
+
+    def verify(self, tap: Tap) -> None:
+        self.apply(tap)
+
+    def can(self, tap: Tap) -> bool:
+        try:
+            self.apply(tap)
+        except RuleError:
+            return False
+        return True
+
+    def apply(self, tap: Tap) -> KvantaRound:
+        handler = _HANDLERS.get(tap.action)
+        if handler is None:
+            raise Refused(f"Kvanta has no tap called {tap.action!r}.", ".action")
+        phases = _PHASES[tap.action]
+        if self.phase not in phases:
+            raise Refused(self._wrong_moment(tap.action), ".action")
+        allowed = {"id", "action", *_ARGS[tap.action]}
+        for key, _value in tap.args:
+            if key not in allowed:
+                raise Refused(f"The {tap.action} tap has no argument {key!r}.", f".{key}")
+        return handler(self, tap)
+
+    def _wrong_moment(self, action: str) -> str:
+        return f"No {action} tap now: {self._next_text()}"
+
+    def _expect(self, tap: Tap, seat: int | None, who: str) -> int:
+        given = _seat_of(tap, self.players)
+        if given != seat:
+            raise Refused(f"{self.players[seat]} {who}, not {self.players[given]}.", ".seat")
+        return given
+
+    # dealer draw
+
+    def _draw(self, tap: Tap) -> KvantaRound:
+        seat = _seat_of(tap, self.players)
+        card = _card_of(tap.get("card"))
+        draws, dead = self.draws, self.dead_draws
+        if all(draws):  # every card cancelled out: this card starts the next draw
+            draws, dead = (None,) * self.n, dead + 1
+        draws = draws[:seat] + (card,) + draws[seat + 1 :]
+        if Counter(c for c in draws if c)[card] > engine.DECKS:
+            raise Refused(f"All three {card} were already drawn.", ".card")
+        state = replace(self, draws=draws, dead_draws=dead)
+        if not all(draws):
+            return state
+        chosen = engine.dealer(state.dealer_request())["dealer"]
+        if chosen is None:
+            return state
+        dealer = self.players.index(chosen)
+        return replace(
+            state,
+            dealer=dealer,
+            dealer_draw=draws,
+            phase="turn" if self.burned_before else "burn",
+        )
+
+    def _burn(self, tap: Tap) -> KvantaRound:
+        self._expect(tap, self.dealer, "burns the cards (K-D9: once per game, the first dealer)")
+        count = tap.get("count")
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_BURN:
+            raise Refused(f"Burn 0 to {MAX_BURN} cards.", ".count")
+        return replace(self, burn=count, phase="turn")
+
+    def _turn(self, tap: Tap) -> KvantaRound:
+        self._expect(tap, self.dealer, "deals and turns the card")
+        card = _card_of(tap.get("card"))
+        if self.phase == "final-poker":
+            state = replace(self, turned=card)
+            if state._copies(self.shows)[card] > engine.DECKS:
+                raise Refused(f"All three {card} are already shown.", ".card")
+            return state
+        return replace(self, turned=card, phase="target")
+
+    def _dice(self, tap: Tap) -> tuple[int, ...]:
+        raw = tap.get("dice")
+        if not isinstance(raw, list | tuple) or len(raw) != TARGET_DICE:
+            raise Refused(f"A target roll is {TARGET_DICE} dice.", ".dice")
+        return tuple(_die(face, f".dice[{i}]") for i, face in enumerate(raw))
+
+    def _roll(self, tap: Tap) -> KvantaRound:
+        seat = self._expect(tap, self.roller, "rolls the target (the player left of the dealer)")
+        return replace(self, rolls=((seat, self._dice(tap)),), phase="hand")
+
+    def _reroll(self, tap: Tap) -> KvantaRound:
+        """A deliberate roll again (issue: every roll stays listed; the last counts); the
+        tap names who asked for it."""
+        seat = _seat_of(tap, self.players)
+        return replace(self, rolls=(*self.rolls, (seat, self._dice(tap))), draw_winner=None)
+
+    # showing cards or sums
+
+    def _set_show(self, seat: int, show: Show, path: str) -> KvantaRound:
+        shows = self.shows[:seat] + (show,) + self.shows[seat + 1 :]
+        state = replace(self, shows=shows)
+        for card, count in state._copies(shows).items():
+            if count > engine.DECKS and card in show.cards:
+                raise Refused(f"All three {card} are already shown or turned.", path)
+        return state
+
+    def _size(self) -> int:
+        return max(engine.POKER_SIZES) if self.phase in ("poker", "final-poker") else 7
+
+    def _card(self, tap: Tap) -> KvantaRound:
+        seat = _seat_of(tap, self.players)
+        card = _card_of(tap.get("card"))
+        show = self.shows[seat]
+        if len(show.cards) >= self._size():
+            raise Refused(
+                f"{self.players[seat]} already shows {len(show.cards)} cards: take one out first.",
+                ".card",
+            )
+        return self._set_show(seat, Show((*show.cards, card), None), ".card")
+
+    def _uncard(self, tap: Tap) -> KvantaRound:
+        seat = _seat_of(tap, self.players)
+        card = _card_of(tap.get("card"))
+        cards = list(self.shows[seat].cards)
+        if card not in cards:
+            raise Refused(f"{card} is not among {self.players[seat]}'s cards.", ".card")
+        cards.reverse()
+        cards.remove(card)  # the last copy tapped goes
+        cards.reverse()
+        return self._set_show(seat, Show(tuple(cards), None), ".card")
+
+    def _cards(self, tap: Tap) -> KvantaRound:
+        seat = _seat_of(tap, self.players)
+        raw = tap.get("cards")
+        if not isinstance(raw, list | tuple) or len(raw) > self._size():
+            raise Refused(f"cards is a list of at most {self._size()} cards.", ".cards")
+        cards = tuple(_card_of(c, f".cards[{i}]") for i, c in enumerate(raw))
+        return self._set_show(seat, Show(cards, None), ".cards")
+
+    def _sum(self, tap: Tap) -> KvantaRound:
+        seat = _seat_of(tap, self.players)
+        if self.phase not in SUM_SHOWINGS:
+            raise Refused("The poker phase needs every player's cards, not a sum.", ".sum")
+        value = tap.get("sum")
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int) or abs(value) > engine.MAX_SUM
+        ):
+            raise Refused(
+                f"A sum is a whole number from −{engine.MAX_SUM} to {engine.MAX_SUM}.", "sum"
+            )
+        return self._set_show(seat, Show(self.shows[seat].cards, value), ".sum")
+
+    def _verify_complete(self) -> None:
+        missing = self._missing()
+        if missing:
+            names = ", ".join(self.players[s] for s in missing)
+            raise Refused(f"Enter every player's cards or sum first ({names}).", "")
+
+    # Hand
+
+    def _no_hand(self, tap: Tap) -> KvantaRound:
+        return replace(
+            self,
+            phase="tricks",
+            shows=(Show(),) * self.n,
+            draw_winner=None,
+            leader=self.roller,  # the roller plays first (RULES §3, seed: "the same player")
+        )
+
+    def _draw_winner(self, tap: Tap) -> KvantaRound:
+        return replace(self, draw_winner=_seat_of(tap, self.players))
+
+    def _settle(self, tap: Tap) -> KvantaRound:
+        self._verify_complete()
+        if self.phase == "hand":
+            result = _engine(engine.hand, self.hand_request())
+            if result["hand"] is None:
+                if result["tied"]:
+                    raise Refused(
+                        f"{', '.join(result['tied'])} tie: tap who won the tie-break draw.",
+                        "",
+                    )
+                raise Refused(
+                    f"Nobody's sum equals the target {self.target}: there is no Hand.", ""
+                )
+            return replace(
+                self,
+                hand_shows=self.shows,
+                hand_winner=self.players.index(result["hand"]),
+                phase="poker",
+                shows=tuple(Show(s.cards, None) for s in self.shows),  # carried to the poker
+            )
+        if self.phase in ("call", "final-compare"):
+            _engine(engine.call, self.call_request())  # e.g. a Flux call off the target
+            if self.phase == "final-compare":
+                return replace(self, call_shows=self.shows, phase="over")
+            return replace(
+                self,
+                call_shows=self.shows,
+                phase="poker",
+                shows=tuple(Show(s.cards, None) for s in self.shows),
+            )
+        if not self.turned:
+            raise Refused("Enter the prize card first.", ".card")
+        _engine(engine.poker, self.poker_request())
+        return replace(
+            self, poker_shows=self.shows, phase="over" if self.phase == "final-poker" else "done"
+        )
+
+    # tricks
+
+    def _trick_winner(self, tap: Tap) -> KvantaRound:
+        if self.die is not None:
+            raise Refused("The exchange die was already rolled for this trick.", ".seat")
+        return replace(self, trick_winner=_seat_of(tap, self.players))
+
+    def _play(self, tap: Tap) -> KvantaRound:
+        """A disputed trick: each seat's card, and the engine says who won (K-D1)."""
+        if self.die is not None:
+            raise Refused("The exchange die was already rolled for this trick.", ".seat")
+        seat = _seat_of(tap, self.players)
+        card = _card_of(tap.get("card"))
+        plays, dead = self.plays, self.dead_tricks
+        if all(plays) and self.trick_winner is None:  # a dead trick: everyone plays again
+            plays, dead = (None,) * self.n, dead + 1
+        plays = plays[:seat] + (card,) + plays[seat + 1 :]
+        counts = Counter(c for c in plays if c)
+        counts[self.turned] += 1
+        if counts[card] > engine.DECKS:
+            raise Refused(f"All three {card} are already played or turned.", ".card")
+        state = replace(self, plays=plays, dead_tricks=dead, trick_winner=None)
+        if all(plays):
+            winner = engine.trick(state.trick_request())["winner"]
+            if winner is not None:
+                state = replace(state, trick_winner=self.players.index(winner))
+        return state
+
+    def _exchange(self, tap: Tap) -> KvantaRound:
+        if self.trick_winner is None:
+            raise Refused("Tap who won the trick first: that player rolls.", ".seat")
+        if self.die is not None:
+            raise Refused("The exchange die was already rolled for this trick.", ".die")
+        seat = self._expect(tap, self.trick_winner, "won the trick and rolls the exchange die")
+        die = _die(tap.get("die"), ".die")
+        fluxes = (*self.fluxes, (seat, self.trick)) if die == FLUX_FACE else self.fluxes
+        return replace(self, die=die, fluxes=fluxes)
+
+    def _after_roll(self, tap: Tap) -> int:
+        if self.die is None:
+            raise Refused("Roll the exchange die first: the trick's winner rolls it.", ".die")
+        return self._expect(tap, self.trick_winner, "rolled the exchange die")
+
+    def _call(self, tap: Tap) -> KvantaRound:
+        seat = self._after_roll(tap)
+        return replace(self, caller=seat, flux_call=self.die == FLUX_FACE, phase="call")
+
+    def _next_trick(self, tap: Tap) -> KvantaRound:
+        """Exchange 1–5 cards (everyone the same number), or after a Flux play on: the
+        roller leads the next trick (RULES §3 "Exchange die")."""
+        seat = self._after_roll(tap)
+        return replace(
+            self,
+            trick=self.trick + 1,
+            plays=(None,) * self.n,
+            trick_winner=None,
+            die=None,
+            leader=seat,
+        )
+
+    # the end of the game (RULES §3 "End of game")
+
+    def _end(self, tap: Tap) -> KvantaRound:
+        case = tap.get("case")
+        if case not in ENDINGS:
+            raise Refused(f"case is one of {', '.join(ENDINGS)}.", ".case")
+        if case == "compare":
+            if self.phase != "tricks":
+                raise Refused(
+                    "The final comparison comes while drawing during the tricks.", ".case"
+                )
+            return replace(self, ending=case, phase="final-compare", shows=(Show(),) * self.n)
+        if self.phase != "turn":
+            raise Refused("That ending comes while dealing, before the card is turned.", ".case")
+        if case == "stop":
+            return replace(self, ending=case, phase="over")
+        return replace(self, ending=case, phase="final-poker")
+
+    # ― the answer ―
+
+    def _next_text(self) -> str:
+        names = ", ".join(self.players[s] for s in self._missing())
+        choice = ""
+        if self.die is not None:
+            choice = (
+                "Flux, +5; he calls at once if the new cards hit the target, else he leads."
+                if self.die == FLUX_FACE
+                else f"he exchanges {self.die} cards (and so does everyone) or calls."
+            )
+        step = self.phase
+        if step == "tricks" and self.trick_winner is not None:
+            step = "exchange" if self.die is None else "after-exchange"
+        return NEXT_TEXT[step].format(
+            dealer=self._name(self.dealer),
+            roller=self._name(self.roller),
+            target=self.target,
+            trick=self.trick,
+            winner=self._name(self.trick_winner),
+            die=self.die,
+            choice=choice,
+            caller=self._name(self.caller),
+            missing=names or "everyone",
+            round=self.round,
+            next_dealer=self._name(self.next_dealer),
+        )
+
+    def turn_seat(self) -> int | None:
+        """Whose move it is, when one player acts."""
+        if self.phase in ("burn", "turn", "final-poker") and not self.turned:
+            return self.dealer
+        if self.phase == "target":
+            return self.roller
+        if self.phase == "tricks":
+            return self.leader if self.trick_winner is None else self.trick_winner
+        if self.phase == "call":
+            return self.caller
+        return None
+
+    def legal(self) -> list[dict]:
+        seats = list(range(self.n))
+        out: list[dict] = []
+
+        def add(action: str, **choices) -> None:
+            out.append({"action": action, **choices})
+
+        phase = self.phase
+        if phase == "dealer":
+            add("draw", seat=seats, card=None)
+        elif phase == "burn":
+            add("burn", seat=[self.dealer], count=list(range(MAX_BURN + 1)))
+        elif phase == "turn":
+            add("turn", seat=[self.dealer], card=None)
+            add("end", case=["stop", "poker"])
+        elif phase == "target":
+            add("roll", seat=[self.roller], dice=None)
+        elif phase == "tricks":
+            if self.die is None:
+                add("trick-winner", seat=seats)
+                add("play", seat=seats, card=None)
+                if self.trick_winner is not None:
+                    add("exchange", seat=[self.trick_winner], die=list(range(1, FACES + 1)))
+            else:
+                add("call", seat=[self.trick_winner])
+                add("next-trick", seat=[self.trick_winner])
+            add("end", case=["compare"])
+        if phase in SHOWINGS:
+            add("card", seat=seats, card=None)
+            holding = [s for s in seats if self.shows[s].cards]
+            if holding:
+                add("uncard", seat=holding, card=None)
+            add("cards", seat=seats, cards=None)
+            if phase in SUM_SHOWINGS:
+                add("sum", seat=seats, sum=None)
+            if phase == "final-poker":
+                add("turn", seat=[self.dealer], card=None)
+            if phase == "hand":
+                add("no-hand")
+                add("reroll", seat=seats, dice=None)
+                tied = (self.preview(before_draw=True) or {}).get("result", {}).get("tied")
+                if tied:
+                    add("draw-winner", seat=[self.players.index(name) for name in tied])
+            if self.can(Tap("settle", "settle")):
+                add("settle")
+        return out
+
+    def preview(self, before_draw: bool = False) -> dict | None:
+        """The engine's answer on the current showing once every seat is entered (what a
+        settle would score, or why it cannot), else None."""
+        if self.phase not in SHOWINGS or self._missing():
+            return None
+        kind, request = {
+            "hand": ("kvanta-hand", self.hand_request),
+            "call": ("kvanta-call", self.call_request),
+            "final-compare": ("kvanta-call", self.call_request),
+            "poker": ("kvanta-poker", self.poker_request),
+            "final-poker": ("kvanta-poker", self.poker_request),
+        }[self.phase]
+        if kind == "kvanta-poker" and not self.turned:
+            return None
+        req = request()
+        if before_draw:
+            req.pop("draw_winner", None)  # who is tied before the tie-break draw
+        try:
+            return {"kind": kind, "result": engine.KINDS[kind](req)}
+        except RuleError as exc:
+            return {"kind": kind, "error": exc.message}
+
+    def to_json(self) -> dict:
+        scoring = self.scoring()
+        points = self._points(scoring)
+        turn = self.turn_seat()
+        out: dict = {
+            "game": self.game,
+            "players": list(self.players),
+            "round": self.round,
+            "phase": self.phase,
+            "next": {"step": self.phase, "text": self._next_text()},
+            "turn": turn,
+            "legal": self.legal(),
+            "dealer": self._name(self.dealer),
+            "next_dealer": self._name(self.next_dealer),
+            "roller": self._name(self.roller),
+            "draws": dict(zip(self.players, self.draws, strict=True)),
+            "dead_draws": self.dead_draws,
+            "burn": self.burn,
+            "turned": self.turned,
+            "trump": self.trump,
+            "target": self.target,
+            "rolls": [
+                {"by": self.players[s], "dice": list(d), "target": sum(d), "counts": i == last}
+                for last in [len(self.rolls) - 1]
+                for i, (s, d) in enumerate(self.rolls)
+            ],
+            "hand": self._name(self.hand_winner),
+            "trick": {
+                "number": self.trick,
+                "leader": self._name(self.leader),
+                "plays": dict(zip(self.players, self.plays, strict=True)),
+                "dead": self.dead_tricks,
+                "winner": self._name(self.trick_winner),
+                "die": self.die,
+                "flux": self.die == FLUX_FACE,
+            },
+            "caller": self._name(self.caller),
+            "flux_call": self.flux_call,
+            "shows": {
+                name: {
+                    "cards": list(show.cards),
+                    "sum": show.sum if show.sum is not None else self._shown_sum(show),
+                    "complete": self._seat_done(show),
+                }
+                for name, show in zip(self.players, self.shows, strict=True)
+            },
+            "preview": self.preview(),
+            "scoring": scoring,
+            "round_points": points,
+            "ending": self.ending,
+            "game_over": self.phase == "over",
+            "complete": self.complete,
+            "closing": scoring if self.complete else None,
+        }
+        return out
+
+    @staticmethod
+    def _shown_sum(show: Show) -> int | None:
+        if len(show.cards) != engine.HAND_SIZE:
+            return None
+        return hand_sum([Card.parse(c) for c in show.cards])
+
+
+_HANDLERS = {
+    "draw": KvantaRound._draw,
+    "burn": KvantaRound._burn,
+    "turn": KvantaRound._turn,
+    "roll": KvantaRound._roll,
+    "reroll": KvantaRound._reroll,
+    "card": KvantaRound._card,
+    "uncard": KvantaRound._uncard,
+    "cards": KvantaRound._cards,
+    "sum": KvantaRound._sum,
+    "no-hand": KvantaRound._no_hand,
+    "draw-winner": KvantaRound._draw_winner,
+    "settle": KvantaRound._settle,
+    "trick-winner": KvantaRound._trick_winner,
+    "play": KvantaRound._play,
+    "exchange": KvantaRound._exchange,
+    "call": KvantaRound._call,
+    "next-trick": KvantaRound._next_trick,
+    "end": KvantaRound._end,
+}
+_PHASES = {
+    "draw": ("dealer",),
+    "burn": ("burn",),
+    "turn": ("turn", "final-poker"),
+    "roll": ("target",),
+    "reroll": ("hand",),
+    "card": SHOWINGS,
+    "uncard": SHOWINGS,
+    "cards": SHOWINGS,
+    "sum": SHOWINGS,
+    "no-hand": ("hand",),
+    "draw-winner": ("hand",),
+    "settle": SHOWINGS,
+    "trick-winner": ("tricks",),
+    "play": ("tricks",),
+    "exchange": ("tricks",),
+    "call": ("tricks",),
+    "next-trick": ("tricks",),
+    "end": ("turn", "tricks"),
+}
+_ARGS = {
+    "draw": ("seat", "card"),
+    "burn": ("seat", "count"),
+    "turn": ("seat", "card"),
+    "roll": ("seat", "dice"),
+    "reroll": ("seat", "dice"),
+    "card": ("seat", "card"),
+    "uncard": ("seat", "card"),
+    "cards": ("seat", "cards"),
+    "sum": ("seat", "sum"),
+    "no-hand": (),
+    "draw-winner": ("seat",),
+    "settle": (),
+    "trick-winner": ("seat",),
+    "play": ("seat", "card"),
+    "exchange": ("seat", "die"),
+    "call": ("seat",),
+    "next-trick": ("seat",),
+    "end": ("case",),
+}
+
+__all__ = ["KvantaRound"]
