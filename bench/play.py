@@ -37,7 +37,7 @@ def per_call_ms(fn, seconds: float) -> float:
 
 def long_cowboy_deal() -> dict:
     """Four players, every marriage shown, a hit and a dodge, then the end of the deal
-    tapped in card by card: 45 taps."""
+    tapped in card by card: some 45 taps."""
     taps = [{"action": "marriage", "seat": s, "suit": suit} for s, suit in enumerate("SHDC")]
     for attacker, victim, king, turned in ((0, 1, "KS", "9H"), (2, 3, "KD", "8D")):
         taps += [
