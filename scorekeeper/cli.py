@@ -238,24 +238,26 @@ def cmd_serve(args) -> int:
 
     from . import server
 
-    app = _app(args)
+    app = _app(args)  # opens (or upgrades) the database before any worker starts
     try:
-        sock = server.listen(args.host, args.port)
+        port = server.check_listen(args.host, args.port)
     except (OSError, UnicodeError, TypeError) as exc:  # TypeError: a host name not encodable
         print(f"Cannot listen on {args.host}:{args.port}: {_reason(exc)}.", file=sys.stderr)
         return 1
-    port = sock.getsockname()[1]
     host = lan_address() if args.host in ("0.0.0.0", "::", "") else args.host
     url = f"http://{host}:{port}/"
-    print(f"Scorekeeper is serving {app.config['DATABASE']}")
-    print(f"Open {url} on every phone at the table (same Wi-Fi), or scan:")
-    if not args.no_qr:
-        segno.make(url, error="l").terminal(compact=True)
-    print("Press Ctrl+C to stop.", flush=True)
+    print(f"Scorekeeper is serving {app.config['DATABASE']}", flush=True)
+
+    def ready() -> None:  # printed once a phone can open the address
+        print(f"Open {url} on every phone at the table (same Wi-Fi), or scan:")
+        if not args.no_qr:
+            segno.make(url, error="l").terminal(compact=True)
+        print("Press Ctrl+C to stop.", flush=True)
+
     workers = args.workers if args.workers is not None else server.default_workers()
     threads = args.threads if args.threads is not None else server.DEFAULT_THREADS
     try:
-        server.serve(app, sock, workers=workers, threads=threads)
+        server.serve(args.host, port, args.db, workers=workers, threads=threads, ready=ready)
     except KeyboardInterrupt:
         pass
     return 0

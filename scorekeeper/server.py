@@ -1,51 +1,72 @@
-"""`scorekeeper serve`: waitress in one or more worker processes on one socket.
+"""`scorekeeper serve`: the app under granian, a Rust HTTP server with its own
+worker processes (waitress in one process where granian cannot be installed).
 
-Python runs one thread at a time per process, so one process uses one core
-however many threads it has. A few single-threaded worker processes use every
-core, and a write never waits for the interpreter lock: with a second thread in
-the process, the writer holding the database's write lock had to win the
-interpreter lock back after each SQLite call, and every other writer waited
-meanwhile. The workers share one listening socket, bound before they start. A
-phone keeps its connection open all evening, so which worker takes it matters:
-each worker publishes how many connections it holds, and only those holding the
-fewest listen for new ones (``ConnectionCounts``).
+Measured side by side on 2 cores (bench/load.py's scenarios and 200 idle plus 50
+slow connections, all servers in turns): granian with 2 workers answered a table
+page at 10 clients in p95 3.5 ms and a post in 9 ms, against 8.7 / 11.7 ms for
+gunicorn's threaded workers and 10 / 14 ms for waitress; it cut every slow
+connection at its header-read timeout while a fresh request was answered in 28 ms,
+where gunicorn left the fresh request waiting and waitress kept the slow ones
+open for as long as they kept dribbling.
 
-Everything the workers share lives in the database: rendered pages are cached
-per table version, which each request reads, and writers of one file queue on a
-lock that spans processes (``store.WriteLock``).
+Why granian holds up: connections are read by its Rust runtime, not by Python
+threads, so an idle or slow connection costs a socket and a few kilobytes, never a
+worker; Python sees a request only once its head has arrived. A head that does not
+arrive whole within ``HEADER_READ_TIMEOUT_MS`` closes the connection, and the same
+limit ends a kept-alive connection left idle that long (a phone polling every
+second never is). Granian has no limit of connections per client address: what an
+address can hold is bounded by that timeout and by the process's open-file limit,
+and holding them never delays anyone else's request.
+
+Everything the workers share lives in the database: rendered pages are cached per
+table version, which each request reads, and writers of one file queue on a lock
+that spans processes (``store.WriteLock``, reset in each forked worker by the
+store's own fork hook). Each worker builds the app from ``worker_app``, so a worker
+started by ``spawn`` (macOS, Windows) works as one forked on Linux.
 """
 
 from __future__ import annotations
 
-import atexit
-import logging
 import os
 import signal
 import socket
 import sys
+import threading
 import time
-import traceback
-from multiprocessing.sharedctypes import RawArray
+from collections.abc import Callable
 
 # The interval after which a thread waiting for the interpreter lock asks the
 # running one to give it up. Python's 5 ms suits long computations; our requests
-# take about a millisecond, and a short one should not wait behind a long one.
+# take about a millisecond, and the server's own threads hand requests over.
 SWITCH_INTERVAL_S = 0.001
 
 DEFAULT_THREADS = 1
 MAX_DEFAULT_WORKERS = 8  # a club's tables never need more
 
+# A request's head (its request line and headers, one packet from a phone) must
+# arrive whole within this; a kept-alive connection idle this long is closed.
+# Phones poll every second, so theirs stay open; a slow or silent head is cut.
+HEADER_READ_TIMEOUT_MS = 5_000
+# A worker that died is replaced after this pause (granian's crash-loop guard
+# stops the server if one keeps dying within seconds).
+RESPAWN_INTERVAL_S = 0.5
+# What the waitress fallback reads of a request at most (granian's limits: 100
+# headers in a buffer of 408 KB, the rest refused by the app's MAX_CONTENT_LENGTH).
+MAX_HEADER_BYTES = 64 * 1024
+MAX_BODY_BYTES = 1024 * 1024
+# The connections the kernel queues for accepting before refusing more.
+BACKLOG = 2048
+
+# The environment variable that tells each worker which database to serve: a
+# worker started by ``spawn`` shares nothing else with the command that started it.
+DATABASE_ENV = "SCOREKEEPER_SERVE_DATABASE"
+SERVER_PID_ENV = "SCOREKEEPER_SERVE_PID"  # the process whose workers these are
+
 
 def default_workers() -> int:
-    """Two workers per core this process may use, at most ``MAX_DEFAULT_WORKERS``.
-
-    More workers than cores, so that a worker busy with a long request (a PDF) or
-    waiting for the write lock leaves the cores to the others. Measured on 2 cores
-    (bench/load.py, 10 phones, 5 s runs): 4 workers × 1 thread answered the table
-    page at p95 15 ms and a posted entry at 25 ms (658 posts/s); 4 × 2 at 17 and
-    37 ms (492 posts/s)."""
-    if not hasattr(os, "fork"):
-        return 1
+    """Two workers per core this process may use, at most ``MAX_DEFAULT_WORKERS``:
+    a worker busy with a long request (a PDF) or waiting for the write lock leaves
+    the cores to the others."""
     if hasattr(os, "sched_getaffinity"):
         cores = len(os.sched_getaffinity(0))
     else:
@@ -53,90 +74,19 @@ def default_workers() -> int:
     return max(1, min(MAX_DEFAULT_WORKERS, 2 * cores))
 
 
-class ConnectionCounts:
-    """Open connections per worker, in memory the forked workers share.
-
-    Left to the kernel, a new connection goes to whichever worker wakes first, and
-    one worker could end up with most of the phones while another idles. Here a
-    worker listens only while it holds no more connections than the least busy one.
-    A slot with no live worker reads as full, so it never holds the others back.
-    Counts are read without a lock: a stale one only misplaces a connection."""
-
-    NO_WORKER = 2**31 - 1
-
-    def __init__(self, workers: int):
-        self.counts = RawArray("i", [self.NO_WORKER] * workers)
-
-    def publish(self, slot: int, connections: int) -> bool:
-        """Record this worker's count; whether it may take a new connection now."""
-        self.counts[slot] = connections
-        return connections <= min(self.counts)
-
-    def vacate(self, slot: int) -> None:
-        self.counts[slot] = self.NO_WORKER
-
-
-def listen(host: str, port: int) -> socket.socket:
+def check_listen(host: str, port: int) -> int:
+    """The port to serve on (a free one for 0), after checking that ``host`` and
+    ``port`` can be listened on, so that a mistake is told in one line before any
+    worker starts. The socket is closed again: granian binds its own."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    try:
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
-        sock.listen(1024)
-    except OSError:
-        sock.close()
-        raise
-    sock.setblocking(False)
-    return sock
+        sock.listen(1)
+        return sock.getsockname()[1]
 
 
-def _quiet_waitress() -> None:
-    # waitress warns whenever a request waits for a free thread; in a busy room
-    # that is every request, and writing the warning costs more than the wait
-    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
-
-
-def run_worker(
-    app,
-    sock: socket.socket,
-    threads: int,
-    balance: tuple[ConnectionCounts, int] | None = None,
-) -> None:
-    """Serve on ``sock`` in this process; ``balance``: the shared counts and this
-    worker's slot in them."""
-    from waitress import create_server
-
-    _quiet_waitress()
-    sys.setswitchinterval(SWITCH_INTERVAL_S)
-    # a stop (SIGTERM) leaves through Python, so that exit handlers run
-    # (the one in printing removes WeasyPrint's temporary font folder)
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
-    server = create_server(app, sockets=[sock], threads=threads, ident="scorekeeper")
-    if balance is not None:
-        counts, slot = balance
-        may_listen = server.readable  # waitress asks before each wait for events
-
-        def readable() -> bool:
-            listening = may_listen()  # always called: it also closes idle connections
-            return counts.publish(slot, len(server.active_channels)) and listening
-
-        take = server.handle_accept
-
-        def handle_accept() -> None:
-            # a worker idle in its wait may have started listening before another
-            # came to hold fewer: it leaves the connection to that one
-            if counts.publish(slot, len(server.active_channels)):
-                take()
-
-        server.readable = readable
-        server.handle_accept = handle_accept
-    try:
-        server.run()
-    except (KeyboardInterrupt, SystemExit):
-        pass
-
-
-def _die_with_parent(parent: int) -> None:
+def _die_with_parent() -> None:
     """A worker must not outlive the server it belongs to (a killed server must
     leave no process holding its port or its database)."""
     if sys.platform.startswith("linux"):
@@ -145,65 +95,143 @@ def _die_with_parent(parent: int) -> None:
         PR_SET_PDEATHSIG = 1
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:  # the parent died before the line above
+    if str(os.getppid()) != os.environ.get(SERVER_PID_ENV):  # it died before the line above
         os._exit(0)
 
 
-def serve(app, sock: socket.socket, workers: int, threads: int) -> None:
-    """Serve ``app`` on ``sock`` until interrupted: in this process when
-    ``workers`` is 1, else in that many forked workers, replaced if one dies."""
-    if workers <= 1 or not hasattr(os, "fork"):
-        run_worker(app, sock, threads)
-        return
+def _run_exit_handlers_on_stop() -> None:
+    """A worker stopped by the server leaves through multiprocessing, which skips
+    Python's exit handlers; the one in printing removes WeasyPrint's temporary font
+    folder, so they are run as the worker's last finaliser."""
+    import atexit
+    from multiprocessing import util
 
-    parent = os.getpid()
-    counts = ConnectionCounts(workers)
-    children: dict[int, int] = {}  # pid → slot
+    util.Finalize(None, atexit._run_exitfuncs, exitpriority=0)
 
-    def spawn(slot: int) -> None:
-        pid = os.fork()
-        if pid == 0:  # the worker: it never returns into the parent's code
-            code = 0
+
+def worker_app():
+    """The app, built in each worker (granian's factory)."""
+    _die_with_parent()
+    _run_exit_handlers_on_stop()
+    return build_app()
+
+
+def build_app():
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
+    from .app import create_app
+
+    database = os.environ.get(DATABASE_ENV)
+    return create_app({"DATABASE": database} if database else None)
+
+
+def _when_listening(host: str, port: int, ready: Callable[[], None]) -> None:
+    """Calls ``ready`` in a thread once a worker accepts connections on the port, so
+    that the address is printed only when a phone can open it."""
+    if host in ("0.0.0.0", ""):
+        host = "127.0.0.1"
+    elif host == "::":
+        host = "::1"
+
+    def wait() -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
             try:
-                _die_with_parent(parent)
-                run_worker(app, sock, threads, (counts, slot))
-            except BaseException:
-                traceback.print_exc()
-                code = 1
-            finally:
-                atexit._run_exitfuncs()
-                os._exit(code)
-        children[pid] = slot
+                socket.create_connection((host, port), timeout=1).close()
+            except OSError:
+                time.sleep(0.02)
+                continue
+            ready()
+            return
 
-    stopping = False
+    threading.Thread(target=wait, daemon=True).start()
 
-    def stop(signum, frame):
-        nonlocal stopping
-        stopping = True
-        for pid in list(children):
-            try:
-                os.kill(pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
 
-    signal.signal(signal.SIGTERM, stop)
-    for slot in range(workers):
-        spawn(slot)
+def serve(
+    host: str,
+    port: int,
+    database: str | None,
+    workers: int,
+    threads: int,
+    ready: Callable[[], None] = lambda: None,
+) -> None:
+    """Serve until stopped (Ctrl+C or SIGTERM), on ``port`` as ``check_listen``
+    returned it; ``ready`` is called once it accepts connections."""
+    _when_listening(host, port, ready)
+    if database:
+        os.environ[DATABASE_ENV] = database
+    else:
+        os.environ.pop(DATABASE_ENV, None)
+    os.environ[SERVER_PID_ENV] = str(os.getpid())
     try:
-        while children:
-            try:
-                pid, _status = os.wait()
-            except ChildProcessError:
-                break
-            except KeyboardInterrupt:
-                stop(signal.SIGINT, None)
-                continue
-            slot = children.pop(pid, None)
-            if slot is None:
-                continue
-            counts.vacate(slot)
-            if not stopping:  # a worker crashed: the others serve while it restarts
-                time.sleep(0.1)
-                spawn(slot)
-    finally:
-        stop(signal.SIGTERM, None)
+        from granian.constants import Interfaces
+        from granian.http import HTTP1Settings
+        from granian.log import LogLevels
+        from granian.server import Server
+    except ImportError:
+        # one process: the threads the workers would have had
+        _serve_with_waitress(host, port, workers * threads)
+        return
+    Server(
+        f"{__name__}:worker_app",
+        factory=True,
+        address=host,
+        port=port,
+        interface=Interfaces.WSGI,
+        workers=workers,
+        blocking_threads=threads,
+        backlog=BACKLOG,
+        http1_settings=HTTP1Settings(header_read_timeout=HEADER_READ_TIMEOUT_MS),
+        websockets=False,
+        log_level=LogLevels.warning,
+        respawn_failed_workers=True,
+        respawn_interval=RESPAWN_INTERVAL_S,
+    ).serve()
+
+
+def _serve_with_waitress(host: str, port: int, threads: int) -> None:
+    server = waitress_server(build_app(), host, port, threads)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+
+
+def waitress_server(app, host: str, port: int, threads: int):
+    """The fallback: one process. Its event loop reads every connection, so a slow
+    one occupies no thread; a connection idle for the header-read timeout is closed.
+    Its own refusals (a malformed head, too large a request) carry the app's
+    security headers, as the app's answers do."""
+    import logging
+
+    from waitress.channel import HTTPChannel
+    from waitress.server import create_server
+    from waitress.task import ErrorTask
+
+    from .app import SECURITY_HEADERS
+
+    class SecureErrorTask(ErrorTask):
+        def execute(self):
+            self.response_headers.extend(SECURITY_HEADERS)
+            super().execute()
+
+    class Channel(HTTPChannel):
+        error_task_class = SecureErrorTask
+
+    # waitress warns whenever a request waits for a free thread; in a busy room
+    # that is every request, and writing the warning costs more than the wait
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
+    server = create_server(
+        app,
+        host=host,
+        port=port,
+        threads=threads,
+        connection_limit=1000,
+        channel_timeout=HEADER_READ_TIMEOUT_MS // 1000,
+        # refused by waitress itself, before a byte is buffered for the app: the
+        # app's own limit (MAX_CONTENT_LENGTH) is far below
+        max_request_header_size=MAX_HEADER_BYTES,
+        max_request_body_size=MAX_BODY_BYTES,
+        ident="scorekeeper",
+    )
+    server.channel_class = Channel
+    return server

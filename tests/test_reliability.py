@@ -166,54 +166,6 @@ def test_a_crashed_worker_is_replaced_and_none_outlives_the_server(tmp_path):
     assert wait_for(lambda: not any(Path(f"/proc/{pid}").exists() for pid in workers))
 
 
-def open_sockets(pid: int) -> int:
-    count = 0
-    for fd in Path(f"/proc/{pid}/fd").iterdir():
-        try:
-            count += os.readlink(fd).startswith("socket:")
-        except OSError:
-            continue
-    return count
-
-
-def test_phones_are_spread_evenly_over_the_workers(tmp_path):
-    """A phone keeps its connection open: the next one goes to a worker holding the
-    fewest, also once a crashed worker has been replaced."""
-    import http.client
-
-    server = Server(tmp_path / "spread.sqlite", workers=3)
-    phones = []
-    try:
-        assert wait_for(lambda: len(worker_pids(server.proc.pid)) == 3)
-        host, port = server.url.removeprefix("http://").split(":")
-
-        def connect(n: int) -> dict[int, int]:
-            """``n`` more phones, one after the other; the sockets each worker gained."""
-            workers = worker_pids(server.proc.pid)
-            before = {pid: open_sockets(pid) for pid in workers}
-            for _ in range(n):
-                phone = http.client.HTTPConnection(host, int(port), timeout=10)
-                phone.request("GET", "/healthz")
-                assert phone.getresponse().read() == b"ok"
-                phones.append(phone)
-            return {pid: open_sockets(pid) - before[pid] for pid in workers}
-
-        assert sorted(connect(9).values()) == [3, 3, 3]
-        first = worker_pids(server.proc.pid)
-        crashed = min(first)
-        os.kill(crashed, signal.SIGKILL)  # its three phones are cut off
-        assert wait_for(lambda: len(worker_pids(server.proc.pid) - {crashed}) == 3)
-        time.sleep(0.5)  # the new worker is up and has said it holds none
-        # so it takes the next three
-        gained = connect(3)
-        assert sorted(gained.values()) == [0, 0, 3]
-        assert max(gained, key=gained.get) not in first
-    finally:
-        for phone in phones:
-            phone.close()
-        server.kill()
-
-
 def cpu_ticks(pid: int) -> int:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return int(fields[11]) + int(fields[12])  # user + system

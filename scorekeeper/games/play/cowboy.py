@@ -10,27 +10,6 @@ what may come next.
 The holdings are entered at the end of the deal, the shots during it: a shot names
 its own gun and what its victim holds (the referee needs only that), so the two
 entries never wait for each other.
-
->>> from scorekeeper.games.play import replay
->>> deal = CowboyDeal.start(["Ana", "Bojan", "Ceca"], {})
->>> deal.to_json()["next"]["step"]
-'play'
->>> deal = replay(deal, [
-...     {"id": "m1", "action": "marriage", "seat": 0, "suit": "H"},
-...     {"id": "s1", "action": "shoot", "attacker": 1, "victim": 2, "gun": ["4S", "5S"]},
-...     {"id": "s2", "action": "victim_holds", "seat": 2, "card": "KD"},
-...     {"id": "s3", "action": "turn", "seat": 1, "card": "7D"},
-... ])
->>> state = deal.to_json()
->>> state["marriages"][0]["points"], state["shot"]["verdict"]["outcome"], state["turn"]
-(25, 'dodge', 2)
->>> state = replay(deal, [{"id": "s4", "action": "shot_over"}]).to_json()
->>> state["aces_on_table"], state["shots"][0]["outcome"], state["shot"]
-(['AS', 'AH', 'AC'], 'dodge', None)
->>> deal.apply(Tap("x", "marriage", (("seat", 1), ("suit", "H")))).to_json()
-Traceback (most recent call last):
-...
-scorekeeper.games.play.Refused: The K+Q of hearts was already shown this deal; a marriage of one suit can be shown only once per deal (C-D1).
 """
 
 from __future__ import annotations
@@ -177,7 +156,29 @@ ACTIONS: dict[str, tuple[str, ...]] = {
 
 @dataclass(frozen=True)
 class CowboyDeal:
-    """One Wyoming Cowboy deal, from its first tap to its closing ``cowboy-deal``."""
+    """One Wyoming Cowboy deal, from its first tap to its closing ``cowboy-deal``.
+
+    >>> from scorekeeper.games.play import replay
+    >>> deal = CowboyDeal.start(["Ana", "Bojan", "Ceca"], {})
+    >>> deal.to_json()["next"]["step"]
+    'play'
+    >>> deal = replay(deal, [
+    ...     {"id": "m1", "action": "marriage", "seat": 0, "suit": "H"},
+    ...     {"id": "s1", "action": "shoot", "attacker": 1, "victim": 2, "gun": ["4S", "5S"]},
+    ...     {"id": "s2", "action": "victim_holds", "seat": 2, "card": "KD"},
+    ...     {"id": "s3", "action": "turn", "seat": 1, "card": "7D"},
+    ... ])
+    >>> state = deal.to_json()
+    >>> state["marriages"][0]["points"], state["shot"]["verdict"]["outcome"], state["turn"]
+    (25, 'dodge', 2)
+    >>> state = replay(deal, [{"id": "s4", "action": "shot_over"}]).to_json()
+    >>> state["aces_on_table"], state["shots"][0]["outcome"], state["shot"]
+    (['AS', 'AH', 'AC'], 'dodge', None)
+    >>> deal.apply(Tap("x", "marriage", (("seat", 1), ("suit", "H")))).to_json()
+    Traceback (most recent call last):
+    ...
+    scorekeeper.games.play.Refused: The K+Q of hearts was already shown this deal; a marriage of one suit can be shown only once per deal (C-D1).
+    """
 
     game: ClassVar[str] = "cowboy"
 
