@@ -133,3 +133,11 @@ def test_play_does_not_import_flask_or_weasyprint():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip().endswith("0 []"), out.stdout + out.stderr
+
+
+def test_the_protocols_doctests():
+    import doctest
+
+    from scorekeeper.games import play as protocol
+
+    assert doctest.testmod(protocol).failed == 0
