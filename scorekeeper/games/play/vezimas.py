@@ -1,0 +1,508 @@
+"""A Vežimas deal as a log of taps (RULES.md §4), closed by a ``vezimas-deal`` request.
+
+The trumps are the session's: the first deal's Q♣ holder takes clubs and the next
+players clockwise ♠, ♥, ♦ (V-D1). In the first deal they are tapped (``queen``, and
+with 2–3 players ``nine``: the 9♦ holder leads); a later deal gets them in
+``settings.queen_of_clubs`` with its dealer in ``settings.dealer`` (the previous
+loser deals and the player on his left leads, V-D2).
+
+The pile may be followed card by card: ``lay`` puts a card on it — a beat when the
+player answers the top card (checked by the engine's ``vezimas-beat``), any card when
+he leads a new pile or lays for the next player after beating — and ``take`` picks the
+whole pile up. Every card is dealt (6, 8 or 12 each), so the state knows each hand's
+size: a player whose hand runs out leaves the deal and his suit becomes free (V-D3); if
+his last card was a beat the next player lays any card, nothing to beat (V-D5); the
+last player holding cards gets the cart. Cards a player took are known to be in his
+hand until he lays them. ``loser`` says who got the cart without following the pile
+(or ends the deal there).
+
+>>> from . import replay
+>>> deal = replay(VezimasDeal.start(["Ana", "Bojan"], {}), [
+...     {"id": "a", "action": "queen", "seat": 0},
+...     {"id": "b", "action": "nine", "seat": 1},
+...     {"id": "c", "action": "lay", "seat": 1, "card": "10H"},
+... ])
+>>> deal.trumps, deal.turn, deal.to_json()["next"]["text"]
+({'Ana': 'C', 'Bojan': 'S'}, 0, 'Ana beats 10H or takes the pile.')
+>>> deal.apply(Tap("d", "lay", (("seat", 0), ("card", "9H"))))
+Traceback (most recent call last):
+...
+scorekeeper.games.play.Refused: 9H does not beat 10H. A higher H or any of your trumps (C) beats 10H.
+>>> deal.apply(Tap("d", "take", (("seat", 0),))).to_json()["hands"][0]
+{'count': 13, 'known': ['10H'], 'out': False}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from ... import validate as v
+from ...errors import RuleError
+from .. import catalog
+from .. import vezimas as engine
+from . import Refused, Tap
+
+# the 24 cards, a row per suit in the order trumps are handed out (♣ ♠ ♥ ♦), 9 … A
+DECK = tuple(
+    str(card)
+    for card in sorted(engine.DECK, key=lambda c: (engine.TRUMP_ORDER.index(c.suit), c.rank))
+)
+CONTEXT = ("queen_of_clubs", "dealer")  # what a later deal knows from the session
+ARGS = {
+    "queen": ("seat",),
+    "nine": ("seat",),
+    "lay": ("seat", "card"),
+    "take": ("seat",),
+    "loser": ("seat",),
+}
+BEAT, LAY = "beat", "lay"  # the step of the player whose turn it is
+
+
+def nine_of_diamonds_leads(players: int) -> bool:
+    """RULES §4: with 4 players the Q♣ holder leads the first deal, with 2–3 the 9♦
+    holder (so only then is he asked for)."""
+    return players < engine.MAX_PLAYERS
+
+
+@dataclass(frozen=True)
+class PileCard:
+    seat: int
+    card: str
+    beat: bool  # laid as a beat of the card under it
+
+
+@dataclass(frozen=True)
+class VezimasDeal:
+    """One Vežimas deal being played (see the module's docstring for the taps)."""
+
+    game: ClassVar[str] = "vezimas"
+
+    players: tuple[str, ...]
+    settings: tuple[tuple[str, Any], ...]
+    queen: int | None = None  # who held Q♣ in the session's first deal (V-D1)
+    queen_given: bool = False  # from settings: the trumps are the session's
+    dealer: int | None = None  # a later deal's dealer (V-D2)
+    nine: int | None = None  # the 9♦ holder, who leads a first deal of 2–3 players
+    counts: tuple[int, ...] = ()  # cards in each hand
+    known: tuple[tuple[str, ...], ...] = ()  # cards known to be in each hand (taken)
+    pile: tuple[PileCard, ...] = ()
+    mover: int | None = None  # whose turn it is (None: whoever lays first leads)
+    step: str = LAY
+    laid: int = 0  # cards laid in this deal
+    beats: int = 0  # beats made in this deal
+    loser: int | None = None  # who got the cart
+
+    # ― start ―
+
+    @classmethod
+    def start(cls, players: object, settings: Mapping[str, Any] | None = None) -> VezimasDeal:
+        """The deal before its first tap. ``settings``: the catalog's house rules, plus
+        the session's ``queen_of_clubs`` and this deal's ``dealer`` (a later deal)."""
+        game = catalog.game(cls.game)
+        raw = dict(settings or {})
+        context = {key: raw.pop(key) for key in CONTEXT if key in raw}
+        try:
+            names = v.players(players, "players", engine.MIN_PLAYERS, engine.MAX_PLAYERS)
+            game.check_players(names)
+            clean = game.clean_settings(raw)
+            seats = {
+                key: names.index(v.player(value, f"settings.{key}", names))
+                for key, value in context.items()
+            }
+        except RuleError as exc:
+            raise Refused(exc.message, exc.path) from None
+        n = len(names)
+        deal = cls(
+            players=tuple(names),
+            settings=tuple({**clean, **context}.items()),
+            queen=seats.get("queen_of_clubs"),
+            queen_given="queen_of_clubs" in seats,
+            dealer=seats.get("dealer"),
+            counts=(engine.deal_size(n),) * n,
+            known=((),) * n,
+        )
+        return replace(deal, mover=deal.leader)
+
+    # ― derived facts ―
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    @property
+    def first_deal(self) -> bool:
+        return self.dealer is None
+
+    @property
+    def trumps(self) -> dict[str, str] | None:
+        if self.queen is None:
+            return None
+        return engine.assign_trumps(list(self.players), self.players[self.queen])
+
+    @property
+    def leader(self) -> int | None:
+        """Who leads the deal: the dealer's left (V-D2), else in a first deal the Q♣
+        holder (4 players) or the 9♦ holder (2–3)."""
+        if self.dealer is not None:
+            lead = engine.first_lead_after(list(self.players), self.players[self.dealer])
+            return self.players.index(lead)
+        if nine_of_diamonds_leads(self.n):
+            return self.nine
+        return self.queen
+
+    @property
+    def out(self) -> tuple[int, ...]:
+        return tuple(s for s in range(self.n) if self.counts[s] == 0)
+
+    @property
+    def played_out(self) -> int | None:
+        """The last player holding cards once everyone else is out: he gets the cart."""
+        holding = [s for s in range(self.n) if self.counts[s] > 0]
+        return holding[0] if len(holding) == 1 else None
+
+    @property
+    def over(self) -> bool:
+        return self.loser is not None or self.played_out is not None
+
+    @property
+    def cart(self) -> int | None:
+        return self.loser if self.loser is not None else self.played_out
+
+    @property
+    def complete(self) -> bool:
+        return self.cart is not None
+
+    @property
+    def turn(self) -> int | None:
+        return None if self.over else self.mover
+
+    @property
+    def top(self) -> str | None:
+        """The card to beat: the top of the pile when the player to move must beat it."""
+        if self.step == BEAT and self.pile:
+            return self.pile[-1].card
+        return None
+
+    def _names(self, seats) -> list[str]:
+        return [self.players[s] for s in seats]
+
+    def _next(self, seat: int, counts: tuple[int, ...]) -> int | None:
+        """The next player clockwise still holding cards (V-D3)."""
+        gone = [self.players[s] for s in range(self.n) if counts[s] == 0 and s != seat]
+        name = engine.next_clockwise(list(self.players), self.players[seat], gone)
+        return None if name is None else self.players.index(name)
+
+    def beat_request(self, **question: Any) -> dict:
+        """A ``vezimas-beat`` request for the player to move answering the top card."""
+        return {
+            "players": list(self.players),
+            "trumps": self.trumps,
+            "out": self._names(self.out),
+            "player": self.players[self.mover],
+            "top": self.top,
+            **question,
+        }
+
+    def candidates(self, seat: int) -> list[str]:
+        """Cards ``seat`` may hold: not on the pile, not known in another hand; only his
+        known cards once all of his hand is known."""
+        if len(self.known[seat]) == self.counts[seat]:
+            return [c for c in DECK if c in self.known[seat]]
+        on_pile = {p.card for p in self.pile}
+        elsewhere = {c for s, cards in enumerate(self.known) if s != seat for c in cards}
+        return [c for c in DECK if c not in on_pile and c not in elsewhere]
+
+    # ― taps ―
+
+    def verify(self, tap: Tap) -> None:
+        self.apply(tap)
+
+    def can(self, tap: Tap) -> bool:
+        try:
+            self.apply(tap)
+        except RuleError:
+            return False
+        return True
+
+    def apply(self, tap: Tap) -> VezimasDeal:
+        args = ARGS.get(tap.action)
+        if args is None:
+            raise Refused(
+                f"Vežimas has no tap called {tap.action!r}; the taps are {', '.join(ARGS)}.",
+                ".action",
+            )
+        given = dict(tap.args)
+        for key in given:
+            if key not in args:
+                raise Refused(f"The {tap.action} tap has no argument {key!r}.", "." + key)
+        for key in args:
+            if key not in given:
+                raise Refused(f"The {tap.action} tap needs its {key}.", "." + key)
+        return getattr(self, "_" + tap.action)(tap)
+
+    def _seat(self, tap: Tap) -> int:
+        seat = tap.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise Refused(f"seat is a player's seat number, 0 to {self.n - 1}.", ".seat")
+        return seat
+
+    def _playing(self) -> None:
+        if self.over:
+            who = self.players[self.cart]
+            raise Refused(f"The deal is over: {who} got the cart.", ".action")
+
+    def _queen(self, tap: Tap) -> VezimasDeal:
+        seat = self._seat(tap)
+        if self.queen_given:
+            raise Refused("The trumps are already set for this session.", ".action")
+        if seat == self.queen:
+            return self
+        self._playing()
+        if self.beats:
+            raise Refused("A beat was judged by these trumps; undo it first.", ".action")
+        if self.laid and self._queen_leads:
+            raise Refused("Cards are on the pile; undo them to change who led.", ".action")
+        deal = replace(self, queen=seat)
+        return replace(deal, mover=deal.leader) if not self.laid else deal
+
+    @property
+    def _queen_leads(self) -> bool:
+        return self.first_deal and not nine_of_diamonds_leads(self.n)
+
+    @property
+    def _queen_open(self) -> bool:
+        """May the Q♣ holder be tapped (again)? Not once a beat was judged by the
+        trumps, nor once a card was laid if he is the one who leads."""
+        if self.queen_given or self.beats:
+            return False
+        return not (self.laid and self._queen_leads)
+
+    def _nine(self, tap: Tap) -> VezimasDeal:
+        seat = self._seat(tap)
+        if not self.first_deal:
+            raise Refused(
+                "The 9♦ holder leads the first deal only; the dealer's left leads this one.",
+                ".action",
+            )
+        if not nine_of_diamonds_leads(self.n):
+            raise Refused("With 4 players the Q♣ holder leads, not the 9♦ holder.", ".action")
+        if seat == self.nine:
+            return self
+        self._playing()
+        if self.laid:
+            raise Refused("Cards are on the pile; undo them to change who led.", ".action")
+        return replace(self, nine=seat, mover=seat)
+
+    def _mover_is(self, seat: int, doing: str) -> None:
+        if self.mover is not None and seat != self.mover:
+            raise Refused(
+                f"It is {self.players[self.mover]}'s turn, not {self.players[seat]}'s.", ".seat"
+            )
+        if self.mover is None and doing == "take":
+            raise Refused("There is no pile to take yet.", ".action")
+
+    def _lay(self, tap: Tap) -> VezimasDeal:
+        self._playing()
+        seat = self._seat(tap)
+        try:
+            card = str(engine.read_card(tap["card"], ".card"))
+        except RuleError as exc:
+            raise Refused(exc.message, ".card") from None
+        self._mover_is(seat, "lay")
+        if any(p.card == card for p in self.pile):
+            raise Refused(f"{card} is already on the pile.", ".card")
+        for other, cards in enumerate(self.known):
+            if other != seat and card in cards:
+                who = self.players[other]
+                raise Refused(f"{card} is in {who}'s hand: {who} took it with a pile.", ".card")
+        if len(self.known[seat]) == self.counts[seat] and card not in self.known[seat]:
+            cards = ", ".join(self.known[seat])
+            raise Refused(f"{self.players[seat]} holds only {cards} (taken with a pile).", ".card")
+        beat = self.step == BEAT
+        if beat:
+            if self.trumps is None:
+                raise Refused("Tap who holds Q♣ first: the trumps decide what beats.", ".action")
+            answer = engine.beat_kind(self.beat_request(card=card))
+            if not answer["legal"]:
+                raise Refused(answer["reason"], ".card")
+        counts = self._with(self.counts, seat, self.counts[seat] - 1)
+        known = self._with(self.known, seat, tuple(c for c in self.known[seat] if c != card))
+        deal = replace(
+            self,
+            counts=counts,
+            known=known,
+            pile=(*self.pile, PileCard(seat, card, beat)),
+            laid=self.laid + 1,
+            beats=self.beats + beat,
+        )
+        if counts[seat] and beat:  # he beat it: now he lays a card for the next player
+            return replace(deal, mover=seat, step=LAY)
+        # the next player beats this card; after a going-out beat there is nothing to
+        # beat (V-D5) and he lays any card
+        step = LAY if beat else BEAT
+        return replace(deal, mover=self._next(seat, counts), step=step)
+
+    def _take(self, tap: Tap) -> VezimasDeal:
+        self._playing()
+        seat = self._seat(tap)
+        self._mover_is(seat, "take")
+        if self.step != BEAT:
+            raise Refused(
+                f"{self.players[seat]} has nothing to beat, so no pile to take.", ".action"
+            )
+        taken = tuple(p.card for p in self.pile)
+        counts = self._with(self.counts, seat, self.counts[seat] + len(taken))
+        known = self._with(self.known, seat, (*self.known[seat], *taken))
+        # the next player starts a new pile with any card
+        return replace(
+            self, counts=counts, known=known, pile=(), mover=self._next(seat, counts), step=LAY
+        )
+
+    def _loser(self, tap: Tap) -> VezimasDeal:
+        seat = self._seat(tap)
+        if seat == self.cart:
+            return self
+        if self.played_out is not None:
+            who = self.players[self.played_out]
+            raise Refused(f"{who} is the last one holding cards, so {who} gets the cart.", ".seat")
+        if self.counts[seat] == 0:
+            who = self.players[seat]
+            raise Refused(
+                f"{who} is out of cards; the cart goes to a player still holding some.", ".seat"
+            )
+        return replace(self, loser=seat)
+
+    @staticmethod
+    def _with(values: tuple, seat: int, value: Any) -> tuple:
+        return (*values[:seat], value, *values[seat + 1 :])
+
+    # ― the engine's requests ―
+
+    def request(self) -> dict | None:
+        if self.cart is None:
+            return None
+        return {"players": list(self.players), "loser": self.players[self.cart]}
+
+    def closing(self) -> dict | None:
+        req = self.request()
+        return None if req is None else {"kind": "vezimas-deal", "request": req}
+
+    def setup(self) -> dict | None:
+        """A first deal's ``vezimas-trumps`` request, once its taps name everything."""
+        if self.queen_given or self.queen is None or not self.first_deal:
+            return None
+        req: dict = {"players": list(self.players), "queen_of_clubs": self.players[self.queen]}
+        if nine_of_diamonds_leads(self.n):
+            if self.nine is None:
+                return None
+            req["nine_of_diamonds"] = self.players[self.nine]
+        return {"kind": "vezimas-trumps", "request": req}
+
+    # ― what a screen shows ―
+
+    @property
+    def phase(self) -> str:
+        if self.complete:
+            return "complete"
+        if not self.laid and self.queen is None:
+            return "trumps"
+        if not self.laid and self.mover is None:
+            return "nine"
+        return self.step
+
+    def next_text(self) -> str:
+        phase = self.phase
+        who = None if self.mover is None else self.players[self.mover]
+        if phase == "complete":
+            return f"{self.players[self.cart]} gets the cart: save the deal."
+        if phase == "trumps":
+            return "Tap who holds Q♣: clubs are his trump, then ♠, ♥, ♦ clockwise (V-D1)."
+        if phase == "nine":
+            return "Tap who holds 9♦: he leads the first deal."
+        if phase == BEAT:
+            return f"{who} beats {self.top} or takes the pile."
+        if who is None:
+            return "Tap the first card laid: its player leads."
+        if self.pile and self.pile[-1].seat == self.mover:
+            return f"{who} beat it: now {who} lays a card for the next player."
+        if self.pile:
+            return f"Nothing to beat (V-D5): {who} lays any card."
+        return f"{who} starts a pile with any card."
+
+    def beat_answer(self) -> dict | None:
+        """The engine's answer for the player to move: his case, the rule, and which of
+        the cards he may hold beat the top card (or, V-D5, that anything may be laid)."""
+        if self.over or self.mover is None or self.trumps is None:
+            return None
+        if self.step == LAY and not (self.pile and self.pile[-1].seat != self.mover):
+            return None  # a lead or a lay after his own beat: no question
+        cards = self.candidates(self.mover)
+        if not cards:
+            return None
+        return engine.beat_kind(self.beat_request(hand=cards))
+
+    def legal(self) -> list[dict]:
+        if self.complete:
+            return [] if self.played_out is not None else [self._loser_legal()]
+        seats = list(range(self.n))
+        out: list[dict] = []
+        if self._queen_open:
+            out.append({"action": "queen", "seat": seats})
+        if self.first_deal and nine_of_diamonds_leads(self.n) and not self.laid:
+            out.append({"action": "nine", "seat": seats})
+        if self.mover is None:
+            cards = list(DECK)
+            out.append({"action": "lay", "seat": seats, "card": cards})
+        elif self.step == BEAT:
+            if self.trumps is not None:
+                answer = self.beat_answer()
+                beaters = answer["beaters"] if answer else []
+                if beaters:
+                    out.append({"action": "lay", "seat": self.mover, "card": beaters})
+            out.append({"action": "take", "seat": self.mover})
+        else:
+            cards = self.candidates(self.mover)
+            if cards:
+                out.append({"action": "lay", "seat": self.mover, "card": cards})
+        out.append(self._loser_legal())
+        return out
+
+    def _loser_legal(self) -> dict:
+        return {"action": "loser", "seat": [s for s in range(self.n) if self.counts[s]]}
+
+    def to_json(self) -> dict:
+        trumps = self.trumps
+        closing = self.closing()
+        answer = self.beat_answer()
+        out: dict = {
+            "game": self.game,
+            "players": list(self.players),
+            "settings": dict(self.settings),
+            "phase": self.phase,
+            "next": {"step": self.phase, "text": self.next_text()},
+            "turn": self.turn,
+            "legal": self.legal(),
+            "trumps": trumps,
+            "free": engine.free_suits(trumps, self._names(self.out)) if trumps else None,
+            "dealer": self.dealer,
+            "leader": self.leader,
+            "pile": [{"seat": p.seat, "card": p.card, "beat": p.beat} for p in self.pile],
+            "top": self.top,
+            "hands": [
+                {"count": self.counts[s], "known": list(self.known[s]), "out": not self.counts[s]}
+                for s in range(self.n)
+            ],
+            "out": list(self.out),
+            "beat": answer,
+            "loser": self.cart,
+            "setup": self.setup(),
+            "next_deal": engine.deal_kind(closing["request"]) if closing else None,
+            "complete": self.complete,
+            "closing": closing,
+        }
+        return out
+
+
+__all__ = ["DECK", "VezimasDeal", "nine_of_diamonds_leads"]
