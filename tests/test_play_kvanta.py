@@ -183,6 +183,24 @@ def test_the_trick_winner_rolls_the_exchange_die():
     assert on["number"] == 2 and on["leader"] == "Ceca" and on["die"] is None
 
 
+def test_every_die_rolled_is_listed_with_who_rolled_it_and_whether_it_was_real():
+    log = Log()("turn", seat=0, card="JH")("roll", seat=1, dice=[3, 5, 6], physical=True)
+    log("no-hand")("trick-winner", seat=2)("exchange", seat=2, die=6)("next-trick", seat=2)
+    log("trick-winner", seat=0)("exchange", seat=0, die=4)
+    answer = state(log.taps, dealer="Milica", burned=True).to_json()
+    assert answer["rolls"] == [
+        {"by": "Dragan", "dice": [3, 5, 6], "target": 14, "physical": True, "counts": True}
+    ]
+    assert [(e["by"], e["trick"], e["die"], e["flux"]) for e in answer["exchanges"]] == [
+        ("Ceca", 1, 6, True),
+        ("Milica", 2, 4, False),
+    ]
+    assert [s["kind"] for s in answer["scoring"]] == ["kvanta-flux"]
+    with pytest.raises(Refused, match="physical is true"):
+        state(Log()("turn", seat=0, card="JH")("roll", seat=1, dice=[1, 1, 1], physical=1).taps,
+              dealer="Milica", burned=True)  # fmt: skip
+
+
 def test_a_dead_trick_is_played_again_and_the_engine_names_the_winner_k_d1():
     log = to_tricks(Log(), turned="2C")
     log("play", seat=0, card="7S")("play", seat=1, card="7S")("play", seat=2, card="7S")
@@ -453,3 +471,14 @@ def test_a_refused_tap_names_its_index(case):
     with pytest.raises(Refused) as caught:
         state([*taps, bad], players, **context)
     assert caught.value.index == len(taps)
+
+
+def test_play_md_documents_every_action_and_its_example_replays():
+    text = (Path(__file__).parent.parent / "PLAY.md").read_text()
+    section = text.split("## Kvanta", 1)[1].split("\n## ", 1)[0]
+    table = " ".join(line for line in section.splitlines() if line.startswith("| `"))
+    assert {name for name in module._HANDLERS if f"`{name}`" not in table} == set()
+    example = json.loads(section.split("```json", 1)[1].split("```", 1)[0])
+    answer = play("kvanta", example)
+    assert answer["phase"] == "poker"
+    assert answer["round_points"] == {"Ana": -1, "Bojan": -2, "Ceca": 3}

@@ -221,7 +221,7 @@ def logs(draw, max_taps: int = 10) -> tuple[list[str], dict, list[dict]]:
                       steps=[s.as_json() for s in chosen.steps])  # fmt: skip
         elif "discard" in legal and not draw(st.integers(0, 3)):
             stuck = [c for c in RANK_CARDS if c == "JK" or not state.moves(c)]
-            hand = draw(st.lists(st.sampled_from(stuck), min_size=1, max_size=5))
+            hand = draw(st.lists(st.sampled_from(stuck), min_size=1, max_size=5, unique=True))
             raw = tap(i, "discard", seat=state.turn, card=hand[0], hand=hand)
         else:
             raw = tap(i, "turn", seat=draw(st.sampled_from(legal["turn"]["seat"])))
@@ -292,3 +292,14 @@ def test_a_refused_tap_names_its_index(case):
     with pytest.raises(Refused) as caught:
         race([*taps, bad], players, **rules)
     assert caught.value.index == len(taps)
+
+
+def test_play_md_documents_every_action_and_its_example_replays():
+    text = (Path(__file__).parent.parent / "PLAY.md").read_text()
+    section = text.split("## Arizona Pegs and Jokers", 1)[1].split("\n## ", 1)[0]
+    table = " ".join(line for line in section.splitlines() if line.startswith("| `"))
+    assert {name for name in module._HANDLERS if f"`{name}`" not in table} == set()
+    example = json.loads(section.split("```json", 1)[1].split("```", 1)[0])
+    answer = play("pegs", example)
+    assert answer["turn"] == 0 and answer["board"]["pegs"]["0"] == ["S"] * 5
+    assert answer["log"][-1]["text"] in section.replace("\n", " ")

@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from ...cards import Card, CardError, parse_card
 from ...dice import FACES, FLUX_FACE, TARGET_DICE
@@ -58,37 +58,28 @@ SUM_SHOWINGS = ("hand", "call", "final-compare")  # a seat may give a plain sum 
 
 NEXT_TEXT = {
     "dealer": "Everyone draws a card: the lowest deals.",
-    "burn": "{dealer} burns 0 to 10 cards: they mark the end of the game.",
+    "burn": "{dealer} burns 0 to {max_burn} cards: they mark the end of the game.",
     "turn": "{dealer} deals 7 each and turns the next card: trump and poker prize.",
     "target": "{roller} rolls the three dice: the target.",
-    "hand": "Hand? A player whose sum is {target} shows it; otherwise play the tricks.",
+    "hand": "Hand (+{hand_points})? A player whose sum is {target} shows it; else play the tricks.",
     "tricks": "Trick {trick}: who won it?",
     "exchange": "{winner} won trick {trick} and rolls the exchange die.",
     "after-exchange": "{winner} rolled {die}: {choice}",
     "call": "{caller} calls: enter every player's sum or cards, then settle.",
     "final-compare": "The burned cards are reached: enter every player's sum or cards.",
     "poker": "Poker: enter 5 or 7 cards of {missing}, then settle.",
+    "poker-ready": "Poker: every hand is in; settle to score the prize.",
     "final-poker": "Final poker: enter the prize card and 5 or 7 cards each, then settle.",
     "done": "Round {round} is over; {next_dealer} deals the next one.",
     "over": "The game is over.",
 }
 
 
-class Show(tuple):
+class Show(NamedTuple):
     """One seat's shown hand: its cards (in the order tapped) and a plain sum or None."""
 
-    __slots__ = ()
-
-    def __new__(cls, cards: tuple[str, ...] = (), total: int | None = None):
-        return super().__new__(cls, (tuple(cards), total))
-
-    @property
-    def cards(self) -> tuple[str, ...]:
-        return self[0]
-
-    @property
-    def sum(self) -> int | None:
-        return self[1]
+    cards: tuple[str, ...] = ()
+    sum: int | None = None
 
 
 def _seat_of(tap: Tap, players: tuple[str, ...], name: str = "seat") -> int:
@@ -106,6 +97,14 @@ def _card_of(raw: object, path: str = ".card") -> str:
     if card.is_joker:
         raise Refused(f"{card} is not a card of Kvanta, which is played without jokers.", path)
     return str(card)
+
+
+def _physical(tap: Tap) -> bool:
+    """Whether the dice were real ones typed in (else the server rolled them)."""
+    value = tap.get("physical", False)
+    if not isinstance(value, bool):
+        raise Refused("physical is true (real dice typed in) or false.", ".physical")
+    return value
 
 
 def _die(raw: object, path: str) -> int:
@@ -142,7 +141,7 @@ class KvantaRound:
     dealer_draw: tuple[str, ...] | None = None  # the deciding draw
     burn: int | None = None
     turned: str | None = None  # trump and poker prize (the prize card in a final poker)
-    rolls: tuple[tuple[int, tuple[int, ...]], ...] = ()  # (who rolled or asked, dice)
+    rolls: tuple[tuple[int, tuple[int, ...], bool], ...] = ()  # (who rolled, dice, physical)
     shows: tuple[Show, ...] = ()  # the current showing, per seat
     draw_winner: int | None = None
     hand_shows: tuple[Show, ...] | None = None  # as settled
@@ -152,7 +151,7 @@ class KvantaRound:
     dead_tricks: int = 0
     trick_winner: int | None = None
     die: int | None = None
-    fluxes: tuple[tuple[int, int], ...] = ()  # (seat, trick) of each 6
+    exchanges: tuple[tuple[int, int, int, bool], ...] = ()  # (seat, trick, die, physical)
     leader: int | None = None
     caller: int | None = None
     flux_call: bool = False
@@ -336,7 +335,11 @@ class KvantaRound:
             steps.append(("kvanta-dealer", self.dealer_request()))
         if self.hand_shows is not None:
             steps.append(("kvanta-hand", self.hand_request(self.hand_shows)))
-        steps.extend(("kvanta-flux", self.flux_request(seat)) for seat, _trick in self.fluxes)
+        steps.extend(
+            ("kvanta-flux", self.flux_request(seat))
+            for seat, _trick, die, _physical in self.exchanges
+            if die == FLUX_FACE
+        )
         if self.call_shows is not None:
             steps.append(("kvanta-call", self.call_request(self.call_shows)))
         out = []
@@ -447,13 +450,14 @@ class KvantaRound:
 
     def _roll(self, tap: Tap) -> KvantaRound:
         seat = self._expect(tap, self.roller, "rolls the target (the player left of the dealer)")
-        return replace(self, rolls=((seat, self._dice(tap)),), phase="hand")
+        return replace(self, rolls=((seat, self._dice(tap), _physical(tap)),), phase="hand")
 
     def _reroll(self, tap: Tap) -> KvantaRound:
         """A deliberate roll again (issue: every roll stays listed; the last counts); the
         tap names who asked for it."""
         seat = _seat_of(tap, self.players)
-        return replace(self, rolls=(*self.rolls, (seat, self._dice(tap))), draw_winner=None)
+        roll = (seat, self._dice(tap), _physical(tap))
+        return replace(self, rolls=(*self.rolls, roll), draw_winner=None)
 
     # showing cards or sums
 
@@ -603,8 +607,8 @@ class KvantaRound:
             raise Refused("The exchange die was already rolled for this trick.", ".die")
         seat = self._expect(tap, self.trick_winner, "won the trick and rolls the exchange die")
         die = _die(tap.get("die"), ".die")
-        fluxes = (*self.fluxes, (seat, self.trick)) if die == FLUX_FACE else self.fluxes
-        return replace(self, die=die, fluxes=fluxes)
+        roll = (seat, self.trick, die, _physical(tap))
+        return replace(self, die=die, exchanges=(*self.exchanges, roll))
 
     def _after_roll(self, tap: Tap) -> int:
         if self.die is None:
@@ -653,13 +657,16 @@ class KvantaRound:
         choice = ""
         if self.die is not None:
             choice = (
-                "Flux, +5; he calls at once if the new cards hit the target, else he leads."
+                f"Flux, +{engine.FLUX_POINTS}; new cards that hit the target call at once, "
+                "else he leads the next trick."
                 if self.die == FLUX_FACE
                 else f"he exchanges {self.die} cards (and so does everyone) or calls."
             )
         step = self.phase
         if step == "tricks" and self.trick_winner is not None:
             step = "exchange" if self.die is None else "after-exchange"
+        if step == "poker" and not names:
+            step = "poker-ready"
         return NEXT_TEXT[step].format(
             dealer=self._name(self.dealer),
             roller=self._name(self.roller),
@@ -669,7 +676,9 @@ class KvantaRound:
             die=self.die,
             choice=choice,
             caller=self._name(self.caller),
-            missing=names or "everyone",
+            missing=names,
+            max_burn=MAX_BURN,
+            hand_points=engine.HAND_POINTS,
             round=self.round,
             next_dealer=self._name(self.next_dealer),
         )
@@ -777,9 +786,24 @@ class KvantaRound:
             "trump": self.trump,
             "target": self.target,
             "rolls": [
-                {"by": self.players[s], "dice": list(d), "target": sum(d), "counts": i == last}
-                for last in [len(self.rolls) - 1]
-                for i, (s, d) in enumerate(self.rolls)
+                {
+                    "by": self.players[seat],
+                    "dice": list(dice),
+                    "target": sum(dice),
+                    "physical": physical,
+                    "counts": i == len(self.rolls) - 1,  # a roll again replaces the earlier
+                }
+                for i, (seat, dice, physical) in enumerate(self.rolls)
+            ],
+            "exchanges": [
+                {
+                    "by": self.players[seat],
+                    "trick": trick,
+                    "die": die,
+                    "flux": die == FLUX_FACE,
+                    "physical": physical,
+                }
+                for seat, trick, die, physical in self.exchanges
             ],
             "hand": self._name(self.hand_winner),
             "trick": {
@@ -862,8 +886,8 @@ _ARGS = {
     "draw": ("seat", "card"),
     "burn": ("seat", "count"),
     "turn": ("seat", "card"),
-    "roll": ("seat", "dice"),
-    "reroll": ("seat", "dice"),
+    "roll": ("seat", "dice", "physical"),
+    "reroll": ("seat", "dice", "physical"),
     "card": ("seat", "card"),
     "uncard": ("seat", "card"),
     "cards": ("seat", "cards"),
@@ -873,7 +897,7 @@ _ARGS = {
     "settle": (),
     "trick-winner": ("seat",),
     "play": ("seat", "card"),
-    "exchange": ("seat", "die"),
+    "exchange": ("seat", "die", "physical"),
     "call": ("seat",),
     "next-trick": ("seat",),
     "end": ("case",),
