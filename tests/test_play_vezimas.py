@@ -259,6 +259,26 @@ def test_an_out_player_cannot_get_the_cart():
         )
 
 
+def test_with_the_letters_tally_the_loser_takes_the_next_letter_v_d6():
+    letters = {"tally": "letters", "totals": {"Kuba": 3}}
+    state = state_after({"action": "loser", "seat": 2}, settings=letters)
+    assert state["cart"] == {"seat": 2, "total": 4, "letters": "VEŽI"}
+    assert state["word"] == "VEŽIMAS"
+    carts = state_after({"action": "loser", "seat": 2}, settings={"totals": {"Kuba": 3}})
+    assert carts["cart"] == {"seat": 2, "total": 4, "letters": None} and carts["word"] is None
+
+
+def test_no_deal_once_the_session_is_over_v_d6():
+    with pytest.raises(Refused, match="The session is over: Kuba completed") as caught:
+        VezimasDeal.start(THREE, {"tally": "letters", "totals": {"Kuba": 7, "Ola": 2}})
+    assert caught.value.path == "settings.totals"
+    # with carts the players end the session themselves: any count goes on (V-D4)
+    assert VezimasDeal.start(THREE, {"totals": {"Kuba": 7}}).totals == (0, 0, 7)
+    with pytest.raises(Refused) as caught:
+        VezimasDeal.start(THREE, {"totals": {"Kuba": -1}})
+    assert caught.value.path == "settings.totals.Kuba"
+
+
 def test_unknown_taps_and_arguments_are_refused():
     assert refused({"action": "check", "seat": 0}).path == "taps[0].action"
     assert refused({"action": "lay", "seat": 0}).path == "taps[0].card"

@@ -4,7 +4,9 @@ The trumps are the session's: the first deal's Q♣ holder takes clubs and the n
 players clockwise ♠, ♥, ♦ (V-D1). In the first deal they are tapped (``queen``, and
 with 2–3 players ``nine``: the 9♦ holder leads); a later deal gets them in
 ``settings.queen_of_clubs`` with its dealer in ``settings.dealer`` (the previous
-loser deals and the player on his left leads, V-D2).
+loser deals and the player on his left leads, V-D2). ``settings.totals`` (each
+player's carts or letters so far) tells which letter of VEŽIMAS the loser takes with
+the ``letters`` tally (V-D6), and a session already over takes no deal.
 
 The pile may be followed card by card: ``lay`` puts a card on it — a beat when the
 player answers the top card (checked by the engine's ``vezimas-beat``), any card when
@@ -38,6 +40,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from ... import api
 from ... import validate as v
 from ...errors import RuleError
 from .. import catalog
@@ -50,6 +53,7 @@ DECK = tuple(
     for card in sorted(engine.DECK, key=lambda c: (engine.TRUMP_ORDER.index(c.suit), c.rank))
 )
 CONTEXT = ("queen_of_clubs", "dealer")  # what a later deal knows from the session
+TOTALS_LIMIT = 100_000
 ARGS = {
     "queen": ("seat",),
     "nine": ("seat",),
@@ -64,6 +68,23 @@ def nine_of_diamonds_leads(players: int) -> bool:
     """RULES §4: with 4 players the Q♣ holder leads the first deal, with 2–3 the 9♦
     holder (so only then is he asked for)."""
     return players < engine.MAX_PLAYERS
+
+
+def verify_session_goes_on(names: list[str], totals: dict, settings: dict) -> None:
+    """No deal once the session is over (V-D6: a player has every letter), as the
+    engine's game-result says."""
+    result = api.evaluate(
+        "game-result",
+        {
+            "game": "vezimas",
+            "players": names,
+            "totals": totals,
+            "deals": sum(totals.values()),
+            "settings": settings,
+        },
+    )
+    if result["finished"]:
+        raise Refused(f"The session is over: {result['reason']}.", "settings.totals")
 
 
 @dataclass(frozen=True)
@@ -93,6 +114,7 @@ class VezimasDeal:
     laid: int = 0  # cards laid in this deal
     beats: int = 0  # beats made in this deal
     loser: int | None = None  # who got the cart
+    totals: tuple[int, ...] = ()  # carts or letters before this deal (V-D4, V-D6)
 
     # ― start ―
 
@@ -103,6 +125,7 @@ class VezimasDeal:
         game = catalog.game(cls.game)
         raw = dict(settings or {})
         context = {key: raw.pop(key) for key in CONTEXT if key in raw}
+        raw_totals = raw.pop("totals", {})
         try:
             names = v.players(players, "players", engine.MIN_PLAYERS, engine.MAX_PLAYERS)
             game.check_players(names)
@@ -111,8 +134,16 @@ class VezimasDeal:
                 key: names.index(v.player(value, f"settings.{key}", names))
                 for key, value in context.items()
             }
+            known = v.player_keys(raw_totals, "settings.totals", names)
+            totals = {
+                name: v.integer(known.get(name, 0), f"settings.totals.{name}", 0, TOTALS_LIMIT)
+                for name in names
+            }
         except RuleError as exc:
             raise Refused(exc.message, exc.path) from None
+        if raw_totals:
+            context["totals"] = totals
+            verify_session_goes_on(names, totals, clean)
         n = len(names)
         deal = cls(
             players=tuple(names),
@@ -122,6 +153,7 @@ class VezimasDeal:
             dealer=seats.get("dealer"),
             counts=(engine.deal_size(n),) * n,
             known=((),) * n,
+            totals=tuple(totals[name] for name in names),
         )
         return replace(deal, mover=deal.leader)
 
@@ -472,6 +504,19 @@ class VezimasDeal:
     def _loser_legal(self) -> dict:
         return {"action": "loser", "seat": [s for s in range(self.n) if self.counts[s]]}
 
+    @property
+    def tally(self) -> str:
+        return dict(self.settings)["tally"]
+
+    def cart_json(self) -> dict | None:
+        """The cart this deal gives: the loser's count after it and, with the
+        ``letters`` tally, the letters of the word he then holds (V-D6)."""
+        if self.cart is None:
+            return None
+        total = self.totals[self.cart] + 1
+        letters = engine.letters(total) if self.tally == engine.LETTER_TALLY else None
+        return {"seat": self.cart, "total": total, "letters": letters}
+
     def to_json(self) -> dict:
         trumps = self.trumps
         closing = self.closing()
@@ -497,6 +542,8 @@ class VezimasDeal:
             "out": list(self.out),
             "beat": answer,
             "loser": self.cart,
+            "cart": self.cart_json(),
+            "word": engine.WORD if self.tally == engine.LETTER_TALLY else None,
             "setup": self.setup(),
             "next_deal": engine.deal_kind(closing["request"]) if closing else None,
             "complete": self.complete,
