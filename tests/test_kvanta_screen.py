@@ -334,7 +334,6 @@ def test_hand_with_a_tie_break_draw_then_poker(app, kv):
     (entry,) = kv.entries("kvanta-hand")
     assert entry.request == {
         "target": 14,
-        "hands": {},
         "sums": {"Ana": 14, "Bojan": -14, "Ceca": 3},
         "draw_winner": "Bojan",
     }
@@ -387,7 +386,7 @@ def test_call_preview_before_saving_then_the_entry(app, kv):
     answer = kv.sums("call", {"Ana": 13, "Bojan": 20, "Ceca": 11})
     expected = api.evaluate(
         "kvanta-call",
-        {"target": 14, "caller": "Ceca", "hands": {}, "sums": {"Ana": 13, "Bojan": 20, "Ceca": 11}},
+        {"target": 14, "caller": "Ceca", "sums": {"Ana": 13, "Bojan": 20, "Ceca": 11}},
     )
     assert "undercut" in answer.verdicts()
     assert answer.points("kv-call") == expected["points"]
@@ -575,7 +574,7 @@ def test_end_c_while_drawing_final_comparison_without_caller(app, kv):
     answer = kv.sums("call", {"Ana": 14, "Bojan": 21, "Ceca": 10})
     expected = api.evaluate(
         "kvanta-call",
-        {"target": 14, "caller": None, "hands": {}, "sums": {"Ana": 14, "Bojan": 21, "Ceca": 10}},
+        {"target": 14, "caller": None, "sums": {"Ana": 14, "Bojan": 21, "Ceca": 10}},
     )
     assert answer.points("kv-call") == expected["points"]
     kv.post("save-call", sid=answer.sid("-call"))
@@ -650,6 +649,59 @@ def test_abandon_drops_the_draft_and_keeps_the_entries(app, kv):
     assert kv.totals()["Bojan"] == 5
     assert answer.phase == "setup" and answer.attr("data-round") == "2"
     assert "Earlier dice at this table (2)" in answer.html  # every roll stays listed
+
+
+def test_k_d9_the_burned_cards_are_asked_once_per_game(app, kv):
+    """K-D9: the first dealer burns the cards once; later rounds deal from the rest of
+    the pack, so their set-up asks only for the turned card."""
+    first = kv.dealt()  # round 1: 3 burned
+    assert 'class="choices kv-burn"' in first.html
+    app.config["DICE_RNG"] = Scripted(4, 5, 5, 6)
+    kv.post("roll", which="target", v=kv.page().v, sid="r1-t")
+    kv.post("hand", go="none")
+    kv.exchange("Bojan")  # a Flux scores: round 1 has been played
+    answer = kv.post("abandon")
+    assert answer.phase == "setup" and answer.attr("data-round") == "2"
+    assert 'class="choices kv-burn"' not in answer.html
+    assert "kv-burned-once" in answer.html
+    assert re.search(r'data-fact="burn"><small>Burned</small> <strong>3</strong>', answer.html)
+    refused = kv.post("burn", burn="4")
+    assert refused.status == 409 and "once per game" in refused.error
+    assert kv.store.draft(kv.table.id, screen.GAME_DRAFT)[0] == {"burn": 3}
+    # the turned card alone lets the target be rolled
+    app.config["DICE_RNG"] = Scripted(2, 3, 4)
+    answer = kv.post("trump", card="9S")
+    assert "Enter the turned card, then roll." not in answer.html
+    answer = kv.post("roll", which="target", v=answer.v, sid=answer.sid("-t"))
+    assert answer.phase == "hand" and answer.attr("data-target") == "9"
+
+
+def test_k_d10_the_turned_card_counts_toward_three_copies_in_every_slot(app, kv):
+    """K-D10: with 7♥ turned, only two more 7♥ can be entered in the round's hands."""
+    kv.tricks(app, 4, 5, 5, 2)  # 7♥ turned
+    kv.exchange("Ana")
+    kv.post("call")
+    kv.post("mode", slot="call", player="Ana", mode="cards")
+    kv.post("mode", slot="call", player="Bojan", mode="cards")
+    kv.cards("call", {"Ana": ["7H", "7H"]})
+    refused = kv.post("card", slot="call", player="Bojan", card="7H", v=kv.page().v)
+    assert refused.status == 422 and "All three 7♥ are already used." in refused.error
+    data, _version = kv.store.draft(kv.table.id, screen.DRAFT)
+    assert data["slots"]["call"]["cards"].get("Bojan", []) == []
+    shown = kv.post("select", slot="call", player="Bojan")
+    assert re.search(r'data-card="7H"\s+disabled aria-label="7♥ — 3 used"', shown.html)
+
+
+def test_k_d10_the_deal_passes_to_the_left(app, kv):
+    """K-D10: each round the next player clockwise (on the dealer's left) deals."""
+    from scorekeeper.games import standings
+
+    names = ["Ana", "Bojan", "Ceca"]
+    dealers = [
+        standings.dealer("kvanta", names, standings.Progress(deals_played=n, drawn_dealer="Bojan"))
+        for n in range(4)
+    ]
+    assert dealers == ["Bojan", "Ceca", "Ana", "Bojan"]
 
 
 def test_the_trick_dispute_verdict_is_not_stored(app, kv):

@@ -77,6 +77,7 @@ def dealer(game: str, players: list[str], progress: Progress) -> str | None:
         return players[first]
     if game == "kvanta":
         if progress.drawn_dealer in players:
+            # K-D10: the deal passes to the left, the next seat clockwise
             start = players.index(progress.drawn_dealer)
             return players[(start + progress.deals_played) % n]
         return None  # the first dealer comes from the draw

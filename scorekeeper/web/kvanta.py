@@ -55,6 +55,7 @@ from .tables import (
 bp = Blueprint("kvanta", __name__, url_prefix="/t/<key>/kvanta")
 
 DRAFT = "kvanta-round"
+GAME_DRAFT = "kvanta-game"  # K-D9: the burned cards, entered once per game
 SETUP_ROUND = 0  # the first dealer draw is set-up, before round 1
 TARGET_ROLL = "kvanta-target"
 EXCHANGE_ROLL = "kvanta-exchange"
@@ -361,6 +362,18 @@ def slot_active(draft: dict, slot: str, names: list[str]) -> str | None:
     return next_open_seat(draft, slot, names, None)
 
 
+def round_cards(draft: dict, slot: str) -> tuple[str, ...]:
+    """K-D10: the round's turned card counts toward the three copies of every card
+    entered in the round (the first dealer draw is before any deal)."""
+    return (draft["trump"],) if slot != "dealer" and draft.get("trump") else ()
+
+
+def burn_is_asked(summary: TableSummary) -> bool:
+    """K-D9: the burned cards are burned once per game, so they are asked for only
+    until the game's first deal is scored."""
+    return not any(e.live and e.kind not in standings_rules.NON_DEAL_KINDS for e in summary.entries)
+
+
 def slot_copies(draft: dict, slot: str, extra: tuple[str, ...] = ()) -> Counter:
     data = draft["slots"].get(slot, {})
     counts: Counter = Counter(extra)
@@ -408,7 +421,10 @@ def hand_request(r: Round) -> tuple[dict | None, list[str]]:
     hands, sums, missing = _seats_request(r.draft, "hand", r.names)
     if missing or r.target is None:
         return None, missing
-    req: dict = {"target": r.target, "hands": hands}
+    req: dict = {"target": r.target}
+    # each of hands and sums may be left out; together they name every player
+    if hands or not sums:
+        req["hands"] = hands
     if sums:
         req["sums"] = sums
     if r.draft.get("draw_winner"):
@@ -421,7 +437,9 @@ def call_request(r: Round) -> tuple[dict | None, list[str]]:
     if missing or r.target is None:
         return None, missing
     final = r.phase == "final-compare"
-    req: dict = {"target": r.target, "caller": None if final else r.draft["caller"], "hands": hands}
+    req: dict = {"target": r.target, "caller": None if final else r.draft["caller"]}
+    if hands or not sums:
+        req["hands"] = hands
     if sums:
         req["sums"] = sums
     if r.draft.get("flux") and not final:
@@ -578,8 +596,7 @@ def slot_view(r: Round, slot: str, errors: dict | None = None) -> dict:
         if mode == "sum":
             view["keypad"] = keypad(data.get("sums", {}).get(active) or "")
         else:
-            extra = (draft["trump"],) if slot == "poker" and draft.get("trump") else ()
-            copies = slot_copies(draft, slot, extra)
+            copies = slot_copies(draft, slot, round_cards(draft, slot))
             view["hand"] = list(data.get("cards", {}).get(active, []))
             view["taken"] = {code: _("3 used") for code, n in copies.items() if n >= engine.DECKS}
     return view
@@ -605,7 +622,8 @@ def build_view(r: Round, field_errors: dict | None = None, fresh: int | None = N
         "v": r.version,
         "names": r.names,
         "dealer": round_dealer(r.summary, r.round),
-        "burn": draft.get("burn"),
+        "burn": game_burn(r),
+        "burn_asked": burn_is_asked(r.summary),
         "burn_choices": list(range(MAX_BURN + 1)),
         "trump": draft.get("trump"),
         "cards_by_suit": CARDS_BY_SUIT,
@@ -864,8 +882,7 @@ def act_card(r: Round, form):
             _("%(name)s already has %(n)d cards: take one out first.", name=name, n=size),
             fields={name: _("Hand full: take a card out first.")},
         )
-    extra = (r.draft["trump"],) if slot == "poker" and r.draft.get("trump") else ()
-    if slot_copies(r.draft, slot, extra)[code] >= engine.DECKS:
+    if slot_copies(r.draft, slot, round_cards(r.draft, slot))[code] >= engine.DECKS:
         raise Refused(_("All three %(card)s are already used.", card=parse_card(code).symbol))
     hand.append(code)
     full = len(hand) == size
@@ -924,10 +941,21 @@ def act_draw_again(r: Round, form):
 # ---------------------------------------------------------------- setup
 
 
+def game_burn(r: Round) -> int | None:
+    """The game's burned cards (K-D9): this round's tap, else the game's first one."""
+    if r.draft.get("burn") is not None:
+        return r.draft["burn"]
+    return (r.s.draft(r.table.id, GAME_DRAFT)[0] or {}).get("burn")
+
+
 @action("burn", phases=("setup",))
 def act_burn(r: Round, form):
-    r.draft["burn"] = _int(form, "burn", 0, MAX_BURN, _("Burn 0 to %(n)d cards.", n=MAX_BURN))
+    if not burn_is_asked(r.summary):
+        raise Refused(_("The burned cards are burned once per game, at its start."), status=409)
+    burn = _int(form, "burn", 0, MAX_BURN, _("Burn 0 to %(n)d cards.", n=MAX_BURN))
+    r.draft["burn"] = burn
     r.save()
+    r.s.save_draft(r.table.id, GAME_DRAFT, {"burn": burn})
 
 
 @action("trump", phases=("setup", "final-poker"))
@@ -982,8 +1010,10 @@ def _roll_target(r: Round, form, sid: str, physical: bool) -> dict:
     # a phone that has not yet seen another phone's roll would roll the target again,
     # silently; a deliberate "Roll again" is made from the screen that shows the roll
     _check_version(r, form)
-    if r.draft.get("burn") is None or not r.draft.get("trump"):
+    if burn_is_asked(r.summary) and r.draft.get("burn") is None:
         raise Refused(_("Enter the burned cards and the turned card first."))
+    if not r.draft.get("trump"):
+        raise Refused(_("Enter the turned card first."))
     if physical:
         faces = r.draft.get("phys") or []
         if len(faces) != dice.TARGET_DICE or not all(faces):
