@@ -482,3 +482,13 @@ def test_play_md_documents_every_action_and_its_example_replays():
     answer = play("kvanta", example)
     assert answer["phase"] == "poker"
     assert answer["round_points"] == {"Ana": -1, "Bojan": -2, "Ceca": 3}
+
+
+def test_the_next_seat_to_enter_and_the_cards_used_up():
+    log = to_tricks(Log(), turned="QD")("trick-winner", seat=0)("exchange", seat=0, die=2)
+    log("call", seat=0)("sum", seat=1, sum=4)("card", seat=2, card="QD")("card", seat=0, card="QD")
+    round_ = state(log.taps, dealer="Milica", burned=True)
+    assert round_.next_missing(after=0) == 2 and round_.next_missing(after=2) == 0
+    assert round_.to_json()["used_up"] == ["QD"]
+    with pytest.raises(Refused, match="All three QD"):
+        round_.apply(Tap("x", "card", (("seat", 2), ("card", "QD"))))

@@ -303,3 +303,22 @@ def test_play_md_documents_every_action_and_its_example_replays():
     answer = play("pegs", example)
     assert answer["turn"] == 0 and answer["board"]["pegs"]["0"] == ["S"] * 5
     assert answer["log"][-1]["text"] in section.replace("\n", " ")
+
+
+def test_every_legal_move_of_a_card_is_listed_in_words():
+    """Issue #24: a joker with both partners' pegs in start lists every move at once."""
+    pegs = {"0": ["S"] * 5, "1": ["T30", "S", "S", "S", "S"], "2": ["S"] * 5,
+            "3": ["T60", "S", "S", "S", "S"]}  # fmt: skip
+    moves = race([], pegs=pegs).described_moves("JK")
+    texts = sorted(m["text"] for m in moves)
+    assert texts == [
+        "Eva's peg from start → T30, bumps Ján",
+        "Eva's peg from start → T60, bumps Peter",
+        "Zuzana's peg from start → T30, bumps Ján",
+        "Zuzana's peg from start → T60, bumps Peter",
+    ]
+    assert {
+        "steps": [{"seat": 0, "from": "S", "to": "T30"}],
+        "bumps": [{"seat": 1, "from": "T30", "to": "S"}],
+        "text": "Zuzana's peg from start → T30, bumps Ján",
+    } in moves

@@ -261,6 +261,29 @@ class KvantaRound:
     def _missing(self) -> list[int]:
         return [s for s, show in enumerate(self.shows) if not self._seat_done(show)]
 
+    def next_missing(self, after: int | None = None) -> int | None:
+        """The next seat after ``after`` (seat order, round the table) whose cards or
+        sum are still to be entered, for a screen moving on by itself."""
+        start = 0 if after is None else after + 1
+        missing = set(self._missing()) if self.phase in SHOWINGS else set()
+        for k in range(self.n):
+            seat = (start + k) % self.n
+            if seat in missing:
+                return seat
+        return None
+
+    def used_up(self) -> list[str]:
+        """Cards whose three copies are all in the current draw, trick or showing (the
+        turned card included), so a picker can refuse a fourth."""
+        if self.phase == "dealer":
+            counts = Counter(c for c in self.draws if c)
+        elif self.phase == "tricks":
+            counts = Counter(c for c in self.plays if c)
+            counts[self.turned] += 1
+        else:
+            counts = self._copies(self.shows)
+        return sorted(c for c, k in counts.items() if c and k >= engine.DECKS)
+
     def _copies(self, shows: tuple[Show, ...]) -> Counter:
         """Cards of a showing plus the turned card (RULES §3: it counts toward the
         three-copies limit of every card entered in its round)."""
@@ -762,7 +785,7 @@ class KvantaRound:
         try:
             return {"kind": kind, "result": engine.KINDS[kind](req)}
         except RuleError as exc:
-            return {"kind": kind, "error": exc.message}
+            return {"kind": kind, "error": exc.message, "path": exc.path}
 
     def to_json(self) -> dict:
         scoring = self.scoring()
@@ -826,6 +849,7 @@ class KvantaRound:
                 for name, show in zip(self.players, self.shows, strict=True)
             },
             "preview": self.preview(),
+            "used_up": self.used_up(),
             "scoring": scoring,
             "round_points": points,
             "ending": self.ending,

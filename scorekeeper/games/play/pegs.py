@@ -153,6 +153,22 @@ class PegsRace:
                 item["continues"] = True
         return [{**step.as_json(), **item} for step, item in found.items()]
 
+    def described_moves(self, card: str) -> list[dict]:
+        """Every legal move of a card at once, each step naming the peg in words
+        ("Ján's peg from start → T30, bumps Eva"), for a screen to list them all."""
+        out = []
+        for move in self.moves(card):
+            parts = []
+            for step in move.steps:
+                frm = "start" if step.frm == engine.START else engine.position_name(step.frm)
+                parts.append(
+                    f"{self.players[step.seat]}'s peg from {frm} → {engine.position_name(step.to)}"
+                )
+            bumped = [self.players[b.seat] for b in move.bumps]
+            text = ", ".join(parts) + (f", bumps {' and '.join(bumped)}" if bumped else "")
+            out.append({**move.as_json(), "text": text})
+        return out
+
     def movable_ranks(self) -> list[str]:
         board = self.board()
         return [r for r in RANKS if board.has_legal_move(self.turn, card_for_rank(r))]
