@@ -78,6 +78,18 @@ def test_the_full_and_the_quick_example_close_with_the_same_scores():
     assert play("szaman", full)["score"]["totals"] == play("szaman", quick)["score"]["totals"]
 
 
+def test_the_example_of_play_md_replays_as_it_says():
+    text = (Path(__file__).parent.parent / "PLAY.md").read_text()
+    section = text.split("## Szaman\n", 1)[1].split("\n## ", 1)[0]
+    example = section.split("```json\n", 1)[1].split("```", 1)[0]
+    state = play("szaman", json.loads(example))
+    assert [t["points"] for t in state["tricks"]] == [
+        {"Piotr": 5},
+        {"Piotr": 14},
+        {"Piotr": 11, "Ola": -2},
+    ]
+
+
 # ---------------------------------------------------------------- start
 
 

@@ -77,6 +77,15 @@ def test_worked_examples(path):
         api.evaluate(body["setup"]["kind"], body["setup"]["request"])
 
 
+def test_the_example_of_play_md_replays_as_it_says():
+    text = (Path(__file__).parent.parent / "PLAY.md").read_text()
+    section = text.split("## Vežimas\n", 1)[1].split("\n## ", 1)[0]
+    example = section.split("```json\n", 1)[1].split("```", 1)[0]
+    state = play("vezimas", json.loads(example))
+    assert state["hands"][1] == {"count": 14, "known": ["10H", "9C", "AH"], "out": False}
+    assert state["turn"] == 0 and state["pile"] == []
+
+
 # ---------------------------------------------------------------- start
 
 

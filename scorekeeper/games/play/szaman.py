@@ -446,7 +446,7 @@ class SzamanDeal:
     def _closing(self) -> None:
         if not self.classic:
             raise Refused(
-                "A Russian deal ends with every hand empty: there are no held cards.", "action"
+                "A Russian deal ends with every hand empty: there are no held cards.", ".action"
             )
         if not self.over:
             raise Refused("The held cards are entered once the deal is over.", ".action")
