@@ -492,3 +492,28 @@ def test_the_next_seat_to_enter_and_the_cards_used_up():
     assert round_.to_json()["used_up"] == ["QD"]
     with pytest.raises(Refused, match="All three QD"):
         round_.apply(Tap("x", "card", (("seat", 2), ("card", "QD"))))
+
+
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 80),
+    st.text(max_size=4),
+    st.sampled_from(CARDS + ["JK", "RJ", "XX"]),
+    st.lists(st.one_of(st.integers(0, 7), st.sampled_from(CARDS)), max_size=8),
+)
+
+
+@SETTINGS
+@given(logs(max_taps=25), st.sampled_from(sorted(module._HANDLERS)), st.data())
+def test_any_tap_is_taken_or_refused_with_a_reason(case, action, data):
+    players, context, taps = case
+    keys = module._ARGS[action] + ("extra",)
+    args = data.draw(st.dictionaries(st.sampled_from(keys), JUNK, max_size=4))
+    round_ = state(taps, players, **context)
+    try:
+        after = round_.apply(Tap("junk", action, tuple(args.items())))
+    except Refused as refused:
+        assert refused.message and refused.path.startswith((".", "")) and len(refused.message) < 300
+    else:
+        json.dumps(after.to_json())

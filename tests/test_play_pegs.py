@@ -322,3 +322,37 @@ def test_every_legal_move_of_a_card_is_listed_in_words():
         "bumps": [{"seat": 1, "from": "T30", "to": "S"}],
         "text": "Zuzana's peg from start → T30, bumps Ján",
     } in moves
+
+
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 10),
+    st.sampled_from(["S", "T8", "H1", "T999", "7H", "JK", "XX", ""]),
+    st.lists(st.sampled_from(["7H", "JK", "2C"]), max_size=6),
+    st.lists(
+        st.fixed_dictionaries(
+            {
+                "seat": st.integers(-1, 8),
+                "from": st.sampled_from(["S", "T8", "H1"]),
+                "to": st.sampled_from(["T8", "T9", "H2", "S"]),
+            }  # fmt: skip
+        ),
+        max_size=3,
+    ),
+)
+
+
+@SETTINGS
+@given(logs(), st.sampled_from(sorted(module._HANDLERS)), st.data())
+def test_any_tap_is_taken_or_refused_with_a_reason(case, action, data):
+    players, rules, taps = case
+    keys = module._ARGS[action] + ("extra",)
+    args = data.draw(st.dictionaries(st.sampled_from(keys), JUNK, max_size=4))
+    state = race(taps, players, **rules)
+    try:
+        after = state.apply(Tap("junk", action, tuple(args.items())))
+    except Refused as refused:
+        assert refused.message and refused.path.startswith(".")
+    else:
+        json.dumps(after.to_json())
