@@ -364,6 +364,13 @@ def test_every_prefix_of_a_valid_log_replays_and_the_engine_accepts_it(case):
     for k in range(len(log) + 1):
         state = replay(start_of(names, variant), log[:k])
         assert state.problem() is None
+        assert state.placed == set(state.where())  # the running record of the deck
+        quick = [t for t in state.tricks if not t.full] + [
+            module.Trick(0, (), None, state.specials)
+        ]
+        named = sum(1 for code in state.where() if code in module.JOKERS)
+        won = sum(engine.WON_BY_JOKER in t.specials for t in quick)
+        assert state.jokers_used() == named + won <= 2
         if state.tricks:
             api.evaluate(engine.KIND, state.request())
 

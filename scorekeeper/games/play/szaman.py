@@ -89,11 +89,6 @@ class Trick:
             return tuple(card for _seat, card in self.plays)
         return tuple(s for s in self.specials if s != engine.WON_BY_JOKER)
 
-    def jokers(self) -> int:
-        if self.plays:
-            return sum(1 for card in self.cards() if card in JOKERS)
-        return int(engine.WON_BY_JOKER in self.specials)
-
 
 def _flag(tap: Tap, name: str = "on") -> bool:
     value = tap.get(name)
@@ -128,6 +123,8 @@ class SzamanDeal:
     ended_early: bool = False
     held: tuple[tuple[str, ...], ...] = ()  # classic, once over: cards left per seat
     confirmed: tuple[bool, ...] = ()
+    placed: frozenset[str] = frozenset()  # every card named anywhere above (one deck)
+    quick_jokers: int = 0  # quick tricks won by a joker (a joker with no name)
 
     # ― start ―
 
@@ -222,11 +219,8 @@ class SzamanDeal:
 
     def jokers_used(self) -> int:
         """Jokers named anywhere plus quick tricks won by a joker (the deck has two)."""
-        count = sum(t.jokers() for t in self.tricks)
-        count += sum(1 for _s, c in self.plays if c in JOKERS)
-        count += int(engine.WON_BY_JOKER in self.specials)
-        count += sum(1 for cards in self.held for c in cards if c in JOKERS)
-        return count
+        named = sum(1 for joker in JOKERS if joker in self.placed)
+        return named + self.quick_jokers + (engine.WON_BY_JOKER in self.specials)
 
     def expected(self) -> list[int]:
         return [max(count, 0) for count in self.hand_sizes()]
@@ -300,11 +294,10 @@ class SzamanDeal:
         if self.over:
             raise Refused("The deal is over; undo the last tap to change a trick.", ".action")
 
-    def _fresh(self, card: str, path: str = ".card", skip_held_of: int | None = None) -> None:
+    def _fresh(self, card: str, path: str = ".card") -> None:
         """Refuse a card already placed in this deal (one deck), or a third joker."""
-        where = self.where()
-        if card in where and not (skip_held_of is not None and card in self.held[skip_held_of]):
-            raise Refused(f"{card} is already in this deal ({where[card]}).", path)
+        if card in self.placed:
+            raise Refused(f"{card} is already in this deal ({self.where()[card]}).", path)
         if card in JOKERS and self.jokers_used() >= len(JOKERS):
             raise Refused("Both jokers are already in this deal.", path)
 
@@ -321,7 +314,9 @@ class SzamanDeal:
     def _card(self, tap: Tap) -> SzamanDeal:
         seat = self._seat(tap)
         card = _card(tap["card"])
-        if (seat, card) in self.plays or any((seat, card) in t.plays for t in self.tricks):
+        if card in self.placed and (
+            (seat, card) in self.plays or any((seat, card) in t.plays for t in self.tricks)
+        ):
             return self  # already so: a repeated tap changes nothing
         self._playing()
         if self.quick_started:
@@ -343,13 +338,16 @@ class SzamanDeal:
             )
         self._fresh(card)
         plays = (*self.plays, (seat, card))
+        placed = self.placed | {card}
         if len(plays) < self.n:
-            return replace(self, plays=plays)
+            return replace(self, plays=plays, placed=placed)
         cards = [Card.parse(c) for _s, c in plays]
         led = engine.led_suit_of(cards[0], self.joker_suit)
         best, _off = engine.take_trick(cards, led)
         trick = Trick(plays[best][0], plays, self.joker_suit)
-        return replace(self, tricks=(*self.tricks, trick), plays=(), joker_suit=None)._after()
+        return replace(
+            self, tricks=(*self.tricks, trick), plays=(), joker_suit=None, placed=placed
+        )._after()
 
     def _suit(self, tap: Tap) -> SzamanDeal:
         self._playing()
@@ -403,7 +401,10 @@ class SzamanDeal:
             chosen = {*self.specials, name}
         else:
             chosen = set(self.specials) - {name}
-        return replace(self, specials=tuple(s for s in allowed if s in chosen))
+        placed = self.placed
+        if name != engine.WON_BY_JOKER:
+            placed = placed | {name} if on else placed - {name}
+        return replace(self, specials=tuple(s for s in allowed if s in chosen), placed=placed)
 
     def special_names(self) -> list[str]:
         """What a quick trick can list: 8H, JH (QS, Russian) and "joker"."""
@@ -425,7 +426,10 @@ class SzamanDeal:
                 ".seat",
             )
         trick = Trick(seat, specials=self.specials, off_suit=self.off_suit)
-        return replace(self, tricks=(*self.tricks, trick), specials=(), off_suit=())._after()
+        jokers = self.quick_jokers + (engine.WON_BY_JOKER in self.specials)
+        return replace(
+            self, tricks=(*self.tricks, trick), specials=(), off_suit=(), quick_jokers=jokers
+        )._after()
 
     def _after(self) -> SzamanDeal:
         """After a trick: the deal ends when a hand runs out (classic, S-D3) or every
@@ -459,6 +463,7 @@ class SzamanDeal:
             return self
         if not on:
             held = tuple(c for c in cards if c != card)
+            placed = self.placed - {card}
         else:
             self._fresh(card)
             held = (*cards, card)
@@ -474,7 +479,8 @@ class SzamanDeal:
                     f"{engine.DECK_SIZE} cards of the deck.",
                     ".card",
                 )
-        return replace(self, held=self._with(self.held, seat, held))
+            placed = self.placed | {card}
+        return replace(self, held=self._with(self.held, seat, held), placed=placed)
 
     def cards_counted(self) -> int:
         """Cards of the tricks (every player's, quick tricks too) and the held cards."""
@@ -614,10 +620,10 @@ class SzamanDeal:
     def _can_mark(self, name: str) -> bool:
         if name == engine.WON_BY_JOKER:
             return self.jokers_used() < len(JOKERS)
-        return name not in self.where()
+        return name not in self.placed
 
     def _free_cards(self) -> list[str]:
-        taken = self.where()
+        taken = self.placed
         jokers_full = self.jokers_used() >= len(JOKERS)
         return [c for c in DECK if c not in taken and not (jokers_full and c in JOKERS)]
 
