@@ -178,7 +178,12 @@ def test_the_trick_winner_rolls_the_exchange_die():
     with pytest.raises(Refused, match="Ceca won the trick"):
         state([*log.taps, {"id": "x", "action": "exchange", "seat": 0, "die": 3}],
               dealer="Milica", burned=True)  # fmt: skip
-    log("exchange", seat=2, die=3)("next-trick", seat=2)
+    rolled = state(log("exchange", seat=2, die=3).taps, dealer="Milica", burned=True)
+    assert rolled.to_json()["next"]["text"] == (
+        "Ceca rolled 3: Ceca exchanges 3 cards (and so does everyone) or calls."
+    )
+    assert {e["action"] for e in rolled.to_json()["legal"]} == {"call", "next-trick", "end"}
+    log("next-trick", seat=2)
     on = state(log.taps, dealer="Milica", burned=True).to_json()["trick"]
     assert on["number"] == 2 and on["leader"] == "Ceca" and on["die"] is None
 

@@ -679,11 +679,12 @@ class KvantaRound:
         names = ", ".join(self.players[s] for s in self._missing())
         choice = ""
         if self.die is not None:
+            who = self._name(self.trick_winner)
             choice = (
-                f"Flux, +{engine.FLUX_POINTS}; new cards that hit the target call at once, "
-                "else he leads the next trick."
+                f"Flux, +{engine.FLUX_POINTS}. New cards that hit the target call at once; "
+                f"otherwise {who} leads the next trick."
                 if self.die == FLUX_FACE
-                else f"he exchanges {self.die} cards (and so does everyone) or calls."
+                else f"{who} exchanges {self.die} cards (and so does everyone) or calls."
             )
         step = self.phase
         if step == "tricks" and self.trick_winner is not None:
