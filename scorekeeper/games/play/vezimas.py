@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any, ClassVar
 
 from ... import api
@@ -167,7 +168,7 @@ class VezimasDeal:
     def first_deal(self) -> bool:
         return self.dealer is None
 
-    @property
+    @cached_property
     def trumps(self) -> dict[str, str] | None:
         if self.queen is None:
             return None
@@ -361,20 +362,22 @@ class VezimasDeal:
                 raise Refused(answer["reason"], ".card")
         counts = self._with(self.counts, seat, self.counts[seat] - 1)
         known = self._with(self.known, seat, tuple(c for c in self.known[seat] if c != card))
-        deal = replace(
+        if counts[seat] and beat:  # he beat it: now he lays a card for the next player
+            mover, step = seat, LAY
+        else:
+            # the next player beats this card; after a going-out beat there is nothing
+            # to beat (V-D5) and he lays any card
+            mover, step = self._next(seat, counts), LAY if beat else BEAT
+        return replace(
             self,
             counts=counts,
             known=known,
             pile=(*self.pile, PileCard(seat, card, beat)),
             laid=self.laid + 1,
             beats=self.beats + beat,
+            mover=mover,
+            step=step,
         )
-        if counts[seat] and beat:  # he beat it: now he lays a card for the next player
-            return replace(deal, mover=seat, step=LAY)
-        # the next player beats this card; after a going-out beat there is nothing to
-        # beat (V-D5) and he lays any card
-        step = LAY if beat else BEAT
-        return replace(deal, mover=self._next(seat, counts), step=step)
 
     def _take(self, tap: Tap) -> VezimasDeal:
         self._playing()
