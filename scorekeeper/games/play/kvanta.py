@@ -13,27 +13,8 @@ in an earlier round; default: ``round > 1``) and ``totals`` (every player's tota
 before this round; needed by a K prize).
 
 A round scores in steps (dealer draw, Flux, Hand, call, poker): ``scoring`` lists the
-CONTRACT.md requests made so far, each ``{"kind", "request", "points"}``, and
+CONTRACT.md requests made so far, each ``{"kind", "request", "points", "result"}``, and
 ``closing`` is that list once the round is complete (``null`` before).
-
->>> from . import replay
->>> start = KvantaRound.start(["Ana", "Bojan", "Ceca"], {"dealer": "Ana", "burned": True})
->>> r = replay(start, [
-...     {"id": "t1", "action": "turn", "seat": 0, "card": "JH"},
-...     {"id": "t2", "action": "roll", "seat": 1, "dice": [3, 5, 6]},
-...     {"id": "t3", "action": "no-hand"},
-...     {"id": "t4", "action": "trick-winner", "seat": 2},
-...     {"id": "t5", "action": "exchange", "seat": 2, "die": 2},
-...     {"id": "t6", "action": "call", "seat": 2},
-...     {"id": "t7", "action": "sum", "seat": 0, "sum": 10},
-...     {"id": "t8", "action": "sum", "seat": 1, "sum": 9},
-...     {"id": "t9", "action": "sum", "seat": 2, "sum": 12},
-...     {"id": "t10", "action": "settle"},
-... ])
->>> r.phase, r.target, r.to_json()["round_points"]
-('poker', 14, {'Ana': -2, 'Bojan': -3, 'Ceca': 5})
->>> r.to_json()["next"]["text"]
-'Poker: enter 5 or 7 cards of Ana, Bojan, Ceca, then settle.'
 """
 
 from __future__ import annotations
@@ -126,7 +107,27 @@ def _engine(kind, request: dict) -> dict:
 
 @dataclass(frozen=True)
 class KvantaRound:
-    """One Kvanta round (see the module's docstring for the context and the taps)."""
+    """One Kvanta round (see the module's docstring for the context and the taps).
+
+    >>> from . import replay
+    >>> start = KvantaRound.start(["Ana", "Bojan", "Ceca"], {"dealer": "Ana", "burned": True})
+    >>> r = replay(start, [
+    ...     {"id": "t1", "action": "turn", "seat": 0, "card": "JH"},
+    ...     {"id": "t2", "action": "roll", "seat": 1, "dice": [3, 5, 6]},
+    ...     {"id": "t3", "action": "no-hand"},
+    ...     {"id": "t4", "action": "trick-winner", "seat": 2},
+    ...     {"id": "t5", "action": "exchange", "seat": 2, "die": 2},
+    ...     {"id": "t6", "action": "call", "seat": 2},
+    ...     {"id": "t7", "action": "sum", "seat": 0, "sum": 10},
+    ...     {"id": "t8", "action": "sum", "seat": 1, "sum": 9},
+    ...     {"id": "t9", "action": "sum", "seat": 2, "sum": 12},
+    ...     {"id": "t10", "action": "settle"},
+    ... ])
+    >>> r.phase, r.target, r.to_json()["round_points"]
+    ('poker', 14, {'Ana': -2, 'Bojan': -3, 'Ceca': 5})
+    >>> r.to_json()["next"]["text"]
+    'Poker: enter 5 or 7 cards of Ana, Bojan, Ceca, then settle.'
+    """
 
     game: ClassVar[str] = "kvanta"
 

@@ -6,18 +6,6 @@ by hand, and the log itself (undo and redo drop and put back its last tap).
 ``settings``: the house rules ``team_pegs`` (P-D2) and ``nine`` (P-D3), plus the race
 so far: ``pegs`` (the board to start from, ``{"0": [5 positions], …}``; every peg in
 start when left out) and ``turn`` (the seat to play first; 0 when left out).
-
->>> from . import replay
->>> race = PegsRace.start(["Ana", "Ben", "Eva", "Jan"], {})
->>> race = replay(race, [
-...     {"id": "m1", "action": "move", "seat": 0, "card": "AS",
-...      "steps": [{"seat": 0, "from": "S", "to": "T8"}]},
-...     {"id": "m2", "action": "discard", "seat": 1, "card": "5H", "hand": ["5H", "2C"]},
-... ])
->>> race.turn, race.to_json()["next"]["text"]
-(2, "Eva's turn: play a card, or discard when nothing but a joker can move.")
->>> [p["text"] for p in race.to_json()["log"]]
-['Ana played A: Ana S→T8.', 'Ben discarded 5: no card could move.']
 """
 
 from __future__ import annotations
@@ -65,7 +53,20 @@ class Play:
 
 @dataclass(frozen=True)
 class PegsRace:
-    """The board, whose turn it is and the plays so far."""
+    """The board, whose turn it is and the plays so far.
+
+    >>> from . import replay
+    >>> race = PegsRace.start(["Ana", "Ben", "Eva", "Jan"], {})
+    >>> race = replay(race, [
+    ...     {"id": "m1", "action": "move", "seat": 0, "card": "AS",
+    ...      "steps": [{"seat": 0, "from": "S", "to": "T8"}]},
+    ...     {"id": "m2", "action": "discard", "seat": 1, "card": "5H", "hand": ["5H", "2C"]},
+    ... ])
+    >>> race.turn, race.to_json()["next"]["text"]
+    (2, "Eva's turn: play a card, or discard when nothing but a joker can move.")
+    >>> [p["text"] for p in race.to_json()["log"]]
+    ['Ana played A: Ana S→T8.', 'Ben discarded 5: no card could move.']
+    """
 
     game: ClassVar[str] = "pegs"
 
