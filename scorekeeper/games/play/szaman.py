@@ -15,25 +15,6 @@ Every tap names its seat (0 = the first player) where a seat is meant, and says 
 is so, never "toggle": ``{"action": "held", "seat": 2, "card": "KH", "on": true}``.
 A ``card`` tap that is already true (that seat played that card in this deal) changes
 nothing, so a retried tap is harmless even under a new id.
-
->>> from . import replay
->>> deal = replay(SzamanDeal.start(["Ola", "Piotr"], {}), [
-...     {"id": "a", "action": "lead", "seat": 0},
-...     {"id": "b", "action": "card", "seat": 0, "card": "2C"},
-...     {"id": "c", "action": "card", "seat": 1, "card": "KC"},
-...     {"id": "d", "action": "special", "card": "8H", "on": True},
-...     {"id": "e", "action": "winner", "seat": 0},
-... ])
->>> deal.turn, deal.to_json()["next"]["text"]
-(0, 'Trick 3: Ola leads.')
->>> deal.to_json()["score"]["totals"]
-{'Ola': 8, 'Piotr': 5}
->>> deal.can(Tap("f", "card", (("seat", 1), ("card", "3C"))))
-False
->>> deal.apply(Tap("f", "card", (("seat", 1), ("card", "3C"))))
-Traceback (most recent call last):
-...
-scorekeeper.games.play.Refused: It is Ola's turn to lead trick 3, not Piotr's.
 """
 
 from __future__ import annotations
@@ -106,7 +87,27 @@ def _card(raw: object, path: str = ".card") -> str:
 
 @dataclass(frozen=True)
 class SzamanDeal:
-    """One Szaman deal being entered (see the module's docstring for the taps)."""
+    """One Szaman deal being entered (see the module's docstring for the taps).
+
+    >>> from . import replay
+    >>> deal = replay(SzamanDeal.start(["Ola", "Piotr"], {}), [
+    ...     {"id": "a", "action": "lead", "seat": 0},
+    ...     {"id": "b", "action": "card", "seat": 0, "card": "2C"},
+    ...     {"id": "c", "action": "card", "seat": 1, "card": "KC"},
+    ...     {"id": "d", "action": "special", "card": "8H", "on": True},
+    ...     {"id": "e", "action": "winner", "seat": 0},
+    ... ])
+    >>> deal.turn, deal.to_json()["next"]["text"]
+    (0, 'Trick 3: Ola leads.')
+    >>> deal.to_json()["score"]["totals"]
+    {'Ola': 8, 'Piotr': 5}
+    >>> deal.can(Tap("f", "card", (("seat", 1), ("card", "3C"))))
+    False
+    >>> deal.apply(Tap("f", "card", (("seat", 1), ("card", "3C"))))
+    Traceback (most recent call last):
+    ...
+    scorekeeper.games.play.Refused: It is Ola's turn to lead trick 3, not Piotr's.
+    """
 
     game: ClassVar[str] = "szaman"
 

@@ -17,21 +17,6 @@ his last card was a beat the next player lays any card, nothing to beat (V-D5); 
 last player holding cards gets the cart. Cards a player took are known to be in his
 hand until he lays them. ``loser`` says who got the cart without following the pile
 (or ends the deal there).
-
->>> from . import replay
->>> deal = replay(VezimasDeal.start(["Ana", "Bojan"], {}), [
-...     {"id": "a", "action": "queen", "seat": 0},
-...     {"id": "b", "action": "nine", "seat": 1},
-...     {"id": "c", "action": "lay", "seat": 1, "card": "10H"},
-... ])
->>> deal.trumps, deal.turn, deal.to_json()["next"]["text"]
-({'Ana': 'C', 'Bojan': 'S'}, 0, 'Ana beats 10H or takes the pile.')
->>> deal.apply(Tap("d", "lay", (("seat", 0), ("card", "9H"))))
-Traceback (most recent call last):
-...
-scorekeeper.games.play.Refused: 9H does not beat 10H. A higher H or any of your trumps (C) beats 10H.
->>> deal.apply(Tap("d", "take", (("seat", 0),))).to_json()["hands"][0]
-{'count': 13, 'known': ['10H'], 'out': False}
 """
 
 from __future__ import annotations
@@ -97,7 +82,23 @@ class PileCard:
 
 @dataclass(frozen=True)
 class VezimasDeal:
-    """One Vežimas deal being played (see the module's docstring for the taps)."""
+    """One Vežimas deal being played (see the module's docstring for the taps).
+
+    >>> from . import replay
+    >>> deal = replay(VezimasDeal.start(["Ana", "Bojan"], {}), [
+    ...     {"id": "a", "action": "queen", "seat": 0},
+    ...     {"id": "b", "action": "nine", "seat": 1},
+    ...     {"id": "c", "action": "lay", "seat": 1, "card": "10H"},
+    ... ])
+    >>> deal.trumps, deal.turn, deal.to_json()["next"]["text"]
+    ({'Ana': 'C', 'Bojan': 'S'}, 0, 'Ana beats 10H or takes the pile.')
+    >>> deal.apply(Tap("d", "lay", (("seat", 0), ("card", "9H"))))
+    Traceback (most recent call last):
+    ...
+    scorekeeper.games.play.Refused: 9H does not beat 10H. A higher H or any of your trumps (C) beats 10H.
+    >>> deal.apply(Tap("d", "take", (("seat", 0),))).to_json()["hands"][0]
+    {'count': 13, 'known': ['10H'], 'out': False}
+    """
 
     game: ClassVar[str] = "vezimas"
 
