@@ -218,11 +218,13 @@ COWBOY = RuleCard(
                 "**Quick Draw**: the victim lays a one-suit 3-5-7 from hand and takes "
                 "your gun (C-D2).",
                 "**Miss**: no king your gun can reach — he says no.",
-                "Turn the top stock card. An open king of **another** suit is **hit**: "
-                "you take it, he draws one (C-D3). His only open king has that suit: "
-                "**dodge** — he takes that ace from the middle and is protected.",
+                "Turn the top stock card (never an ace, C-D10). An open king of "
+                "**another** suit is **hit**: you take it, he draws one (C-D3). His only "
+                "open king has that suit: **dodge** — he takes that ace from the middle "
+                "and is protected, or leaves it lying there (C-D11).",
                 "**45**: first a protected king of the **same** suit is hit (you take "
-                "K+A, he draws two); none matches → test the open kings (ricochet).",
+                "K+A, he draws two); none matches → the open kings, judged as above "
+                "(ricochet, C-D12).",
             ),
             after=("A dodge that takes the last ace ends the deal; the shooter ended it.",),
         ),
@@ -252,25 +254,18 @@ COWBOY = RuleCard(
             "own K+Q does not count as an illegal marriage.",
         ),
         Decision(
-            "C-D6",
-            "Two 2s left in hand cost −30 only if every 10 was laid out and the deal "
-            "ended on the fourth ace.",
+            "C-D6", "Two 2s held cost −30 only when all tens were laid and the 4th ace ended it."
         ),
         Decision(
             "C-D7",
-            "The queen of an illegal marriage also pays as a harlot: −75 for the pair "
-            "(unless C-D5 spares her), whether or not that suit was shown.",
+            "An illegal marriage's queen also pays as a harlot: −75 for the pair "
+            "(unless C-D5 spares her), shown or not.",
         ),
-        Decision(
-            "C-D8",
-            "The Curse takes the place of −20 per six: 3 sixes cost −100 in all, 4 "
-            "cost −120. Switched off: −160 and −180.",
-        ),
-        Decision(
-            "C-D9",
-            "When a deal leaves anyone on 500 or more, the top score wins; equal top "
-            "scores play another deal.",
-        ),
+        Decision("C-D8", "Curse instead of −20 a six: 3 sixes −100, 4 −120; off: −160, −180."),
+        Decision("C-D9", "At 500 or more after a deal the top score wins; a tie there plays on."),
+        Decision("C-D10", "The aces lie in the middle, so the turned card is never an ace."),
+        Decision("C-D11", "A dodger may leave the ace lying; a last ace left there ends nothing."),
+        Decision("C-D12", "A 45's ricochet judges the open kings like any other shot."),
     ),
 )
 
@@ -376,7 +371,7 @@ KVANTA_PRIZES: tuple[tuple[str, str], ...] = (
     ("2–10", "its face value"),
     ("A", "1 (K-D5)"),
     ("J", "⌈(vmax − v) / 4⌉; 5 if v is the highest"),
-    ("Q", "⌈(vmax − v) / 2⌉; 2 if v is the highest"),
+    ("Q", "⌈(vmax − v) / 2⌉; 2 if v is the highest, ties too"),
     ("K", "what the winner needs to tie the leader; 0 if he leads or shares the lead"),
 )
 
@@ -399,10 +394,11 @@ KVANTA = RuleCard(
         Section(
             "A round",
             steps=(
-                "The dealer puts up to 10 cards (or none) face up beneath the pack: "
-                "when play reaches them, the game ends.",
-                "Everyone gets 7; the next card is turned: **trump** is its suit, the "
-                "**poker prize** comes from its rank.",
+                "Game start only: shuffle once; the first dealer puts up to 10 cards "
+                "(or none) face up beneath the pack: reaching them ends the game (K-D9).",
+                "Everyone gets 7 from what is left; the next card is turned: **trump** "
+                "is its suit, the **poker prize** comes from its rank. It is one of the "
+                "three copies of its card. The deal moves left each round (K-D10).",
                 "The player after the dealer throws three dice: the sum they show "
                 "(3–18) is the **target**.",
                 "**Hand**: your sum equals the target right after the roll — say so: "
@@ -482,7 +478,18 @@ KVANTA = RuleCard(
         Decision("K-D7", "Tied top totals cancel and the next highest wins; all equal → draw."),
         Decision(
             "K-D8",
-            "Keep your strongest five; between equally strong fives, the smaller value counts.",
+            "Keep your strongest five; between equally strong fives the smaller value "
+            "counts, but a J or Q prize's winner keeps the five paying him more.",
+        ),
+        Decision(
+            "K-D9",
+            "The burned cards are set out once per game; the game ends with no target "
+            "roll, so only poker hands are compared.",
+        ),
+        Decision(
+            "K-D10",
+            "The deal goes clockwise; a round's turned card and the cards shown in it "
+            "hold at most three of a kind.",
         ),
     ),
 )
@@ -537,7 +544,8 @@ VEZIMAS = RuleCard(
             "Going out",
             text=(
                 "No cards left: you leave the deal and your suit turns free. Went out "
-                "by beating? Then the following player lays a card without beating.",
+                "by beating? Then the following player lays any card: nothing to beat "
+                "(V-D5).",
                 "The last player holding cards takes the **cart** (vežimas) and deals next.",
             ),
         ),
@@ -546,7 +554,9 @@ VEZIMAS = RuleCard(
             back=True,
             text=(
                 "One cart per lost deal; tally them. Whoever has the **fewest carts** "
-                "when the session ends wins (V-D4).",
+                "when you stop wins, the most carts lose (V-D4).",
+                "Letters instead (V-D6): the loser of a deal writes the next letter of "
+                "V-E-Ž-I-M-A-S; whoever spells it all loses and the session is over.",
             ),
         ),
     ),
@@ -561,6 +571,14 @@ VEZIMAS = RuleCard(
         ),
         Decision("V-D3", "The \u201cnext player\u201d is the next one still holding cards."),
         Decision("V-D4", "Your score is your number of carts; fewest is best."),
+        Decision(
+            "V-D5",
+            "After a beat that empties a hand there is nothing to beat; an empty hand is out.",
+        ),
+        Decision(
+            "V-D6",
+            "House rule: letters of VEŽIMAS instead of carts; the full word loses and ends it.",
+        ),
     ),
 )
 

@@ -209,6 +209,25 @@ def test_kvanta_vezimas_and_pegs_cards_carry_their_key_facts(built):
     assert "Joker" in pegs and "in-spot" in pegs
 
 
+def test_rule_cards_show_the_rules_1_1_decisions(built):
+    """Where a player looks for them: the shot's turned card and declined ace
+    (C-D10, C-D11, C-D12), the revised K-D8, the burned cards once per game and the
+    deal to the left (K-D9, K-D10), Q prize ties, nothing to beat (V-D5), letters (V-D6)."""
+    cowboy = pdf_text(built["cowboy-rule-card.pdf"])
+    for fact in ("never an ace, C-D10", "leaves it lying there (C-D11)", "ricochet, C-D12"):
+        assert fact in cowboy
+    kvanta = pdf_text(built["kvanta-rule-card.pdf"])
+    assert "a J or Q prize's winner keeps the five paying him more" in kvanta  # K-D8
+    assert "Game start only: shuffle once" in kvanta and "(K-D9)" in kvanta
+    assert "The deal moves left each round (K-D10)" in kvanta
+    assert "three copies of its card" in kvanta
+    assert "2 if v is the highest, ties too" in kvanta
+    vezimas = pdf_text(built["vezimas-rule-card.pdf"])
+    assert "nothing to beat (V-D5)" in vezimas
+    assert "Letters instead (V-D6)" in vezimas and "V-E-Ž-I-M-A-S" in vezimas
+    assert "What a lost deal gives" in vezimas  # the house rule, with its default
+
+
 def test_red_suits_are_marked_red():
     html = str(rulecards.markup("J♥ and 10♦ beat Q♠"))
     assert '<span class="red">J♥</span>' in html
