@@ -196,6 +196,12 @@ def test_taking_the_pile_puts_its_cards_in_that_hand_and_the_next_starts_a_pile(
     assert error.message == "QD is in Kuba's hand: Kuba took it with a pile."
 
 
+def test_a_repeated_lay_is_already_true_and_changes_nothing():
+    once = state_after(QUEEN_0, NINE_0, lay(0, "JD"), lay(1, "QD"))
+    assert state_after(QUEEN_0, NINE_0, lay(0, "JD"), lay(1, "QD"), lay(1, "qd")) == once
+    assert state_after(QUEEN_0, NINE_0, lay(0, "JD"), lay(1, "QD"), lay(0, "JD")) == once
+
+
 def test_only_the_player_to_move_acts():
     assert "It is Bojan's turn" in refused(QUEEN_0, NINE_0, lay(0, "JD"), take(2)).message
     assert "nothing to beat" in refused(QUEEN_0, NINE_0, take(0)).message

@@ -338,12 +338,14 @@ class VezimasDeal:
             raise Refused("There is no pile to take yet.", ".action")
 
     def _lay(self, tap: Tap) -> VezimasDeal:
-        self._playing()
         seat = self._seat(tap)
         try:
             card = str(engine.read_card(tap["card"], ".card"))
         except RuleError as exc:
             raise Refused(exc.message, ".card") from None
+        if any(p.card == card and p.seat == seat for p in self.pile):
+            return self  # already so: a repeated tap changes nothing
+        self._playing()
         self._mover_is(seat, "lay")
         if any(p.card == card for p in self.pile):
             raise Refused(f"{card} is already on the pile.", ".card")
