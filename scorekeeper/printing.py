@@ -34,7 +34,7 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader
 
 from . import rulecards
 from .app import resource_dir
-from .games import catalog
+from .games import catalog, vezimas
 from .store import Store, Table
 from .summary import TableSummary, summarize
 
@@ -437,7 +437,9 @@ def _kvanta_extras(seats: list[str], settings: dict) -> dict:
 
 
 def _vezimas_extras(seats: list[str], settings: dict) -> dict:
-    return {"deals": 32}
+    # V-D6: with the letters tally each player's column ends in the word's letter boxes
+    letters = settings.get("tally") == vezimas.LETTER_TALLY
+    return {"deals": 32, "word": vezimas.WORD if letters else None}
 
 
 def _pegs_extras(seats: list[str], settings: dict) -> dict:

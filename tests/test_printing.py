@@ -22,6 +22,7 @@ from pypdf import PdfReader
 from scorekeeper import create_app, printing, rulecards
 from scorekeeper.games import catalog, cowboy
 from scorekeeper.store import Store
+from scorekeeper.summary import summarize
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "printables"
 # shared/ sits beside the work tree (and beside CI's clone)
@@ -509,6 +510,48 @@ def test_filled_sheet_of_a_pegs_table_shows_pegs_home(ctx, store):
     text = pdf_text(printing.filled_sheet(store, store.table(table.id)).pdf)
     assert "2/5 home" in text and "1/5 home" in text and "0/5 home" in text
     assert "Team 2 (Bojan and Dule): 2 of 10 pegs home" in text.replace("\n", " ")
+
+
+def test_filled_sheet_of_a_letters_table_shows_each_players_letter_boxes(ctx, store):
+    """V-D6: with the letters tally the sheet ranks by fewest letters, fills each
+    player's boxes of VEŽIMAS and, once one is complete, names the loser."""
+    table = make_table(store, "vezimas", ["Jonas", "Rūta", "Asta"], {"tally": "letters"})
+    players = store.players(table.id)
+    losers = [players[0]] * 7 + [players[1]] * 2
+    for round_number, loser in enumerate(losers, start=1):
+        request = {"players": [p.name for p in players], "loser": loser.name}
+        result = {"points": {loser.name: 1}, "next_dealer": loser.name}
+        store.add_entry(table.id, round_number, "vezimas-deal", request, result, {loser.id: 1})
+    html = printing.filled_sheet_html(summarize(store, store.table(table.id)))
+    assert re.search(r'data-letters="VEŽIMAS">(<span class="letter-box taken">.</span>){7}<', html)
+    assert re.search(
+        r'data-letters="VE">(<span class="letter-box taken">.</span>){2}'
+        r'(<span class="letter-box"></span>){5}<',
+        html,
+    )
+    text = pdf_text(printing.filled_sheet(store, store.table(table.id)).pdf)
+    assert "Final standings" in text and "Letters" in text
+    assert "Jonas completed VEŽIMAS and loses the session (V-D6)." in text
+    assert "Asta Winner" in text and "Loser" in text
+
+
+def test_blank_sheet_of_a_letters_table_has_the_letter_boxes(ctx, store):
+    table = make_table(store, "vezimas", ["Jonas", "Rūta"], {"tally": "letters"})
+    doc = printing.blank_sheet("vezimas", store, table)
+    assert len(pages(doc.pdf)) == 1
+    text = pdf_text(doc.pdf)
+    assert "Letter ✗" in text and "V E Ž I M A S V E Ž I M A S" in text
+    assert "(V-D6)" in text
+    assert "Cart ✗" not in text
+
+
+def test_filled_sheet_winner_comes_from_the_game_result(ctx, store):
+    """C-D9 through game-result: a tie at the top past 500 is no win yet."""
+    table = make_table(store, "cowboy", ["Ana", "Bojan", "Ceca"])
+    table = add_points(store, table, [[510, 510, 20]])
+    text = pdf_text(printing.filled_sheet(store, table).pdf)
+    assert "Standings so far" in text and "Winner" not in text
+    assert "Tied for the lead past 500: play another deal (C-D9)." in text
 
 
 def test_filled_sheet_of_a_long_table_runs_over_pages_with_its_header(ctx, store):
