@@ -441,3 +441,35 @@ def test_can_agrees_with_apply_and_a_refusal_names_its_tap(case, shape):
         replay(VezimasDeal.start(names, context), [*log, tap.to_json()])
     assert caught.value.index == len(log)
     assert caught.value.path.startswith(f"taps[{len(log)}]")
+
+
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 60),
+    st.text(max_size=4),
+    st.sampled_from(["2C", "RJ", "joker", "9D", "AS", "S", "H"]),
+    st.lists(st.integers(0, 3), max_size=2),
+    st.dictionaries(st.text(max_size=2), st.integers(), max_size=1),
+)
+
+
+@FAST
+@given(
+    st.lists(
+        st.fixed_dictionaries(
+            {"action": st.sampled_from([*module.ARGS, "undo"])},
+            optional={"seat": JUNK, "card": JUNK, "suit": JUNK, "on": JUNK, "x": JUNK},
+        ),
+        max_size=12,
+    ),
+    st.dictionaries(st.sampled_from(["variant", "tally", "deals", "dealer", "totals"]), JUNK),
+)
+def test_any_request_is_answered_or_refused_with_a_reason(raw_taps, raw_settings):
+    log = [{"id": f"j{i}", **tap} for i, tap in enumerate(raw_taps)]
+    body, status = respond(
+        "vezimas", json.dumps({"players": THREE, "settings": raw_settings, "taps": log})
+    )
+    assert status in (200, 422), body
+    if status == 422:
+        assert body["error"]["message"]
