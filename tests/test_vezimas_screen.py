@@ -44,7 +44,8 @@ class Table:
         self.tap("/setup/queen", player=self.who(queen))
         if nine:
             self.tap("/setup/nine", player=self.who(nine))
-        return self.tap("/trumps", submission_id=f"t-{queen}")
+        # by seat: a submission id is URL-safe, and a name may not be
+        return self.tap("/trumps", submission_id=f"t-{self.who(queen)}")
 
     def ask(self, top, player, card=None):
         html = self.tap("/check/top", card=top)
@@ -436,15 +437,20 @@ def test_v_d6_with_letters_the_table_shows_letters_and_vezimas_ends_the_session(
         board = t.tap("/deal", submission_id=f"d{i}")
     t.tap("/cart", player=t.who("Rūta"))
     board = t.tap("/deal", submission_id="r1")
-    shown = dict(re.findall(r'class="points" data-player="([^"]+)">([^<]*)<', board))
+    shown = dict(re.findall(r'class="points letters" data-player="([^"]+)">([^<]*)<', board))
     assert shown == {"Asta": "–", "Jonas": "VEŽIMA", "Rūta": "V"}
     assert "takes the next letter of VEŽIMAS" in board
     preview = t.tap("/cart", player=t.who("Jonas"))
     assert "Jonas takes the next letter (VEŽIMAS) and deals next" in preview
     assert "who lost the deal?" in preview
     board = t.tap("/deal", submission_id="last")
-    shown = dict(re.findall(r'class="points" data-player="([^"]+)">([^<]*)<', board))
+    shown = dict(re.findall(r'class="points letters" data-player="([^"]+)">([^<]*)<', board))
     assert shown["Jonas"] == "VEŽIMAS"
+    assert re.search(
+        r'Jonas(?: <span class="badge dealer"[^>]*>deals</span>)? <span class="badge loser">loses</span>',
+        board,
+    )
+    assert "Round 8: Jonas lost the deal (a letter)." in board
     assert "Jonas completed VEŽIMAS and loses the session (V-D6)." in board
     assert "Asta wins with the fewest letters." in board
     assert "hx-post" not in panel_of(board)

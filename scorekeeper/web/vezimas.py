@@ -598,4 +598,12 @@ def save_deal(key: str):
         dealer=result["next_dealer"],
         leader=result["first_lead"],
     )
+    if table.settings.get("tally") == engine.LETTER_TALLY:  # V-D6
+        message = _(
+            "Round %(n)d: %(loser)s lost the deal (a letter). %(dealer)s deals, %(leader)s leads.",
+            n=round_number,
+            loser=loser,
+            dealer=result["next_dealer"],
+            leader=result["first_lead"],
+        )
     return after_write(table, access, message=message)
