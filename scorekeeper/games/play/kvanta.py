@@ -19,9 +19,11 @@ CONTRACT.md requests made so far, each ``{"kind", "request", "points", "result"}
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
+from functools import cached_property
 from typing import Any, ClassVar, NamedTuple
 
 from ...cards import Card, CardError, parse_card
@@ -218,6 +220,18 @@ class KvantaRound:
             plays=(None,) * n,
         )
 
+    def _with(self, **changes: Any) -> KvantaRound:
+        """A copy with some fields changed (``dataclasses.replace`` without re-running
+        ``__init__``: a replayed log makes one per tap). Cached answers are not copied."""
+        data = {name: self.__dict__[name] for name in _FIELDS}
+        for name in changes:
+            if name not in data:
+                raise TypeError(f"KvantaRound has no field {name!r}")
+        data.update(changes)
+        new = object.__new__(KvantaRound)
+        new.__dict__.update(data)
+        return new
+
     # ― derived facts ―
 
     @property
@@ -338,7 +352,7 @@ class KvantaRound:
 
     def poker_request(self, shows: tuple[Show, ...] | None = None) -> dict:
         """The poker phase; a K prize sees the totals after this round's earlier steps."""
-        before = self._points(self._steps())
+        before = self._points(self._steps_made)
         totals = {
             name: total + before[name]
             for name, total in zip(self.players, self.totals, strict=True)
@@ -352,8 +366,10 @@ class KvantaRound:
             "totals": totals,
         }
 
-    def _steps(self) -> list[dict]:
-        """The requests before the poker phase, with their points."""
+    @cached_property
+    def _steps_made(self) -> tuple[dict, ...]:
+        """The requests before the poker phase, with their points (worked out once per
+        state: a state never changes)."""
         steps: list[tuple[str, dict]] = []
         if self.dealer_draw is not None:
             steps.append(("kvanta-dealer", self.dealer_request()))
@@ -371,11 +387,12 @@ class KvantaRound:
             result = engine.KINDS[kind](req)
             points = result.get("points", {})
             out.append({"kind": kind, "request": req, "points": points, "result": result})
-        return out
+        return tuple(out)
 
     def scoring(self) -> list[dict]:
-        """The CONTRACT requests this round has made, in order, with their points."""
-        out = self._steps()
+        """The CONTRACT requests this round has made, in order, with their points (a
+        fresh copy: the caller may change it)."""
+        out = copy.deepcopy(list(self._steps_made))
         if self.poker_shows is not None:
             req = self.poker_request(self.poker_shows)
             result = engine.poker(req)
@@ -435,15 +452,14 @@ class KvantaRound:
         draws = draws[:seat] + (card,) + draws[seat + 1 :]
         if Counter(c for c in draws if c)[card] > engine.DECKS:
             raise Refused(f"All three {card} were already drawn.", ".card")
-        state = replace(self, draws=draws, dead_draws=dead)
+        state = self._with(draws=draws, dead_draws=dead)
         if not all(draws):
             return state
         chosen = engine.dealer(state.dealer_request())["dealer"]
         if chosen is None:
             return state
         dealer = self.players.index(chosen)
-        return replace(
-            state,
+        return state._with(
             dealer=dealer,
             dealer_draw=draws,
             phase="turn" if self.burned_before else "burn",
@@ -454,17 +470,17 @@ class KvantaRound:
         count = tap.get("count")
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_BURN:
             raise Refused(f"Burn 0 to {MAX_BURN} cards.", ".count")
-        return replace(self, burn=count, phase="turn")
+        return self._with(burn=count, phase="turn")
 
     def _turn(self, tap: Tap) -> KvantaRound:
         self._expect(tap, self.dealer, "deals and turns the card")
         card = _card_of(tap.get("card"))
         if self.phase == "final-poker":
-            state = replace(self, turned=card)
+            state = self._with(turned=card)
             if state._copies(self.shows)[card] > engine.DECKS:
                 raise Refused(f"All three {card} are already shown.", ".card")
             return state
-        return replace(self, turned=card, phase="target")
+        return self._with(turned=card, phase="target")
 
     def _dice(self, tap: Tap) -> tuple[int, ...]:
         raw = tap.get("dice")
@@ -474,20 +490,20 @@ class KvantaRound:
 
     def _roll(self, tap: Tap) -> KvantaRound:
         seat = self._expect(tap, self.roller, "rolls the target (the player left of the dealer)")
-        return replace(self, rolls=((seat, self._dice(tap), _physical(tap)),), phase="hand")
+        return self._with(rolls=((seat, self._dice(tap), _physical(tap)),), phase="hand")
 
     def _reroll(self, tap: Tap) -> KvantaRound:
         """A deliberate roll again (issue: every roll stays listed; the last counts); the
         tap names who asked for it."""
         seat = _seat_of(tap, self.players)
         roll = (seat, self._dice(tap), _physical(tap))
-        return replace(self, rolls=(*self.rolls, roll), draw_winner=None)
+        return self._with(rolls=(*self.rolls, roll), draw_winner=None)
 
     # showing cards or sums
 
     def _set_show(self, seat: int, show: Show, path: str) -> KvantaRound:
         shows = self.shows[:seat] + (show,) + self.shows[seat + 1 :]
-        state = replace(self, shows=shows)
+        state = self._with(shows=shows)
         for card, count in state._copies(shows).items():
             if count > engine.DECKS and card in show.cards:
                 raise Refused(f"All three {card} are already shown or turned.", path)
@@ -548,8 +564,7 @@ class KvantaRound:
     # Hand
 
     def _no_hand(self, tap: Tap) -> KvantaRound:
-        return replace(
-            self,
+        return self._with(
             phase="tricks",
             shows=(Show(),) * self.n,
             draw_winner=None,
@@ -557,7 +572,7 @@ class KvantaRound:
         )
 
     def _draw_winner(self, tap: Tap) -> KvantaRound:
-        return replace(self, draw_winner=_seat_of(tap, self.players))
+        return self._with(draw_winner=_seat_of(tap, self.players))
 
     def _settle(self, tap: Tap) -> KvantaRound:
         self._verify_complete()
@@ -572,8 +587,7 @@ class KvantaRound:
                 raise Refused(
                     f"Nobody's sum equals the target {self.target}: there is no Hand.", ""
                 )
-            return replace(
-                self,
+            return self._with(
                 hand_shows=self.shows,
                 hand_winner=self.players.index(result["hand"]),
                 phase="poker",
@@ -582,9 +596,8 @@ class KvantaRound:
         if self.phase in ("call", "final-compare"):
             _engine(engine.call, self.call_request())  # e.g. a Flux call off the target
             if self.phase == "final-compare":
-                return replace(self, call_shows=self.shows, phase="over")
-            return replace(
-                self,
+                return self._with(call_shows=self.shows, phase="over")
+            return self._with(
                 call_shows=self.shows,
                 phase="poker",
                 shows=tuple(Show(s.cards, None) for s in self.shows),
@@ -592,8 +605,8 @@ class KvantaRound:
         if not self.turned:
             raise Refused("Enter the prize card first.", ".card")
         _engine(engine.poker, self.poker_request())
-        return replace(
-            self, poker_shows=self.shows, phase="over" if self.phase == "final-poker" else "done"
+        return self._with(
+            poker_shows=self.shows, phase="over" if self.phase == "final-poker" else "done"
         )
 
     # tricks
@@ -601,7 +614,7 @@ class KvantaRound:
     def _trick_winner(self, tap: Tap) -> KvantaRound:
         if self.die is not None:
             raise Refused("The exchange die was already rolled for this trick.", ".seat")
-        return replace(self, trick_winner=_seat_of(tap, self.players))
+        return self._with(trick_winner=_seat_of(tap, self.players))
 
     def _play(self, tap: Tap) -> KvantaRound:
         """A disputed trick: each seat's card, and the engine says who won (K-D1)."""
@@ -617,11 +630,11 @@ class KvantaRound:
         counts[self.turned] += 1
         if counts[card] > engine.DECKS:
             raise Refused(f"All three {card} are already played or turned.", ".card")
-        state = replace(self, plays=plays, dead_tricks=dead, trick_winner=None)
+        state = self._with(plays=plays, dead_tricks=dead, trick_winner=None)
         if all(plays):
             winner = engine.trick(state.trick_request())["winner"]
             if winner is not None:
-                state = replace(state, trick_winner=self.players.index(winner))
+                state = state._with(trick_winner=self.players.index(winner))
         return state
 
     def _exchange(self, tap: Tap) -> KvantaRound:
@@ -632,7 +645,7 @@ class KvantaRound:
         seat = self._expect(tap, self.trick_winner, "won the trick and rolls the exchange die")
         die = _die(tap.get("die"), ".die")
         roll = (seat, self.trick, die, _physical(tap))
-        return replace(self, die=die, exchanges=(*self.exchanges, roll))
+        return self._with(die=die, exchanges=(*self.exchanges, roll))
 
     def _after_roll(self, tap: Tap) -> int:
         if self.die is None:
@@ -641,14 +654,13 @@ class KvantaRound:
 
     def _call(self, tap: Tap) -> KvantaRound:
         seat = self._after_roll(tap)
-        return replace(self, caller=seat, flux_call=self.die == FLUX_FACE, phase="call")
+        return self._with(caller=seat, flux_call=self.die == FLUX_FACE, phase="call")
 
     def _next_trick(self, tap: Tap) -> KvantaRound:
         """Exchange 1–5 cards (everyone the same number), or after a Flux play on: the
         roller leads the next trick (RULES §3 "Exchange die")."""
         seat = self._after_roll(tap)
-        return replace(
-            self,
+        return self._with(
             trick=self.trick + 1,
             plays=(None,) * self.n,
             trick_winner=None,
@@ -667,12 +679,12 @@ class KvantaRound:
                 raise Refused(
                     "The final comparison comes while drawing during the tricks.", ".case"
                 )
-            return replace(self, ending=case, phase="final-compare", shows=(Show(),) * self.n)
+            return self._with(ending=case, phase="final-compare", shows=(Show(),) * self.n)
         if self.phase != "turn":
             raise Refused("That ending comes while dealing, before the card is turned.", ".case")
         if case == "stop":
-            return replace(self, ending=case, phase="over")
-        return replace(self, ending=case, phase="final-poker")
+            return self._with(ending=case, phase="over")
+        return self._with(ending=case, phase="final-poker")
 
     # ― the answer ―
 
@@ -763,9 +775,20 @@ class KvantaRound:
                 tied = (self.preview(before_draw=True) or {}).get("result", {}).get("tied")
                 if tied:
                     add("draw-winner", seat=[self.players.index(name) for name in tied])
-            if self.can(Tap("settle", "settle")):
+            if self._can_settle():
                 add("settle")
         return out
+
+    def _can_settle(self) -> bool:
+        """What ``settle`` checks, read from the preview (the engine runs once)."""
+        shown = self._preview
+        if shown is None or "error" in shown:
+            return False
+        return self.phase != "hand" or shown["result"]["hand"] is not None
+
+    @cached_property
+    def _preview(self) -> dict | None:
+        return self.preview()
 
     def preview(self, before_draw: bool = False) -> dict | None:
         """The engine's answer on the current showing once every seat is entered (what a
@@ -850,7 +873,7 @@ class KvantaRound:
                 }
                 for name, show in zip(self.players, self.shows, strict=True)
             },
-            "preview": self.preview(),
+            "preview": self._preview,
             "used_up": self.used_up(),
             "scoring": scoring,
             "round_points": points,
@@ -867,6 +890,8 @@ class KvantaRound:
             return None
         return hand_sum([Card.parse(c) for c in show.cards])
 
+
+_FIELDS = tuple(f.name for f in fields(KvantaRound))
 
 _HANDLERS = {
     "draw": KvantaRound._draw,

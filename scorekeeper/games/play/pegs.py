@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any, ClassVar
 
 from ... import validate as v
@@ -110,17 +111,23 @@ class PegsRace:
     def seats(self) -> int:
         return len(self.players)
 
-    def board(self) -> engine.Board:
+    @cached_property
+    def _board(self) -> engine.Board:
+        """The board, built once per state and never changed (``board()`` copies it)."""
         pegs = {str(s): list(p) for s, p in enumerate(self.pegs)}
         return engine.Board(self.seats, pegs, team_pegs=self.team_pegs, nine=self.nine)
 
+    def board(self) -> engine.Board:
+        """A board of this state's pegs, the caller's to change."""
+        return self._board.copy(stack=False)
+
     def state(self) -> dict:
         """The board as CONTRACT's board state."""
-        return self.board().to_json()
+        return self._board.to_json()
 
     @property
     def winner_team(self) -> int | None:
-        return self.board().winner_team()
+        return self._board.winner_team()
 
     @property
     def complete(self) -> bool:
@@ -237,12 +244,14 @@ class PegsRace:
             path = exc.path if exc.path.startswith(".") else ".steps"
             raise Refused(exc.message, path) from None
         play = Play("move", seat, str(card), played.steps, played.bumps, self.pegs)
-        return replace(
+        after = replace(
             self,
             pegs=_pegs(board),
             turn=next_seat(seat, self.seats),
             plays=(*self.plays, play),
         )
+        after.__dict__["_board"] = board.copy(stack=False)  # already built: no parsing again
+        return after
 
     def _discard(self, tap: Tap) -> PegsRace:
         """RULES §5: a card that is not a joker and can move must be played; only when
