@@ -299,3 +299,37 @@ def test_arbitrary_json_raises_only_rule_error(kind, request):
 )
 def test_right_field_names_with_odd_values_raise_only_rule_error(kind, request):
     answers_or_refuses(kind, request)
+
+
+@FAST
+@given(poker_request(), st.sampled_from(["JH", "QS", "JC", "QD"]))
+def test_k_d8_a_j_or_q_winner_keeps_the_five_with_the_largest_prize(request, prize_card):
+    """K-D8 (revised): every other player keeps the smallest value his strongest five
+    can have; the J or Q prize's winner the five giving the largest prize among his
+    equally strong ones (smallest value on equal prizes)."""
+    from scorekeeper.cards import parse_card
+    from scorekeeper.games.poker import best_hands
+
+    request = {**request, "prize_card": prize_card}
+    try:
+        got = api.evaluate("kvanta-poker", request)
+    except RuleError:  # a fourth copy of the prize card
+        return
+    options = {
+        n: best_hands([parse_card(c) for c in cards]) for n, cards in request["hands"].items()
+    }
+    winner = got["winner"]
+    for name, value in got["values"].items():
+        if name != winner:
+            assert value == min(o.value for o in options[name])
+    if winner is None:
+        return
+    card = parse_card(prize_card)
+    others = {n: v for n, v in got["values"].items() if n != winner}
+
+    def prize(value):
+        return kvanta.poker_prize(card, winner, {**others, winner: value}, None)
+
+    best = max(prize(o.value) for o in options[winner])
+    assert got["prize"] == best
+    assert got["values"][winner] == min(o.value for o in options[winner] if prize(o.value) == best)

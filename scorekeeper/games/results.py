@@ -20,12 +20,14 @@ from . import catalog
 from .cowboy import TARGET as COWBOY_TARGET
 from .cowboy import game_winner as cowboy_winner
 from .kvanta import game_winner as kvanta_winner
+from .szaman import TARGET as SZAMAN_TARGET
+from .szaman import game_winners as szaman_winners
 from .vezimas import CART_TALLY, LETTER_TALLY, TALLIES, WORD
 
 GAMES = ("cowboy", "szaman", "kvanta", "vezimas")
 TOTAL_LIMIT = 1_000_000
 MAX_DEALS = 100_000
-SZAMAN_TARGET, SZAMAN_DEALS = 66, 6
+SZAMAN_DEALS = 6  # RULES §2: a game is 6 deals
 
 # the settings each game's result depends on, with their defaults
 SETTINGS: dict[str, dict[str, object]] = {
@@ -82,8 +84,7 @@ def szaman(players, totals, deals, ended, settings) -> dict:
     distance = {p: abs(totals[p] - target) for p in players}
     rank = ranks(players, distance.get)
     if deals >= wanted or ended:
-        closest = min(distance.values())
-        winners = [p for p in players if distance[p] == closest]
+        winners = szaman_winners(totals, target)
         return _answer(True, winners, [], rank, "closest to the target", players)
     left = wanted - deals
     reason = f"{left} deal{'s' if left != 1 else ''} to go"
