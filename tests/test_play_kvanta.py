@@ -106,8 +106,11 @@ def test_later_rounds_need_their_dealer():
     assert caught.value.path == "settings.dealer"
     with pytest.raises(Refused):
         KvantaRound.start(NAMES, {"house": 1})
-    with pytest.raises(Refused):
+    with pytest.raises(Refused, match="Kvanta is played by 2 to 6 players; 1 given"):
         KvantaRound.start(["Solo"], {})
+    with pytest.raises(Refused) as caught:
+        KvantaRound.start(["Ana", "Ana"], {})
+    assert caught.value.path == "players[1]"
 
 
 # ― the target and the Hand ―

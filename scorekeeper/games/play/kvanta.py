@@ -26,6 +26,7 @@ from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import Any, ClassVar, NamedTuple
 
+from ... import validate as v
 from ...cards import Card, CardError, parse_card
 from ...dice import FACES, FLUX_FACE, TARGET_DICE
 from ...errors import RuleError
@@ -175,10 +176,12 @@ class KvantaRound:
 
     @classmethod
     def _start(cls, players: object, settings: Mapping[str, Any] | None) -> KvantaRound:
-        names = tuple(engine._players(players))
+        info = catalog.game("kvanta")
+        info.check_players(v.array(players, "players"))
+        names = tuple(v.players(players, "players", info.min_players, info.max_players))
         raw = dict(settings or {})
         context = {k: raw.pop(k) for k in ("round", "dealer", "burned", "totals") if k in raw}
-        catalog.game("kvanta").clean_settings(raw)  # no house rules: refuses unknown keys
+        info.clean_settings(raw)  # no house rules: refuses unknown keys
         number = context.get("round", 1)
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 10_000:
             raise Refused("settings.round is the round's number, 1 or more.", "settings.round")
