@@ -356,3 +356,11 @@ def test_any_tap_is_taken_or_refused_with_a_reason(case, action, data):
         assert refused.message and refused.path.startswith(".")
     else:
         json.dumps(after.to_json())
+
+
+def test_a_move_sent_again_under_a_new_id_is_refused_as_the_turn_has_passed():
+    first = tap(1, "move", seat=0, card="AH", steps=[step(0, "S", "T8")])
+    assert race([first, first]) == race([first])  # the same id: applied once
+    with pytest.raises(Refused, match="Ján's turn") as caught:
+        race([first, {**first, "id": "again"}])
+    assert caught.value.index == 1
