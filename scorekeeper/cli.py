@@ -92,7 +92,7 @@ def _store(args):
     from . import store
 
     app = _app(args)
-    return store.Store(store.connect(app.config["DATABASE"])), app
+    return store.Store(store.connect(app.config["DATABASE"]), **store.caps(app.config)), app
 
 
 def _base_url(args) -> str:

@@ -11,6 +11,15 @@ version, a game's slug), so a second download costs a dictionary lookup. A rule
 card differs from table to table only in its house-rules box: the rest is laid out
 once per process, and each card lays out only that box (``render_pdf_with_insert``).
 
+Renders are bounded: at most ``PDF_RENDERS`` at once for one database, across the
+server's workers (``render_slot``); a download that finds them all busy is refused
+at once (``RenderBusy``, a 503 asking to retry) rather than queued, so the other
+workers stay free for every other route. A table's sheet prints its latest
+``SHEET_ROWS`` entries under a carried-forward line, as on paper, and is rendered in
+a process of its own (``IsolatedRenderer``) that is stopped once it takes longer than
+``PDF_RENDER_SECONDS`` (``RenderTimeout``): WeasyPrint cannot be interrupted inside
+the process that runs it.
+
 Everything here needs an app context (the templates use the app's Jinja setup).
 """
 
@@ -20,10 +29,13 @@ import atexit
 import functools
 import hashlib
 import logging
+import multiprocessing
+import os
 import shutil
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -37,6 +49,11 @@ from .app import resource_dir
 from .games import catalog, vezimas
 from .store import Store, Table
 from .summary import TableSummary, summarize
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: renders are then bounded per process only
+    fcntl = None
 
 PRINTABLES = resource_dir("printables")
 BUILD_DIR = PRINTABLES / "build"  # git-ignored; ``scorekeeper print`` writes here
@@ -52,6 +69,35 @@ SHEET_CSS = ("print.css", "sheet.css")  # A4 score sheets
 log = logging.getLogger(__name__)
 _render_lock = threading.RLock()
 renders = 0  # PDFs rendered by this process: the tests prove the cache with it
+
+# A table's sheet prints its latest entries (about three A4 pages) under a line that
+# carries the totals of the earlier ones forward, as a paper sheet does.
+SHEET_ROWS = 80
+
+# Defaults of the app's settings PDF_RENDERS and PDF_RENDER_SECONDS: one render at a
+# time per two cores leaves the other workers free for every other route; a sheet of
+# SHEET_ROWS renders in about a second, so 20 s is ample on a slow laptop.
+DEFAULT_RENDERS = max(1, (os.cpu_count() or 2) // 2)
+DEFAULT_RENDER_SECONDS = 20.0
+RETRY_AFTER_S = 5
+
+
+class RenderBusy(Exception):
+    """Every render slot is taken: the download is refused now, not queued."""
+
+    message = (
+        "Scorekeeper is busy printing other sheets right now; nothing is wrong with "
+        "this one. Try again in a few seconds."
+    )
+
+
+class RenderTimeout(Exception):
+    """A render ran over its time limit and was stopped."""
+
+    message = (
+        "This sheet took too long to prepare, so it was stopped to keep the app quick "
+        "for everyone. Try again in a moment."
+    )
 
 
 @dataclass(frozen=True)
@@ -243,6 +289,7 @@ class PdfCache:
         self._by_key: OrderedDict[Hashable, Printed] = OrderedDict()
         self._by_etag: OrderedDict[str, bytes] = OrderedDict()
         self._lock = threading.Lock()
+        self.in_flight: dict[Hashable, threading.Event] = {}  # keys being rendered now
 
     def get(self, key: Hashable) -> Printed | None:
         with self._lock:
@@ -282,26 +329,179 @@ def printed(
     filename: str,
     make_html: Callable[[], str],
     stylesheets: tuple[str, ...] = SHEET_CSS,
-    render: Callable[[str], bytes] | None = None,
+    render: Callable[[str, int], bytes] | None = None,
 ) -> Printed:
     """The PDF for ``key``: from the cache, else rendered from ``make_html()`` (by
-    ``render(html)`` when given, else ``render_pdf``)."""
+    ``render(html, slot)`` when given, else ``render_pdf``) in a render slot
+    (``render_slot``: ``RenderBusy`` when none is free). A request for a PDF that
+    another is rendering waits for that one instead."""
     key = (key, str(get_locale() or ""))
     store = cache()
     hit = store.get(key)
     if hit is not None:
         return hit
-    with _render_lock:
-        # two phones asking at once: the second finds the first one's PDF
+    with store._lock:
+        rendering = store.in_flight.get(key)
+        if rendering is None:
+            store.in_flight[key] = done = threading.Event()
+    if rendering is not None:
+        # two phones asking at once: the second waits for the first one's PDF
+        rendering.wait(render_seconds())
         hit = store.get(key)
+        if hit is None:
+            raise RenderBusy()
+        return hit
+    try:
+        hit = store.get(key)  # put there just before this request marked the key
         if hit is not None:
             return hit
         html = make_html()
         etag = _etag(html, stylesheets)
-        pdf = store.pdf(etag) or (render(html) if render else render_pdf(html, stylesheets))
+        pdf = store.pdf(etag)
+        if pdf is None:
+            with render_slot() as slot:
+                pdf = render(html, slot) if render else render_pdf(html, stylesheets)
         result = Printed(pdf, etag, filename)
         store.put(key, result)
         return result
+    finally:
+        with store._lock:
+            store.in_flight.pop(key, None)
+        done.set()
+
+
+# ---------------------------------------------------------------- bounded renders
+
+
+def render_seconds() -> float:
+    return float(current_app.config.get("PDF_RENDER_SECONDS") or DEFAULT_RENDER_SECONDS)
+
+
+_slot_semaphores: dict[tuple[str, int], threading.BoundedSemaphore] = {}
+_slot_semaphores_guard = threading.Lock()
+
+
+@contextmanager
+def render_slot() -> Iterator[int]:
+    """One of the ``PDF_RENDERS`` render slots of this database (its number), taken
+    without waiting: ``RenderBusy`` when every one is in use. Across the server's
+    workers each slot is an ``flock`` of ``<database>.render-<n>.lock`` (released
+    with its process, however it ends); without such a file, a semaphore of this
+    process."""
+    slots = max(1, int(current_app.config.get("PDF_RENDERS") or DEFAULT_RENDERS))
+    database = str(current_app.config.get("DATABASE", ":memory:"))
+    for slot in range(slots):
+        fd = None
+        if fcntl is not None and database != ":memory:":
+            try:
+                fd = os.open(f"{database}.render-{slot}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+            except OSError:
+                fd = None
+        if fd is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                continue
+            try:
+                yield slot
+            finally:
+                os.close(fd)  # closing the file releases its flock
+            return
+        with _slot_semaphores_guard:
+            semaphore = _slot_semaphores.setdefault((database, slot), threading.BoundedSemaphore(1))
+        if not semaphore.acquire(blocking=False):
+            continue
+        try:
+            yield slot
+        finally:
+            semaphore.release()
+        return
+    raise RenderBusy()
+
+
+def _render_worker(conn, idle_seconds: float) -> None:
+    """The isolated renderer's process: HTML and stylesheets in, PDF bytes out, until
+    the app's end of the pipe closes or nothing came for ``idle_seconds`` (its memory
+    is then given back; the next sheet starts a new one)."""
+    while conn.poll(idle_seconds):
+        try:
+            html, stylesheets = conn.recv()
+        except EOFError:
+            return
+        try:
+            conn.send((True, _layout(html, stylesheets).write_pdf()))
+        except Exception as exc:  # noqa: BLE001 (told to the app, which logs it)
+            conn.send((False, f"{type(exc).__name__}: {exc}"))
+
+
+class IsolatedRenderer:
+    """A process of its own that renders PDFs, started on first use, so that a
+    render over its time limit can be stopped (WeasyPrint is CPU-bound Python code
+    that nothing in its own process could interrupt) and its memory is given back."""
+
+    IDLE_SECONDS = 120.0
+
+    def __init__(self):
+        self._process = None
+        self._conn = None
+        self._lock = threading.Lock()
+
+    def render(self, html: str, stylesheets: tuple[str, ...], seconds: float) -> bytes:
+        with self._lock:
+            if self._process is None or not self._process.is_alive():
+                self._start()
+            try:
+                self._conn.send((html, stylesheets))
+                if not self._conn.poll(seconds):
+                    self.stop()
+                    raise RenderTimeout()
+                ok, payload = self._conn.recv()
+            except (EOFError, OSError) as exc:
+                self.stop()
+                raise RuntimeError(f"the PDF renderer stopped: {exc}") from exc
+        if not ok:
+            raise RuntimeError(f"the PDF renderer failed: {payload}")
+        return payload
+
+    def _start(self) -> None:
+        context = multiprocessing.get_context("spawn")  # no copy of a threaded server
+        parent, child = context.Pipe()
+        process = context.Process(
+            target=_render_worker, args=(child, self.IDLE_SECONDS), daemon=True
+        )
+        process.start()
+        child.close()
+        self._process, self._conn = process, parent
+
+    def stop(self) -> None:
+        process, conn = self._process, self._conn
+        self._process = self._conn = None
+        if conn is not None:
+            conn.close()
+        if process is not None:
+            process.kill()
+            process.join(5)
+
+
+_renderers: dict[int, IsolatedRenderer] = {}
+_renderers_guard = threading.Lock()
+
+
+def render_isolated(html: str, slot: int, stylesheets: tuple[str, ...] = SHEET_CSS) -> bytes:
+    """HTML → PDF in the isolated renderer of render slot ``slot``, stopped after
+    ``PDF_RENDER_SECONDS`` (``RenderTimeout``)."""
+    global renders
+    with _renderers_guard:
+        renderer = _renderers.setdefault(slot, IsolatedRenderer())
+    renders += 1
+    return renderer.render(html, stylesheets, render_seconds())
+
+
+@atexit.register
+def _stop_renderers() -> None:
+    for renderer in list(_renderers.values()):
+        renderer.stop()
 
 
 # ---------------------------------------------------------------- template helpers
@@ -386,7 +586,7 @@ def rule_card(slug: str, table: Table | None = None) -> Printed:
         key = ("rule-card", slug, table.name, tuple(sorted(table.settings.items())))
         filename = f"{slug}-table-{table.id}-rule-card.pdf"
 
-    def render(whole_html: str) -> bytes:
+    def render(whole_html: str, _slot: int) -> bytes:
         return render_pdf_with_insert(
             rule_card_html(slug, part="fixed"),
             lambda offset: rule_card_html(slug, table, part="house", house_offset=offset),
@@ -480,8 +680,39 @@ def blank_sheet(slug: str, store: Store | None = None, table: Table | None = Non
 # ---------------------------------------------------------------- filled score sheets
 
 
-def filled_sheet_html(summary: TableSummary) -> str:
-    """A table's whole history, totals, standings and winner."""
+@dataclass(frozen=True)
+class CarriedForward:
+    """What a sheet does not print of a long history: the rounds and their totals."""
+
+    first_round: int
+    last_round: int
+    entries: int
+    totals: dict[str, int]  # by player name, over the live entries among them
+
+
+def carried_forward(store: Store, summary: TableSummary) -> CarriedForward | None:
+    """The history older than the rows ``summary`` holds; None when it holds the
+    whole history. Its totals are the table's (sums over every live entry) less the
+    live rows printed, so the sheet adds up as paper does."""
+    if not summary.history_hidden or not summary.history:
+        return None
+    first = summary.history[0].entry
+    older, _more = store.history_page(summary.table.id, (first.round, first.id), 1)
+    printed_live = [row.entry for row in summary.history if row.entry.live]
+    return CarriedForward(
+        first_round=store.first_round(summary.table.id),
+        last_round=older[0].round if older else first.round,
+        entries=summary.history_hidden,
+        totals={
+            p.name: summary.totals[p.name] - sum(e.points.get(p.id, 0) for e in printed_live)
+            for p in summary.players
+        },
+    )
+
+
+def filled_sheet_html(summary: TableSummary, carried: CarriedForward | None = None) -> str:
+    """A table's latest history (``carried``: under the line carrying the earlier
+    entries' totals forward), totals, standings and winner."""
     return render_html(
         "filled-sheet.html",
         s=summary,
@@ -489,7 +720,14 @@ def filled_sheet_html(summary: TableSummary) -> str:
         table=summary.table,
         house=_house(summary.game, summary.table),
         st=summary.standings,
+        carried=carried,
     )
+
+
+def sheet_html(store: Store, table: Table) -> str:
+    """The filled sheet of a table: its latest ``SHEET_ROWS`` entries, whatever its length."""
+    summary = summarize(store, table, SHEET_ROWS)
+    return filled_sheet_html(summary, carried_forward(store, summary))
 
 
 def filled_sheet(store: Store, table: Table) -> Printed:
@@ -497,7 +735,8 @@ def filled_sheet(store: Store, table: Table) -> Printed:
     return printed(
         ("filled-sheet", table.id, table.version),
         f"{table.game}-table-{table.id}-score-sheet.pdf",
-        lambda: filled_sheet_html(summarize(store, table)),
+        lambda: sheet_html(store, table),
+        render=render_isolated,
     )
 
 

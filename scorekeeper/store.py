@@ -18,6 +18,7 @@ import os
 import secrets
 import sqlite3
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
@@ -56,6 +57,34 @@ class DraftChanged(Conflict):
 
 # SQLite's INTEGER holds -2**63 … 2**63 - 1; a larger number in a query is an error
 MAX_ROWID = 2**63 - 1
+
+# Caps that keep a table, and a database, within what a page, a sheet and a disk can
+# hold (``Store``; configurable as MAX_ENTRIES_PER_TABLE and MAX_TABLES). A night at
+# a table is 50–200 deals, and a Pegs game stores every move, several hundred: 10,000
+# entries is weeks of nights at one table, and sums over it still take milliseconds.
+# 10,000 tables is a table a night for over 25 years, a few hundred MB at most.
+MAX_ENTRIES_PER_TABLE = 10_000
+MAX_TABLES = 10_000
+
+
+def caps(config) -> dict:
+    """``Store``'s caps from the app's settings (MAX_ENTRIES_PER_TABLE, MAX_TABLES)."""
+    return {
+        "max_entries": int(config.get("MAX_ENTRIES_PER_TABLE") or MAX_ENTRIES_PER_TABLE),
+        "max_tables": int(config.get("MAX_TABLES") or MAX_TABLES),
+    }
+
+
+# What the table's screens read of its history (``Store.recent_entries``).
+RECENT_ROUNDS = 3
+RECENT_ENTRIES = 200
+
+# SQL: the latest event of entry ``e`` ('created' without one), and whether it is live
+_LAST_EVENT = (
+    "COALESCE((SELECT ev.event FROM entry_events ev WHERE ev.entry_id = e.id"
+    " ORDER BY ev.id DESC LIMIT 1), 'created')"
+)
+_LIVE = f"{_LAST_EVENT} NOT IN ('voided', 'superseded')"
 
 
 # Why SQLite could not do its work when the cause is the machine, not the request:
@@ -496,14 +525,72 @@ class Entry:
         return self.state == "live"
 
 
+@dataclass
+class Tally:
+    """Sums and counts over the whole of one table's history (``Store.tally``), kept
+    up to date from the rows written since it was made, so that a page of a long
+    table reads what changed, not everything. Its size does not grow with the table."""
+
+    scorer_key: str  # the table it counts (a row id alone could name a later table)
+    version: int  # the table's version it was brought up to date at
+    entry_id: int  # the table's last entry counted
+    event_id: int  # the last event on the table's entries counted
+    totals: dict[int, int]  # player id → points over live entries
+    deals: int  # rounds with a live entry of a kind that is a deal
+    history_rows: int  # entries the history shows (all but the edited-away ones)
+    kinds: set[str]  # kinds of the table's entries, whatever their state
+
+    def count(self, state: str, points: dict[int, int], sign: int) -> int:
+        """Add (``sign`` 1) or take away (-1) one entry in ``state``; returns how many
+        live entries that adds to its round (1, -1 or 0)."""
+        if state != "superseded":
+            self.history_rows += sign
+        if state != "live":
+            return 0
+        for pid, pts in points.items():
+            self.totals[pid] = self.totals.get(pid, 0) + sign * pts
+        return sign
+
+
+TALLIES_PER_STORE = 32
+
+
+def _state(event: str | None) -> str:
+    return event if event in ("voided", "superseded") else "live"
+
+
+def _entry(row: tuple, points: dict[int, int]) -> Entry:
+    """An entry from its row (id, round, kind, request, result, created,
+    submission_id, supersedes, last event) and its points."""
+    return Entry(
+        id=row[0],
+        round=row[1],
+        kind=row[2],
+        request=json.loads(row[3]),
+        result=json.loads(row[4]),
+        created=row[5],
+        submission_id=row[6],
+        supersedes=row[7],
+        state=row[8] if row[8] in ("voided", "superseded") else "live",
+        points=points,
+    )
+
+
 # ---------------------------------------------------------------- the store
 
 
 class Store:
     """Queries and writes for one database file."""
 
-    def __init__(self, db: sqlite_utils.Database):
+    def __init__(
+        self,
+        db: sqlite_utils.Database,
+        max_entries: int = MAX_ENTRIES_PER_TABLE,
+        max_tables: int = MAX_TABLES,
+    ):
         self.db = db
+        self.max_entries = max_entries  # per table (MAX_ENTRIES_PER_TABLE)
+        self.max_tables = max_tables  # per database (MAX_TABLES)
 
     @classmethod
     def open(cls, path: str | Path) -> Store:
@@ -593,6 +680,7 @@ class Store:
         (``table_id``, ``scorer_key``). A replayed submission returns the first outcome."""
         try:
             with self.write(None, submission_id, "create_table") as outcome:
+                self._check_table_room()
                 stamp = now()
                 table_id = (
                     self.db["tables"]
@@ -781,6 +869,7 @@ class Store:
         """
         try:
             with self.write(table_id, submission_id, "add_entry") as outcome:
+                self._check_entry_room(table_id)
                 self._check_based_on(table_id, based_on_version)
                 self._check_draft(table_id, based_on_draft)
                 if round_number is None:  # the next round, decided inside the write lock
@@ -917,11 +1006,266 @@ class Store:
             for r in rows
         ]
 
+    # -- a long table, read in bounded parts: what a page, poll or sheet shows costs
+    # the same at round 10 or 10,000 (only sums and counts run over all of it, in SQL)
+
+    def _entries_by(self, table_id: int, where: str, params: list, order: str, limit: int):
+        """Entries of a table that match ``where`` (SQL over ``e``; ``last_event``
+        is the entry's latest event), at most ``limit`` in ``order``."""
+        rows = self.db.execute(
+            f"""SELECT * FROM (
+                    SELECT e.id, e.round, e.kind, e.request, e.result, e.created,
+                           e.submission_id, e.supersedes, {_LAST_EVENT} AS last_event
+                    FROM entries e WHERE e.table_id = ?) e
+                WHERE {where} ORDER BY {order} LIMIT ?""",
+            [table_id, *params, limit],
+        ).fetchall()
+        points = self._points_of([r[0] for r in rows])
+        return [_entry(r, points.get(r[0], {})) for r in rows]
+
+    def tally(self, table_id: int, not_deals: Iterable[str] = ()) -> Tally:
+        """The table's totals, deals and counts (``Tally``), over its whole history.
+
+        Made once per store and table by sums in SQL, then brought up to date from the
+        entries and events written since: the table's own rows are never deleted but
+        with it, so every new one has a larger id than the last one counted. Read in
+        one snapshot, so entries and events agree."""
+        not_deals = frozenset(not_deals)
+        key = (table_id, not_deals)
+        tallies = self.__dict__.setdefault("_tallies", OrderedDict())
+        began = not self.db.conn.in_transaction
+        if began:
+            self.db.conn.execute("BEGIN")
+        try:
+            row = self.db.execute(
+                "SELECT scorer_key, version FROM tables WHERE id = ?", [table_id]
+            ).fetchone()
+            if row is None:
+                tallies.pop(key, None)
+                raise NotFound("There is no such table.")
+            tally = tallies.get(key)
+            if tally is None or tally.scorer_key != row[0]:
+                tally = self._new_tally(table_id, not_deals, row[0])
+            elif tally.version != row[1]:
+                self._update_tally(tally, table_id, not_deals)
+            tally.version = row[1]
+        finally:
+            if began:
+                self.db.conn.execute("COMMIT")
+        tallies[key] = tally
+        tallies.move_to_end(key)
+        while len(tallies) > TALLIES_PER_STORE:
+            tallies.popitem(last=False)
+        return tally
+
+    def _new_tally(self, table_id: int, not_deals: frozenset[str], scorer_key: str) -> Tally:
+        marks = ", ".join("?" * len(not_deals)) or "NULL"
+        one = self.db.execute
+        (last_entry,) = one(
+            "SELECT COALESCE(MAX(id), 0) FROM entries WHERE table_id = ?", [table_id]
+        ).fetchone()
+        (last_event,) = one(
+            """SELECT COALESCE(MAX(ev.id), 0) FROM entries e
+               JOIN entry_events ev ON ev.entry_id = e.id WHERE e.table_id = ?""",
+            [table_id],
+        ).fetchone()
+        totals = {pid: 0 for (pid,) in one("SELECT id FROM players WHERE table_id = ?", [table_id])}
+        totals.update(
+            one(
+                f"""SELECT ep.player_id, SUM(ep.points)
+                    FROM entries e JOIN entry_points ep ON ep.entry_id = e.id
+                    WHERE e.table_id = ? AND {_LIVE} GROUP BY ep.player_id""",
+                [table_id],
+            ).fetchall()
+        )
+        (deals,) = one(
+            f"""SELECT COUNT(DISTINCT e.round) FROM entries e
+                WHERE e.table_id = ? AND e.kind NOT IN ({marks}) AND {_LIVE}""",
+            [table_id, *not_deals],
+        ).fetchone()
+        (history_rows,) = one(
+            f"SELECT COUNT(*) FROM entries e WHERE e.table_id = ? AND {_LAST_EVENT} != 'superseded'",
+            [table_id],
+        ).fetchone()
+        kinds = {
+            k for (k,) in one("SELECT DISTINCT kind FROM entries WHERE table_id = ?", [table_id])
+        }
+        return Tally(
+            scorer_key,
+            0,
+            last_entry,
+            last_event,
+            totals,
+            deals,
+            history_rows,
+            kinds,
+        )
+
+    def _update_tally(self, tally: Tally, table_id: int, not_deals: frozenset[str]) -> None:
+        # (``+e.table_id``, NOT INDEXED: read the rows after the last ids counted, by
+        # row id, not every row of the table or every event by an index)
+        for (pid,) in self.db.execute("SELECT id FROM players WHERE table_id = ?", [table_id]):
+            tally.totals.setdefault(pid, 0)
+        dealt: dict[int, int] = {}  # round → live entries of a deal kind added to it
+
+        def count(round_number: int, kind: str, state: str, points: dict, sign: int) -> None:
+            added = tally.count(state, points, sign)
+            if added and kind not in not_deals:
+                dealt[round_number] = dealt.get(round_number, 0) + added
+
+        # events on entries counted before: each such entry leaves its old state
+        # (as of the last event counted) for its state now
+        changed = self.db.execute(
+            """SELECT DISTINCT ev.entry_id, e.round, e.kind FROM entry_events ev NOT INDEXED
+               JOIN entries e ON e.id = ev.entry_id
+               WHERE ev.id > ? AND +e.table_id = ? AND +e.id <= ?""",
+            [tally.event_id, table_id, tally.entry_id],
+        ).fetchall()
+        if changed:
+            points = self._points_of([r[0] for r in changed])
+            for entry_id, round_number, kind in changed:
+                old = self.db.execute(
+                    """SELECT event FROM entry_events WHERE entry_id = ? AND id <= ?
+                       ORDER BY id DESC LIMIT 1""",
+                    [entry_id, tally.event_id],
+                ).fetchone()
+                before = _state(old[0] if old else None)
+                after = _state(self._last_event(entry_id))
+                if before != after:
+                    got = points.get(entry_id, {})
+                    count(round_number, kind, before, got, -1)
+                    count(round_number, kind, after, got, 1)
+        added = self.db.execute(
+            f"""SELECT e.id, e.round, e.kind, {_LAST_EVENT} FROM entries e
+                WHERE +e.table_id = ? AND e.id > ? ORDER BY e.id""",
+            [table_id, tally.entry_id],
+        ).fetchall()
+        if added:
+            points = self._points_of([r[0] for r in added])
+            for entry_id, round_number, kind, event in added:
+                count(round_number, kind, _state(event), points.get(entry_id, {}), 1)
+                tally.kinds.add(kind)
+            tally.entry_id = added[-1][0]
+        # a round counts as dealt while it has a live deal entry: what it has now
+        # (one indexed count), less what was just added, is what it had before
+        marks = ", ".join("?" * len(not_deals)) or "NULL"
+        for round_number, change in dealt.items():
+            if not change:
+                continue
+            (now_live,) = self.db.execute(
+                f"""SELECT COUNT(*) FROM entries e WHERE e.table_id = ? AND e.round = ?
+                    AND e.kind NOT IN ({marks}) AND {_LIVE}""",
+                [table_id, round_number, *not_deals],
+            ).fetchone()
+            tally.deals += (now_live > 0) - (now_live - change > 0)
+        last_event = self.db.execute(
+            """SELECT COALESCE(MAX(ev.id), 0) FROM entry_events ev
+               JOIN entries e ON e.id = ev.entry_id WHERE ev.id > ? AND +e.table_id = ?""",
+            [tally.event_id, table_id],
+        ).fetchone()[0]
+        tally.event_id = max(tally.event_id, last_event)
+
     def entry(self, table_id: int, entry_id: int) -> Entry:
-        for e in self.entries(table_id):
-            if e.id == entry_id:
-                return e
-        raise NotFound("There is no such round at this table.")
+        found = self._entries_by(table_id, "e.id = ?", [entry_id], "e.id", 1)
+        if not found:
+            raise NotFound("There is no such round at this table.")
+        return found[0]
+
+    def recent_entries(self, table_id: int, kinds: Iterable[str] | None = None) -> list[Entry]:
+        """What a table's screens read of its history, oldest first: every entry of its
+        last ``RECENT_ROUNDS`` rounds (at most ``RECENT_ENTRIES`` of them), and the
+        latest live entry of each kind, however old (the trumps of a session, the board
+        of a race, the last deal's mode). ``kinds``: those the table has, when known
+        (``Tally.kinds``)."""
+        recent = self._entries_by(
+            table_id,
+            "e.round > (SELECT COALESCE(MAX(round), 0) FROM entries WHERE table_id = ?) - ?",
+            [table_id, RECENT_ROUNDS],
+            "e.round DESC, e.id DESC",
+            RECENT_ENTRIES,
+        )
+        seen = {e.id for e in recent}
+        if kinds is None:
+            kinds = [
+                k
+                for (k,) in self.db.execute(
+                    "SELECT DISTINCT kind FROM entries WHERE table_id = ?", [table_id]
+                )
+            ]
+        latest_ids = []
+        for kind in sorted(kinds):
+            # newest first along the table's index: stops at the first live one
+            row = self.db.execute(
+                f"""SELECT e.id FROM entries e WHERE e.table_id = ? AND e.kind = ? AND {_LIVE}
+                    ORDER BY e.round DESC, e.id DESC LIMIT 1""",
+                [table_id, kind],
+            ).fetchone()
+            if row is not None and row[0] not in seen:
+                latest_ids.append(row[0])
+        older = []
+        if latest_ids:
+            marks = ", ".join("?" * len(latest_ids))
+            older = self._entries_by(
+                table_id, f"e.id IN ({marks})", latest_ids, "e.id", len(latest_ids)
+            )
+        return sorted([*recent, *older], key=lambda e: (e.round, e.id))
+
+    def live_newest_first(self, table_id: int, kinds: Iterable[str]) -> Iterator[Entry]:
+        """The live entries of these kinds, newest first, read a page at a time, so
+        that a reader stopping at the first it needs reads no further."""
+        kinds = list(kinds)
+        if not kinds:
+            return
+        marks = ", ".join("?" * len(kinds))
+        where = f"e.kind IN ({marks}) AND e.last_event NOT IN ('voided', 'superseded')"
+        after: list = []
+        while True:
+            cursor = "" if not after else " AND (e.round, e.id) < (?, ?)"
+            page = self._entries_by(
+                table_id, where + cursor, [*kinds, *after], "e.round DESC, e.id DESC", 50
+            )
+            yield from page
+            if len(page) < 50:
+                return
+            after = [page[-1].round, page[-1].id]
+
+    def history_page(
+        self, table_id: int, before: tuple[int, int] | None = None, size: int = 50
+    ) -> tuple[list[Entry], bool]:
+        """One page of the history as the table shows it (live and undone entries;
+        edited-away ones left out), newest first: those before ``before`` (round, id),
+        and whether older ones remain."""
+        where = "e.last_event != 'superseded'"
+        params: list = []
+        if before is not None:
+            where += " AND (e.round, e.id) < (?, ?)"
+            params = list(before)
+        rows = self._entries_by(table_id, where, params, "e.round DESC, e.id DESC", size + 1)
+        return rows[:size], len(rows) > size
+
+    def first_round(self, table_id: int) -> int:
+        row = self.db.execute(
+            "SELECT MIN(round) FROM entries WHERE table_id = ?", [table_id]
+        ).fetchone()
+        return row[0] or 0
+
+    def entry_count(self, table_id: int) -> int:
+        """Every entry of the table, undone and edited ones included (what the cap counts)."""
+        return self.db.execute(
+            "SELECT COUNT(*) FROM entries WHERE table_id = ?", [table_id]
+        ).fetchone()[0]
+
+    def _points_of(self, entry_ids: list[int]) -> dict[int, dict[int, int]]:
+        out: dict[int, dict[int, int]] = {}
+        for start in range(0, len(entry_ids), 500):  # SQLite's limit on parameters
+            chunk = entry_ids[start : start + 500]
+            marks = ", ".join("?" * len(chunk))
+            for entry_id, player_id, pts in self.db.execute(
+                f"SELECT entry_id, player_id, points FROM entry_points WHERE entry_id IN ({marks})",
+                chunk,
+            ).fetchall():
+                out.setdefault(entry_id, {})[player_id] = pts
+        return out
 
     def totals(self, table_id: int) -> dict[int, int]:
         """Player id → sum of points over live entries (0 for players with none)."""
@@ -1074,6 +1418,7 @@ class Store:
         """Load an export into this database (new internal ids, same links)."""
         if not isinstance(data, dict) or data.get("format") != "scorekeeper-table":
             raise StoreError("This file is not a Scorekeeper table export.")
+        self._check_import_room(data)
         if _unencodable(json.dumps(data, ensure_ascii=False, default=str)):
             raise StoreError(
                 "This export is damaged: it has half a character "
@@ -1082,6 +1427,7 @@ class Store:
         try:
             t = data["table"]
             with transaction(self.db):
+                self._check_table_room()
                 for key in (t["scorer_key"], t["watch_key"]):
                     if self.db.execute(
                         "SELECT 1 FROM tables WHERE scorer_key = ? OR watch_key = ?", [key, key]
@@ -1180,6 +1526,32 @@ class Store:
 
     # -- internals
 
+    def _check_table_room(self) -> None:
+        """Inside a write: refuse a new table once the database holds ``max_tables``."""
+        count = self.db.execute("SELECT COUNT(*) FROM tables").fetchone()[0]
+        if count >= self.max_tables:
+            raise TooMany(
+                f"This database holds {count:,} tables, the most it may; nothing was saved. "
+                "Delete tables that are done with (scorekeeper delete KEY) to make room."
+            )
+
+    def _check_entry_room(self, table_id: int) -> None:
+        """Inside a write: refuse an entry once the table holds ``max_entries``."""
+        if self.entry_count(table_id) >= self.max_entries:
+            raise TooMany(
+                f"This table holds {self.max_entries:,} entries, the most one table may; "
+                "nothing was saved. Start a rematch to play on at a fresh table."
+            )
+
+    def _check_import_room(self, data: dict) -> None:
+        """Refuse, before writing anything, an export with more entries than a table may hold."""
+        entries = data.get("entries")
+        if isinstance(entries, list) and len(entries) > self.max_entries:
+            raise TooMany(
+                f"This export has {len(entries):,} entries, more than the {self.max_entries:,} "
+                "one table may hold; nothing was imported."
+            )
+
     def _check_draft(self, table_id: int, based_on_draft: tuple[str, int] | None) -> None:
         """Inside a write: refuse a change worked out from an older version of a draft."""
         if based_on_draft is None:
@@ -1259,6 +1631,10 @@ class Store:
     def _one(self, sql: str, params: list | None = None) -> dict | None:
         rows = self._all(sql, params)
         return rows[0] if rows else None
+
+
+class TooMany(StoreError):
+    """A write past a cap: entries per table or tables per database."""
 
 
 class ReusedSubmission(StoreError):

@@ -1,13 +1,17 @@
 """A table's state as every view shows it (page, printed sheet, export):
-players, totals, standings and the history rows, from the stored entries."""
+players, totals, standings and the history rows, from the stored entries.
+
+Its cost does not grow with the table's history: totals and the count of deals are
+sums in SQL, the standings read only the latest entries that decide them, and the
+history and screens get the latest rounds."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from .games import catalog
-from .games.standings import Standings, progress_of, standings
-from .store import Entry, Player, Store, Table
+from .games.standings import NON_DEAL_KINDS, Progress, Standings, progress_from, standings
+from .store import Entry, Player, Store, Table, Tally
 
 KIND_LABELS = {
     "manual-points": "Score pad",
@@ -41,8 +45,14 @@ class TableSummary:
     players: list[Player]
     totals: dict[str, int]  # by player name
     standings: Standings
-    history: list[HistoryRow]  # oldest first; live and undone entries (edited-away ones left out)
-    entries: list[Entry]  # every entry, for views that show the audit trail
+    # the latest rows of the history, oldest first; live and undone entries (edited-away
+    # ones left out)
+    history: list[HistoryRow]
+    # the entries of the latest rounds and the latest live one of each kind, oldest
+    # first (``Store.recent_entries``): what the game screens read
+    entries: list[Entry]
+    progress: Progress
+    history_hidden: int = 0  # rows of the history older than ``history``
 
     @property
     def names(self) -> list[str]:
@@ -60,19 +70,37 @@ def as_progress_entry(entry: Entry, name_of: dict[int, str]) -> dict:
     }
 
 
-def summarize(s: Store, table: Table) -> TableSummary:
+def history_row(entry: Entry, players: list[Player]) -> HistoryRow:
+    return HistoryRow(
+        entry, KIND_LABELS.get(entry.kind, entry.kind), [entry.points.get(p.id) for p in players]
+    )
+
+
+def table_progress(
+    s: Store, table: Table, players: list[Player], tally: Tally | None = None
+) -> Progress:
+    """``progress_of`` the table's live entries, reading only those that decide it
+    (of kinds the table has: none at all for a kind it never had)."""
+    tally = tally or s.tally(table.id, NON_DEAL_KINDS)
+    name_of = {p.id: p.name for p in players}
+
+    def newest_first(kinds: frozenset[str]):
+        found = s.live_newest_first(table.id, kinds & tally.kinds)
+        return (as_progress_entry(e, name_of) for e in found)
+
+    return progress_from(table.game, table.settings, newest_first, tally.deals)
+
+
+def summarize(s: Store, table: Table, history_rows: int = 20) -> TableSummary:
+    """The table as its views show it, with the latest ``history_rows`` of its history."""
     game = catalog.GAMES[table.game]
     players = s.players(table.id)
-    name_of = {p.id: p.name for p in players}
-    totals_by_id = s.totals(table.id)
-    totals = {p.name: totals_by_id.get(p.id, 0) for p in players}
-    entries = s.entries(table.id)
-    live = [as_progress_entry(e, name_of) for e in entries if e.live]
-    progress = progress_of(table.game, table.settings, live)
+    tally = s.tally(table.id, NON_DEAL_KINDS)  # sums over the whole history
+    totals = {p.name: tally.totals.get(p.id, 0) for p in players}
+    progress = table_progress(s, table, players, tally)
     st = standings(table.game, [p.name for p in players], totals, table.settings, progress)
-    history = [
-        HistoryRow(e, KIND_LABELS.get(e.kind, e.kind), [e.points.get(p.id) for p in players])
-        for e in entries
-        if e.state != "superseded"
-    ]
-    return TableSummary(table, game, players, totals, st, history, entries)
+    latest, older = s.history_page(table.id, None, history_rows)
+    hidden = tally.history_rows - len(latest) if older else 0
+    history = [history_row(e, players) for e in reversed(latest)]
+    entries = s.recent_entries(table.id, tally.kinds)
+    return TableSummary(table, game, players, totals, st, history, entries, progress, hidden)

@@ -179,7 +179,7 @@ def _update(table: store.Table, name: str, change: Callable[[dict], None]) -> di
     for _attempt in range(10):
         data, version = s.draft(table.id, name)
         if name == DEAL:
-            d = _normal_deal(data, players, current_round(s.entries(table.id), data))
+            d = _normal_deal(data, players, current_round(s.recent_entries(table.id), data))
         else:
             d = _normal_shot(data, players)
         change(d)
@@ -899,7 +899,7 @@ def save_deal(key: str):
         return board_response(table, access, _("Already saved."))
     players = s.players(table.id)
     raw, version = s.draft(table.id, DEAL)
-    entries = s.entries(table.id)
+    entries = s.recent_entries(table.id)
     round_number = current_round(entries, raw)
     d = _normal_deal(raw, players, round_number)
     if d["end_by"] is None or d["end_reason"] is None:

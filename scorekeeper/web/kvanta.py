@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from flask import (
@@ -40,7 +40,7 @@ from ..errors import RuleError
 from ..games import kvanta as engine
 from ..games import standings as standings_rules
 from ..i18n import gettext as _
-from ..summary import TableSummary, as_progress_entry, summarize
+from ..summary import TableSummary, summarize
 from .screens import record
 from .tables import (
     get_store,
@@ -290,14 +290,13 @@ def effective_phase(draft: dict, summary: TableSummary, round_entries: list) -> 
 
 
 def round_dealer(summary: TableSummary, round_number: int) -> str | None:
-    """Who deals this round: the table's dealer before this round's own entries."""
-    name_of = {p.id: p.name for p in summary.players}
-    earlier = [
-        as_progress_entry(e, name_of)
+    """Who deals this round: the table's dealer before this round's own entries
+    (the table's progress, less this round's deal if it has been scored)."""
+    dealt = any(
+        e.live and e.round == round_number and e.kind not in standings_rules.NON_DEAL_KINDS
         for e in summary.entries
-        if e.live and (e.round != round_number or e.kind in standings_rules.NON_DEAL_KINDS)
-    ]
-    progress = standings_rules.progress_of("kvanta", summary.table.settings, earlier)
+    )
+    progress = replace(summary.progress, deals_played=summary.progress.deals_played - dealt)
     return standings_rules.dealer("kvanta", summary.names, progress)
 
 

@@ -910,7 +910,7 @@ def form_int(field: str, lo: int, hi: int, message: str) -> int:
 
 def live_board(table: store.Table) -> tuple[engine.Board, store.Entry | None]:
     s = get_store()
-    return current_board(table, len(s.players(table.id)), s.entries(table.id, live_only=True))
+    return current_board(table, len(s.players(table.id)), s.recent_entries(table.id))
 
 
 def set_mode(table, board, draft):

@@ -9,7 +9,7 @@ sends the ETag back gets a 304 without the body.
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 
 from .. import printing, rulecards
 from ..games import catalog
@@ -19,6 +19,17 @@ from .tables import get_store, load
 
 bp = Blueprint("prints", __name__)
 bp.add_app_template_filter(rulecards.markup, "rules_markup")
+
+
+@bp.errorhandler(printing.RenderBusy)
+@bp.errorhandler(printing.RenderTimeout)
+def _not_now(exc):
+    """Every render slot busy, or a render stopped at its time limit: a 503 the
+    phone may retry, with what happened in words."""
+    if isinstance(exc, printing.RenderTimeout):
+        current_app.logger.warning("a PDF render ran over its time limit and was stopped")
+    page = render_template("error.html", title=_("Not now"), message=exc.message, status=503)
+    return page, 503, {"Retry-After": str(printing.RETRY_AFTER_S)}
 
 
 def _game_or_404(slug: str) -> catalog.Game:

@@ -31,7 +31,6 @@ from .. import api, store
 from ..cards import RANKS, SUIT_SYMBOLS, Card, CardError
 from ..errors import RuleError
 from ..games import szaman as engine
-from ..games.standings import NON_DEAL_KINDS
 from ..i18n import gettext as _
 from ..i18n import ngettext
 from ..summary import TableSummary, summarize
@@ -443,7 +442,7 @@ def symbol(code: str) -> str:
 
 
 def deals_played(summary: TableSummary) -> int:
-    return len({e.round for e in summary.entries if e.live and e.kind not in NON_DEAL_KINDS})
+    return summary.progress.deals_played
 
 
 def default_mode(summary: TableSummary) -> str:

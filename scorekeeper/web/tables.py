@@ -33,15 +33,17 @@ from .. import api, store
 from ..app import csrf, htmx
 from ..errors import RuleError
 from ..games import catalog
+from ..games.standings import NON_DEAL_KINDS
 from ..i18n import gettext as _
-from ..summary import summarize
+from ..summary import history_row, summarize
 from ..validate import MAX_NAME
 from . import screens
 
 bp = Blueprint("tables", __name__)
 
 MANUAL = "manual-points"
-HISTORY_SHOWN = 20
+HISTORY_SHOWN = 20  # rounds on the table page
+HISTORY_PAGE = 50  # rounds on a page of the history
 
 
 # ---------------------------------------------------------------- helpers
@@ -60,7 +62,9 @@ def get_store() -> store.Store:
     found = stores.get(path)
     if found is None:
         synchronous = current_app.config["SQLITE_SYNCHRONOUS"]
-        found = stores[path] = store.Store(store.connect(path, synchronous))
+        found = stores[path] = store.Store(
+            store.connect(path, synchronous), **store.caps(current_app.config)
+        )
         while len(stores) > STORES_PER_THREAD:  # tests open many databases in one thread
             stores.popitem(last=False)[1].close()
     stores.move_to_end(path)
@@ -104,7 +108,7 @@ def qr_svg(url: str) -> str:
 def table_context(table: store.Table, access: str, **extra) -> dict:
     """Everything the table page shows, computed from the stored history."""
     s = get_store()
-    summary = summarize(s, table)
+    summary = summarize(s, table, HISTORY_SHOWN)
     base = request.host_url.rstrip("/")
     ctx = {
         "table": table,
@@ -114,9 +118,9 @@ def table_context(table: store.Table, access: str, **extra) -> dict:
         "players": summary.players,
         "totals": summary.totals,
         "standings": summary.standings,
-        # the page shows the latest rounds, so it costs the same at round 5 or 500
-        "history": summary.history[-HISTORY_SHOWN:],
-        "history_hidden": max(len(summary.history) - HISTORY_SHOWN, 0),
+        # the page shows the latest rounds, so it costs the same at round 5 or 5,000
+        "history": summary.history,
+        "history_hidden": summary.history_hidden,
         "has_entries": bool(summary.entries),
         "next_round": s.next_round(table.id),
         "version": table.version,
@@ -389,13 +393,42 @@ def live_fragments(
     return make_response(render_template(LIVE_TEMPLATE, **ctx), status)
 
 
+def _history_cursor() -> tuple[int, int] | None:
+    """``?before=ROUND.ID``: the page of the history older than that entry."""
+    raw = request.args.get("before")
+    if raw is None:
+        return None
+    found = re.fullmatch(r"(-?\d{1,19})\.(\d{1,19})", raw)
+    if found is None:
+        abort(400)
+    cursor = int(found.group(1)), int(found.group(2))
+    if any(abs(n) > store.MAX_ROWID for n in cursor):
+        abort(400)
+    return cursor
+
+
 @bp.get("/t/<key>/history")
 def full_history(key: str):
-    """Every round of the table, oldest last, on a page of its own."""
+    """Every round of the table, newest first, ``HISTORY_PAGE`` to a page, each page
+    linking to the older one: a page costs the same at round 50 or 5,000."""
     table, access = load(key)
+    s = get_store()
+    before = _history_cursor()
     ctx = table_context(table, access)
-    summary = summarize(get_store(), table)
-    ctx.update(history=summary.history, history_hidden=0)
+    rows, older = s.history_page(table.id, before, HISTORY_PAGE)
+    last = (rows[-1].round, rows[-1].id) if rows else before
+    ctx.update(
+        history=[history_row(e, ctx["players"]) for e in reversed(rows)],
+        history_hidden=0,
+        history_total=s.tally(table.id, NON_DEAL_KINDS).history_rows,
+        history_rounds=(rows[-1].round, rows[0].round) if rows else None,
+        older_url=(
+            url_for("tables.full_history", key=key, before=f"{last[0]}.{last[1]}")
+            if older
+            else None
+        ),
+        newest_url=url_for("tables.full_history", key=key) if before is not None else None,
+    )
     return render_template("tables/history.html", **ctx)
 
 

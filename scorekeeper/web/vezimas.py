@@ -363,7 +363,7 @@ def switch(field: str = "on") -> bool:
 
 def trumps_seats(table: store.Table) -> list[Seat]:
     s = get_store()
-    return seats_of(s.players(table.id), trumps_entry(s.entries(table.id, live_only=True)))
+    return seats_of(s.players(table.id), trumps_entry(s.recent_entries(table.id)))
 
 
 def require_trumps(table: store.Table) -> list[Seat]:
