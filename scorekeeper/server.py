@@ -121,7 +121,7 @@ def build_app():
     from .app import create_app
 
     database = os.environ.get(DATABASE_ENV)
-    return create_app({"DATABASE": database} if database else None)
+    return create_app(database=database)  # settings from the environment too
 
 
 def _when_listening(host: str, port: int, ready: Callable[[], None]) -> None:
@@ -182,7 +182,8 @@ def serve(
         backlog=BACKLOG,
         http1_settings=HTTP1Settings(header_read_timeout=HEADER_READ_TIMEOUT_MS),
         websockets=False,
-        log_level=LogLevels.warning,
+        # granian warns at start when workers outnumber cores, which they do on purpose
+        log_level=LogLevels.error,
         respawn_failed_workers=True,
         respawn_interval=RESPAWN_INTERVAL_S,
     ).serve()

@@ -28,10 +28,10 @@ def served(tmp_path):
     s = Store.open(db)
     out = s.create_table("kvanta", "Slow Wi-Fi", ["Ana", "Bojan", "Ceca"], {})
     s.close()
-    proc, url, _lines = start_serve(db, "--no-qr", "--workers", "2")
-    host, port = url.removeprefix("http://").split(":")
     poll = f"/t/{out['scorer_key']}/live?v=1"
+    proc, url, _lines = start_serve(db, "--no-qr", "--workers", "2")
     try:
+        host, port = url.removeprefix("http://").split(":")
         yield host, int(port), poll
     finally:
         proc.send_signal(signal.SIGKILL)

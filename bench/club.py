@@ -1,0 +1,311 @@
+"""A club night on the real server (`scorekeeper serve` on 127.0.0.1), the load
+client on the same machine: T tables of Wyoming Cowboy, each with
+
+  - 5 phones polling the table every second (the scorer's and 4 watchers', each on
+    its own keep-alive connection, sending the version it last saw, as htmx does),
+  - its scorer tapping a card of the end-of-deal entry every 3 s (``POST
+    /t/<key>/cowboy/card``, a held card toggled on and off: a draft write), on
+    a connection of its own,
+  - and saving a deal every 60 s (the score pad's ``POST /t/<key>/rounds``),
+
+every phone starting at a random moment of its period. Printed for each T: p50,
+p95 and p99 of taps, saves and polls, the errors (an answer other than 2xx, a
+broken connection, or nothing within 10 s), the server's CPU seconds per second
+(all its processes) and the client's; then the capacity: the largest T at which
+the taps' p95 is at most 100 ms and nothing failed.
+
+Each T runs ``--seconds`` (bounded also by ``--max-requests`` in all); a phone
+waits for an answer before its next request, so a slow server gets fewer requests
+rather than a growing queue, and its lateness shows in the percentiles.
+
+    python bench/club.py [--tables 10,50,100,200,400] [--seconds 30]
+                         [--workers N] [--threads N] [--max-requests 2000000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import re
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # the helper that starts the real server
+sys.path.insert(0, str(ROOT / "bench"))
+
+from load import Session, percentile, server_cpu  # noqa: E402
+from serving import start_serve  # noqa: E402
+
+from scorekeeper.store import Store  # noqa: E402
+
+POLL_EVERY_S = 1.0
+TAP_EVERY_S = 3.0
+SAVE_EVERY_S = 60.0
+PHONES_PER_TABLE = 5
+TIMEOUT_S = 10.0
+TAP_TARGET_MS = 100.0
+LIVE_VERSION = re.compile(rb"/live\?v=(\d+)")
+
+
+class Connection:
+    """One phone's keep-alive HTTP/1.1 connection, reopened when the server closes it."""
+
+    def __init__(self, host: str, port: int):
+        self.host, self.port = host, port
+        self.reader = self.writer = None
+
+    async def request(self, raw: bytes) -> tuple[int, bytes]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        try:
+            self.writer.write(raw)
+            await self.writer.drain()
+            status_line = await self.reader.readline()
+            if not status_line:
+                raise ConnectionError("closed by the server")
+            length, close = 0, False
+            while (line := await self.reader.readline()) not in (b"\r\n", b""):
+                lower = line.lower()
+                if lower.startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+                elif lower.startswith(b"connection:") and b"close" in lower:
+                    close = True
+            body = await self.reader.readexactly(length) if length else b""
+        except BaseException:
+            self.close()
+            raise
+        if close:
+            self.close()
+        return int(status_line.split()[1]), body
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
+class Table:
+    """One table's keys, its scorer's session (cookie, CSRF token, pad fields) and a
+    watcher's cookie, read once from the real pages."""
+
+    def __init__(self, base: str, scorer_key: str, watch_key: str, player_id: int):
+        self.scorer_key, self.watch_key, self.player_id = scorer_key, watch_key, player_id
+        self.scorer = Session(base, scorer_key)
+        with urllib.request.urlopen(f"{base}/t/{watch_key}") as response:  # a watcher's view
+            self.watcher_cookie = response.headers["Set-Cookie"].split(";")[0]
+
+
+class Stats:
+    def __init__(self):
+        self.latencies: dict[str, list[float]] = {"tap": [], "save": [], "poll": []}
+        self.errors: dict[str, int] = {"tap": 0, "save": 0, "poll": 0}
+        self.budget = 0
+
+
+async def timed(stats: Stats, kind: str, connection: Connection, raw: bytes) -> bytes | None:
+    """One request: its latency, or an error; the body of a 2xx answer."""
+    stats.budget -= 1
+    start = time.perf_counter()
+    try:
+        status, body = await asyncio.wait_for(connection.request(raw), TIMEOUT_S)
+    except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError):
+        connection.close()
+        stats.errors[kind] += 1
+        return None
+    stats.latencies[kind].append(time.perf_counter() - start)
+    if not 200 <= status < 300:
+        stats.errors[kind] += 1
+        return None
+    return body
+
+
+def get(path: str, host: str, cookie: str) -> bytes:
+    return (
+        f"GET {path} HTTP/1.1\r\nHost: {host}\r\nCookie: {cookie}\r\nHX-Request: true\r\n\r\n"
+    ).encode()
+
+
+def post(path: str, host: str, cookie: str, fields: dict[str, str]) -> bytes:
+    body = urllib.parse.urlencode(fields).encode()
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: {host}\r\nCookie: {cookie}\r\nHX-Request: true\r\n"
+        "Content-Type: application/x-www-form-urlencoded\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    ).encode() + body
+
+
+async def phone_polling(stats, table, key, cookie, host, port, deadline):
+    connection = Connection(*host_port(host, port))
+    version = "0"
+    await asyncio.sleep(random.uniform(0, POLL_EVERY_S))
+    next_at = time.perf_counter()
+    try:
+        while time.perf_counter() < deadline and stats.budget > 0:
+            body = await timed(
+                stats, "poll", connection, get(f"/t/{key}/live?v={version}", host, cookie)
+            )
+            if body and (found := LIVE_VERSION.search(body)):
+                version = found.group(1).decode()
+            next_at += POLL_EVERY_S
+            await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+    finally:
+        connection.close()
+
+
+async def scorer(stats, table: Table, run: str, host, port, deadline):
+    """Taps a held card on and off every 3 s; saves a pad round every 60 s."""
+    connection = Connection(*host_port(host, port))
+    session = table.scorer
+    card_path = f"/t/{table.scorer_key}/cowboy/card"
+    pad_path = f"/t/{table.scorer_key}/rounds"
+    start = time.perf_counter()
+    next_tap = start + random.uniform(0, TAP_EVERY_S)
+    next_save = start + random.uniform(0, SAVE_EVERY_S)
+    taps = saves = 0
+    try:
+        while stats.budget > 0:
+            at = min(next_tap, next_save)
+            if at >= deadline:
+                break
+            await asyncio.sleep(max(0.0, at - time.perf_counter()))
+            if next_tap <= next_save:
+                chosen = taps % 2 == 1  # the phone shows it chosen: this tap takes it off
+                fields = {
+                    "csrf_token": session.csrf,
+                    "zone": "held",
+                    "player": str(table.player_id),
+                    "card": "AS",
+                    "seen": "AS" if chosen else "",
+                }
+                await timed(stats, "tap", connection, post(card_path, host, session.cookie, fields))
+                taps += 1
+                next_tap += TAP_EVERY_S
+            else:
+                fields = {"csrf_token": session.csrf, "submission_id": f"{run}-{saves}"}
+                fields.update({field: "" for field in session.fields})
+                fields[session.field] = str(saves % 7)
+                await timed(stats, "save", connection, post(pad_path, host, session.cookie, fields))
+                saves += 1
+                next_save += SAVE_EVERY_S
+    finally:
+        connection.close()
+
+
+def host_port(host: str, port: int) -> tuple[str, int]:
+    return host.split(":")[0], port
+
+
+async def club_night(tables: list[Table], host: str, port: int, seconds: float, budget: int):
+    stats = Stats()
+    stats.budget = budget
+    deadline = time.perf_counter() + seconds
+    run = f"night-{len(tables)}-{time.monotonic_ns()}"
+    phones = []
+    for n, table in enumerate(tables):
+        phones.append(scorer(stats, table, f"{run}-{n}", host, port, deadline))
+        phones.append(
+            phone_polling(stats, table, table.scorer_key, table.scorer.cookie, host, port, deadline)
+        )
+        for _ in range(PHONES_PER_TABLE - 1):
+            phones.append(
+                phone_polling(
+                    stats, table, table.watch_key, table.watcher_cookie, host, port, deadline
+                )
+            )
+    await asyncio.gather(*phones)
+    return stats
+
+
+def make_tables(db: Path, count: int) -> list[tuple[str, str, int]]:
+    s = Store.open(db)
+    out = []
+    for n in range(count):
+        made = s.create_table("cowboy", f"Table {n + 1}", ["Ana", "Bojan", "Ceca", "Dragan"], {})
+        first = s.players(made["table_id"])[0]
+        out.append((made["scorer_key"], s.table(made["table_id"]).watch_key, first.id))
+    s.close()
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tables", default="10,50,100,200,400")
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--max-requests", type=int, default=2_000_000)
+    parser.add_argument("--workers", type=int, help="serve --workers (default: serve's own)")
+    parser.add_argument("--threads", type=int, help="serve --threads (default: serve's own)")
+    args = parser.parse_args()
+    counts = [int(t) for t in args.tables.split(",")]
+
+    from scorekeeper import server as serve_defaults
+
+    workers = args.workers or serve_defaults.default_workers()
+    threads = args.threads or serve_defaults.DEFAULT_THREADS
+    options = ["--no-qr", "--workers", str(workers), "--threads", str(threads)]
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "club.sqlite"
+        made = make_tables(db, max(counts))
+        proc, base, _printed = start_serve(db, *options)
+        host = base.removeprefix("http://")
+        port = int(host.split(":")[1])
+        try:
+            tables = [Table(base, *keys) for keys in made]
+            print(
+                f"A club night on `scorekeeper serve` ({workers} workers × {threads} threads), "
+                f"the client on the same machine; {PHONES_PER_TABLE} phones per table polling "
+                f"every {POLL_EVERY_S:g} s, a tap every {TAP_EVERY_S:g} s and a save every "
+                f"{SAVE_EVERY_S:g} s per table; {args.seconds:g} s per row"
+            )
+            print(
+                f"{'tables':>6}{'phones':>7} | {'tap p50/p95/p99 ms':>20} | "
+                f"{'save p50/p95/p99 ms':>20} | {'poll p50/p95/p99 ms':>20} |"
+                f"{'req/s':>7}{'errors':>7}{'server cpu/s':>13}{'client cpu/s':>13}"
+            )
+            capacity = None
+            for count in counts:
+                cpu_before, client_before = server_cpu(proc.pid), time.process_time()
+                started = time.perf_counter()
+                stats = asyncio.run(
+                    club_night(tables[:count], host, port, args.seconds, args.max_requests)
+                )
+                elapsed = time.perf_counter() - started
+                cpu = (server_cpu(proc.pid) - cpu_before) / elapsed
+                client_cpu = (time.process_time() - client_before) / elapsed
+                cells = []
+                for kind in ("tap", "save", "poll"):
+                    ordered = sorted(stats.latencies[kind])
+                    if ordered:
+                        cells.append(
+                            "/".join(f"{percentile(ordered, p):.0f}" for p in (0.5, 0.95, 0.99))
+                        )
+                    else:
+                        cells.append("–")
+                answered = sum(len(v) for v in stats.latencies.values())
+                errors = sum(stats.errors.values())
+                print(
+                    f"{count:>6}{count * PHONES_PER_TABLE:>7} | {cells[0]:>20} | {cells[1]:>20} | "
+                    f"{cells[2]:>20} |{answered / elapsed:>7.0f}{errors:>7}{cpu:>13.2f}"
+                    f"{client_cpu:>13.2f}",
+                    flush=True,
+                )
+                taps = sorted(stats.latencies["tap"])
+                if taps and errors == 0 and percentile(taps, 0.95) <= TAP_TARGET_MS:
+                    capacity = count
+            print(
+                f"capacity: {capacity or 0} tables (the largest T with tap p95 ≤ "
+                f"{TAP_TARGET_MS:.0f} ms and no error; target ≥ 200 tables, 1,000 phones)"
+            )
+        finally:
+            proc.kill()
+            proc.wait()
+
+
+if __name__ == "__main__":
+    main()
