@@ -197,6 +197,38 @@ def test_a_shot_refereed_to_a_dodge(page, live_server, taps, shots, console_erro
     expect(page.locator("[data-outcome]")).to_have_count(0)
 
 
+def test_a_dodging_victim_leaves_the_last_ace_on_the_table(page, live_server, taps, console_errors):
+    """C-D11: on a dodge that would take the last ace, "Leave the ace on the table"
+    keeps the deal going; the next shot still has that ace in the middle."""
+    start_table(page, live_server, "cowboy", NAMES[:3])
+    choose(page, taps, '.cb-view[data-view="shot"]')
+    choose(page, taps, '[data-role="attacker"] [data-player="Ana"]')
+    choose(page, taps, '[data-role="victim"] [data-player="Bojan"]')
+    pick(page, taps, "#cowboy-panel .cb-gunpick", "3H")
+    pick(page, taps, "#cowboy-panel .cb-gunpick", "8C")
+    pick(page, taps, "#cowboy-panel .cb-victimpick", "KS")
+    for code in ("AH", "AD", "AC"):  # only A♠ is left on the table
+        tap(page, taps, f'.cb-acepick .pick[data-card="{code}"]')
+        expect(page.locator(f'.cb-acepick .pick[data-card="{code}"]')).to_have_attribute(
+            "aria-pressed", "false", timeout=WAIT
+        )
+    choose(page, taps, '.cb-turn [data-turned-suit="S"]')
+    # C-D10: the turned card is never an ace, so the picker offers none
+    expect(page.locator('.cb-turnpick .pick[data-card="AS"]')).to_have_count(0)
+    pick(page, taps, "#cowboy-panel .cb-turnpick", "7S")
+    expect(page.locator("[data-outcome]")).to_have_attribute("data-outcome", "dodge")
+    expect(page.locator(".cb-end-deal")).to_be_visible()
+    choose(page, taps, ".cb-decline-ace")
+    expect(page.locator(".cb-end-deal")).to_have_count(0)
+    expect(page.locator(".cb-reason")).to_contain_text("the victim leaves AS on the table")
+    assert_inside_viewport(page)
+    tap(page, taps, ".cb-next-shot")
+    expect(page.locator("[data-outcome]")).to_have_count(0)
+    expect(page.locator('.cb-acepick .pick[data-card="AS"]')).to_have_attribute(
+        "aria-pressed", "true"
+    )
+
+
 def test_a_reload_and_a_second_phone_continue_the_draft(
     page, browser, live_server, taps, shots, console_errors
 ):

@@ -232,6 +232,10 @@ def test_a_kvanta_round_with_flux_undercut_and_poker_prize(
     assert sorted(kinds) == ["kvanta-exchange"] * 2 + ["kvanta-target"] * 2
     # round 2: the deal passed to Bojan
     expect(panel(page).locator(".kv-head .badge.dealer")).to_contain_text("Bojan")
+    # K-D9: the burned cards were set out once, so round 2 asks only for the turned card
+    expect(panel(page).locator(".kv-burn")).to_have_count(0)
+    expect(panel(page).locator(".kv-burned-once")).to_be_visible()
+    expect(panel(page).locator('[data-fact="burn"] strong')).to_have_text("3")
     shots(page, "kvanta-round-done")
     assert_inside_viewport(page)
 
@@ -291,8 +295,9 @@ def test_a_hand_tie_a_disputed_trick_and_the_final_comparison(
     expect(panel(page)).to_have_attribute("data-round", "2")
     assert totals(page) == {"Ana": poker["prize"], "Bojan": 15}
 
-    # round 2: a disputed trick settled by the engine (K-D1), then the burned cards
-    tap_and_wait(page, taps, '#kv-panel .kv-burn button[data-action="burn"]:text-is("5")')
+    # round 2: a disputed trick settled by the engine (K-D1), then the burned cards; the
+    # burned cards themselves were set out at the game's start, not again (K-D9)
+    expect(panel(page).locator(".kv-burn")).to_have_count(0)
     tap_and_wait(page, taps, card("2H"))
     tap_and_wait(page, taps, button("Roll the three dice"))
     expect(panel(page)).to_have_attribute("data-target", "6")

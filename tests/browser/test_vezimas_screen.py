@@ -230,3 +230,23 @@ def test_a_tap_answered_after_the_poll_redrew_the_panel_still_shows(
     expect(page.locator(jonas)).to_have_attribute("aria-pressed", "true")
     expect(page.locator(top)).to_have_attribute("aria-pressed", "true")
     other_context.close()
+
+
+def test_going_out_with_a_beat_leaves_nothing_to_beat(page, live_server, taps, console_errors):
+    """V-D5: Jonas beats 9♠ with his last card and goes out; the screen then says
+    Rūta has nothing to beat instead of asking for a beat."""
+    start_table(page, live_server, "vezimas", NAMES)
+    tap_and_wait(page, taps, pick("Who holds the queen of clubs", "Jonas"))
+    taps(".vz-save-trumps")
+    expect(page.locator(".vz-trumps")).to_contain_text("Jonas leads")
+    tap_and_wait(page, taps, pick("Top card", "9S"))
+    tap_and_wait(page, taps, pick("Whose turn", "Jonas"))
+    tap_and_wait(page, taps, pick("Their card", "JC"))
+    expect(page.locator("#vz-verdict")).to_have_class("verdict yes")
+    tap_and_wait(page, taps, pick("Players out of cards", "Jonas"))
+    note = page.locator("#vz-nothing")
+    expect(note).to_contain_text("Nothing to beat: Rūta lays any card.")
+    expect(page.locator("#vz-verdict")).to_have_count(0)
+    expect(page.locator(".vz-nothing")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator(pick("Whose turn", "Rūta"))).to_have_attribute("aria-pressed", "true")
+    assert_inside_viewport(page)
