@@ -28,6 +28,7 @@ bench: $(VENV)/.installed-test system-run
 	$(BIN)/python bench/engines.py
 	$(BIN)/python bench/print.py
 	$(BIN)/python bench/load.py
+	$(BIN)/python bench/club.py
 	$(BIN)/python bench/longtable.py
 
 # the long fuzzing campaign: 10,000 generated requests per endpoint and per score kind,
