@@ -57,6 +57,26 @@ def test_doctests():
     assert tried and not failures
 
 
+def test_the_command_line_door_answers_and_refuses():
+    """``scorekeeper score game-result``: exit 0 with the answer, exit 2 when refused."""
+    import subprocess
+    import sys
+
+    def run(body: dict) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "scorekeeper.cli", "score", "game-result"],
+            input=json.dumps(body),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    out = run(EXAMPLES[0]["request"])
+    assert out.returncode == 0 and json.loads(out.stdout)["winners"] == ["Ana"]
+    out = run({**EXAMPLES[0]["request"], "game": "pegs"})
+    assert out.returncode == 2 and json.loads(out.stdout)["error"]["path"] == "game"
+
+
 def test_the_http_door_and_the_cli_door_agree(client):
     body = json.dumps(EXAMPLES[3]["request"])
     http = client.post("/api/v1/score/game-result", data=body, content_type="application/json")

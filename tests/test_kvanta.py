@@ -627,3 +627,12 @@ def test_refused_wrong_types():
     refused("kvanta-call", "target", target="9", caller="A", hands={}, sums={"A": 9, "B": 1})
     refused("kvanta-call", "hands", target=9, caller="A", hands=[], sums={"A": 9, "B": 1})
     refused("kvanta-call", "hands.A[0]", target=9, caller="A", hands={"A": [7] * 7}, sums={"B": 1})
+
+
+def test_k_d1_a_single_trump_among_cards_of_one_rank_wins():
+    """RULES §3 (Rules 1.1): 7♥ 7♠ 7♦ with ♥ trump — the lone trump stands above the
+    rest and wins; all of one rank is a dead trick only when no card stands out."""
+    got = score("kvanta-trick", trump="H", plays={"Ana": "7S", "Bojan": "7H", "Ceca": "7D"})
+    assert (got["winner"], got["dead"]) == ("Bojan", False)
+    got = score("kvanta-trick", trump="C", plays={"Ana": "7S", "Bojan": "7H", "Ceca": "7D"})
+    assert (got["winner"], got["dead"]) == (None, True)

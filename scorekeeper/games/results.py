@@ -29,6 +29,10 @@ TOTAL_LIMIT = 1_000_000
 MAX_DEALS = 100_000
 SZAMAN_DEALS = 6  # RULES §2: a game is 6 deals
 
+# reasons the screens word in their own way
+COWBOY_TIE = "tie for the highest total at the target: another deal"
+WORD_COMPLETED = "completed the word"
+
 # the settings each game's result depends on, with their defaults
 SETTINGS: dict[str, dict[str, object]] = {
     "cowboy": {"target": COWBOY_TARGET},
@@ -71,7 +75,7 @@ def cowboy(players, totals, deals, ended, settings) -> dict:
     if winner is not None:
         return _answer(True, [winner], [], rank, "highest total", players)
     if top >= target:
-        reason = "tie for the highest total at the target: another deal"
+        reason = COWBOY_TIE
     else:
         reason = f"nobody has reached {target} yet"
     return _answer(False, [], [], rank, reason, players)
@@ -118,7 +122,7 @@ def vezimas(players, totals, deals, ended, settings) -> dict:
         others = [p for p in players if p not in complete]
         fewest = min(totals[p] for p in others)
         winners = [p for p in others if totals[p] == fewest]
-        reason = f"{complete[0]} completed {WORD}: fewest letters win"
+        reason = f"{complete[0]} {WORD_COMPLETED} {WORD}: fewest letters win"
         return _answer(True, winners, complete, rank, reason, players)
     if not ended:
         if tally == LETTER_TALLY:

@@ -209,7 +209,7 @@ def _cowboy_message(result: dict, totals: dict, settings: dict, progress: Progre
         return f"{winners[0]} wins with {totals[winners[0]]} (C-D9)."
     if winners:
         return f"{_win_text(winners)} with {totals[winners[0]]} (C-D9)."
-    if max(totals.values()) >= target:
+    if result["reason"] == results.COWBOY_TIE:
         return f"Tied for the lead past {target}: play another deal (C-D9)."
     return f"First to {target} wins; the deal passes to the right."
 
@@ -236,7 +236,7 @@ def _vezimas_message(result: dict, totals: dict, settings: dict, progress: Progr
     if settings.get("tally") == LETTER_TALLY:
         if not result["finished"]:
             return f"Each deal's loser takes the next letter of {WORD}; completing it loses (V-D6)."
-        if len(losers) == 1 and totals[losers[0]] == len(WORD):
+        if results.WORD_COMPLETED in result["reason"]:
             text = f"{losers[0]} completed {WORD} and loses the session (V-D6)."
             return text + (f" {_win_text(winners)} with the fewest letters." if winners else "")
         unit, rule = "letters", "V-D6"
