@@ -15,6 +15,8 @@ from flask import Flask, current_app, g, render_template, request, session
 from flask.sessions import SecureCookieSessionInterface
 from flask_babel import Babel
 from flask_htmx import HTMX
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.routing import IntegerConverter
@@ -244,7 +246,39 @@ class SessionInterface(SecureCookieSessionInterface):
         return session
 
 
-def create_app(test_config: dict | None = None) -> Flask:
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+# the views that start a table, limited per client address
+TABLE_CREATING_VIEWS = ("tables.create_table", "tables.rematch")
+
+
+def _limit_table_creation(app: Flask) -> None:
+    """At most ``CREATE_RATE_LIMIT`` new tables per client address (Flask-Limiter),
+    shared by the home page's form and rematches, so nobody without a key can fill
+    the disk with tables. The counts live in ``RATELIMIT_STORAGE_URI``: by default
+    this process's memory, so each of the server's worker processes counts apart
+    (the limit holds per worker; a shared storage such as memcached makes it one)."""
+    from limits import parse_many
+
+    limit = app.config["CREATE_RATE_LIMIT"]
+    try:
+        parse_many(limit)
+    except ValueError:
+        raise ValueError(
+            f"CREATE_RATE_LIMIT {limit!r} is not a rate limit (e.g. '10 per minute; 100 per day')"
+        ) from None
+    limiter = Limiter(get_remote_address, app=app)
+    app.extensions["scorekeeper.limiter"] = limiter
+    shared = limiter.shared_limit(lambda: current_app.config["CREATE_RATE_LIMIT"], "create-table")
+    for endpoint in TABLE_CREATING_VIEWS:
+        app.view_functions[endpoint] = shared(app.view_functions[endpoint])
+
+
+def create_app(test_config: dict | None = None, *, database: str | None = None) -> Flask:
+    """The app. ``test_config``: these settings alone (over the defaults), nothing read
+    from ``instance/config.py`` or the environment; else those are read. ``database``:
+    the SQLite file, over every other setting (``--db`` of the commands), so that a
+    server started on a file of its own still takes its settings from the environment."""
     app = Flask(
         "scorekeeper",
         instance_relative_config=True,
@@ -264,6 +298,11 @@ def create_app(test_config: dict | None = None) -> Flask:
         BABEL_DEFAULT_LOCALE="en",
         POLL_INTERVAL_MS=1000,
         SQLITE_SYNCHRONOUS="FULL",  # see store.connect: FULL survives a power cut
+        # tables one address may start (the home page's form or a rematch), in the
+        # notation of the limits library; a table on a night needs a few
+        CREATE_RATE_LIMIT="10 per minute; 100 per day",
+        RATELIMIT_STORAGE_URI="memory://",  # per worker process (see create_app)
+        RATELIMIT_KEY_PREFIX="scorekeeper",
         JSON_SORT_KEYS=False,
     )
     if test_config is None:
@@ -271,6 +310,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config.from_prefixed_env("SCOREKEEPER")  # e.g. SCOREKEEPER_SQLITE_SYNCHRONOUS
     else:
         app.config.from_mapping(test_config)
+    if database:
+        app.config["DATABASE"] = database
     app.config["SQLITE_SYNCHRONOUS"] = str(app.config["SQLITE_SYNCHRONOUS"]).upper()
     if app.config["SQLITE_SYNCHRONOUS"] not in store.SYNCHRONOUS_MODES:
         raise ValueError("SQLITE_SYNCHRONOUS must be FULL or NORMAL")
@@ -298,6 +339,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .web import tables as table_views
 
     app.register_blueprint(table_views.bp)
+    _limit_table_creation(app)
     app.register_blueprint(api_views.bp)
     app.register_blueprint(print_views.bp)
     for slug in screens.GAME_SLUGS:
@@ -374,6 +416,34 @@ def create_app(test_config: dict | None = None) -> Flask:
     def _too_large(exc):
         return _error(413, "Too large", "That request is too large.")
 
+    @app.errorhandler(429)
+    def _too_many(exc):
+        """Table creation's rate limit (``_limit_table_creation``)."""
+        limit = app.config["CREATE_RATE_LIMIT"]
+        retry = 60
+        current = getattr(app.extensions.get("scorekeeper.limiter"), "current_limit", None)
+        if current is not None:
+            retry = max(1, int(current.reset_at - time.time()))
+        return _error(
+            429,
+            "Too many new tables",
+            f"Too many tables were started from this device in a short while (at most "
+            f"{limit}), so no new one was. Wait a little, then try again; the tables "
+            "already started are all still there.",
+            {"Retry-After": str(retry)},
+        )
+
+    @app.before_request
+    def _refuse_malformed_submission_ids():
+        """A form's submission id is kept with what it saved: one that no page of the
+        app sends (too long, or not URL-safe) is refused before anything reads it."""
+        if request.method != "POST" or request.mimetype not in FORM_TYPES:
+            return None
+        for value in request.form.getlist("submission_id"):
+            if value and not store.SUBMISSION_ID_FORMAT.fullmatch(value):
+                return _error(400, "Bad request", store.BAD_SUBMISSION_ID)
+        return None
+
     @app.errorhandler(Exception)
     def _unexpected(exc):
         from werkzeug.exceptions import HTTPException
@@ -382,6 +452,13 @@ def create_app(test_config: dict | None = None) -> Flask:
             return _error(exc.code or 500, exc.name, exc.description or exc.name)
         if reason := store.unavailable(exc):
             # the machine's fault, not the request's: the phone may send it again
+            if isinstance(exc, store.DatabaseGone):
+                # every write from now on is refused: the operator must act
+                app.logger.critical(
+                    "THE DATABASE FILE %s IS GONE OR REPLACED: writes are refused until "
+                    "it is back and the server restarted",
+                    app.config["DATABASE"],
+                )
             app.logger.error("database unavailable: %s", exc)
             return _error(503, "Cannot save now", reason, {"Retry-After": "5"})
         app.logger.exception("unexpected error")

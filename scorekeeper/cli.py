@@ -82,7 +82,7 @@ def _app(args):
     from .app import create_app
 
     try:
-        return create_app({"DATABASE": args.db} if args.db else None)
+        return create_app(database=args.db)
     except sqlite3.Error as exc:  # --db names a folder, or a file that is not a database
         where = args.db or "in the app's instance folder"
         raise CommandError(f"Cannot open the database {where}: {_reason(exc)}.") from exc
@@ -116,6 +116,19 @@ def _find(s, key: str):
     return table
 
 
+def shown(text: str) -> str:
+    """Text from the database as the terminal may print it: a control character
+    (an escape sequence, a bell, a line break) kept by a table from before names
+    refused them is written as its \\x/\\u code instead of acting on the terminal."""
+    from .validate import refused_character
+
+    if refused_character(text) is None:
+        return text
+    return "".join(
+        ch.encode("unicode_escape").decode() if refused_character(ch) else ch for ch in text
+    )
+
+
 def cmd_tables(args) -> int:
     s, _app_ = _store(args)
     base = _base_url(args)
@@ -123,8 +136,8 @@ def cmd_tables(args) -> int:
     if not tables:
         print("No tables yet. Start one in the app.")
     for t in tables:
-        names = ", ".join(p.name for p in s.players(t.id))
-        print(f"{t.name}  [{t.game}]  {t.created[:16].replace('T', ' ')}  {names}")
+        names = ", ".join(shown(p.name) for p in s.players(t.id))
+        print(f"{shown(t.name)}  [{t.game}]  {shown(t.created[:16].replace('T', ' '))}  {names}")
         print(f"  scorer: {base}/t/{t.scorer_key}")
         print(f"  watch:  {base}/t/{t.watch_key}")
     return 0

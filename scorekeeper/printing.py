@@ -583,7 +583,13 @@ def rule_card(slug: str, table: Table | None = None) -> Printed:
         filename = f"{slug}-rule-card.pdf"
     else:
         # the card shows only the settings and name: new rounds don't change it
-        key = ("rule-card", slug, table.name, tuple(sorted(table.settings.items())))
+        key = (
+            "rule-card",
+            slug,
+            table.scorer_key,  # its file name names the table
+            table.name,
+            tuple(sorted(table.settings.items())),
+        )
         filename = f"{slug}-table-{table.id}-rule-card.pdf"
 
     def render(whole_html: str, _slot: int) -> bytes:
@@ -669,7 +675,14 @@ def blank_sheet(slug: str, store: Store | None = None, table: Table | None = Non
             ("blank-sheet", slug), f"{slug}-score-sheet.pdf", lambda: blank_sheet_html(slug)
         )
     names = [p.name for p in store.players(table.id)]
-    key = ("blank-sheet", slug, table.name, tuple(names), tuple(sorted(table.settings.items())))
+    key = (
+        "blank-sheet",
+        slug,
+        table.scorer_key,  # its file name names the table
+        table.name,
+        tuple(names),
+        tuple(sorted(table.settings.items())),
+    )
     return printed(
         key,
         f"{slug}-table-{table.id}-blank-sheet.pdf",
@@ -731,9 +744,10 @@ def sheet_html(store: Store, table: Table) -> str:
 
 
 def filled_sheet(store: Store, table: Table) -> Printed:
-    # every write bumps the table's version, so (id, version) names its content
+    # every write bumps the table's version, so (id, version) names its content; the
+    # key too, as a row id names a table only as long as the database is the same file
     return printed(
-        ("filled-sheet", table.id, table.version),
+        ("filled-sheet", table.id, table.scorer_key, table.version),
         f"{table.game}-table-{table.id}-score-sheet.pdf",
         lambda: sheet_html(store, table),
         render=render_isolated,

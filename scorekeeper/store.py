@@ -1363,13 +1363,41 @@ class Store:
         except Replayed as replay:
             return replay.outcome
 
-    def rolls(self, table_id: int) -> list[dict]:
-        rows = self._all("SELECT * FROM rolls WHERE table_id = ? ORDER BY id", [table_id])
+    def rolls(
+        self,
+        table_id: int,
+        after: int = 0,
+        up_to: int | None = None,
+        latest: int | None = None,
+    ) -> list[dict]:
+        """The table's rolls, oldest first: those with an id above ``after`` and (when
+        given) at most ``up_to``; ``latest``: only the last so many of them."""
+        where, params = "table_id = ? AND id > ?", [table_id, after]
+        if up_to is not None:
+            where += " AND id <= ?"
+            params.append(up_to)
+        if latest is None:
+            rows = self._all(f"SELECT * FROM rolls WHERE {where} ORDER BY id", params)
+        else:
+            rows = self._all(
+                f"SELECT * FROM rolls WHERE {where} ORDER BY id DESC LIMIT ?", [*params, latest]
+            )[::-1]
         for row in rows:
             row["dice"] = json.loads(row["dice"])
             row["result"] = json.loads(row["result"])
             row["physical"] = bool(row["physical"])
         return rows
+
+    def roll_count(self, table_id: int, up_to: int | None = None) -> int:
+        sql, params = "SELECT COUNT(*) FROM rolls WHERE table_id = ?", [table_id]
+        if up_to is not None:
+            sql += " AND id <= ?"
+            params.append(up_to)
+        return self.db.execute(sql, params).fetchone()[0]
+
+    def last_roll_id(self, table_id: int) -> int:
+        row = self.db.execute("SELECT MAX(id) FROM rolls WHERE table_id = ?", [table_id]).fetchone()
+        return row[0] or 0
 
     # -- export, import, backup
 

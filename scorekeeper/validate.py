@@ -7,6 +7,7 @@ Unknown fields are refused so a typo never passes silently (CONTRACT).
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
@@ -58,12 +59,10 @@ def mapping(value: object, path: str) -> dict:
 
 
 def integer(value: object, path: str, lo: int | None = None, hi: int | None = None) -> int:
-    # bool is an int in Python but not in JSON
+    # bool is an int in Python but not in JSON; a float (1.0, 1e2) is refused too, so a
+    # request that sends a number as a float is told so instead of being rounded
     if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        else:
-            raise RuleError(f"{path} must be a whole number.", path)
+        raise RuleError(f"{path} must be a whole number.", path)
     if lo is not None and value < lo or hi is not None and value > hi:
         raise RuleError(f"{path} must be between {lo} and {hi}.", path)
     return value
@@ -89,6 +88,61 @@ def name(value: object, path: str) -> str:
     if len(value) > MAX_NAME:
         raise RuleError(f"A player's name can be at most {MAX_NAME} characters.", path)
     return value
+
+
+# Characters a name may not hold: controls (NUL, BEL, the ESC of a terminal's colour
+# codes, line breaks), line and paragraph separators, and the marks that reverse or
+# isolate the direction of the text after them (shown by a terminal or a page, they
+# make a name read as something else). Joiners stay allowed: emoji sequences need them.
+_BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+
+
+def refused_character(text: str) -> str | None:
+    for ch in text:
+        if unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") or ch in _BIDI_CONTROLS:
+            return ch
+    return None
+
+
+def clean_name(value: object, path: str, max_len: int = MAX_NAME, what: str = "A name") -> str:
+    """A name as tables keep it (a player's or a table's): text without control
+    characters, trimmed, in Unicode's composed form (NFC), so "Šćepan" typed on two
+    phones is one name whichever way each phone encodes its letters."""
+    if not isinstance(value, str):
+        raise RuleError(f"{what} must be text.", path)
+    bad = refused_character(value)
+    if bad is not None:
+        raise RuleError(
+            f"{what} may not contain control characters (U+{ord(bad):04X} found).", path
+        )
+    text = unicodedata.normalize("NFC", value).strip()
+    if not text:
+        raise RuleError(f"{what} must not be empty.", path)
+    if len(text) > max_len:
+        raise RuleError(f"{what} can be at most {max_len} characters.", path)
+    return text
+
+
+def name_key(text: str) -> str:
+    """What two names must differ in to be two players: "Ana" and "ana", or a
+    composed and a decomposed "Šćepan", are one name."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).casefold())
+
+
+def distinct_names(names: Iterable[str], path: str = "players") -> None:
+    """Refuse a name that another one equals once case is ignored."""
+    seen: dict[str, str] = {}
+    for i, item in enumerate(names):
+        key = name_key(item)
+        if key in seen:
+            raise RuleError(
+                f"{item!r} and {seen[key]!r} are one name (case aside): "
+                "each player needs a different name.",
+                join(path, i),
+            )
+        seen[key] = item
 
 
 def players(value: object, path: str = "players", lo: int = 2, hi: int = 8) -> list[str]:

@@ -11,6 +11,8 @@ import pytest
 from scorekeeper import create_app
 from scorekeeper.store import Store, connect
 
+UNLIMITED_CREATION = "1000000 per minute"
+
 
 @pytest.fixture
 def app(tmp_path):
@@ -19,6 +21,8 @@ def app(tmp_path):
             "TESTING": True,
             "DATABASE": str(tmp_path / "scorekeeper.sqlite"),
             "SECRET_KEY": "test-secret",
+            # the suite starts many tables from one address; tests of the limit set their own
+            "CREATE_RATE_LIMIT": UNLIMITED_CREATION,
         }
     )
     yield app

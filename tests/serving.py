@@ -3,6 +3,7 @@ real server and for the load bench."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -17,7 +18,10 @@ def start_serve(
 ) -> tuple[subprocess.Popen, str, list[str]]:
     """Starts the server on a free port (port 0: some fixed ports are refused by
     browsers); returns the process, its address (no trailing slash) and the lines
-    it printed up to "Ctrl+C". Raises if it stopped before saying where it serves."""
+    it printed up to "Ctrl+C". Raises if it stopped before saying where it serves.
+    Table creation is not rate-limited unless ``env`` sets SCOREKEEPER_CREATE_RATE_LIMIT:
+    tests and benches start many tables from one address."""
+    env = {**os.environ, "SCOREKEEPER_CREATE_RATE_LIMIT": "1000000 per minute", **(env or {})}
     proc = subprocess.Popen(
         [
             sys.executable,

@@ -579,3 +579,17 @@ def test_the_tally_kept_up_to_date_is_the_tally_made_afresh(steps):
         assert kept.deals == len({e.round for e in live if e.kind not in NON_DEAL_KINDS})
         assert kept.history_rows == sum(e.state != "superseded" for e in s.entries(table.id))
     s.close()
+
+
+def test_a_long_kvanta_table_lists_its_latest_earlier_dice_not_all(client, store):
+    """Kvanta's panel listed every die the table ever rolled on every page."""
+    from scorekeeper.web import kvanta
+
+    table = make_table(store)
+    for n in range(1, 401):
+        store.add_roll(table.id, n, kvanta.TARGET_ROLL, [n % 6 + 1, 3], {"target": n % 6 + 4})
+    bump(store, table.id)
+    html = client.get(f"/t/{table.watch_key}").get_data(as_text=True)
+    assert "Earlier dice at this table (400)" in html
+    earlier = html.split("Earlier dice at this table", 1)[1].split("</details>", 1)[0]
+    assert earlier.count("<li") == kvanta.EARLIER_ROLLS

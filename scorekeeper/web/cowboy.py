@@ -845,21 +845,32 @@ def marriage(key: str):
     table, access = load(key, write=True)
     s = get_store()
     submission_id = request.form.get("submission_id") or None
-    if s.submission(submission_id, s.add_entry) is not None:
+    if s.submission(submission_id, s.add_entry, table.id) is not None:
         return board_response(table, access, _("Already saved."))
     players = s.players(table.id)
     try:
         who = _player(players)
         suit = _choice("suit", SUITS)
+
+        def marriage_request(round_number: int) -> dict:
+            shown = _marriages(s.recent_entries(table.id), round_number, players)
+            return {
+                "players": [p.name for p in players],
+                "player": who.name,
+                "suit": suit,
+                "shown": [{"player": m["player"], "suit": m["suit"]} for m in shown],
+            }
+
+        # a marriage the rules refuse (C-D1: a suit shown twice) writes nothing, not
+        # even the pinned round below, so no other phone's save meets a changed version
+        data, _version = s.draft(table.id, DEAL)
+        api.evaluate(
+            "cowboy-marriage",
+            marriage_request(current_round(s.recent_entries(table.id), data)),
+        )
         d = _update(table, DEAL, lambda d: None)  # pins the deal's round
         round_number = d["round"]
-        shown = _marriages(s.entries(table.id), round_number, players)
-        request_json = {
-            "players": [p.name for p in players],
-            "player": who.name,
-            "suit": suit,
-            "shown": [{"player": m["player"], "suit": m["suit"]} for m in shown],
-        }
+        request_json = marriage_request(round_number)
         screens.record(
             s,
             table,

@@ -205,7 +205,10 @@ class Round:
     version: int
     exists: bool
     rolls: list[dict] = field(default_factory=list)  # this round's
-    all_rolls: list[dict] = field(default_factory=list)  # the table's
+    # the table's latest rolls before this round (``EARLIER_ROLLS`` of them, of
+    # ``earlier_count``): a long table's dice are not all read for every page
+    all_rolls: list[dict] = field(default_factory=list)
+    earlier_count: int = 0
 
     @property
     def names(self) -> list[str]:
@@ -259,16 +262,20 @@ class Round:
         )
 
 
+EARLIER_ROLLS = 30  # the earlier dice a round's panel lists, newest first
+
+
 def load_round(table: store.Table, access: str, summary: TableSummary | None = None) -> Round:
     s = get_store()
     summary = summary or summarize(s, table)
     data, version = s.draft(table.id, DRAFT)
     exists = data is not None
-    all_rolls = s.rolls(table.id)
     if data is None:
-        data = new_draft(s.next_round(table.id), all_rolls[-1]["id"] if all_rolls else 0)
-    rolls = [r for r in all_rolls if r["id"] > data["since_roll"]]
-    return Round(table, access, s, summary, data, version, exists, rolls, all_rolls)
+        data = new_draft(s.next_round(table.id), s.last_roll_id(table.id))
+    rolls = s.rolls(table.id, after=data["since_roll"])
+    earlier = s.rolls(table.id, up_to=data["since_roll"], latest=EARLIER_ROLLS)
+    count = s.roll_count(table.id, up_to=data["since_roll"]) if earlier else 0
+    return Round(table, access, s, summary, data, version, exists, rolls, earlier, count)
 
 
 def effective_phase(draft: dict, summary: TableSummary, round_entries: list) -> str:
@@ -631,6 +638,7 @@ def build_view(r: Round, field_errors: dict | None = None, fresh: int | None = N
         "target_roll": roll_view(target_roll, target_roll["id"], fresh) if target_roll else None,
         "rolls": rolls,
         "earlier_rolls": list(reversed(earlier)),
+        "earlier_count": r.earlier_count,
         "faces": [{"n": n} for n in range(1, dice.FACES + 1)],
         "phys": draft.get("phys") or [None, None, None],
         "phys_ready": all(draft.get("phys") or [None]),

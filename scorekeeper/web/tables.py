@@ -29,7 +29,7 @@ from flask import (
     url_for,
 )
 
-from .. import api, store
+from .. import api, store, validate
 from ..app import csrf, htmx
 from ..errors import RuleError
 from ..games import catalog
@@ -62,8 +62,10 @@ def get_store() -> store.Store:
     found = stores.get(path)
     if found is None:
         synchronous = current_app.config["SQLITE_SYNCHRONOUS"]
+        # never made here (create=False): the app made it at start, so a missing file
+        # was removed or moved, which is refused (503), not answered from an empty one
         found = stores[path] = store.Store(
-            store.connect(path, synchronous), **store.caps(current_app.config)
+            store.connect(path, synchronous, create=False), **store.caps(current_app.config)
         )
         while len(stores) > STORES_PER_THREAD:  # tests open many databases in one thread
             stores.popitem(last=False)[1].close()
@@ -140,9 +142,12 @@ def table_context(table: store.Table, access: str, **extra) -> dict:
 # Rendered pages are cached per table version: a phone's poll, a reload or a
 # second phone costs a dictionary lookup. What differs per request (the session's
 # CSRF token, fresh submission ids, a one-off message) is filled into the cached
-# HTML through placeholders.
-CSRF_MARK = "__csrf_token__"
-SUBMISSION_MARK = "__submission_id__"
+# HTML through placeholders. Their names are drawn anew in every process, so no
+# name a player types can be one (a player called after a fixed mark would be
+# shown as the viewer's token); the flash mark cannot survive HTML escaping.
+_MARK = secrets.token_hex(8)
+CSRF_MARK = f"__csrf_{_MARK}__"
+SUBMISSION_MARK = f"__submission_{_MARK}__"
 FLASH_MARK = "<!--flash-->"
 MARKS = re.compile(f"({re.escape(CSRF_MARK)}|{re.escape(SUBMISSION_MARK)}|{re.escape(FLASH_MARK)})")
 _rendered: OrderedDict[tuple, list[str]] = OrderedDict()
@@ -154,9 +159,12 @@ def _render_cached(table: store.Table, access: str, variant: str, render) -> lis
     """The template ``variant`` for this table version, split at its placeholders: text
     and marks alternate, so filling it in is one join, not a scan of the whole page
     per mark. ``render(**placeholders)`` makes it with the marks in the context."""
+    # the table's key too: a row id and version name a table's state only as long as
+    # the database is the same file (a restored or replaced one numbers tables anew)
     key = (
         current_app.config["DATABASE"],
         table.id,
+        table.scorer_key,
         table.version,
         access,
         variant,
@@ -273,8 +281,14 @@ def parse_table_form(form) -> tuple[dict, dict]:
     for name in names:
         if len(name) > MAX_NAME:
             errors["players"] = _("A name can be at most %(n)d characters.", n=MAX_NAME)
-    if len(set(names)) != len(names):
-        errors["players"] = _("Each player needs a different name.")
+    try:
+        # as the table keeps them: no control characters, composed (NFC), and two
+        # names equal but for case ("Ana", "ana") are one player named twice
+        names = store.clean_player_names(names)
+    except store.StoreError as exc:
+        errors["players"] = exc.message
+    if len({validate.name_key(n) for n in names}) != len(names):
+        errors.setdefault("players", _("Each player needs a different name."))
     try:
         game.check_players(names)
     except RuleError as exc:
@@ -297,7 +311,13 @@ def parse_table_form(form) -> tuple[dict, dict]:
         errors["first_dealer"] = _("Choose who deals first.")
         first = 0
     settings["first_dealer"] = first
-    table_name = form.get("name", "").strip()[:80] or _(
+    table_name = form.get("name", "").strip()[: store.MAX_TABLE_NAME]
+    if table_name:
+        try:
+            table_name = store.clean_table_name(table_name)
+        except store.StoreError as exc:
+            errors["name"] = exc.message
+    table_name = table_name or _(
         "%(game)s, %(date)s",
         game=game.name,
         date=datetime.now(UTC).strftime("%d %b %Y"),
@@ -490,7 +510,7 @@ def add_round(key: str):
     s = get_store()
     players = s.players(table.id)
     submission_id = request.form.get("submission_id") or None
-    if s.submission(submission_id, s.add_entry) is not None:
+    if s.submission(submission_id, s.add_entry, table.id) is not None:
         return after_write(table, message=_("Already saved."))
     points, errors, raw = parse_points(request.form, players)
     supersedes = _form_int("supersedes")
@@ -499,9 +519,16 @@ def add_round(key: str):
     if supersedes is not None:
         # an edit keeps the round of what it replaces, whatever the form says
         try:
-            round_number = s.entry(table.id, supersedes).round
+            old = s.entry(table.id, supersedes)
         except store.NotFound:
             return render_board(table, access, 409, error=_("That round no longer exists."))
+        if old.kind != MANUAL:
+            # as the edit form says: a game screen's entry (a Pegs move, a deal) is
+            # changed on its screen, never replaced by typed points
+            return render_board(
+                table, access, 409, error=_("Only a live score-pad round can be edited here.")
+            )
+        round_number = old.round
 
     def pad() -> dict:  # the pad as typed, shown again when nothing was saved
         return {
@@ -651,6 +678,10 @@ def rename(key: str, player_id: int):
         return render_board(
             table, access, 422, error=_("A name needs 1 to %(n)d characters.", n=MAX_NAME)
         )
+    try:
+        name = store.clean_player_names([name])[0]
+    except store.StoreError as exc:
+        return render_board(table, access, 422, error=exc.message)
     try:
         # setting a name is safe to repeat, so it needs no submission id: a second
         # rename from the same page must not be taken for a retry of the first

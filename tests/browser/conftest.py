@@ -83,7 +83,14 @@ def served(app):
 def live_server(tmp_path_factory):
     """The real app on 127.0.0.1 and a free port, in a background thread."""
     db = tmp_path_factory.mktemp("live") / "scorekeeper.sqlite"
-    app = create_app({"DATABASE": str(db), "SECRET_KEY": "browser-tests", "POLL_INTERVAL_MS": 500})
+    app = create_app(
+        {
+            "DATABASE": str(db),
+            "SECRET_KEY": "browser-tests",
+            "POLL_INTERVAL_MS": 500,
+            "CREATE_RATE_LIMIT": "1000000 per minute",  # every test starts tables
+        }
+    )
     with served(app) as url:
         yield url
 
