@@ -57,6 +57,15 @@ def test_doctests():
     assert tried and not failures
 
 
+def test_every_kind_of_the_contract_is_served_and_no_other():
+    """CONTRACT.md (the copy in tests/data) lists each kind once; game-result is one."""
+    import re
+
+    contract = (Path(__file__).parent / "data" / "CONTRACT.md").read_text("utf-8")
+    listed = set(re.findall(r"^(?:### |- )`([a-z]+(?:-[a-z]+)+)`", contract, re.M))
+    assert "game-result" in listed and listed == set(api.KINDS)
+
+
 def test_the_command_line_door_answers_and_refuses():
     """``scorekeeper score game-result``: exit 0 with the answer, exit 2 when refused."""
     import subprocess
