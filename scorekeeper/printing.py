@@ -33,6 +33,7 @@ import multiprocessing
 import os
 import shutil
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
@@ -757,6 +758,19 @@ def filled_sheet(store: Store, table: Table) -> Printed:
 # ---------------------------------------------------------------- scorekeeper print
 
 
+def _when_free(make: Callable[[], Printed], seconds: float = 300.0) -> Printed:
+    """``make()``, waiting while the server's renders hold every slot: a command run
+    beside a busy server waits its turn rather than failing."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return make()
+        except RenderBusy:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
+
+
 def build_all(out_dir: Path | None = None) -> list[Path]:
     """Every rule card and blank sheet as ``<game>-rule-card.pdf`` and
     ``<game>-score-sheet.pdf`` in ``out_dir`` (default ``printables/build``)."""
@@ -764,7 +778,8 @@ def build_all(out_dir: Path | None = None) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     paths = []
     for slug in catalog.GAMES:
-        for doc in (rule_card(slug), blank_sheet(slug)):
+        for make in (rule_card, blank_sheet):
+            doc = _when_free(lambda make=make, slug=slug: make(slug))
             path = out / doc.filename
             path.write_bytes(doc.pdf)
             paths.append(path)
