@@ -447,9 +447,13 @@ class IsolatedRenderer:
         self._process = None
         self._conn = None
         self._lock = threading.Lock()
+        self._used = 0.0  # when it last answered (time.monotonic)
 
     def render(self, html: str, stylesheets: tuple[str, ...], seconds: float) -> bytes:
         with self._lock:
+            # one near its idle end is replaced, so that it never leaves mid-request
+            if time.monotonic() - self._used > self.IDLE_SECONDS - 10:
+                self.stop()
             if self._process is None or not self._process.is_alive():
                 self._start()
             try:
@@ -458,6 +462,7 @@ class IsolatedRenderer:
                     self.stop()
                     raise RenderTimeout()
                 ok, payload = self._conn.recv()
+                self._used = time.monotonic()
             except (EOFError, OSError) as exc:
                 self.stop()
                 raise RuntimeError(f"the PDF renderer stopped: {exc}") from exc
