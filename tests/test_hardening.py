@@ -834,3 +834,16 @@ def test_a_real_server_limits_table_creation_from_one_address(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+@pytest.mark.parametrize(
+    ("whole", "floated"), [('"seats": 4', '"seats": 4.0'), ('"player": 1', '"player": 1e0')]
+)
+def test_an_engine_refuses_a_float_where_it_asks_a_whole_number(client, whole, floated):
+    example = json.loads((Path(__file__).parent / "data/examples/pegs-apply.json").read_text())
+    body = json.dumps(example[0]["request"])
+    assert whole in body
+    url = "/api/v1/score/pegs-apply"
+    assert client.post(url, data=body, content_type="application/json").status_code == 200
+    refused = client.post(url, data=body.replace(whole, floated), content_type="application/json")
+    assert refused.status_code == 422

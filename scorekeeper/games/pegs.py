@@ -1113,8 +1113,7 @@ def _why_not_movable(board: Board, player: int, seat: int) -> str:
 
 
 def _seat_count(value: object, path: str) -> int:
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
+    # a float (4.0) is refused like any number that is not whole, as validate.integer does
     if isinstance(value, bool) or not isinstance(value, int) or value not in SEAT_COUNTS:
         raise InvalidBoardError("Pegs and Jokers is played by 4, 6 or 8 players.", path)
     return value
