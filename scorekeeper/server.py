@@ -1,22 +1,25 @@
 """`scorekeeper serve`: the app under granian, a Rust HTTP server with its own
 worker processes (waitress in one process where granian cannot be installed).
 
-Measured side by side on 2 cores (bench/load.py's scenarios and 200 idle plus 50
-slow connections, all servers in turns): granian with 2 workers answered a table
-page at 10 clients in p95 3.5 ms and a post in 9 ms, against 8.7 / 11.7 ms for
-gunicorn's threaded workers and 10 / 14 ms for waitress; it cut every slow
-connection at its header-read timeout while a fresh request was answered in 28 ms,
-where gunicorn left the fresh request waiting and waitress kept the slow ones
-open for as long as they kept dribbling.
+Measured side by side on 2 cores shared with other work (bench/load.py's
+scenarios at 10 and 50 clients, the servers taking turns each second, then 200
+idle plus 50 dribbling connections): at 10 clients granian (4 workers) answered
+the table page, a post and a poll in p95 8.8 / 25 / 5.2 ms, gunicorn's threaded
+workers in 15 / 22 / 11 ms and waitress in one process in 23 / 33 / 19 ms; the
+bare route served 6,500, 2,500 and 1,800 requests/s.
+Among the slow connections a fresh request took at most 17 ms on granian, which
+cut all 250 at its header-read timeout; gunicorn did not answer it within 10 s,
+and waitress answered (18 ms) but kept all 250 open as long as they dribbled.
 
 Why granian holds up: connections are read by its Rust runtime, not by Python
 threads, so an idle or slow connection costs a socket and a few kilobytes, never a
 worker; Python sees a request only once its head has arrived. A head that does not
 arrive whole within ``HEADER_READ_TIMEOUT_MS`` closes the connection, and the same
 limit ends a kept-alive connection left idle that long (a phone polling every
-second never is). Granian has no limit of connections per client address: what an
-address can hold is bounded by that timeout and by the process's open-file limit,
-and holding them never delays anyone else's request.
+second never is). Granian has no limit of connections per client address, and a
+connection that never sends a byte is kept until its client closes it: what an
+address can hold is bounded by the open-file limit of each worker (granian raises
+its soft limit to the hard one), and holding them delays no one else's request.
 
 Everything the workers share lives in the database: rendered pages are cached per
 table version, which each request reads, and writers of one file queue on a lock
@@ -45,7 +48,7 @@ MAX_DEFAULT_WORKERS = 8  # a club's tables never need more
 
 # A request's head (its request line and headers, one packet from a phone) must
 # arrive whole within this; a kept-alive connection idle this long is closed.
-# Phones poll every second, so theirs stay open; a slow or silent head is cut.
+# Phones poll every second, so theirs stay open; a head sent slowly is cut.
 HEADER_READ_TIMEOUT_MS = 5_000
 # A worker that died is replaced after this pause (granian's crash-loop guard
 # stops the server if one keeps dying within seconds).

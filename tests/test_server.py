@@ -185,7 +185,12 @@ def waitress_fallback(tmp_path: Path):
     try:
         yield "127.0.0.1", fallback.effective_port
     finally:
-        fallback.close()
+        # stopped from inside its own loop (as tests/browser/conftest.py does)
+        from waitress import wasyncore
+
+        fallback.trigger.pull_trigger(lambda: wasyncore.close_all(fallback._map))
+        runner.join(timeout=10)
+        fallback.task_dispatcher.shutdown()
 
 
 # waitress limits a head by its size, not by its number of headers
@@ -198,3 +203,31 @@ def test_the_fallback_servers_own_refusals_carry_the_security_headers(waitress_f
     assert status in (400, 413, 431)
     assert lacks_security_headers(headers) == []
     assert re.search(rb"999999999|no colon", body) is None
+
+
+def test_each_worker_may_hold_a_connection_per_phone_of_a_club(tmp_path):
+    """A connection is an open file: granian raises the workers' soft limit of open
+    files from the usual 1,024 to the hard limit, so a club's phones never exhaust it."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    low = min(soft, 1024)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (low, hard))  # as a fresh login shell has it
+    try:
+        proc, _url, _lines = start_serve(tmp_path / "files.sqlite", "--no-qr", "--workers", "2")
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    try:
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+        deadline = time.monotonic() + 10
+        while len(children.read_text().split()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)  # the second worker may still be starting
+        pids = [proc.pid, *(int(pid) for pid in children.read_text().split())]
+        assert len(pids) == 3
+        for pid in pids:
+            limits = Path(f"/proc/{pid}/limits").read_text()
+            line = next(line for line in limits.splitlines() if line.startswith("Max open files"))
+            assert int(line.split()[3]) == hard, line
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
