@@ -130,6 +130,27 @@ def test_a_roll_is_a_tap_carrying_its_dice_and_a_reroll_keeps_every_roll():
               dealer="Milica", burned=True)  # fmt: skip
 
 
+def test_a_reroll_from_a_screen_that_had_not_seen_the_latest_roll_is_refused():
+    """#24: a roll again is deliberate: the tap says how many rolls its phone showed, and
+    one sent from a phone that had not seen another phone's roll again changes nothing."""
+    log = Log()("turn", seat=0, card="JH")("roll", seat=1, dice=[3, 5, 6])
+    log("reroll", seat=2, dice=[1, 1, 2], seen=1)
+    round_ = state(log.taps, dealer="Milica", burned=True)
+    assert round_.target == 4 and len(round_.rolls) == 2
+    (legal,) = [e for e in round_.to_json()["legal"] if e["action"] == "reroll"]
+    assert legal["seen"] == [2]
+    late = Tap("late", "reroll", (("seat", 0), ("dice", [6, 6, 6]), ("seen", 1)))
+    with pytest.raises(
+        Refused, match="rolled 2 times already, not 1: its latest roll, 4"
+    ) as caught:
+        round_.apply(late)
+    assert caught.value.path == ".seen"
+    assert not round_.can(Tap("b", "reroll", (("seat", 0), ("dice", [6, 6, 6]), ("seen", True))))
+    again = round_.apply(Tap("ok", "reroll", (("seat", 0), ("dice", [6, 6, 6]), ("seen", 2))))
+    assert again.target == 18
+    assert [r["by"] for r in again.to_json()["rolls"]] == ["Dragan", "Ceca", "Milica"]
+
+
 def test_a_hand_goes_straight_to_poker_and_its_cards_are_carried():
     """+15 to the Hand; the cards typed for the check come along to the poker (#24)."""
     log = Log()("turn", seat=0, card="2H")("roll", seat=1, dice=[3, 5, 6])  # target 14

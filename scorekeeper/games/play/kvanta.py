@@ -497,7 +497,20 @@ class KvantaRound:
 
     def _reroll(self, tap: Tap) -> KvantaRound:
         """A deliberate roll again (issue: every roll stays listed; the last counts); the
-        tap names who asked for it."""
+        tap names who asked for it, and ``seen``, when given, how many rolls that phone
+        showed: a phone that had not yet seen another phone's roll again is refused, so
+        the target is never rolled again behind everyone's back (#24)."""
+        seen = tap.get("seen")
+        if seen is not None:
+            if isinstance(seen, bool) or not isinstance(seen, int):
+                raise Refused("seen is the number of rolls the screen showed.", ".seen")
+            if seen != len(self.rolls):
+                raise Refused(
+                    f"The target was rolled {len(self.rolls)} times already, not {seen}: "
+                    f"its latest roll, {self.target}, counts. Roll again from a screen "
+                    "that shows it.",
+                    ".seen",
+                )
         seat = _seat_of(tap, self.players)
         roll = (seat, self._dice(tap), _physical(tap))
         return self._with(rolls=(*self.rolls, roll), draw_winner=None)
@@ -774,7 +787,7 @@ class KvantaRound:
                 add("turn", seat=[self.dealer], card=None)
             if phase == "hand":
                 add("no-hand")
-                add("reroll", seat=seats, dice=None)
+                add("reroll", seat=seats, dice=None, seen=[len(self.rolls)])
                 tied = (self.preview(before_draw=True) or {}).get("result", {}).get("tied")
                 if tied:
                     add("draw-winner", seat=[self.players.index(name) for name in tied])
@@ -941,7 +954,7 @@ _ARGS = {
     "burn": ("seat", "count"),
     "turn": ("seat", "card"),
     "roll": ("seat", "dice", "physical"),
-    "reroll": ("seat", "dice", "physical"),
+    "reroll": ("seat", "dice", "physical", "seen"),
     "card": ("seat", "card"),
     "uncard": ("seat", "card"),
     "cards": ("seat", "cards"),
