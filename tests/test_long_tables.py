@@ -350,7 +350,7 @@ def test_sheets_of_a_long_table_never_stop_the_server_answering(tmp_path):
         assert any(status == 200 for status, _h, _b in answers)
         with render_slots_taken(str(db), printing.DEFAULT_RENDERS):
             s = Store(connect(db))
-            bump(s, table.id)  # a sheet not in any worker's cache
+            bulk_rounds(s, table.id, 1)  # a sheet no worker has rendered yet
             s.close()
             status, headers, _body = _get(sheet, timeout=15)
             assert status == 503 and headers["Retry-After"]
