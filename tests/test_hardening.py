@@ -847,3 +847,38 @@ def test_an_engine_refuses_a_float_where_it_asks_a_whole_number(client, whole, f
     assert client.post(url, data=body, content_type="application/json").status_code == 200
     refused = client.post(url, data=body.replace(whole, floated), content_type="application/json")
     assert refused.status_code == 422
+
+
+def test_a_game_screen_never_takes_another_tables_submission_for_its_own(app, client, store):
+    """A Kvanta roll sent with the id of another table's roll is refused: before, the
+    pre-check answered with *that* table's stored dice, as if rolled here."""
+    from test_kvanta_screen import NAMES, Kvanta, Scripted
+
+    url_a, page_a = start_table(client, "kvanta", NAMES)
+    a = Kvanta(client, url_a, page_a.csrf, store)
+    url_b, page_b = start_table(client, "kvanta", NAMES)
+    b = Kvanta(client, url_b, page_b.csrf, store)
+    assert a.table.id != b.table.id
+    app.config["DICE_RNG"] = Scripted(4, 5, 5, 6, 6, 6)
+    answer = a.dealt()
+    assert a.post("roll", which="target", v=answer.v, sid="shared-roll").status == 200
+    answer = b.dealt()
+    replay = b.post("roll", which="target", v=answer.v, sid="shared-roll")
+    assert replay.status == 422
+    assert b.rolls() == []
+    assert [r["dice"] for r in a.rolls()] == [[4, 5, 5]]
+    # nor a Cowboy deal told "Already saved." for another table's round
+    pad = Page(client.get(url_a))
+    saved = client.post(
+        f"{url_a}/rounds",
+        data={"csrf_token": pad.csrf, "submission_id": "shared-entry", pad.player_fields()[0]: "5"},
+    )
+    assert saved.status_code == 303
+    url_c, page_c = start_table(client, "cowboy", ("Ana", "Bojan", "Ceca"))
+    deal = client.post(
+        f"{url_c}/cowboy/deal",
+        data={"csrf_token": page_c.csrf, "submission_id": "shared-entry"},
+        headers=HX,
+    )
+    assert deal.status_code == 422
+    assert "Already saved" not in deal.get_data(as_text=True)

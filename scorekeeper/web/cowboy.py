@@ -906,7 +906,7 @@ def save_deal(key: str):
     table, access = load(key, write=True)
     s = get_store()
     submission_id = request.form.get("submission_id") or None
-    if s.submission(submission_id, s.add_entry) is not None:
+    if s.submission(submission_id, s.add_entry, table.id) is not None:
         return board_response(table, access, _("Already saved."))
     players = s.players(table.id)
     raw, version = s.draft(table.id, DEAL)

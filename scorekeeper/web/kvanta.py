@@ -716,7 +716,7 @@ def action(name: str, phases: tuple[str, ...] | None = None):
             sid = request.form.get("sid", "")
             try:
                 write = r.s.add_roll if name == "roll" else r.s.add_entry
-                replay = r.s.submission(sid, write) if sid else None
+                replay = r.s.submission(sid, write, r.table.id) if sid else None
                 if replay is not None and name != "roll":
                     # a retried post (flaky Wi-Fi, a double tap): it was stored once already
                     return respond(r, board=board, kv_message=_("Already saved."))
@@ -994,7 +994,7 @@ def act_roll(r: Round, form):
     if which not in ("target", "exchange"):
         raise Refused(_("Roll the target dice or the exchange die."))
     physical = form.get("physical") == "1"
-    replay = r.s.submission(sid, r.s.add_roll)
+    replay = r.s.submission(sid, r.s.add_roll, r.table.id)
     if replay is not None:
         if "roll_id" not in replay:
             raise Refused(_("This button is out of date; reload the page and try again."), 400)

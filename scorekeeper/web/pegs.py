@@ -1041,7 +1041,7 @@ def step(key: str):
     table, access = load(key, write=True)
     s = get_store()
     submission_id = request.form.get("submission_id") or None
-    if s.submission(submission_id, s.add_entry) is not None:
+    if s.submission(submission_id, s.add_entry, table.id) is not None:
         return written(table, access, _("Already saved."))
     board, latest = live_board(table)
     draft = read_draft(s, table.id)
@@ -1111,7 +1111,7 @@ def fix(key: str):
     table, access = load(key, write=True)
     s = get_store()
     submission_id = request.form.get("submission_id") or None
-    if s.submission(submission_id, s.add_entry) is not None:
+    if s.submission(submission_id, s.add_entry, table.id) is not None:
         return written(table, access, _("Already saved."))
     board, latest = live_board(table)
     try:
@@ -1150,7 +1150,7 @@ def undo(key: str):
     table, access = load(key, write=True)
     s = get_store()
     submission_id = request.form.get("submission_id") or None
-    if s.submission(submission_id, s.void_entry) is not None:
+    if s.submission(submission_id, s.void_entry, table.id) is not None:
         return written(table, access, _("Already undone."))
     _board, latest = live_board(table)
     try:

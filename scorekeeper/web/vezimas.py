@@ -397,7 +397,7 @@ def save_trumps(key: str):
     table, access = load(key, write=True)
     s = get_store()
     submission_id = request.form.get("submission_id") or None
-    if s.submission(submission_id, s.add_entry) is not None:
+    if s.submission(submission_id, s.add_entry, table.id) is not None:
         return after_write(table, access, message=_("Already saved."))
     if trumps_seats(table)[0].suit:
         return render_board(table, access, 409, error=_("The trumps are already set."))
@@ -563,7 +563,7 @@ def save_deal(key: str):
     table, access = load(key, write=True)
     s = get_store()
     submission_id = request.form.get("submission_id") or None
-    if s.submission(submission_id, s.add_entry) is not None:
+    if s.submission(submission_id, s.add_entry, table.id) is not None:
         return after_write(table, access, message=_("Already saved."))
     if summarize(s, table).standings.finished:  # V-D4, V-D6: the session is over
         return render_board(table, access, 409, error=_("The session is over."))
