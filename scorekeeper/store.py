@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import sqlite3
 import threading
@@ -24,8 +25,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import quote_from_bytes
 
 import sqlite_utils
+
+from . import validate
+from .errors import RuleError
 
 try:
     import fcntl
@@ -33,6 +38,20 @@ except ImportError:  # not on Windows: threads of one process still queue
     fcntl = None
 
 KEY_BYTES = 18  # 144 bits from secrets, URL-safe: a link nobody can guess
+
+# A table's link as an import may bring it: URL-safe, and at least 22 base64url
+# characters (132 bits: at least the 128 bits nobody can guess); the app's own are 24.
+KEY_FORMAT = re.compile(r"[A-Za-z0-9_-]{22,64}")
+
+# A form's submission id: what the app's pages send (22 characters), with room for a
+# client of its own, but never a string that grows the database at will.
+SUBMISSION_ID_FORMAT = re.compile(r"[A-Za-z0-9_-]{1,64}")
+BAD_SUBMISSION_ID = (
+    "This form's submission id is not one the app makes (at most 64 letters, digits, "
+    "'-' or '_'); nothing was saved. Reload the page and try again."
+)
+
+MAX_TABLE_NAME = 80
 
 
 class StoreError(Exception):
@@ -115,6 +134,32 @@ _UNAVAILABLE = {
 }
 
 
+class Unavailable(Exception):
+    """The database cannot be used for a reason outside the request (its lock file
+    or folder is gone or read-only); the message is for the player."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class DatabaseGone(Unavailable):
+    """The database's path no longer names the file this connection writes: it was
+    removed, moved or replaced while the app ran, so what is written now is lost at
+    the next start."""
+
+
+_DATABASE_GONE = (
+    "The database file of Scorekeeper was removed, moved or replaced while it was "
+    "running, so changes made now would be lost: this one was not kept. Put the file "
+    "back (or restore a backup), then restart Scorekeeper."
+)
+_LOCK_FAILED = (
+    "Scorekeeper cannot open the lock file beside its database ({reason}), so nothing "
+    "was saved. Check that its folder is still there and may be written."
+)
+
+
 class FlushFailed(Exception):
     """A write was committed, but the disk refused to flush it (``transaction``): it
     is in the database, yet might not survive a power cut."""
@@ -133,6 +178,8 @@ def unavailable(exc: BaseException) -> str | None:
     whole (``transaction``), except when only its flush failed (``FlushFailed``)."""
     if isinstance(exc, FlushFailed):
         return _FLUSH_FAILED
+    if isinstance(exc, Unavailable):
+        return exc.message
     code = getattr(exc, "sqlite_errorcode", None)
     return _UNAVAILABLE.get(code & 0xFF) if isinstance(code, int) else None
 
@@ -151,6 +198,30 @@ def _unencodable(text: str) -> bool:
     return False
 
 
+def check_submission_id(submission_id: object) -> None:
+    """Refuse a submission id no page of the app sends (StoreError)."""
+    if not isinstance(submission_id, str) or not SUBMISSION_ID_FORMAT.fullmatch(submission_id):
+        raise StoreError(BAD_SUBMISSION_ID)
+
+
+def clean_player_names(names: Iterable[object]) -> list[str]:
+    """Players' names as a table keeps them (``validate.clean_name``), none the same
+    as another once case is ignored; StoreError saying which is refused."""
+    try:
+        cleaned = [validate.clean_name(n, "players", what="A player's name") for n in names]
+        validate.distinct_names(cleaned)
+    except RuleError as exc:
+        raise StoreError(exc.message) from None
+    return cleaned
+
+
+def clean_table_name(name: object) -> str:
+    try:
+        return validate.clean_name(name, "name", MAX_TABLE_NAME, what="A table's name")
+    except RuleError as exc:
+        raise StoreError(exc.message) from None
+
+
 def new_key() -> str:
     # A key starting with "-" reads as an option on a command line
     # (`scorekeeper delete KEY`), so such draws are thrown away: 143.98 bits remain.
@@ -165,7 +236,9 @@ def new_key() -> str:
 SYNCHRONOUS_MODES = ("FULL", "NORMAL")
 
 
-def connect(path: str | Path, synchronous: str = "FULL") -> sqlite_utils.Database:
+def connect(
+    path: str | Path, synchronous: str = "FULL", create: bool = True
+) -> sqlite_utils.Database:
     """Open the database in WAL mode with the settings every connection needs.
 
     ``isolation_level=None`` leaves transactions to us: each write opens its own
@@ -181,13 +254,31 @@ def connect(path: str | Path, synchronous: str = "FULL") -> sqlite_utils.Databas
     writer then need not wait for this one's disk flush, and flushes that overlap
     are done once. SQLite itself runs at NORMAL, which still syncs the log before
     each checkpoint and the database after it.
+
+    ``create`` False: the file must exist already (the server's connections: the app
+    made it at start, so a missing one was removed or moved, and an empty database
+    put in its place would answer every link with "no such table").
+
+    The file's identity (device, inode) is noted, so that every write can check
+    that the path still names the file it writes (``transaction``).
     """
     if synchronous not in SYNCHRONOUS_MODES:
         raise ValueError(f"synchronous must be one of {SYNCHRONOUS_MODES}")
     in_memory = str(path) == ":memory:"
-    if not in_memory:
+    if in_memory:
+        conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    elif create:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=15)
+        conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=15)
+    else:
+        absolute = os.fsencode(os.path.abspath(path))
+        conn = sqlite3.connect(
+            f"file:{quote_from_bytes(absolute)}?mode=rw",
+            uri=True,
+            isolation_level=None,
+            check_same_thread=False,
+            timeout=15,
+        )
     conn.execute("PRAGMA busy_timeout = 15000")
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("PRAGMA journal_mode = WAL")
@@ -195,6 +286,8 @@ def connect(path: str | Path, synchronous: str = "FULL") -> sqlite_utils.Databas
     db = sqlite_utils.Database(conn, execute_plugins=False)
     db.write_lock = _write_lock(None if in_memory else str(Path(path).resolve()))
     db.wal_path = None
+    db.file_path = None if in_memory else str(path)
+    db.file_identity = None if in_memory else _identity(os.stat(path))
     if not in_memory and synchronous == "FULL":
         # the file SQLite itself opened (symbolic links followed): its log sits next to it
         db.wal_path = f"{database_file(conn)}-wal"
@@ -210,6 +303,25 @@ def database_file(conn: sqlite3.Connection) -> str | None:
     finally:
         conn.text_factory = str
     return os.fsdecode(name) if name else None
+
+
+def _identity(stat: os.stat_result) -> tuple[int, int]:
+    return (stat.st_dev, stat.st_ino)
+
+
+def check_file(db: sqlite_utils.Database) -> None:
+    """Raise ``DatabaseGone`` when the database's path no longer names the file this
+    connection has open (removed, its folder moved, or another file put in its place):
+    a write there would be answered "saved" and be gone after a restart. One ``stat``."""
+    path = getattr(db, "file_path", None)
+    if path is None:
+        return
+    try:
+        same = _identity(os.stat(path)) == db.file_identity
+    except OSError:
+        same = False
+    if not same:
+        raise DatabaseGone(_DATABASE_GONE)
 
 
 def sync_log(db: sqlite_utils.Database) -> None:
@@ -259,7 +371,10 @@ class WriteLock:
         self._threads.acquire()
         try:
             if self._depth == 0 and self._lock_path:
-                fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+                try:
+                    fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+                except OSError as exc:  # the folder was moved, or the file is read-only
+                    raise Unavailable(_LOCK_FAILED.format(reason=exc.strerror)) from exc
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX)
                 except BaseException:
@@ -309,6 +424,8 @@ def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
     with lock:
         db.conn.execute("BEGIN IMMEDIATE")
         try:
+            # neither a write nor a replayed answer from a file that is gone
+            check_file(db)
             yield db
         except BaseException:
             if db.conn.in_transaction:
@@ -316,6 +433,8 @@ def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
             raise
         else:
             db.conn.execute("COMMIT")
+            # removed between the check and the commit: it was written, but not kept
+            check_file(db)
     try:
         sync_log(db)  # on disk before the write returns, but with the lock free for the next
     except OSError as exc:
@@ -357,31 +476,42 @@ def schema_version(db: sqlite_utils.Database) -> int:
 
 def migrate(db: sqlite_utils.Database, migrations: Iterable[Migration] | None = None) -> list[int]:
     """Apply every pending migration in ONE transaction: the file ends up either
-    fully upgraded or untouched. Returns the versions applied."""
+    fully upgraded or untouched. Returns the versions applied.
+
+    Foreign keys are off meanwhile (SQLite ignores that setting inside a transaction,
+    so it is set before): a migration that rebuilds a table drops the old one, which
+    with them on would delete every row that refers to it (ON DELETE CASCADE)."""
     migrations = sorted(MIGRATIONS if migrations is None else migrations, key=lambda m: m.version)
-    with transaction(db):
-        db.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations ("
-            " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
-        )
-        current = schema_version(db)
-        applied = []
-        for m in migrations:
-            if m.version <= current:
-                continue
-            m.apply(db)
-            db["schema_migrations"].insert(
-                {"version": m.version, "name": m.name, "applied_at": now()}
+    foreign_keys = db.execute("PRAGMA foreign_keys").fetchone()[0]
+    db.execute("PRAGMA foreign_keys = OFF")
+    try:
+        with transaction(db):
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
             )
-            applied.append(m.version)
+            current = schema_version(db)
+            applied = []
+            for m in migrations:
+                if m.version <= current:
+                    continue
+                m.apply(db)
+                db["schema_migrations"].insert(
+                    {"version": m.version, "name": m.name, "applied_at": now()}
+                )
+                applied.append(m.version)
+    finally:
+        db.execute(f"PRAGMA foreign_keys = {'ON' if foreign_keys else 'OFF'}")
     return applied
 
 
 @migration(1, "tables, players, entries, events, rolls, submissions")
 def _schema_v1(db: sqlite_utils.Database) -> None:
+    # a new file numbers its rows with AUTOINCREMENT from the start (why: migration 4,
+    # which brings the files made before to the same schema)
     statements = [
         """CREATE TABLE tables (
-            id INTEGER PRIMARY KEY,
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
             scorer_key TEXT NOT NULL UNIQUE,
             watch_key TEXT NOT NULL UNIQUE,
             game TEXT NOT NULL,
@@ -393,14 +523,14 @@ def _schema_v1(db: sqlite_utils.Database) -> None:
             rematch_of INTEGER REFERENCES tables(id) ON DELETE SET NULL
         )""",
         """CREATE TABLE players (
-            id INTEGER PRIMARY KEY,
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
             table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
             seat INTEGER NOT NULL,
             name TEXT NOT NULL,
             UNIQUE (table_id, seat)
         )""",
         """CREATE TABLE entries (
-            id INTEGER PRIMARY KEY,
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
             table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
             round INTEGER NOT NULL,
             kind TEXT NOT NULL,
@@ -418,7 +548,7 @@ def _schema_v1(db: sqlite_utils.Database) -> None:
             PRIMARY KEY (entry_id, player_id)
         )""",
         """CREATE TABLE entry_events (
-            id INTEGER PRIMARY KEY,
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
             entry_id INTEGER NOT NULL REFERENCES entries(id) ON DELETE CASCADE,
             event TEXT NOT NULL CHECK (event IN ('voided', 'restored', 'superseded')),
             by_entry INTEGER REFERENCES entries(id),
@@ -432,7 +562,7 @@ def _schema_v1(db: sqlite_utils.Database) -> None:
                             ORDER BY ev.id DESC LIMIT 1), 'created')
                   NOT IN ('voided', 'superseded')""",
         """CREATE TABLE rolls (
-            id INTEGER PRIMARY KEY,
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
             table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
             round INTEGER NOT NULL,
             kind TEXT NOT NULL,
@@ -472,6 +602,69 @@ def _schema_v2(db: sqlite_utils.Database) -> None:
 def _schema_v3(db: sqlite_utils.Database) -> None:
     # rows from before have none: they replay for any write, as they always did
     db.execute("ALTER TABLE submissions ADD COLUMN action TEXT")
+
+
+# the tables whose row ids name things in links, forms and caches
+NUMBERED_TABLES = ("tables", "players", "entries", "entry_events", "rolls")
+_CREATE_TABLE = re.compile(r'^CREATE TABLE\s+("?)(\w+)\1\s*\(')
+_ROWID_PRIMARY_KEY = re.compile(r"\bid INTEGER PRIMARY KEY\b(?!\s+AUTOINCREMENT)")
+
+
+@migration(4, "row ids never reused; submissions know the table they were sent on")
+def _schema_v4(db: sqlite_utils.Database) -> None:
+    """Every numbered table is rebuilt with AUTOINCREMENT, keeping every row and id:
+    without it SQLite hands a deleted table's id (and its players' and entries')
+    to the next one, and whatever still names the old id (a cached page, a form
+    left open) would then show or change the new table. Each table keeps its own
+    columns, whatever migrations added them; indexes and views are made again."""
+    schema = db.execute(
+        "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL"
+    ).fetchall()
+    create = {name: sql for kind, name, _t, sql in schema if kind == "table"}
+    # a file made since migration 1 has them already (nothing to rebuild, nothing freed)
+    pending = [table for table in NUMBERED_TABLES if _ROWID_PRIMARY_KEY.search(create[table])]
+    # views and triggers may read any table: dropped first (a rename checks them all);
+    # a rebuilt table's indexes go with it
+    again = [
+        sql
+        for kind, _name, table, sql in schema
+        if pending and (kind in ("view", "trigger") or (kind == "index" and table in pending))
+    ]
+    for kind, name, _table, _sql in schema:
+        if pending and kind in ("view", "trigger"):
+            db.execute(f'DROP {kind.upper()} "{name}"')
+    for table in pending:
+        sql = _ROWID_PRIMARY_KEY.sub("id INTEGER PRIMARY KEY AUTOINCREMENT", create[table])
+        sql = _CREATE_TABLE.sub(f'CREATE TABLE "{table}__new" (', sql, count=1)
+        db.execute(sql)
+        db.execute(f'INSERT INTO "{table}__new" SELECT * FROM "{table}"')
+        db.execute(f'DROP TABLE "{table}"')
+        db.execute(f'ALTER TABLE "{table}__new" RENAME TO "{table}"')
+    for sql in again:
+        db.execute(sql)
+    # a replay is answered only on the table it was sent on (see ``Store.write``);
+    # a table started from a rematch was sent on the table it came from
+    db.execute("ALTER TABLE submissions ADD COLUMN scope INTEGER")
+    db.execute(
+        """UPDATE submissions SET scope = CASE WHEN action = 'create_table'
+               THEN (SELECT rematch_of FROM tables WHERE tables.id = submissions.table_id)
+               ELSE table_id END"""
+    )
+
+
+@migration(5, "entry_taps: the tap log a game screen's entry was entered with")
+def _schema_v5(db: sqlite_utils.Database) -> None:
+    """A deal saved from a game screen keeps the log of taps it was entered with, so
+    that Edit (or Undo) can bring it back to the screen card by card. Entries saved
+    before have none: their screen rebuilds a log from the entry's request. A draft
+    keeps its own data: an old-shape one is read by its screen as it was."""
+    db.execute(
+        """CREATE TABLE IF NOT EXISTS entry_taps (
+            entry_id INTEGER PRIMARY KEY REFERENCES entries(id) ON DELETE CASCADE,
+            draft TEXT NOT NULL,
+            data TEXT NOT NULL
+        )"""
+    )
 
 
 # ---------------------------------------------------------------- records
@@ -603,24 +796,33 @@ class Store:
 
     # -- submissions: every write is safe to retry
 
-    def submission(self, submission_id: str | None, write: Callable) -> dict | None:
+    def submission(
+        self, submission_id: str | None, write: Callable, table_id: int | None | object = ...
+    ) -> dict | None:
         """The stored outcome of a submission that ``write`` (a method of this store,
         e.g. ``store.add_entry``) already processed, or None when the id is new. Raises
-        ``ReusedSubmission`` when another kind of write used it, as ``write`` itself
-        would: a view that checks first answers a tampered form as the write does."""
+        ``ReusedSubmission`` when another kind of write used it, or (given ``table_id``,
+        the table the form was sent on) when it was sent on another table, as ``write``
+        itself would: a view that checks first answers a tampered form as the write does."""
         if not submission_id:
             return None
+        check_submission_id(submission_id)
         row = self.db.execute(
-            "SELECT outcome, action FROM submissions WHERE id = ?", [submission_id]
+            "SELECT outcome, action, scope FROM submissions WHERE id = ?", [submission_id]
         ).fetchone()
-        return self._replay(row, write.__name__) if row else None
+        return self._replay(row, write.__name__, table_id) if row else None
 
     @staticmethod
-    def _replay(row: tuple, action: str | None) -> dict:
-        """The outcome a stored submission (outcome, action) gives a retry by ``action``.
-        Rows from before actions were recorded have none: they replay for any."""
-        stored, done_by = row
-        if done_by is not None and done_by != action:
+    def _replay(row: tuple, action: str | None, scope: int | None | object = ...) -> dict:
+        """The outcome a stored submission (outcome, action, scope) gives a retry by
+        ``action`` on the table ``scope`` (None: a table started from the home page;
+        ``...``: not known, by a caller that does not say). A retry is the same form
+        sent again, so it names the same write on the same table: any other is a form
+        whose id was copied, and is refused rather than told another table's outcome
+        (a rematch answered with another table's new link). Rows from before actions
+        were recorded have none: they replay for any."""
+        stored, done_by, done_on = row
+        if (done_by is not None and done_by != action) or (scope is not ... and done_on != scope):
             raise ReusedSubmission(
                 "This form was already sent for another change; nothing was "
                 "saved. Reload the page and try again."
@@ -629,22 +831,33 @@ class Store:
 
     @contextmanager
     def write(
-        self, table_id: int | None, submission_id: str | None, action: str | None = None
+        self,
+        table_id: int | None,
+        submission_id: str | None,
+        action: str | None = None,
+        scope: int | None | object = ...,
     ) -> Iterator[dict]:
         """A write transaction that bumps the table version and records the submission.
 
         The caller fills the yielded dict with the outcome to remember. If the same
         submission id was already processed by the same ``action`` (the store method's
-        name), raises ``Replayed`` carrying it; if by another, the id was not this
-        form's own (a form sends one id per action), and ``ReusedSubmission`` refuses it.
+        name) on the same table, raises ``Replayed`` carrying it; if by another action or
+        on another table, the id was not this form's own (a form sends one id per
+        action), and ``ReusedSubmission`` refuses it. ``scope``: the table the form was
+        sent on, when it is not ``table_id`` (a new table: None, or a rematch's table).
         """
+        if submission_id:
+            check_submission_id(submission_id)
+        if scope is ...:
+            scope = table_id
         with transaction(self.db):
             if submission_id:
                 done = self.db.execute(
-                    "SELECT outcome, action FROM submissions WHERE id = ?", [submission_id]
+                    "SELECT outcome, action, scope FROM submissions WHERE id = ?",
+                    [submission_id],
                 ).fetchone()
                 if done:
-                    raise Replayed(self._replay(done, action))
+                    raise Replayed(self._replay(done, action, scope))
             outcome: dict = {}
             yield outcome
             tid = outcome.get("table_id", table_id)
@@ -662,6 +875,7 @@ class Store:
                         "created": now(),
                         "outcome": json.dumps(outcome),
                         "action": action,
+                        "scope": scope,
                     },
                 )
 
@@ -677,9 +891,12 @@ class Store:
         rematch_of: int | None = None,
     ) -> dict:
         """Create a table with its players in seat order; returns the outcome
-        (``table_id``, ``scorer_key``). A replayed submission returns the first outcome."""
+        (``table_id``, ``scorer_key``). A replayed submission returns the first outcome.
+        Names are kept as ``clean_names`` gives them (StoreError for a refused one)."""
+        name = clean_table_name(name)
+        player_names = clean_player_names(player_names)
         try:
-            with self.write(None, submission_id, "create_table") as outcome:
+            with self.write(None, submission_id, "create_table", scope=rematch_of) as outcome:
                 self._check_table_room()
                 stamp = now()
                 table_id = (
@@ -783,11 +1000,13 @@ class Store:
         """``rename_in_draft(data, old, new)``: for a game whose drafts name players,
         carries what was typed for them over to the new name, in the same write."""
         try:
+            name = clean_player_names([name])[0]
             with self.write(table_id, submission_id, "rename_player") as outcome:
                 names = {p.id: p.name for p in self.players(table_id)}
                 if player_id not in names:
                     raise NotFound("That player is not at this table.")
-                if name in (n for pid, n in names.items() if pid != player_id):
+                key = validate.name_key(name)
+                if any(validate.name_key(n) == key for pid, n in names.items() if pid != player_id):
                     raise StoreError(f"{name!r} is already playing at this table.")
                 self.db.execute("UPDATE players SET name = ? WHERE id = ?", [name, player_id])
                 old = names[player_id]
@@ -1327,6 +1546,237 @@ class Store:
         with self.write(table_id, None):
             self.db.execute("DELETE FROM drafts WHERE table_id = ? AND name = ?", [table_id, name])
 
+    # -- tap logs: a deal being entered on a game screen, as the list of its taps.
+    # The draft's data is ``{"taps": [...], "undone": [...], "context": {...}}``: every
+    # tap carries the id its phone made, so a replayed id changes nothing; undo and redo
+    # name the tap they mean, so a retried undo never undoes two taps.
+
+    def tap_log(self, table_id: int, name: str) -> TapLog:
+        """The draft ``name`` of a table as it stands (``data`` None: no deal begun)."""
+        row = self.db.execute(
+            """SELECT d.data, d.version, t.version FROM tables t
+               LEFT JOIN drafts d ON d.table_id = t.id AND d.name = ? WHERE t.id = ?""",
+            [name, table_id],
+        ).fetchone()
+        if row is None:
+            raise NotFound("There is no such table.")
+        return TapLog(json.loads(row[0]) if row[0] else None, row[1] or 0, row[2], False)
+
+    def append_tap(
+        self,
+        table_id: int,
+        name: str,
+        tap: dict,
+        check: Callable[[dict], None],
+        start: Callable[[dict | None], dict],
+    ) -> TapLog:
+        """Add one tap at the end of the log, inside the write lock. A tap whose id is
+        already in the log (or was undone) is a retry: nothing changes and the log is
+        answered as it stands. ``start(data)`` gives the log a tap is added to when the
+        stored one is missing (None) or of an older shape; ``check(new data)`` raises
+        (the state refuses the tap, or the phone showed another deal) to store nothing."""
+        tap_id = tap.get("id")
+
+        def change(data: dict | None) -> dict:
+            data = start(data) if data is None or "context" not in data else data
+            if any(t.get("id") == tap_id for t in [*data["taps"], *data["undone"]]):
+                raise Unchanged
+            new = {**data, "taps": [*data["taps"], tap], "undone": []}
+            check(new)
+            return new
+
+        return self._change_log(table_id, name, change)
+
+    def undo_tap(self, table_id: int, name: str, tap_id: str) -> TapLog:
+        """Take back the tap ``tap_id``, which must be the last one; once taken back, the
+        same undo again changes nothing."""
+
+        def change(data: dict | None) -> dict:
+            data = data if data and "context" in data else None
+            if data and any(t.get("id") == tap_id for t in data["undone"]):
+                raise Unchanged
+            if not data or not data["taps"]:
+                raise Conflict("There is nothing to undo.")
+            if data["taps"][-1].get("id") != tap_id:
+                raise DraftChanged(
+                    "Another tap came after that one (on another phone); nothing was "
+                    "undone. Here is the deal as it stands."
+                )
+            return {
+                **data,
+                "taps": data["taps"][:-1],
+                "undone": [*data["undone"], data["taps"][-1]],
+            }
+
+        return self._change_log(table_id, name, change)
+
+    def redo_tap(self, table_id: int, name: str, tap_id: str) -> TapLog:
+        """Put back the tap ``tap_id``, the last one taken back; a retry changes nothing."""
+
+        def change(data: dict | None) -> dict:
+            data = data if data and "context" in data else None
+            if data and any(t.get("id") == tap_id for t in data["taps"]):
+                raise Unchanged
+            if not data or not data["undone"] or data["undone"][-1].get("id") != tap_id:
+                raise DraftChanged("There is nothing to redo: the deal changed since.")
+            return {
+                **data,
+                "taps": [*data["taps"], data["undone"][-1]],
+                "undone": data["undone"][:-1],
+            }
+
+        return self._change_log(table_id, name, change)
+
+    def _change_log(self, table_id: int, name: str, change: Callable) -> TapLog:
+        """One read and one write of a draft inside the write lock (five statements)."""
+        try:
+            with self.write(table_id, None):
+                found = self.tap_log(table_id, name)
+                data = change(found.data)
+                self.db.execute(
+                    """INSERT INTO drafts (table_id, name, data, version, updated)
+                       VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, name) DO UPDATE SET
+                       data = excluded.data, version = excluded.version,
+                       updated = excluded.updated""",
+                    [
+                        table_id,
+                        name,
+                        json.dumps(data, ensure_ascii=False),
+                        found.version + 1,
+                        now(),
+                    ],
+                )
+        except Unchanged:
+            return found
+        return TapLog(data, found.version + 1, found.table_version + 1, True)
+
+    def once(self, table_id: int, submission_id: str | None, action: str, body: Callable) -> dict:
+        """A write that a retried form (the same submission id) gets the first answer
+        of: ``body(outcome)`` runs inside ``write`` and fills the outcome."""
+        try:
+            with self.write(table_id, submission_id, action) as outcome:
+                body(outcome)
+            return outcome
+        except Replayed as replay:
+            return replay.outcome
+
+    def close_draft_into_entry(
+        self,
+        table_id: int,
+        name: str,
+        kind: str,
+        request: dict,
+        result: dict,
+        points: dict[int, int],
+        *,
+        draft_version: int,
+        submission_id: str | None = None,
+    ) -> dict:
+        """Save the deal a draft holds as one entry and close the draft, in one
+        transaction; the entry keeps the draft's tap log (for Edit). Refused
+        (DraftChanged) when a tap changed the draft since ``draft_version``. A draft
+        reopened from an entry (its context names ``supersedes``) stores an entry of the
+        same round that supersedes the old one: the history keeps both."""
+
+        def body(outcome: dict) -> None:
+            self._check_entry_room(table_id)
+            found = self.tap_log(table_id, name)
+            if found.data is None or found.version != draft_version:
+                raise DraftChanged(
+                    "Another phone changed this deal a moment ago; nothing was saved. "
+                    "Check it, then save again."
+                )
+            context = found.data.get("context") or {}
+            old_id = context.get("supersedes")
+            if old_id is not None:
+                old = self._entry_row(table_id, old_id)
+                if not self._is_live(old_id):
+                    raise Conflict(
+                        f"Round {old['round']} was changed on another phone meanwhile; "
+                        "nothing was saved. Check the history and try again."
+                    )
+                round_number = old["round"]
+            else:
+                round_number = self.next_round(table_id)
+            if not set(points) <= {p.id for p in self.players(table_id)}:
+                raise StoreError("Points were given for someone who is not at this table.")
+            entry_id = self._insert(
+                "entries",
+                {
+                    "table_id": table_id,
+                    "round": round_number,
+                    "kind": kind,
+                    "request": json.dumps(request, ensure_ascii=False),
+                    "result": json.dumps(result, ensure_ascii=False),
+                    "created": now(),
+                    "submission_id": submission_id,
+                    "supersedes": old_id,
+                },
+            )
+            self.db.conn.executemany(
+                "INSERT INTO entry_points (entry_id, player_id, points) VALUES (?, ?, ?)",
+                [(entry_id, pid, int(pts)) for pid, pts in points.items()],
+            )
+            if old_id is not None:
+                self._event(old_id, "superseded", by_entry=entry_id)
+            log = {"taps": found.data["taps"]}
+            self._insert(
+                "entry_taps",
+                {"entry_id": entry_id, "draft": name, "data": json.dumps(log, ensure_ascii=False)},
+            )
+            self.db.execute("DELETE FROM drafts WHERE table_id = ? AND name = ?", [table_id, name])
+            outcome.update(entry_id=entry_id, round=round_number, supersedes=old_id)
+
+        return self.once(table_id, submission_id, "close_draft_into_entry", body)
+
+    def entry_taps(self, entry_id: int) -> list[dict] | None:
+        """The tap log an entry was saved with; None for one saved without."""
+        row = self.db.execute(
+            "SELECT data FROM entry_taps WHERE entry_id = ?", [entry_id]
+        ).fetchone()
+        return json.loads(row[0])["taps"] if row else None
+
+    def reopen_entry(
+        self,
+        table_id: int,
+        name: str,
+        entry_id: int,
+        kind: str,
+        rebuild: Callable[[Entry], list[dict]],
+        context: dict,
+    ) -> TapLog:
+        """Edit: a live entry's tap log back in the draft ``name``, to be changed and
+        saved as one entry that supersedes it (``close_draft_into_entry``). ``rebuild``
+        makes a log from the entry for one saved without. Refused while another deal is
+        being entered in that draft; reopening the same entry again changes nothing."""
+
+        def change(data: dict | None) -> dict:
+            current = (data or {}).get("context") or {}
+            if current.get("supersedes") == entry_id:
+                raise Unchanged
+            if data and data.get("taps"):
+                raise Conflict(
+                    "A deal is being entered: save it or undo its taps before editing another."
+                )
+            entry = self.entry(table_id, entry_id)
+            if entry.kind != kind or not entry.live:
+                raise Conflict(f"Round {entry.round} was undone or changed; it cannot be edited.")
+            taps = self.entry_taps(entry_id)
+            return {
+                "taps": rebuild(entry) if taps is None else taps,
+                "undone": [],
+                "context": {**context, "round": entry.round, "supersedes": entry_id},
+            }
+
+        return self._change_log(table_id, name, change)
+
+    def discard_draft(self, table_id: int, name: str, draft_version: int) -> None:
+        """Drop a draft (an edit given up), unless a tap changed it since it was shown."""
+        with self.write(table_id, None):
+            if self.tap_log(table_id, name).version != draft_version:
+                raise DraftChanged("Another phone changed this deal a moment ago; it was kept.")
+            self.db.execute("DELETE FROM drafts WHERE table_id = ? AND name = ?", [table_id, name])
+
     # -- rolls: stored the moment they are made, never redone silently
 
     def add_roll(
@@ -1452,6 +1902,10 @@ class Store:
                 "This export is damaged: it has half a character "
                 "(an unpaired \\uD800–\\uDFFF escape)."
             )
+        from .importing import check_export
+
+        # with the app's own rules, before anything is written
+        data = check_export(data)
         try:
             t = data["table"]
             with transaction(self.db):
@@ -1667,6 +2121,22 @@ class TooMany(StoreError):
 
 class ReusedSubmission(StoreError):
     """A submission id already used by another kind of write: not a retry of this one."""
+
+
+@dataclass(frozen=True)
+class TapLog:
+    """A draft's tap log as read or just written: its data (None: no deal begun), its
+    version, the table's version, and whether this call changed it (False: a retry)."""
+
+    data: dict | None
+    version: int
+    table_version: int
+    changed: bool
+
+
+class Unchanged(Exception):
+    """Raised inside a tap-log write (by the store, or by a ``check``): the change is
+    already made (a retry, a tap that is already so); nothing is written."""
 
 
 class Replayed(Exception):
