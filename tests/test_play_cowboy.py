@@ -432,3 +432,44 @@ def test_the_victims_choices_go_when_his_cards_change():
     )
     assert backfire["shot"]["verdict"]["outcome"] == "backfire"
     assert backfire["shot"]["chosen"] is None
+
+
+def test_a_shot_set_up_tap_by_tap_begins_once_its_gun_is_complete():
+    """``aim`` and ``load``: the screen's way to begin a shot, one tap at a time; the
+    shot is the same as one begun by ``shoot`` with the same seats and gun."""
+    aimed = state_after(
+        {"action": "aim", "role": "attacker", "seat": 0},
+        {"action": "load", "card": "3H"},
+        {"action": "aim", "role": "victim", "seat": 0},  # one seat for both roles: moved
+    )
+    assert aimed["next"]["step"] == "aim" and aimed["shot"] is None
+    assert (aimed["aim"]["attacker"], aimed["aim"]["victim"], aimed["aim"]["gun"]) == (
+        None,
+        0,
+        ["3H"],
+    )
+    assert aimed["aim"]["gun_kind"] is None and "none of them" in aimed["aim"]["reason"]
+    begun = state_after(
+        {"action": "aim", "role": "attacker", "seat": 1},
+        {"action": "aim", "role": "victim", "seat": 2},
+        {"action": "load", "card": "3H"},
+        {"action": "unload", "card": "3H"},
+        {"action": "load", "card": "3D"},
+        {"action": "load", "card": "8C"},
+    )
+    shot = state_after({"action": "shoot", "attacker": 1, "victim": 2, "gun": ["3D", "8C"]})
+    assert begun["aim"] is None and begun["shot"] == shot["shot"]
+    cancelled = state_after(
+        {"action": "aim", "role": "attacker", "seat": 1}, {"action": "cancel_shot"}
+    )
+    assert cancelled["aim"] is None and cancelled["next"]["step"] == "play"
+    assert (
+        "at most 3 cards"
+        in refused(*[{"action": "load", "card": c} for c in ("2S", "3S", "4H", "5D")]).message
+    )
+    assert "never part of a gun" in refused({"action": "load", "card": "KH"}).message
+    ended = (
+        {"action": "end", "seat": 0, "reason": "tens"},
+        {"action": "aim", "role": "attacker", "seat": 1},
+    )
+    assert "has ended" in refused(*ended).message

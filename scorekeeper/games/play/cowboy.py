@@ -63,6 +63,16 @@ class Holding:
 
 
 @dataclass(frozen=True)
+class Aim:
+    """A shot being set up tap by tap: who shoots, at whom, and the gun's cards so far.
+    Once all three are there (the cards make a gun) the shot begins."""
+
+    attacker: int | None = None
+    victim: int | None = None
+    gun: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Shot:
     """A shot being refereed."""
 
@@ -142,6 +152,9 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "ace_on_table": ("card",),
     "ace_off_table": ("card",),
     "shoot": ("attacker", "victim", "gun"),
+    "aim": ("role", "seat"),
+    "load": ("card",),
+    "unload": ("card",),
     "victim_gun": ("seat", "drawn"),
     "victim_holds": ("seat", "card"),
     "victim_lacks": ("seat", "card"),
@@ -188,6 +201,7 @@ class CowboyDeal:
     marriages: tuple[tuple[int, str], ...] = ()  # (seat, suit), in the order shown
     aces: tuple[str, ...] = ACES  # still on the table
     shot: Shot | None = None
+    aim: Aim | None = None  # a shot being set up
     shots: tuple[tuple[Shot, tuple[tuple[str, Any], ...]], ...] = ()  # with their records
     end: tuple[int, str] | None = None  # (seat of the ender, reason)
     _cache: dict = field(default_factory=dict, init=False, compare=False, repr=False)
@@ -350,7 +364,7 @@ class CowboyDeal:
         seat = _seat_arg(tap, "seat", self.players)
         reason = _choice_arg(tap, "reason", REASONS)
         self._no_shot("ending the deal")
-        return replace(self, end=(seat, reason))
+        return replace(self, end=(seat, reason), aim=None)
 
     def _ace_arg(self, tap: Tap) -> str:
         card = _card_arg(tap)
@@ -386,7 +400,54 @@ class CowboyDeal:
         kind, why = _gun(gun)
         if kind is None:
             raise Refused(why, ".gun")
-        return replace(self, shot=Shot(attacker, victim, gun))
+        return replace(self, shot=Shot(attacker, victim, gun), aim=None)
+
+    def _aiming(self) -> Aim:
+        if self.end is not None:
+            raise Refused("The deal has ended: nobody shoots any more.", ".action")
+        self._no_shot("the next one")
+        return self.aim or Aim()
+
+    def _aimed(self, aim: Aim) -> CowboyDeal:
+        """The aim as tapped; once it names both players and its cards make a gun, the
+        shot begins (as ``shoot``)."""
+        if aim.attacker is not None and aim.victim is not None and _gun(aim.gun)[0]:
+            return replace(self, shot=Shot(aim.attacker, aim.victim, aim.gun), aim=None)
+        return replace(self, aim=aim)
+
+    def _aim(self, tap: Tap) -> CowboyDeal:
+        role = _choice_arg(tap, "role", ("attacker", "victim"))
+        seat = _seat_arg(tap, "seat", self.players)
+        aim = self._aiming()
+        other = "victim" if role == "attacker" else "attacker"
+        if getattr(aim, role) == seat:
+            return self
+        changes = {role: seat}
+        if getattr(aim, other) == seat:  # a cowboy never shoots at himself: the other goes
+            changes[other] = None
+        return self._aimed(replace(aim, **changes))
+
+    def _load(self, tap: Tap) -> CowboyDeal:
+        card = _card_arg(tap)
+        aim = self._aiming()
+        if card in aim.gun:
+            return self
+        if parse_card(card).rank not in GUN_RANKS:
+            raise Refused(f'{card} is never part of a gun (RULES §1 "Guns").', ".card")
+        if len(aim.gun) >= MAX_GUN:
+            raise Refused(
+                f"A gun has at most {MAX_GUN} cards, and {' '.join(aim.gun)} are no gun: "
+                "take one out first.",
+                ".card",
+            )
+        return self._aimed(replace(aim, gun=(*aim.gun, card)))
+
+    def _unload(self, tap: Tap) -> CowboyDeal:
+        card = _card_arg(tap)
+        aim = self._aiming()
+        if card not in aim.gun:
+            return self
+        return self._aimed(replace(aim, gun=tuple(c for c in aim.gun if c != card)))
 
     def _current(self, tap: Tap, name: str = "seat", role: str = "victim") -> Shot:
         """The shot in progress; the tap must name its ``role``'s seat."""
@@ -497,9 +558,9 @@ class CowboyDeal:
         return state
 
     def _cancel_shot(self, tap: Tap) -> CowboyDeal:
-        if self.shot is None:
+        if self.shot is None and self.aim is None:
             return self
-        return replace(self, shot=None)
+        return replace(self, shot=None, aim=None)
 
     # ------------------------------------------------------------ the referee
 
@@ -620,6 +681,9 @@ class CowboyDeal:
     def _next(self) -> dict:
         if self.shot is not None:
             return {**self._shot_step(), "phase": "shot"}
+        if self.aim is not None:
+            text = "Tap who shoots, at whom, and the cards of the gun."
+            return {"phase": "shot", "step": "aim", "text": text, "turn": None}
         if self.end is None:
             text = "Show marriages and referee shots; tap who ended the deal when it ends."
             return {"phase": "play", "step": "play", "text": text, "turn": None}
@@ -670,6 +734,13 @@ class CowboyDeal:
         if self.shot is None:
             add("end", seat=seats, reason=list(REASONS))
             if self.end is None:
+                aim = self.aim or Aim()
+                add("aim", role=["attacker", "victim"], seat=seats)
+                if len(aim.gun) < MAX_GUN:
+                    add("load", card=[c for c in GUN_CARDS if c not in aim.gun])
+                add("unload", card=list(aim.gun))
+                if self.aim is not None:
+                    out.append({"action": "cancel_shot"})
                 for attacker in seats:
                     # the gun's cards are too many to list: any gun (RULES §1 "Guns")
                     out.append(
@@ -713,6 +784,20 @@ class CowboyDeal:
         if self._shot_step()["step"] == "shot_over":
             out.append({"action": "shot_over"})
         return out
+
+    def _aim_json(self) -> dict | None:
+        aim = self.aim
+        if aim is None:
+            return None
+        kind, why = _gun(aim.gun)
+        return {
+            "attacker": aim.attacker,
+            "victim": aim.victim,
+            "gun": list(aim.gun),
+            "gun_kind": kind,
+            "gun_name": engine.GUN_NAMES.get(kind),
+            "reason": why,
+        }
 
     def _shot_json(self) -> dict | None:
         shot = self.shot
@@ -801,6 +886,7 @@ class CowboyDeal:
             "holdings": holdings,
             "aces_on_table": list(self.aces),
             "shot": self._shot_json(),
+            "aim": self._aim_json(),
             "shots": shots,
             "end": end,
             "score": score,
@@ -820,4 +906,4 @@ def legal_taps(entry: dict) -> list[dict]:
     return [{"action": entry["action"], **dict(zip(names, combo, strict=True))} for combo in combos]
 
 
-__all__ = ["CowboyDeal", "Holding", "Shot", "legal_taps"]
+__all__ = ["Aim", "CowboyDeal", "Holding", "Shot", "legal_taps"]
