@@ -149,6 +149,20 @@ def test_a_later_deal_is_led_from_the_dealers_left_v_d2():
     assert "first deal only" in refused(NINE_0, settings=session).message
 
 
+def test_a_first_deal_after_the_trumps_were_saved_knows_who_leads():
+    """The session saved the trumps (Q♣ and, with 2–3 players, 9♦) before the first
+    deal's play was entered: that deal gets both through settings and asks for neither."""
+    session = {"queen_of_clubs": "Ola", "nine_of_diamonds": "Kuba"}
+    state = state_after(settings=session)
+    assert state["trumps"]["Ola"] == "C" and state["leader"] == 2 and state["turn"] == 2
+    assert state["setup"] is None and state["phase"] == "lay"
+    assert {t["action"] for t in state["legal"]} == {"lay", "loser"}
+    assert state_after({"action": "nine", "seat": 2}, settings=session)["leader"] == 2
+    assert "already set" in refused({"action": "nine", "seat": 1}, settings=session).message
+    error = refused(players=FOUR, settings={"queen_of_clubs": "Ana", "nine_of_diamonds": "Ana"})
+    assert error.path == "settings.nine_of_diamonds"
+
+
 def test_trumps_may_change_until_a_beat_was_judged_by_them():
     state = state_after(QUEEN_0, NINE_0, lay(0, "9H"), {"action": "queen", "seat": 1})
     assert state["trumps"]["Bojan"] == "C" and state["turn"] == 1

@@ -4,9 +4,11 @@ The trumps are the session's: the first deal's Q♣ holder takes clubs and the n
 players clockwise ♠, ♥, ♦ (V-D1). In the first deal they are tapped (``queen``, and
 with 2–3 players ``nine``: the 9♦ holder leads); a later deal gets them in
 ``settings.queen_of_clubs`` with its dealer in ``settings.dealer`` (the previous
-loser deals and the player on his left leads, V-D2). ``settings.totals`` (each
-player's carts or letters so far) tells which letter of VEŽIMAS the loser takes with
-the ``letters`` tally (V-D6), and a session already over takes no deal.
+loser deals and the player on his left leads, V-D2); a first deal whose trumps the
+session saved already gets them there, with ``settings.nine_of_diamonds``.
+``settings.totals`` (each player's carts or letters so far) tells which letter of
+VEŽIMAS the loser takes with the ``letters`` tally (V-D6), and a session already over
+takes no deal.
 
 The pile may be followed card by card: ``lay`` puts a card on it — a beat when the
 player answers the top card (checked by the engine's ``vezimas-beat``), any card when
@@ -38,7 +40,9 @@ DECK = tuple(
     str(card)
     for card in sorted(engine.DECK, key=lambda c: (engine.TRUMP_ORDER.index(c.suit), c.rank))
 )
-CONTEXT = ("queen_of_clubs", "dealer")  # what a later deal knows from the session
+# what a deal knows from the session: its trumps once saved (and the 9♦ holder who
+# leads the first deal of 2–3 players), a later deal's dealer
+CONTEXT = ("queen_of_clubs", "nine_of_diamonds", "dealer")
 TOTALS_LIMIT = 100_000
 ARGS = {
     "queen": ("seat",),
@@ -108,6 +112,7 @@ class VezimasDeal:
     queen_given: bool = False  # from settings: the trumps are the session's
     dealer: int | None = None  # a later deal's dealer (V-D2)
     nine: int | None = None  # the 9♦ holder, who leads a first deal of 2–3 players
+    nine_given: bool = False  # from settings, with the session's trumps
     counts: tuple[int, ...] = ()  # cards in each hand
     known: tuple[tuple[str, ...], ...] = ()  # cards known to be in each hand (taken)
     pile: tuple[PileCard, ...] = ()
@@ -143,6 +148,11 @@ class VezimasDeal:
             }
         except RuleError as exc:
             raise Refused(exc.message, exc.path) from None
+        if "nine_of_diamonds" in seats and not nine_of_diamonds_leads(len(names)):
+            raise Refused(
+                "With 4 players the Q♣ holder leads; no 9♦ holder is named.",
+                "settings.nine_of_diamonds",
+            )
         if raw_totals:
             context["totals"] = totals
             verify_session_goes_on(names, totals, clean)
@@ -152,6 +162,8 @@ class VezimasDeal:
             settings=tuple({**clean, **context}.items()),
             queen=seats.get("queen_of_clubs"),
             queen_given="queen_of_clubs" in seats,
+            nine=seats.get("nine_of_diamonds"),
+            nine_given="nine_of_diamonds" in seats,
             dealer=seats.get("dealer"),
             counts=(engine.deal_size(n),) * n,
             known=((),) * n,
@@ -324,6 +336,8 @@ class VezimasDeal:
             raise Refused("With 4 players the Q♣ holder leads, not the 9♦ holder.", ".action")
         if seat == self.nine:
             return self
+        if self.nine_given:
+            raise Refused("The 9♦ holder is already set for this session.", ".action")
         self._playing()
         if self.laid:
             raise Refused("Cards are on the pile; undo them to change who led.", ".action")
@@ -489,7 +503,8 @@ class VezimasDeal:
         if self._queen_open:
             out.append({"action": "queen", "seat": seats})
         if self.first_deal and nine_of_diamonds_leads(self.n) and not self.laid:
-            out.append({"action": "nine", "seat": seats})
+            if not self.nine_given:
+                out.append({"action": "nine", "seat": seats})
         if self.mover is None:
             cards = list(DECK)
             out.append({"action": "lay", "seat": seats, "card": cards})
