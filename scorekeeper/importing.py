@@ -29,12 +29,17 @@ MAX_STAMP = 64
 MAX_MESSAGE = 300  # a refusal is one line, however long the field it names
 
 
-def entry_kinds() -> frozenset[str]:
-    """Every kind of entry the history knows how to show."""
-    from . import api
+GENERIC_KINDS = ("manual-points", "game-end")  # entries of every game's table
+
+
+def entry_kinds(game: str) -> frozenset[str]:
+    """The kinds of entry a table of ``game`` keeps: the score pad's and the game end's,
+    and those its own screen stores (the ones the history names)."""
     from .summary import KIND_LABELS
 
-    return frozenset(KIND_LABELS) | frozenset(api.KINDS)
+    return frozenset(
+        kind for kind in KIND_LABELS if kind in GENERIC_KINDS or kind.startswith(f"{game}-")
+    )
 
 
 def check_export(data: object) -> dict:
@@ -135,7 +140,7 @@ def _checked(data: object) -> dict:
         "updated": _stamp(t["updated"], "table.updated"),
     }
 
-    kinds = entry_kinds()
+    kinds = entry_kinds(game.slug)
     seats = {str(seat) for seat in seated}
     entries, ids = [], set()
     for i, raw in enumerate(v.array(doc["entries"], "entries")):
@@ -160,7 +165,8 @@ def _checked(data: object) -> dict:
         ids.add(entry_id)
         if not isinstance(e["kind"], str) or e["kind"] not in kinds:
             raise RuleError(
-                f"{e['kind']!r} is not a kind of entry Scorekeeper keeps.", v.join(path, "kind")
+                f"{e['kind']!r} is not a kind of entry a {game.name} table keeps.",
+                v.join(path, "kind"),
             )
         points = {}
         for seat, value in v.mapping(e["points"], v.join(path, "points")).items():

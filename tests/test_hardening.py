@@ -281,6 +281,8 @@ REFUSED_IMPORTS = {
     "points for no seat": (_set("entries[0].points.9", 1), "not a seat"),
     "entry id twice": (_set("entries[1].id", None), "entries[1].id"),
     "unknown entry kind": (_set("entries[0].kind", "cheat"), "'cheat' is not a kind"),
+    "another game's entry": (_set("entries[0].kind", "pegs-apply"), "'pegs-apply' is not a kind"),
+    "an engine's kind no table keeps": (_set("entries[0].kind", "kvanta-trick"), "not a kind"),
     "unknown event": (_set("events[0].event", "erased"), "events[0].event"),
     "event of no entry": (_set("events[0].entry_id", 999), "events[0].entry_id"),
     "edit of no entry": (_set("entries[1].supersedes", 999), "earlier entry"),
