@@ -551,6 +551,19 @@ def test_end_a_not_everyone_gets_seven(kv):
     assert kv.store.draft(kv.table.id, screen.DRAFT) == (None, 0)
 
 
+def test_once_the_game_is_over_the_poll_sends_no_score_pad_round(kv):
+    """The table page of a finished game has no score pad, so the poll must not send
+    the pad's round out of band: htmx found no ``#pad-round`` to put it in and logged
+    ``htmx:oobErrorNoTarget`` on every phone at the end of a Kvanta game (#24)."""
+    live = kv.client.get(kv.url + "/live?v=0").get_data(as_text=True)
+    assert 'id="pad-round" hx-swap-oob="true"' in live  # a game under way: the pad is there
+    answer = kv.dealt()
+    answer = kv.post("end", case="stop", sid=answer.sid("-stop"))
+    assert answer.phase == "over" and 'id="pad"' not in kv.page().html
+    live = kv.client.get(kv.url + "/live?v=0").get_data(as_text=True)
+    assert "finished" in live and 'id="pad-round"' not in live
+
+
 def test_end_b_everyone_got_seven_final_poker(kv):
     kv.dealt()
     answer = kv.post("end", case="poker")

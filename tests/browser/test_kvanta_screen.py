@@ -339,3 +339,30 @@ def test_a_hand_tie_a_disputed_trick_and_the_final_comparison(
     print(
         f"\nkvanta: tied Hand, poker, disputed trick, final comparison (2 players): {taps.count} taps"
     )
+
+
+def test_a_finished_game_follows_another_phone_without_a_console_error(
+    page, browser, kvanta_server, console_errors
+):
+    """#24: once a Kvanta game was over, a phone's poll logged ``htmx:oobErrorNoTarget
+    #pad-round``: it sent the score pad's round out of band, and a finished game's page
+    has no pad. Here another phone renames a player after the end; this phone's poll
+    brings the change, and ``console_errors`` holds what this phone logged."""
+    scorer_url = start_table(page, kvanta_server, "kvanta", ["Ana", "Bojan"])
+    expect(page.locator("#pad-round")).to_have_count(1)
+    page.locator("form.end-game button").tap()
+    expect(page.locator("#standings .status.finished")).to_be_visible()
+    expect(page.locator("#pad-round")).to_have_count(0)
+
+    other_context = phone_context(browser)
+    other = other_context.new_page()
+    other.goto(scorer_url)
+    other.locator("summary", has_text="Players and table").tap()
+    other.locator('input[aria-label="Name of seat 2"]').fill("Bora")
+    other.locator("form.rename button").nth(1).tap()
+    expect(other.locator('#standings [data-player="Bora"]')).to_have_count(1)
+    other_context.close()
+
+    expect(page.locator('#standings [data-player="Bora"]')).to_have_count(1)  # by the poll
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done()))")
+    assert console_errors == []
