@@ -123,7 +123,10 @@ def test_a_kvanta_round_with_flux_undercut_and_poker_prize(
     expect(panel(page).locator(".kv-target .die")).to_have_count(3)
     expect(panel(page).locator(".kv-roll")).to_have_count(1)
     stage("burn, turned card, virtual roll")
-    page.wait_for_timeout(900)  # the dice have landed
+    # the dice have landed: their roll animation is over (waited for, not slept on)
+    page.wait_for_function(
+        "() => document.getAnimations().every((a) => a.playState === 'finished')"
+    )
     shots(page, "kvanta-target")
     assert_inside_viewport(page)
 
