@@ -11,7 +11,9 @@ client on the same machine: T tables of Wyoming Cowboy, each with
 every phone starting at a random moment of its period. Printed for each T: p50,
 p95 and p99 of taps, saves and polls, the errors (an answer other than 2xx, a
 broken connection, or nothing within 10 s), the server's CPU seconds per second
-(all its processes) and the client's; then the capacity: the largest T at which
+(all its processes), the seconds per second its threads were ready but waited for
+a core (the machine's other work), the client's CPU and how late its own loop
+woke (p95; a latency includes it); then the capacity: the largest T at which
 the taps' p95 is at most 100 ms and nothing failed.
 
 Each T runs ``--seconds`` (bounded also by ``--max-requests`` in all); a phone
@@ -107,6 +109,33 @@ class Stats:
         self.latencies: dict[str, list[float]] = {"tap": [], "save": [], "poll": []}
         self.errors: dict[str, int] = {"tap": 0, "save": 0, "poll": 0}
         self.budget = 0
+        self.client_lags: list[float] = []  # how late the client's own loop woke up
+
+
+async def watch_client(stats: Stats, deadline: float, every: float = 0.05) -> None:
+    """The client's own delay: a latency includes the time the client took to notice
+    the answer, which grows when the machine is short of cores."""
+    while time.perf_counter() < deadline:
+        start = time.perf_counter()
+        await asyncio.sleep(every)
+        stats.client_lags.append(time.perf_counter() - start - every)
+
+
+def waiting_for_a_core(pid: int) -> float | None:
+    """Seconds the server's threads (all its processes) spent ready to run but
+    waiting for a core, from Linux's schedstat; None elsewhere."""
+    total, found = 0, False
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            if int(stat.parent.name) != pid and parent != pid:
+                continue
+            for task in (stat.parent / "task").iterdir():
+                total += int((task / "schedstat").read_text().split()[1])
+                found = True
+        except (OSError, ValueError, IndexError):
+            continue
+    return total / 1e9 if found else None
 
 
 async def timed(stats: Stats, kind: str, connection: Connection, raw: bytes) -> bytes | None:
@@ -207,7 +236,7 @@ async def club_night(tables: list[Table], host: str, port: int, seconds: float, 
     stats.budget = budget
     deadline = time.perf_counter() + seconds
     run = f"night-{len(tables)}-{time.monotonic_ns()}"
-    phones = []
+    phones = [watch_client(stats, deadline)]
     for n, table in enumerate(tables):
         phones.append(scorer(stats, table, f"{run}-{n}", host, port, deadline))
         phones.append(
@@ -266,11 +295,13 @@ def main() -> None:
             print(
                 f"{'tables':>6}{'phones':>7} | {'tap p50/p95/p99 ms':>20} | "
                 f"{'save p50/p95/p99 ms':>20} | {'poll p50/p95/p99 ms':>20} |"
-                f"{'req/s':>7}{'errors':>7}{'server cpu/s':>13}{'client cpu/s':>13}"
+                f"{'req/s':>7}{'errors':>7}{'server cpu/s':>13}{'waiting/s':>10}"
+                f"{'client cpu/s':>13}{'client lag p95 ms':>18}"
             )
             capacity = None
             for count in counts:
                 cpu_before, client_before = server_cpu(proc.pid), time.process_time()
+                waited_before = waiting_for_a_core(proc.pid)
                 started = time.perf_counter()
                 stats = asyncio.run(
                     club_night(tables[:count], host, port, args.seconds, args.max_requests)
@@ -278,6 +309,12 @@ def main() -> None:
                 elapsed = time.perf_counter() - started
                 cpu = (server_cpu(proc.pid) - cpu_before) / elapsed
                 client_cpu = (time.process_time() - client_before) / elapsed
+                waited_after = waiting_for_a_core(proc.pid)
+                if waited_before is None or waited_after is None:
+                    waited = "–"
+                else:
+                    waited = f"{(waited_after - waited_before) / elapsed:.2f}"
+                lag = percentile(sorted(stats.client_lags), 0.95) if stats.client_lags else 0.0
                 cells = []
                 for kind in ("tap", "save", "poll"):
                     ordered = sorted(stats.latencies[kind])
@@ -292,7 +329,7 @@ def main() -> None:
                 print(
                     f"{count:>6}{count * PHONES_PER_TABLE:>7} | {cells[0]:>20} | {cells[1]:>20} | "
                     f"{cells[2]:>20} |{answered / elapsed:>7.0f}{errors:>7}{cpu:>13.2f}"
-                    f"{client_cpu:>13.2f}",
+                    f"{waited:>10}{client_cpu:>13.2f}{lag:>18.0f}",
                     flush=True,
                 )
                 taps = sorted(stats.latencies["tap"])
