@@ -268,9 +268,11 @@ def test_play_lists_the_engines_legal_moves_and_applies_one(pg):
     html = t.page().html
     assert pegs_drawn(html)[0] == sorted(applied["pegs"]["0"])
     assert "Ana played 5: T8→T13." in html
-    # the turn passes clockwise; the card is asked again
+    # the turn passes clockwise (it follows the move); the card is asked again
     draft, _v = t.store.draft(t.table.id, screen.DRAFT)
-    assert draft["player"] == 1 and draft["card"] is None
+    assert draft.get("card") is None
+    assert re.search(r'data-seat="1"\s+aria-pressed="true"', html)
+    assert len(re.findall(r'aria-pressed="true"\s+data-card=', html)) == 0
     assert "Bojan to play" in html
 
 
@@ -616,3 +618,48 @@ def test_the_standings_show_the_race_by_team(pg):
     ]
     assert "Team 1 (Ana and Ceca): 1 of 10 pegs home" in standings
     assert "Team 2 (Bojan and Dule): 3 of 10 pegs home" in standings
+
+
+def header(html):
+    return re.search(r'class="pg-status">([^<]+)<', html).group(1).strip()
+
+
+def test_undo_twice_then_redo_twice_names_the_right_player(pg, client):
+    """Issue #20: whose turn follows the latest live move (the seat after its player's,
+    written once in the race's ``next_seat``), so Undo ×2 and Redo ×2 — on this panel or
+    in the history — name the right player each time."""
+    t = pg(FOUR)
+    t.turn(0, "A")
+    t.step(0, "S", "T8")
+    t.tap("card", card="K")
+    t.step(1, "S", "T26")
+    t.tap("card", card="Q")
+    t.step(2, "S", "T44")
+    assert header(t.page().html) == "Dule to play"
+    first, second, third = t.entries(screen.APPLY_KIND)
+
+    def history(action, entry, sid):
+        response = client.post(
+            f"{t.url}/entries/{entry.id}/{action}",
+            data={"csrf_token": t.csrf, "submission_id": sid},
+            headers=HX,
+        )
+        assert response.status_code == 200, response.get_data(as_text=True)
+        return header(t.page().html)
+
+    response = t.post("/undo", {"entry": third.id, "submission_id": "u1"})  # the panel's
+    assert response.status_code == 200
+    assert header(t.page().html) == "Ceca to play"
+    assert history("undo", second, "h1") == "Bojan to play"
+    assert history("redo", second, "h2") == "Ceca to play"
+    assert history("redo", third, "h3") == "Dule to play"
+    assert t.board().positions(2)[-1] == "T44"
+    # the same in the history alone, down to no move at all and back
+    assert history("undo", third, "h4") == "Ceca to play"
+    assert history("undo", second, "h5") == "Bojan to play"
+    assert history("redo", second, "h6") == "Ceca to play"
+    assert history("redo", third, "h7") == "Dule to play"
+    # a turn passed by a discard belongs to that board only: the next move ends it
+    t.tap("pass")
+    assert header(t.page().html) == "Ana to play"
+    assert history("undo", third, "h8") == "Ceca to play"

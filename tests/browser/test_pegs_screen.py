@@ -5,6 +5,8 @@ data-pos after each — then set-up mode, the hand check and the watch link."""
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 
 from .conftest import assert_inside_viewport, phone_context, start_table
@@ -183,3 +185,33 @@ def test_a_six_seat_game_on_the_board(page, browser, live_server, taps, shots, c
     expect(page.locator('.pg-players [data-seat="4"]')).to_have_attribute("aria-pressed", "true")
     watcher_context.close()
     print(f"\npegs taps: {counts}, whole flow {taps.count}")
+
+
+def test_undo_twice_then_redo_twice_names_the_right_player(page, live_server, taps, console_errors):
+    """Issue #20: Undo ×2, then Redo ×2 in the history; each time the header names the
+    player whose turn it is (the seat after the latest live move's player)."""
+    start_table(page, live_server, "pegs", ["Ana", "Bojan", "Ceca", "Dule"])
+    title = page.locator("#pg-title")
+    choose(page, taps, '.pg-players [data-seat="0"]')
+    for rank, hole, seat in (("A", "T8", 0), ("K", "T26", 1), ("Q", "T44", 2)):
+        choose(page, taps, f'.pg-cards [data-card="{rank}"]')
+        taps(f'.hit[data-hit="{hole}"]')
+        expect(page.locator(peg(seat, hole))).to_have_count(1)
+    expect(title).to_have_text("Dule to play")
+
+    def history(round_no: int, action: str, who: str):
+        taps(f'#history li[data-round="{round_no}"] button:text-is("{action}")')
+        expect(page.locator(f'#history li[data-round="{round_no}"]')).to_have_class(
+            re.compile(r"\bundone\b") if action == "Undo" else re.compile(r"^round$")
+        )
+        expect(title).to_have_text(f"{who} to play")
+
+    taps(".pg-undo")  # the panel's Undo, then the history's
+    expect(page.locator(peg(2, "T44"))).to_have_count(0)
+    expect(title).to_have_text("Ceca to play")
+    history(2, "Undo", "Bojan")
+    expect(page.locator(peg(1, "T26"))).to_have_count(0)
+    history(2, "Redo", "Ceca")
+    history(3, "Redo", "Dule")
+    expect(page.locator(peg(2, "T44"))).to_have_count(1)
+    expect(page.locator('.pg-players [data-seat="3"]')).to_have_attribute("aria-pressed", "true")

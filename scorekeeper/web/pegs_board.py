@@ -1,0 +1,266 @@
+"""The Pegs and Jokers board drawn as inline SVG (view code only, no game rule).
+
+The loop of 18·N track holes is a regular polygon (one side per seat, seat 0 at the
+bottom, forward = clockwise), with each seat's start area, home lane H1–H5, come-out
+CO(s) = T(18s+8) and in-spot IN(s) = T(18s+3), and the pegs in seat colours (team 0
+warm hues, team 1 cool ones). Every peg element carries ``data-seat`` and ``data-pos``.
+The geometry is computed here, so templates do no arithmetic; where pegs may go comes
+from the engine.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+from ..games import pegs as engine
+
+# seat colours: team 0 (even seats) warm, team 1 (odd seats) cool
+COLOURS = ("red", "blue", "orange", "teal", "gold", "violet", "pink", "green")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where everything is drawn for N seats, in viewBox units (400 wide)."""
+
+    seats: int
+    width: float
+    height: float
+    spacing: float  # between two track holes
+    hole_r: float
+    peg_r: float
+    sides: tuple  # per seat ((x1, y1), (x2, y2)) of its stretch of track
+    track: tuple  # T0 … T(L-1) → (x, y)
+    lanes: tuple  # per seat: H1 … H5 → (x, y)
+    starts: tuple  # per seat: 5 start slots → (x, y)
+    start_centre: tuple  # per seat (x, y)
+    start_r: float
+    labels: tuple  # per seat (x, y): just inside the start area, towards the centre
+    normals: tuple  # per seat: the unit vector from its side towards the centre
+    font: float
+
+
+def _pt(p: tuple[float, float]) -> tuple[float, float]:
+    return (round(p[0], 1), round(p[1], 1))
+
+
+@functools.lru_cache(maxsize=8)
+def layout(seats: int) -> Layout:
+    """A regular polygon, one side of 18 holes per seat; seat 0 at the bottom (six seats:
+    just left of it) and the track running clockwise (increasing hole numbers). Six
+    seats stand on a point, so that board is taller than wide, as a phone is."""
+    width, margin = 400.0, 10.0
+    first = {4: 45.0, 6: 90.0, 8: 67.5}[seats]
+    angles = [math.radians(first + 360.0 * k / seats) for k in range(seats)]
+    unit = [(math.cos(a), math.sin(a)) for a in angles]
+    xs, ys = [u[0] for u in unit], [u[1] for u in unit]
+    radius = (width - 2 * margin) / (max(xs) - min(xs))
+    height = (max(ys) - min(ys)) * radius + 2 * margin
+    cx, cy = margin - min(xs) * radius, margin - min(ys) * radius
+    corners = [(cx + radius * x, cy + radius * y) for x, y in unit]
+    side = math.dist(corners[0], corners[1])
+    per = engine.SIDE
+    d = side / per
+    track, lanes, starts, centres, labels, sides, normals = [], [], [], [], [], [], []
+    for s in range(seats):
+        a, b = corners[s], corners[(s + 1) % seats]
+        tangent = ((b[0] - a[0]) / side, (b[1] - a[1]) / side)
+        mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        inward = math.dist(mid, (cx, cy))
+        normal = ((cx - mid[0]) / inward, (cy - mid[1]) / inward)
+        holes = [
+            (a[0] + tangent[0] * d * (j + 0.5), a[1] + tangent[1] * d * (j + 0.5))
+            for j in range(per)
+        ]
+        track.extend(_pt(h) for h in holes)
+        sides.append((_pt(holes[0]), _pt(holes[-1])))
+
+        def inside(p, depth, along=0.0, n=normal, t=tangent):
+            return (p[0] + n[0] * depth + t[0] * along, p[1] + n[1] * depth + t[1] * along)
+
+        spot = holes[engine.IN_SPOT]
+        lanes.append(tuple(_pt(inside(spot, d * h * 1.05)) for h in range(1, engine.LANE + 1)))
+        centre = inside(holes[engine.COME_OUT], d * 2.9, d * 1.2)
+        ring = d * 1.2
+        slots = []
+        for k in range(engine.PEGS):
+            turn = math.radians(72 * k)
+            # the first slot points at the track; the others go round the centre
+            ox = -normal[0] * math.cos(turn) + tangent[0] * math.sin(turn)
+            oy = -normal[1] * math.cos(turn) + tangent[1] * math.sin(turn)
+            slots.append(_pt((centre[0] + ox * ring, centre[1] + oy * ring)))
+        starts.append(tuple(slots))
+        centres.append(_pt(centre))
+        labels.append(_pt(inside(holes[engine.COME_OUT], d * 5.2, d * 1.2)))
+        normals.append(normal)
+    return Layout(
+        seats=seats,
+        width=width,
+        height=round(height, 1),
+        spacing=d,
+        hole_r=round(min(d * 0.28, 4.0), 2),
+        peg_r=round(min(d * 0.42, 7.2), 2),
+        sides=tuple(sides),
+        track=tuple(track),
+        lanes=tuple(lanes),
+        starts=tuple(starts),
+        start_centre=tuple(centres),
+        start_r=round(ring + d * 0.6, 1),
+        labels=tuple(labels),
+        normals=tuple(normals),
+        font=round(min(max(d * 1.15, 10.0), 15.0), 1),
+    )
+
+
+def spot(lay: Layout, seat: int, pos: str) -> tuple[float, float]:
+    """The point of a position of ``seat``'s peg (start: the start area's centre)."""
+    code = engine.parse_position(pos, engine.SIDE * lay.seats)
+    if code == engine.START:
+        return lay.start_centre[seat]
+    if code >= 0:
+        return lay.track[code]
+    return lay.lanes[seat][engine.lane_number(code) - 1]
+
+
+def hit_radii(points: list[tuple[float, float]], lay: Layout) -> list[float]:
+    """Invisible tap areas as big as they can be without covering another one's centre."""
+    biggest = 22.0
+    out = []
+    for i, p in enumerate(points):
+        others = [math.dist(p, q) for j, q in enumerate(points) if j != i]
+        room = min(others) / 2 if others else biggest
+        out.append(round(max(min(biggest, room), lay.hole_r + 1), 1))
+    return out
+
+
+# ---------------------------------------------------------------- reading the table
+
+
+def draw(
+    lay: Layout,
+    board: engine.Board,
+    names: list[str],
+    last_steps: list[dict] = (),
+    last_bumps: list[dict] = (),
+    turn: int | None = None,
+) -> dict:
+    """The static part of the SVG: track, holes, the pegs, and marks on the last move's
+    destinations (``last_steps``) and on the pegs it bumped (``last_bumps``)."""
+    n = lay.seats
+    holes = []
+    for i, (x, y) in enumerate(lay.track):
+        side = i // engine.SIDE
+        kind = i % engine.SIDE
+        cls = f"hole side-{COLOURS[side]}"
+        if kind == engine.COME_OUT:
+            cls += " co"
+        elif kind == engine.IN_SPOT:
+            cls += " in"
+        holes.append({"x": x, "y": y, "cls": cls, "name": f"T{i}"})
+    lanes = [
+        {"x": x, "y": y, "cls": f"lane c-{COLOURS[s]}", "name": f"H{h + 1}"}
+        for s in range(n)
+        for h, (x, y) in enumerate(lay.lanes[s])
+    ]
+    starts = [
+        {"x": x, "y": y, "cls": f"start c-{COLOURS[s]}"}
+        for s in range(n)
+        for (x, y) in lay.starts[s]
+    ]
+    links = [
+        {
+            "x1": lay.track[engine.SIDE * s + engine.IN_SPOT][0],
+            "y1": lay.track[engine.SIDE * s + engine.IN_SPOT][1],
+            "x2": lay.lanes[s][-1][0],
+            "y2": lay.lanes[s][-1][1],
+            "cls": f"c-{COLOURS[s]}",
+        }
+        for s in range(n)
+    ]
+    pegs = []
+    for s in range(n):
+        in_start = 0
+        for pos in board.positions(s):
+            if pos == "S":
+                x, y = lay.starts[s][in_start]
+                in_start += 1
+            else:
+                x, y = spot(lay, s, pos)
+            pegs.append(
+                {"x": x, "y": y, "seat": s, "pos": pos, "cls": f"peg c-{COLOURS[s]} team-{s % 2}"}
+            )
+    marks = []
+    for st in last_steps:
+        x, y = spot(lay, st["seat"], st["to"])
+        marks.append({"x": x, "y": y, "cls": "last", "r": round(lay.peg_r + 2.5, 1)})
+    for bump in last_bumps:
+        x, y = spot(lay, bump["seat"], bump["from"])
+        marks.append({"x": x, "y": y, "cls": "bumped", "r": round(lay.peg_r + 1.5, 1)})
+    sides = [
+        {
+            "x1": a[0],
+            "y1": a[1],
+            "x2": b[0],
+            "y2": b[1],
+            "cls": f"side c-{COLOURS[s]}",
+        }
+        for s, (a, b) in enumerate(lay.sides)
+    ]
+    labels = []
+    for s in range(n):
+        text = names[s] if len(names[s]) <= 10 else names[s][:9] + "…"
+        # move the text's middle in far enough that its box clears the start area
+        nx, ny = lay.normals[s]
+        half = abs(nx) * len(text) * lay.font * 0.31 + abs(ny) * lay.font * 0.5
+        x, y = lay.labels[s]
+        cls = f"label c-{COLOURS[s]}" + (" turn" if s == turn else "")
+        labels.append(
+            {"x": round(x + nx * half, 1), "y": round(y + ny * half, 1), "text": text, "cls": cls}
+        )
+    spots = []
+    for s in range(n):
+        for kind, hole in (("co", engine.COME_OUT), ("in", engine.IN_SPOT)):
+            x, y = lay.track[engine.SIDE * s + hole]
+            spots.append({"x": x, "y": y, "cls": f"{kind}-ring c-{COLOURS[s]}"})
+    return {
+        "viewbox": f"0 0 {lay.width:g} {lay.height:g}",
+        "spots": spots,
+        "seats": n,
+        "hole_r": lay.hole_r,
+        "peg_r": lay.peg_r,
+        "ring_r": round(lay.peg_r + 1.6, 1),
+        "start_r": lay.start_r,
+        "font": lay.font,
+        "sides": sides,
+        "holes": holes,
+        "lanes": lanes,
+        "starts": starts,
+        "links": links,
+        "co_r": round(lay.hole_r + 2.2, 1),
+        "centres": [
+            {"x": x, "y": y, "cls": f"start-area c-{COLOURS[s]}"}
+            for s, (x, y) in enumerate(lay.start_centre)
+        ],
+        "pegs": pegs,
+        "marks": marks,
+        "labels": labels,
+        "rings": [],
+        "hits": [],
+    }
+
+
+def hit(x: float, y: float, url: str, vals: dict, label: str, cls: str, data: str) -> dict:
+    """A tap area: ``url`` names the route (step, fix, peg), ``vals`` what it posts."""
+    return {"x": x, "y": y, "url": url, "vals": vals, "label": label, "cls": cls, "data": data}
+
+
+def add_hits(svg: dict, lay: Layout, hits: list[dict]) -> None:
+    """Tap areas (``x``, ``y``, ``url``, ``vals``, ``label``, ``target``), one per spot."""
+    seen: dict[tuple, dict] = {}
+    for hit in hits:  # earlier ones win a shared spot (destinations come first)
+        seen.setdefault((hit["x"], hit["y"]), hit)
+    unique = list(seen.values())
+    radii = hit_radii([(h["x"], h["y"]) for h in unique], lay)
+    for hit, r in zip(unique, radii, strict=True):
+        svg["hits"].append({**hit, "r": r})
