@@ -235,7 +235,80 @@
     showNetStatus();
   });
 
+  // ---- a game screen's taps: each tap button's request carries a tap id made here, so
+  // the server applies it once. The id stays on the button until the answer redraws
+  // the panel: tapping again after a lost answer resends the same id (applied once),
+  // and the tap itself says what was meant ("2♣ played by Ola"), never a toggle.
+  // The table version this phone shows goes along, so a tap's answer can move the
+  // poll on only when nothing else changed meanwhile.
+  function newTapId() {
+    var bytes = new Uint8Array(12);
+    (window.crypto || window.msCrypto).getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+  document.addEventListener("htmx:configRequest", function (ev) {
+    var elt = ev.detail.elt;
+    if (!elt || !elt.hasAttribute || !elt.hasAttribute("data-tap")) return;
+    var id = elt.getAttribute("data-tap-id");
+    if (!id) { id = newTapId(); elt.setAttribute("data-tap-id", id); }
+    ev.detail.parameters.tap_id = id;
+    var live = document.getElementById("live");
+    var seen = live && /[?&]v=(\d+)/.exec(live.getAttribute("hx-get") || "");
+    if (seen) ev.detail.parameters.seen = seen[1];
+  });
+
+  // ---- what this phone shows of a game screen (full or quick entry, whose cards are
+  // open) is this phone's own, in sessionStorage, never the shared deal's. A scope
+  // ([data-view-key]) shows the [data-view-only] parts of its value; [data-view-set]
+  // buttons choose it. A choice lasts until the part it opened is done
+  // ([data-view-done], e.g. that player's cards all in): then the scope shows what the
+  // server says comes next (data-view-default), as a phone that never chose does.
+  var VIEW = "scorekeeper.view:";
+  function ownParts(scope, selector) {
+    return Array.prototype.filter.call(scope.querySelectorAll(selector), function (el) {
+      return el.parentNode.closest("[data-view-key]") === scope;
+    });
+  }
+  function readView(scope) {
+    var fallback = scope.getAttribute("data-view-default") || "";
+    var stored = null;
+    try { stored = JSON.parse(sessionStorage.getItem(VIEW + scope.getAttribute("data-view-key")) || "null"); } catch (e) { stored = null; }
+    if (!stored || typeof stored.v !== "string") return fallback;
+    var parts = ownParts(scope, "[data-view-only]");
+    if (!parts.length) return stored.v;
+    var part = parts.filter(function (el) { return el.getAttribute("data-view-only") === stored.v; })[0];
+    if (!part || (part.hasAttribute("data-view-done") && !stored.done)) return fallback;
+    return stored.v;
+  }
+  function applyViews(root) {
+    var scopes = root.querySelectorAll ? root.querySelectorAll("[data-view-key]") : [];
+    Array.prototype.forEach.call(scopes, function (scope) {
+      var value = readView(scope);
+      scope.setAttribute("data-view", value);
+      ownParts(scope, "[data-view-only]").forEach(function (el) {
+        el.hidden = el.getAttribute("data-view-only") !== value;
+      });
+      ownParts(scope, "[data-view-set]").forEach(function (btn) {
+        btn.setAttribute("aria-pressed", btn.getAttribute("data-view-set") === value ? "true" : "false");
+      });
+    });
+  }
+  document.addEventListener("click", function (ev) {
+    var btn = ev.target.closest ? ev.target.closest("[data-view-set]") : null;
+    if (!btn) return;
+    var scope = btn.parentNode.closest("[data-view-key]");
+    if (!scope) return;
+    var value = btn.getAttribute("data-view-set");
+    var part = ownParts(scope, "[data-view-only]").filter(function (el) { return el.getAttribute("data-view-only") === value; })[0];
+    var choice = { v: value, done: !!(part && part.hasAttribute("data-view-done")) };
+    try { sessionStorage.setItem(VIEW + scope.getAttribute("data-view-key"), JSON.stringify(choice)); } catch (e) { /* this page still shows it */ }
+    applyViews(scope.parentNode);
+  });
+  document.addEventListener("htmx:afterSettle", function () { applyViews(document); });
+  document.addEventListener("htmx:oobAfterSwap", function () { applyViews(document); });
+
   document.addEventListener("DOMContentLoaded", function () {
+    applyViews(document);
     initPad(document);
     rememberTable();
     showRecent();

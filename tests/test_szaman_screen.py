@@ -4,6 +4,8 @@ refusals that store nothing, stale and retried taps, the watch link, Russian var
 
 from __future__ import annotations
 
+import html
+import itertools
 import json
 import re
 
@@ -18,7 +20,10 @@ DRAFT = "szaman-deal"
 
 
 class Screen:
-    """One phone at the Szaman table: taps as the panel's buttons send them."""
+    """One phone at the Szaman table: taps as the panel's buttons send them (the tap in
+    the play state's notation, a fresh tap id each, as static/app.js gives them)."""
+
+    ids = itertools.count()
 
     def __init__(self, client, url, html, csrf):
         self.client = client
@@ -26,6 +31,7 @@ class Screen:
         self.html = html
         self.csrf = csrf
         self.status = 200
+        self.last_tap_id = None
 
     @property
     def panel(self) -> str:
@@ -54,9 +60,43 @@ class Screen:
             self.html = body
         return response
 
-    def tap(self, op, **fields):
-        data = {"op": op, "v": self.version, "round": self.round, **fields}
-        return self.post("/szaman/tap", {k: str(v) for k, v in data.items()})
+    def send(self, tap: dict, tap_id=None, v=None, rnd=None):
+        """Post one tap (its JSON notation) as a button does."""
+        self.last_tap_id = tap_id or f"t{next(self.ids)}"
+        data = {
+            "tap_id": self.last_tap_id,
+            "tap": json.dumps(tap),
+            "v": str(self.version if v is None else v),
+            "round": str(self.round if rnd is None else rnd),
+        }
+        return self.post("/szaman/tap", data)
+
+    def tap(self, action, **args):
+        return self.send({"action": action, **args})
+
+    def button(self, *marks: str) -> dict:
+        """The fields of the panel's tap button carrying every one of ``marks``."""
+        for tag in re.findall(r"<button\b[^>]*>", self.panel, re.S):
+            if all(mark in tag for mark in marks) and "disabled" not in tag:
+                vals = re.search(r"hx-vals='([^']*)'", tag).group(1)
+                return json.loads(html.unescape(vals))
+        raise AssertionError(f"no button {marks} on the panel")
+
+    def press(self, *marks: str):
+        """Tap the button carrying ``marks`` (what the panel offers, with its seat)."""
+        fields = self.button(*marks)
+        self.last_tap_id = f"t{next(self.ids)}"
+        return self.post(
+            "/szaman/tap", {**{k: str(v) for k, v in fields.items()}, "tap_id": self.last_tap_id}
+        )
+
+    def card(self, code):
+        """The card picker's button for ``code`` (it names whose turn it is)."""
+        return self.press(f'data-card="{code}"')
+
+    def undo(self, tap_id=None):
+        fields = self.button('data-op="undo"')
+        return self.post("/szaman/undo", {"tap_id": tap_id or fields["tap_id"]})
 
     def save(self, submission_id=None):
         sid = submission_id or re.search(r'"submission_id": "([^"]+)"', self.panel).group(1)
@@ -70,7 +110,7 @@ class Screen:
 
     def error(self) -> str | None:
         found = re.search(r'class="verdict no"[^>]*>([^<]+)<', self.panel)
-        return found.group(1) if found else None
+        return html.unescape(found.group(1)) if found else None
 
 
 @pytest.fixture
@@ -89,49 +129,58 @@ def seat(name):
     return NAMES.index(name)
 
 
+def taps_of(store, screen) -> list[dict]:
+    data, _version = store.draft(screen.table_id, DRAFT)
+    return data["taps"] if data else []
+
+
 def enter_full_tricks(screen, tricks=FULL_DEAL, suits=JOKER_SUITS):
     screen.tap("lead", seat=seat(tricks[0][0][0]))
     for i, plays in enumerate(tricks):
         for j, (_name, card) in enumerate(plays):
-            screen.tap("card", card=card)
+            screen.card(card)
             assert screen.status == 200, screen.error()
             if j == 0 and i in suits:
                 assert screen.step == "suit"
-                screen.tap("suit", suit=suits[i])
+                screen.press(f'data-suit="{suits[i]}"')
                 assert screen.status == 200, screen.error()
 
 
 def enter_left(screen, left=LEFT):
     for name in NAMES:
-        cards = left[name]
-        if not cards and f'data-seat="{seat(name)}"' in screen.panel and screen.step == "end":
-            row = re.search(rf'<li class="(\w*)" data-seat="{seat(name)}"', screen.panel)
-            if row.group(1) == "done":
-                continue
-        for card in cards:
-            screen.tap("held", seat=seat(name), card=card)
+        for card in left[name]:
+            screen.tap("held", seat=seat(name), card=card, on=True)
             assert screen.status == 200, screen.error()
-        if f'"op": "done", "round": {screen.round}, "seat": {seat(name)}' in screen.panel:
-            screen.tap("done", seat=seat(name))
+        if f'data-done-seat="{seat(name)}"' in screen.panel:
+            screen.press(f'data-done-seat="{seat(name)}"')
+            assert screen.status == 200, screen.error()
 
 
 def test_a_full_deal_tap_by_tap_is_a_draft_then_one_entry(table, store):
     screen = table()
     assert "Deal 1 of 6" in screen.panel and screen.step == "lead"
     screen.tap("lead", seat=0)
-    assert store.draft(screen.table_id, DRAFT)[0]["taps"] == [{"op": "lead", "seat": "0"}]
+    (lead,) = taps_of(store, screen)
+    assert lead == {"id": screen.last_tap_id, "action": "lead", "seat": 0}
     taps = 1
     for i, plays in enumerate(FULL_DEAL):
-        for j, (_name, card) in enumerate(plays):
-            screen.tap("card", card=card)
+        for j, (name, card) in enumerate(plays):
+            assert f"Trick {i + 1}: {name} plays" in screen.panel  # the state says whose turn
+            screen.card(card)
             taps += 1
             assert screen.status == 200, screen.error()
             data, version = store.draft(screen.table_id, DRAFT)
             assert len(data["taps"]) == taps and screen.version == version  # saved per tap
+            assert data["taps"][-1] == {
+                "id": screen.last_tap_id,
+                "action": "card",
+                "seat": seat(name),
+                "card": card,
+            }
             if j == 0 and i in JOKER_SUITS:
                 assert "which suit does Ola name?" in screen.panel
                 assert 'data-suit="H"' in screen.panel and 'data-suit="S"' not in screen.panel
-                screen.tap("suit", suit=JOKER_SUITS[i])
+                screen.press(f'data-suit="{JOKER_SUITS[i]}"')
                 taps += 1
         if i < len(FULL_DEAL) - 1:
             # the trick's winner and points show as soon as it is complete
@@ -158,20 +207,21 @@ def test_a_full_deal_tap_by_tap_is_a_draft_then_one_entry(table, store):
     assert {k: int(v) for k, v in totals.items()} == result["totals"]
     assert store.draft(screen.table_id, DRAFT) == (None, 0)  # closed with the entry
     assert "Deal 1 saved." in screen.html and "Deal 2 of 6" in screen.panel
+    # the entry keeps the tap log it was entered with (for Edit)
+    assert [t["action"] for t in store.entry_taps(entry.id)][:3] == ["lead", "card", "card"]
 
 
 def test_a_quick_deal_one_tap_a_plain_trick(table, store):
     screen = table()
-    screen.tap("mode", mode="quick")
     taps = 0
     for winner, specials, off in QUICK_DEAL:
         for name in specials:
-            screen.tap("special", name=name, on=1)
+            screen.press(f'data-special="{name}"')
             taps += 1
         for name in off:
-            screen.tap("off", seat=seat(name), on=1)
+            screen.press(f'data-off="{seat(name)}"')
             taps += 1
-        screen.tap("winner", seat=seat(winner))
+        screen.press('data-op="winner"', f'data-seat="{seat(winner)}"')
         taps += 1
         assert screen.status == 200, screen.error()
     assert taps / len(QUICK_DEAL) <= 2
@@ -183,97 +233,123 @@ def test_a_quick_deal_one_tap_a_plain_trick(table, store):
     assert entry.result["totals"] == api.evaluate("szaman-deal", quick_request())["totals"]
     # the same deal entered either way scores the same
     assert entry.result["totals"] == api.evaluate("szaman-deal", full_request())["totals"]
-    # the next deal starts in the mode this one ended in
-    assert 'data-mode="quick" aria-pressed="true"' in screen.panel
+    # the next deal is first shown the way this one ended (each phone may switch)
+    assert 'data-mode="quick" data-view-set="quick" aria-pressed="true"' in screen.panel
+    assert 'data-view-default="quick"' in screen.panel and screen.step == "quick"
 
 
 def test_full_and_quick_tricks_mix_in_one_deal(table, store):
     screen = table()
-    screen.tap("mode", mode="quick")
-    screen.tap("winner", seat=seat("Piotr"))
-    screen.tap("mode", mode="full")
-    # no "who leads" question: Piotr won the last trick
-    assert screen.step == "card" and "Trick 2: Piotr plays" in screen.panel
+    screen.press('data-op="winner"', f'data-seat="{seat("Piotr")}"')
+    # no "who leads" question: Piotr won the last trick; both ways stay on the panel
+    assert "Trick 2: Piotr plays" in screen.panel and 'data-view-only="full"' in screen.panel
+    assert screen.step == "quick"  # shown first the way the last trick was entered
     for _name, card in FULL_DEAL[1]:
-        screen.tap("card", card=card)
+        screen.card(card)
     assert "Trick 2: Ola wins" in screen.panel and "Ola +19" in screen.panel
-    data, _version = store.draft(screen.table_id, DRAFT)
-    assert [t["op"] for t in data["taps"]] == ["mode", "winner", "mode"] + ["card"] * 4
+    assert [t["action"] for t in taps_of(store, screen)] == ["winner"] + ["card"] * 4
+    # in the middle of a trick entered card by card, only cards are offered
+    screen.card("5S")
+    assert "data-view-only" not in screen.panel and 'data-op="winner"' not in screen.panel
 
 
 def test_undo_takes_back_the_last_tap_only(table, store):
     screen = table()
-    screen.tap("undo")
+    screen.post("/szaman/undo", {"tap_id": ""})
     assert screen.status == 422 and "nothing to undo" in screen.error()
     screen.tap("lead", seat=0)
-    screen.tap("card", card="2C")
-    screen.tap("card", card="KC")
+    screen.card("2C")
+    screen.card("KC")
     assert "Zosia plays" in screen.panel
-    screen.tap("undo")
+    screen.undo()
     assert screen.status == 200 and "Piotr plays" in screen.panel
-    data, _v = store.draft(screen.table_id, DRAFT)
-    assert [t.get("card") for t in data["taps"]] == [None, "2C"]
+    assert [t.get("card") for t in taps_of(store, screen)] == [None, "2C"]
     # undo across a finished trick brings the trick back to its last card
     for card in ("KC", "5C", "9C"):
-        screen.tap("card", card=card)
+        screen.card(card)
     assert "Trick 1: Piotr wins" in screen.panel
-    screen.tap("undo")
+    screen.undo()
     assert "Adam plays" in screen.panel and "Trick 1: Piotr wins" not in screen.panel
+    # and redo puts it back
+    screen.post("/szaman/redo", {"tap_id": screen.button('data-op="redo"')["tap_id"]})
+    assert "Trick 1: Piotr wins" in screen.panel
 
 
 @pytest.mark.parametrize(
-    ("setup", "op", "fields", "message"),
+    ("setup", "tap", "message"),
     [
-        ([("lead", {"seat": 0}), ("card", {"card": "2C"})], "card", {"card": "2C"}, "already in"),
-        ([("lead", {"seat": 0})], "card", {"card": "ZZ"}, "Tap one of the cards"),
-        ([("lead", {"seat": 0})], "card", {"card": "JK"}, "Tap one of the cards"),
-        ([], "card", {"card": "2C"}, "who leads the first trick"),
-        ([], "lead", {"seat": 9}, "not at this table"),
-        ([], "lead", {"seat": "x"}, "Choose a player"),
-        ([("lead", {"seat": 0}), ("card", {"card": "RJ"})], "suit", {"suit": "S"}, "red joker"),
-        ([("lead", {"seat": 0}), ("card", {"card": "RJ"})], "card", {"card": "2D"}, "suit"),
-        ([("lead", {"seat": 0}), ("card", {"card": "2C"})], "suit", {"suit": "C"}, "only when"),
-        ([], "winner", {"seat": 0}, "quick entry"),
-        ([("mode", {"mode": "quick"})], "special", {"name": "QS"}, "not a special"),
-        ([("mode", {"mode": "quick"})], "special", {"name": "2C"}, "not a special"),
-        ([("mode", {"mode": "quick"})], "mode", {"mode": "slow"}, "full or quick"),
-        ([], "fly", {}, "not something"),
-        ([], "held", {"seat": 0, "card": "2C"}, "still being played"),
-        ([], "end", {}, "at least one trick"),
         (
-            [("mode", {"mode": "quick"}), ("off", {"seat": 1})],
-            "winner",
-            {"seat": 1},
-            "not off-suit",  # the engine's own sentence
+            [("lead", {"seat": 0}), ("card", {"seat": 0, "card": "2C"})],
+            {"action": "card", "seat": 1, "card": "2C"},
+            "already in",
+        ),
+        ([("lead", {"seat": 0})], {"action": "card", "seat": 0, "card": "ZZ"}, "ZZ"),
+        ([("lead", {"seat": 0})], {"action": "card", "seat": 0, "card": "JK"}, "JK"),
+        (
+            [("lead", {"seat": 0})],
+            {"action": "card", "seat": 2, "card": "2C"},
+            "Ola's turn to lead trick 1",
+        ),
+        ([], {"action": "lead", "seat": 9}, "seat is a player's seat"),
+        ([], {"action": "lead", "seat": "x"}, "seat is a player's seat"),
+        (
+            [("lead", {"seat": 0}), ("card", {"seat": 0, "card": "RJ"})],
+            {"action": "suit", "seat": 0, "suit": "S"},
+            "red joker",
+        ),
+        (
+            [("lead", {"seat": 0}), ("card", {"seat": 0, "card": "RJ"})],
+            {"action": "card", "seat": 1, "card": "2D"},
+            "suit",
+        ),
+        (
+            [("lead", {"seat": 0}), ("card", {"seat": 0, "card": "2C"})],
+            {"action": "suit", "seat": 0, "suit": "C"},
+            "only when",
+        ),
+        (
+            [("lead", {"seat": 0}), ("card", {"seat": 0, "card": "2C"})],
+            {"action": "winner", "seat": 0},
+            "card by card",
+        ),
+        ([], {"action": "special", "card": "QS", "on": True}, "not a special"),
+        ([], {"action": "special", "card": "2C", "on": True}, "not a special"),
+        ([], {"action": "special", "card": "8H"}, "needs its on"),
+        ([], {"action": "off", "seat": 1, "on": "yes"}, "not a toggle"),
+        ([], {"action": "fly"}, "no tap called 'fly'"),
+        ([], {"action": "held", "seat": 0, "card": "2C", "on": True}, "once the deal is over"),
+        ([], {"action": "end"}, "at least one trick"),
+        (
+            [("off", {"seat": 1, "on": True})],
+            {"action": "winner", "seat": 1},
+            "cannot have won",
         ),
     ],
 )
-def test_a_refused_tap_says_why_and_stores_nothing(table, store, setup, op, fields, message):
+def test_a_refused_tap_says_why_and_stores_nothing(table, store, setup, tap, message):
     screen = table()
-    for setup_op, setup_fields in setup:
-        screen.tap(setup_op, **setup_fields)
+    for action, args in setup:
+        screen.tap(action, **args)
         assert screen.status == 200, screen.error()
     before = store.draft(screen.table_id, DRAFT)
-    screen.tap(op, **fields)
+    screen.send(tap)
     assert screen.status == 422
     assert message in screen.error()
     assert store.draft(screen.table_id, DRAFT) == before
     assert store.entries(screen.table_id) == []
 
 
-def test_a_tap_that_breaks_a_rule_of_the_whole_deal_is_refused_by_the_engine(table, store):
+def test_a_tap_that_breaks_a_rule_of_the_whole_deal_is_refused(table, store):
     screen = table()
-    screen.tap("mode", mode="quick")
-    screen.tap("special", name="joker", on=1)
-    screen.tap("winner", seat=0)
-    screen.tap("special", name="joker", on=1)
-    screen.tap("winner", seat=1)
-    screen.tap("mode", mode="full")
-    screen.tap("card", card="2C")
+    screen.press('data-special="joker"')
+    screen.press('data-op="winner"', 'data-seat="0"')
+    screen.press('data-special="joker"')
+    screen.press('data-op="winner"', 'data-seat="1"')
+    screen.card("2C")
     before = store.draft(screen.table_id, DRAFT)
     # two tricks were won by jokers: a third joker is not in the deck
     assert "RJ — used" in screen.panel and "BJ — used" in screen.panel
-    screen.tap("card", card="RJ")
+    screen.tap("card", seat=2, card="RJ")
     assert screen.status == 422 and "Both jokers" in screen.error()
     assert store.draft(screen.table_id, DRAFT) == before
 
@@ -281,9 +357,18 @@ def test_a_tap_that_breaks_a_rule_of_the_whole_deal_is_refused_by_the_engine(tab
 def test_bad_or_missing_fields_store_nothing(table, store):
     screen = table()
     before = store.draft(screen.table_id, DRAFT)
-    for data in ({"op": "lead", "seat": "0"}, {"op": "lead", "seat": "0", "v": "x", "round": "1"}):
+    lead = json.dumps({"action": "lead", "seat": 0})
+    for data in (
+        {"tap_id": "a", "tap": lead},
+        {"tap_id": "a", "tap": lead, "v": "x", "round": "1"},
+        {"tap_id": "a", "tap": "{not json", "v": "0", "round": "1"},
+        {"tap_id": "a", "tap": "[1]", "v": "0", "round": "1"},
+        {"tap": lead, "v": "0", "round": "1"},  # no tap id
+        {"tap_id": "a b", "tap": lead, "v": "0", "round": "1"},  # not an id
+    ):
         screen.post("/szaman/tap", data)
-        assert screen.status == 422 and "reload" in screen.error()
+        assert screen.status == 422 and screen.error(), data
+    assert "reload" in screen.error() or "id" in screen.error()
     screen.post("/szaman/save", {"submission_id": "s1"})
     assert screen.status == 422
     assert store.draft(screen.table_id, DRAFT) == before
@@ -296,30 +381,77 @@ def test_bad_or_missing_fields_store_nothing(table, store):
     assert store.entries(screen.table_id) == []
 
 
+def test_a_replayed_tap_id_is_applied_once(table, store):
+    """The same tap sent again (a lost answer, the browser retrying) changes nothing
+    and is answered with the deal as it stands."""
+    screen = table()
+    screen.tap("lead", seat=0)
+    fields = {k: str(v) for k, v in screen.button('data-card="2C"').items()}
+    first = screen.post("/szaman/tap", {**fields, "tap_id": "same"})
+    assert first.status_code == 200 and "Piotr plays" in screen.panel
+    version = store.draft(screen.table_id, DRAFT)[1]
+    again = screen.post("/szaman/tap", {**fields, "tap_id": "same"})
+    assert again.status_code == 200 and "Piotr plays" in screen.panel
+    assert store.draft(screen.table_id, DRAFT)[1] == version  # nothing written
+    assert [t.get("card") for t in taps_of(store, screen)] == [None, "2C"]
+    # the same card tapped again under a new id (the button was redrawn): still once
+    screen.post("/szaman/tap", {**fields, "tap_id": "other"})
+    assert screen.status == 200 and [t.get("card") for t in taps_of(store, screen)] == [None, "2C"]
+    # a tap undone, then its late retry: still undone
+    screen.card("KC")
+    kc = screen.last_tap_id
+    screen.undo()
+    fields = {k: str(v) for k, v in screen.button('data-card="KC"').items()}
+    screen.post("/szaman/tap", {**fields, "tap_id": kc})
+    assert [t.get("card") for t in taps_of(store, screen)] == [None, "2C"]
+
+
+def test_a_retried_undo_undoes_one_tap(table, store):
+    screen = table()
+    screen.tap("lead", seat=0)
+    screen.card("2C")
+    screen.card("KC")
+    last = screen.button('data-op="undo"')["tap_id"]
+    for _ in range(2):  # the same undo twice: a retry after a lost answer
+        screen.post("/szaman/undo", {"tap_id": last})
+        assert screen.status == 200
+    assert [t.get("card") for t in taps_of(store, screen)] == [None, "2C"]
+    assert "Piotr plays" in screen.panel
+    # an undo naming a tap that is no longer the last (another phone tapped since)
+    screen.card("KC")
+    screen.post("/szaman/undo", {"tap_id": taps_of(store, screen)[1]["id"]})
+    assert screen.status == 409 and "Another tap came after" in screen.panel
+    assert [t.get("card") for t in taps_of(store, screen)] == [None, "2C", "KC"]
+
+
 def test_a_stale_or_retried_tap_is_answered_with_the_deal_as_it_stands(table, store):
     screen = table()
     screen.tap("lead", seat=0)
-    old = {"op": "card", "card": "2C", "v": str(screen.version), "round": str(screen.round)}
-    screen.post("/szaman/tap", old)
+    old = {k: str(v) for k, v in screen.button('data-card="2C"').items()}
+    screen.post("/szaman/tap", {**old, "tap_id": "x1"})
     assert screen.status == 200
-    screen.post("/szaman/tap", old)  # the same tap again (a retry on a flaky network)
-    assert screen.status == 409 and "changed a moment ago" in screen.panel
-    screen.post("/szaman/tap", {**old, "card": "3C"})  # a tap made on a stale screen
-    assert screen.status == 409
-    data, _v = store.draft(screen.table_id, DRAFT)
-    assert [t.get("card") for t in data["taps"]] == [None, "2C"]
+    screen.post("/szaman/tap", {**old, "tap_id": "x1"})  # the same tap again (a retry)
+    assert screen.status == 200 and "Piotr plays" in screen.panel
+    # a tap made on a stale screen: Ola's card again, though it is Piotr's turn
+    stale = json.dumps({"action": "card", "seat": 0, "card": "3C"})
+    screen.post("/szaman/tap", {**old, "tap": stale, "tap_id": "x2"})
+    assert screen.status == 422 and "Piotr's turn" in screen.error()
+    assert [t.get("card") for t in taps_of(store, screen)] == [None, "2C"]
     assert "Piotr plays" in screen.panel
+    # a tap from a screen showing another deal (another round) is never applied to this one
+    screen.post("/szaman/tap", {**old, "tap": stale, "tap_id": "x3", "round": "7"})
+    assert screen.status == 409 and "changed a moment ago" in screen.panel
+    assert len(taps_of(store, screen)) == 2
 
 
 def enter_quick_deal(screen):
     """QUICK_DEAL by taps, the left-over cards included: ready to save."""
-    screen.tap("mode", mode="quick")
     for winner, specials, off in QUICK_DEAL:
         for name in specials:
-            screen.tap("special", name=name, on=1)
+            screen.press(f'data-special="{name}"')
         for name in off:
-            screen.tap("off", seat=seat(name), on=1)
-        screen.tap("winner", seat=seat(winner))
+            screen.press(f'data-off="{seat(name)}"')
+        screen.press('data-op="winner"', f'data-seat="{seat(winner)}"')
     enter_left(screen)
 
 
@@ -335,7 +467,7 @@ def test_a_tap_landing_while_the_deal_is_saved_refuses_the_save(table, store, mo
         data, _v = store.draft(screen.table_id, DRAFT)
         return store.save_draft(screen.table_id, DRAFT, data)
 
-    another_phone_first(monkeypatch, screens, "record", a_tap_on_another_phone)
+    another_phone_first(monkeypatch, screens, "save_into_entry", a_tap_on_another_phone)
     late = screen.save()
     assert late.status_code == 409
     assert "Another phone changed this deal a moment ago" in late.get_data(as_text=True)
@@ -355,27 +487,56 @@ def test_a_retried_save_stores_the_deal_once(table, store):
     assert len(store.entries(screen.table_id)) == 1
 
 
-def test_two_phones_see_one_draft_and_the_second_save_is_refused(table, client, store):
+def test_two_phones_see_one_draft_and_enter_one_deal(table, client, store):
     screen = table()
     other = Screen(client, screen.url, client.get(screen.url).get_data(as_text=True), screen.csrf)
     screen.tap("lead", seat=0)
-    screen.tap("card", card="2C")
+    screen.card("2C")
     other.reload()
     assert "Piotr plays" in other.panel and "2♣" in other.panel  # the draft, on every phone
-    other.tap("card", card="KC")
+    other.card("KC")
     assert other.status == 200
-    screen.tap("card", card="5C")  # made on a screen that missed Piotr's card
-    assert screen.status == 409 and "Zosia plays" in screen.panel
+    # made on a screen that missed Piotr's card: it says Piotr played 5C, and Piotr
+    # already played: refused, never taken for Zosia's card
+    screen.card("5C")
+    assert (
+        screen.status == 422 and "Zosia's turn" in screen.error() and "Zosia plays" in screen.panel
+    )
+    other.card("5C")
+    assert [t.get("card") for t in taps_of(store, screen)] == [None, "2C", "KC", "5C"]
     # the poll brings the draft to the other phones without a reload
     live = client.get(screen.url + "/live?v=0").get_data(as_text=True)
     assert 'id="szaman-panel" class="card szaman" hx-swap-oob="true"' in live
-    assert "Zosia plays" in live
+    assert "Adam plays" in live
+
+
+def test_two_phones_enter_two_players_held_cards_at_once(table, client, store):
+    """Each phone has its own player open; neither phone's view is in the deal, and
+    each tap names its player, so both hands come out right."""
+    screen = table()
+    for winner, specials, off in QUICK_DEAL:
+        for name in specials:
+            screen.press(f'data-special="{name}"')
+        for name in off:
+            screen.press(f'data-off="{seat(name)}"')
+        screen.press('data-op="winner"', f'data-seat="{seat(winner)}"')
+    other = Screen(client, screen.url, client.get(screen.url).get_data(as_text=True), screen.csrf)
+    for ola, zosia in zip(LEFT["Ola"], LEFT["Zosia"], strict=True):
+        screen.tap("held", seat=seat("Ola"), card=ola, on=True)  # phone A: Ola's cards
+        other.tap("held", seat=seat("Zosia"), card=zosia, on=True)  # phone B: Zosia's
+        assert screen.status == other.status == 200
+    assert "Another phone changed this deal meanwhile" in other.panel
+    screen.tap("held", seat=seat("Piotr"), card="KS", on=True)
+    assert "Save deal 1" in screen.panel
+    screen.save()
+    (entry,) = store.entries(screen.table_id)
+    assert entry.request["left"] == LEFT
 
 
 def test_the_watch_link_shows_the_draft_and_can_change_nothing(table, client, store):
     screen = table()
     screen.tap("lead", seat=0)
-    screen.tap("card", card="2C")
+    screen.card("2C")
     page = client.get(screen.url).get_data(as_text=True)
     watch = re.findall(r'data-copy="http://[^/]+(/t/[^"]+)"', page)[-1]
     view = client.get(watch).get_data(as_text=True)
@@ -385,10 +546,14 @@ def test_the_watch_link_shows_the_draft_and_can_change_nothing(table, client, st
     scorer_key = screen.url.rsplit("/", 1)[-1]
     assert scorer_key not in view  # the watch page never shows the scorer link
     before = store.draft(screen.table_id, DRAFT)
+    tap = json.dumps({"action": "card", "seat": 1, "card": "KC"})
     for path, data in [
-        ("/szaman/tap", {"op": "card", "card": "KC", "v": screen.version, "round": 1}),
-        ("/szaman/tap", {"op": "undo", "v": screen.version, "round": 1}),
+        ("/szaman/tap", {"tap_id": "w0", "tap": tap, "v": screen.version, "round": 1}),
+        ("/szaman/undo", {"tap_id": taps_of(store, screen)[-1]["id"]}),
+        ("/szaman/redo", {"tap_id": "w1"}),
         ("/szaman/save", {"v": screen.version, "round": 1, "submission_id": "w1"}),
+        ("/szaman/discard", {"v": screen.version}),
+        (f"/szaman/edit/{1}", {}),
     ]:
         for headers in (HX, {}):
             response = client.post(
@@ -402,12 +567,16 @@ def test_the_watch_link_shows_the_draft_and_can_change_nothing(table, client, st
 
 def test_without_htmx_a_tap_redirects_to_the_table(table, store):
     screen = table()
-    response = screen.post(
-        "/szaman/tap", {"op": "lead", "seat": "1", "v": "0", "round": "1"}, headers={}
-    )
+    lead = {
+        "tap_id": "n1",
+        "tap": json.dumps({"action": "lead", "seat": 1}),
+        "v": "0",
+        "round": "1",
+    }
+    response = screen.post("/szaman/tap", lead, headers={})
     assert response.status_code == 303 and response.headers["Location"].endswith(screen.url)
     assert "Trick 1: Piotr plays" in screen.reload().panel
-    response = screen.post("/szaman/tap", {"op": "lead", "seat": "1", "v": "0", "round": "1"}, {})
+    response = screen.post("/szaman/tap", {**lead, "round": "2", "tap_id": "n2"}, {})
     assert response.status_code == 409  # the full page, with the notice
     assert "<html" in response.get_data(as_text=True) and "changed a moment ago" in screen.panel
 
@@ -416,39 +585,44 @@ def test_revoke_warning_and_joker_penalty(table, store):
     screen = table(players=("Ola", "Piotr"))
     screen.tap("lead", seat=0)
     for card in ("2S", "3H", "4S", "5S"):  # Piotr shows off-suit to spades, then a spade
-        screen.tap("card", card=card)
+        screen.card(card)
     assert "likely revoke" in screen.panel
-    screen.tap("end")
+    screen.press('data-op="end"')
     assert screen.step == "end"
-    screen.tap("done", seat=0)  # Ola holds nothing
-    screen.tap("held", seat=1, card="BJ")
-    screen.tap("held", seat=1, card="5D")
+    screen.press('data-done-seat="0"')  # Ola holds nothing
+    screen.tap("held", seat=1, card="BJ", on=True)
+    screen.tap("held", seat=1, card="5D", on=True)
     assert "joker −20" in screen.panel and "5 → −1 · joker −20 = −21" in screen.panel
-    screen.tap("held", seat=1, card="5D")  # a second tap takes the card back
+    # the picker's button of a card held says "take it back", never "toggle"
+    fields = re.findall(r"hx-vals='([^']*5D[^']*)'", screen.panel)
+    taps = [json.loads(json.loads(html.unescape(f))["tap"]) for f in fields]
+    assert {"action": "held", "seat": 1, "card": "5D", "on": False} in taps
+    screen.tap("held", seat=1, card="5D", on=False)
     assert "5 → −1" not in screen.panel
-    screen.tap("done", seat=1)
+    screen.tap("held", seat=1, card="5D", on=False)  # already so: nothing changes
+    assert screen.status == 200
+    screen.press('data-done-seat="1"')
     screen.save()
     (entry,) = store.entries(screen.table_id)
     assert entry.request["left"] == {"Ola": [], "Piotr": ["BJ"]}
     assert entry.result["penalties"] == {"Piotr": -20}
 
 
-def test_every_classic_hand_held_is_refused_by_the_engine(table, store):
+def test_every_classic_hand_held_is_refused(table, store):
     screen = table(players=("Ola", "Piotr"))
-    screen.tap("mode", mode="quick")
-    screen.tap("winner", seat=0)
-    screen.tap("end")
-    screen.tap("held", seat=0, card="2C")
-    screen.tap("done", seat=0)
+    screen.press('data-op="winner"', 'data-seat="0"')
+    screen.press('data-op="end"')
+    screen.tap("held", seat=0, card="2C", on=True)
+    screen.press('data-done-seat="0"')
     before = store.draft(screen.table_id, DRAFT)
-    screen.tap("held", seat=1, card="3C")
+    screen.tap("held", seat=1, card="3C", on=True)
     assert screen.status == 422
-    assert "at least one player must hold none" in screen.error()  # the engine's sentence
+    assert "at least one player must hold none" in screen.error()
     assert store.draft(screen.table_id, DRAFT) == before
     assert "Save deal" not in screen.panel
     screen.save(submission_id="x")
     assert screen.status == 422 and store.entries(screen.table_id) == []
-    screen.tap("done", seat=1)
+    screen.press('data-done-seat="1"')
     assert "Save deal 1" in screen.panel
     screen.save()
     assert store.entries(screen.table_id)[0].request["left"] == {"Ola": ["2C"], "Piotr": []}
@@ -457,18 +631,17 @@ def test_every_classic_hand_held_is_refused_by_the_engine(table, store):
 def test_russian_asks_no_held_cards_and_counts_the_queen_of_spades(table, store):
     screen = table(players=("Ola", "Piotr", "Zosia", "Adam", "Ewa", "Jan"), variant="russian")
     assert "Russian" in screen.panel
-    screen.tap("mode", mode="quick")
     assert 'data-special="QS"' in screen.panel
-    screen.tap("special", name="QS", on=1)
-    screen.tap("winner", seat=2)
+    screen.press('data-special="QS"')
+    screen.press('data-op="winner"', 'data-seat="2"')
     assert "Zosia +13" in screen.panel
     for _ in range(7):
-        screen.tap("winner", seat=0)
+        screen.press('data-op="winner"', 'data-seat="0"')
     assert screen.step == "quick"
-    screen.tap("winner", seat=1)  # 6 players: 9 tricks empty every hand (S-D6)
+    screen.press('data-op="winner"', 'data-seat="1"')  # 6 players: 9 tricks empty every hand (S-D6)
     assert screen.step == "end" and "held" not in screen.panel.split("sz-ask")[1][:200]
-    assert 'data-op="held"' not in screen.panel and "data-card" not in screen.panel
-    screen.tap("held", seat=0, card="2C")
+    assert "data-done-seat" not in screen.panel and "data-card" not in screen.panel
+    screen.tap("held", seat=0, card="2C", on=True)
     assert screen.status == 422 and "Russian" in screen.error()
     screen.save()
     (entry,) = store.entries(screen.table_id)
@@ -478,24 +651,25 @@ def test_russian_asks_no_held_cards_and_counts_the_queen_of_spades(table, store)
 
 def test_the_game_ends_after_the_set_deals(table, store):
     screen = table(players=("Ola", "Piotr"), deals=1)
-    screen.tap("mode", mode="quick")
-    screen.tap("winner", seat=0)
-    screen.tap("end")
-    screen.tap("done", seat=0)
-    screen.tap("held", seat=1, card="KS")
-    screen.tap("done", seat=1)
+    screen.press('data-op="winner"', 'data-seat="0"')
+    screen.press('data-op="end"')
+    screen.press('data-done-seat="0"')
+    screen.tap("held", seat=1, card="KS", on=True)
+    screen.press('data-done-seat="1"')
     screen.save()
     assert "Ola wins" in screen.html and "is over" in screen.panel
     assert "hx-post" not in screen.panel
-    screen.post("/szaman/tap", {"op": "mode", "mode": "full", "v": "0", "round": "2"})
+    tap = json.dumps({"action": "winner", "seat": 0})
+    screen.post("/szaman/tap", {"tap_id": "late", "tap": tap, "v": "0", "round": "2"})
     assert screen.status == 409
     assert len(store.entries(screen.table_id)) == 1
+    assert store.draft(screen.table_id, DRAFT) == (None, 0)
 
 
 def test_a_rename_in_the_middle_of_a_deal_keeps_the_draft(table, client, store):
     screen = table(players=("Ola", "Piotr"))
     screen.tap("lead", seat=1)
-    screen.tap("card", card="AC")
+    screen.card("AC")
     player = store.players(screen.table_id)[1]
     client.post(
         screen.url + f"/players/{player.id}/name",
@@ -503,29 +677,157 @@ def test_a_rename_in_the_middle_of_a_deal_keeps_the_draft(table, client, store):
     )
     screen.reload()
     assert "Trick 1: Ola plays" in screen.panel and "Peter" in screen.panel
-    screen.tap("card", card="2C")
+    screen.card("2C")
     assert "Trick 1: Peter wins" in screen.panel
     data, _v = store.draft(screen.table_id, DRAFT)
-    assert json.dumps(data).count("Peter") == 0  # seats are stored, not names
+    assert json.dumps(data["taps"]).count("Peter") == 0  # taps name seats, not names
+    assert data["context"]["players"] == ["Ola", "Peter"]
 
 
-def test_a_tap_brings_the_whole_page_to_its_version(table, client, store):
-    """A tap's answer carries the standings, the history, the panel and the poll's
-    marker at one version, out of band: the poll then doesn't fetch the deal back,
-    and a change another phone made meanwhile arrives with it."""
+def test_a_tap_answers_with_the_panel_alone_at_its_version(table, client, store):
+    """A tap's answer is the panel only (out of band), not the table. When the phone
+    had seen the table just before it, the answer moves the poll's marker on, so the
+    poll doesn't fetch the deal back; when another phone changed the table meanwhile,
+    the marker stays and the poll brings that change."""
     screen = table()
-    response = screen.post("/szaman/tap", {"op": "lead", "seat": "0", "v": "0", "round": "1"})
+    seen = store.version(screen.table_id)
+    lead = json.dumps({"action": "lead", "seat": 0})
+    response = screen.post(
+        "/szaman/tap", {"tap_id": "p1", "tap": lead, "v": "0", "round": "1", "seen": str(seen)}
+    )
     body = response.get_data(as_text=True)
     new = store.version(screen.table_id)
     assert re.search(r'<section id="szaman-panel"[^>]*hx-swap-oob="true"', body)
+    assert 'id="standings"' not in body and 'id="history"' not in body  # the panel alone
     assert f'id="live" hx-swap-oob="true" hx-get="{screen.url}/live?v={new}"' in body
     assert client.get(f"{screen.url}/live?v={new}").get_data() == b""  # unchanged
-    # another phone renames a player meanwhile: the next tap's answer shows it
+    # another phone renames a player meanwhile: the next tap leaves the marker alone,
+    # so the poll fetches the rename
     first = store.players(screen.table_id)[0]
     store.rename_player(screen.table_id, first.id, "Zbigniew")
-    response = screen.tap("card", card="2C")
+    fields = {k: str(v) for k, v in screen.button('data-card="2C"').items()}
+    response = screen.post("/szaman/tap", {**fields, "tap_id": "p2", "seen": str(new)})
     body = response.get_data(as_text=True)
+    assert response.status_code == 200 and 'id="live"' not in body
     latest = store.version(screen.table_id)
-    assert response.status_code == 200
-    assert "Zbigniew" in body[: body.index('id="szaman-panel"')]  # in the standings
-    assert f'hx-get="{screen.url}/live?v={latest}"' in body
+    live = client.get(f"{screen.url}/live?v={new}").get_data(as_text=True)
+    assert "Zbigniew" in live[: live.index('id="szaman-panel"')]  # in the standings
+    assert f'hx-get="{screen.url}/live?v={latest}"' in live
+
+
+def save_full_deal(screen):
+    enter_full_tricks(screen)
+    enter_left(screen)
+    screen.save()
+    assert screen.status == 200
+
+
+def test_edit_of_a_saved_deal_changes_one_card_and_supersedes_it(table, client, store):
+    """Edit in the history reopens the deal's taps with every card as it was; one card
+    changed and saved is one new entry of the same round that supersedes the old (the
+    history keeps both); undo of the edit brings the old one back."""
+    screen = table()
+    save_full_deal(screen)
+    (old,) = store.entries(screen.table_id)
+    history = client.get(screen.url + "/history").get_data(as_text=True)
+    edit = f"{screen.url}/szaman/edit/{old.id}"
+    assert f'action="{edit}"' in history  # the Edit of a saved deal
+    response = client.post(edit, headers={"X-CSRFToken": screen.csrf})
+    assert response.status_code == 303
+    screen.reload()
+    assert "Changing round 1" in screen.panel and screen.step == "end"
+    assert store.draft(screen.table_id, DRAFT)[0]["taps"] == store.entry_taps(old.id)
+    # every card as it was: the tricks and the held cards
+    assert "8 tricks" in screen.panel and "34 → −4" in screen.panel
+    screen.tap("held", seat=seat("Zosia"), card="AS", on=False)
+    screen.tap("held", seat=seat("Zosia"), card="3S", on=True)
+    assert "23 → −3" in screen.panel and "Save the changed deal 1" in screen.panel
+    screen.save()
+    assert screen.status == 200 and "Deal 1 changed." in screen.html
+    entries = store.entries(screen.table_id)
+    assert [(e.round, e.state) for e in entries] == [(1, "superseded"), (1, "live")]
+    new = entries[1]
+    assert new.supersedes == old.id and new.request["left"]["Zosia"] == ["JD", "9D", "3S"]
+    expected = api.evaluate("szaman-deal", new.request)["totals"]
+    assert expected["Zosia"] == old.result["totals"]["Zosia"] + 1
+    assert (
+        screen.reload()
+        and {
+            k: int(v)
+            for k, v in re.findall(r'class="points" data-player="([^"]+)">(-?\d+)<', screen.html)
+        }
+        == expected
+    )
+    assert store.draft(screen.table_id, DRAFT) == (None, 0) and "Deal 2 of 6" in screen.panel
+    # undo of the edit restores the old deal
+    client.post(
+        f"{screen.url}/entries/{new.id}/undo",
+        data={"submission_id": "undo-edit"},
+        headers={"X-CSRFToken": screen.csrf},
+    )
+    assert [e.state for e in store.entries(screen.table_id)] == ["live", "voided"]
+    assert store.totals(screen.table_id) == {
+        p.id: old.result["totals"][p.name] for p in store.players(screen.table_id)
+    }
+
+
+def test_edit_is_refused_while_a_deal_is_entered_and_can_be_given_up(table, client, store):
+    screen = table()
+    save_full_deal(screen)
+    (old,) = store.entries(screen.table_id)
+    screen.tap("lead", seat=1)
+    edit = f"/szaman/edit/{old.id}"
+    response = screen.post(edit, {})
+    assert response.status_code == 409 and "A deal is being entered" in screen.panel
+    screen.undo()
+    response = screen.post(edit, {})
+    assert response.status_code == 200 and "Changing round 1" in screen.panel
+    again = screen.post(edit, {})  # a retried Edit changes nothing
+    assert again.status_code == 200
+    screen.post("/szaman/discard", {"v": screen.version})
+    assert screen.status == 200 and store.draft(screen.table_id, DRAFT) == (None, 0)
+    assert [e.state for e in store.entries(screen.table_id)] == ["live"]
+
+
+def test_an_entry_saved_without_a_tap_log_is_reopened_from_its_request(table, client, store):
+    """A deal saved before tap logs were kept (or imported) is rebuilt from its request."""
+    screen = table()
+    save_full_deal(screen)
+    (old,) = store.entries(screen.table_id)
+    store.db.execute("DELETE FROM entry_taps")
+    store.db.conn.commit()
+    screen.post(f"/szaman/edit/{old.id}", {})
+    assert "Changing round 1" in screen.panel and "34 → −4" in screen.panel
+    screen.save()
+    entries = store.entries(screen.table_id)
+    assert entries[-1].request == old.request and entries[-1].supersedes == old.id
+
+
+def test_an_old_shape_draft_is_read_and_upgraded_by_the_next_tap(table, store):
+    """A draft stored before the tap log (``{"mode", "taps": [{"op"…}]}``) shows as it was,
+    and the next tap stores it as a tap log."""
+    screen = table()
+    old = {
+        "mode": "full",
+        "taps": [
+            {"op": "lead", "seat": "0"},
+            {"op": "card", "card": "2C"},
+            {"op": "card", "card": "KC"},
+            {"op": "mode", "mode": "quick"},
+            {"op": "mode", "mode": "full"},
+            {"op": "card", "card": "5C"},
+        ],
+    }
+    store.save_draft(screen.table_id, DRAFT, old)
+    screen.reload()
+    assert "Adam plays" in screen.panel and "5♣" in screen.panel
+    screen.card("9C")
+    data, _v = store.draft(screen.table_id, DRAFT)
+    assert [(t["action"], t.get("seat"), t.get("card")) for t in data["taps"]] == [
+        ("lead", 0, None),
+        ("card", 0, "2C"),
+        ("card", 1, "KC"),
+        ("card", 2, "5C"),
+        ("card", 3, "9C"),
+    ]
+    assert "Trick 1: Piotr wins" in screen.panel

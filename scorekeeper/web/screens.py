@@ -6,20 +6,43 @@ templates in ``templates/games/<slug>/``. If the module defines
 ``panel_context(table, summary, access) -> dict``, the table page shows
 ``games/<slug>/_panel.html`` with that context under the name ``screen``; the
 poll refreshes ``games/<slug>/_live.html`` (out-of-band swaps) when it exists.
+
+A game whose deal is a log of taps (its play state in ``scorekeeper.games.play``)
+declares a :class:`TapScreen` and calls :func:`adopt` on its blueprint: its screen
+then has ONE tap route (``POST /t/<key>/<game>/tap``: the tap's id, made on the phone,
+its action and arguments, the draft version and round the phone showed), one undo and
+one redo route (naming the tap they mean), one save route (the closing request scored
+by ``api.evaluate`` and stored with its tap log) and one edit route (a saved entry's
+log back on the screen). A tap is answered by :func:`answer` with the game's panel
+alone; every refusal is a :class:`Refusal` (message and field) shown in the panel.
+What a phone shows (a tab, a mode, what is folded) is never stored: it stays in the
+phone (see static/app.js, ``data-view``), and every tap names its player.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
-from flask import abort, current_app, request
+from flask import Blueprint, abort, current_app, g, render_template, request
 from jinja2 import TemplateNotFound
+from jinja2.utils import htmlsafe_json_dumps
+from markupsafe import Markup, escape
 
 from .. import api, store
 from ..cards import Card, parse_card
-from ..summary import TableSummary
+from ..errors import RuleError
+from ..games import catalog
+from ..games.play import Refused, Tap, replay, state_type
+from ..i18n import gettext as _
+from ..summary import TableSummary, summarize
 
 GAME_SLUGS = ("cowboy", "kvanta", "vezimas", "szaman", "pegs")
+CARD_SLOT = "__card__"  # where a picker's tap template takes each card's code
 
 
 def record(
@@ -87,11 +110,12 @@ def _only_tables_of(slug: str):
 
         key = (request.view_args or {}).get("key")
         try:
-            table, _access = get_store().table_by_key(key)
+            table, access = get_store().table_by_key(key)
         except store.NotFound:
             abort(404)
         if table.game != slug:
             abort(404)
+        g.screen_table = (table, access)  # read once per request: a tap is kept cheap
 
     return guard
 
@@ -120,10 +144,11 @@ def panel(table: store.Table, summary: TableSummary, access: str) -> dict | None
 # ---------------------------------------------------------------- template helpers
 
 
+@functools.lru_cache(maxsize=512)
 def _card(value) -> Card | None:
     try:
         return parse_card(value)
-    except ValueError:
+    except (ValueError, TypeError):
         return None
 
 
@@ -141,3 +166,493 @@ def card_colour(value) -> str:
 def register_template_helpers(app) -> None:
     app.jinja_env.filters["card_symbol"] = card_symbol
     app.jinja_env.filters["card_colour"] = card_colour
+    app.jinja_env.globals.update(template_globals())
+
+
+def store_of() -> store.Store:
+    from .tables import get_store  # tables imports this module
+
+    return get_store()
+
+
+def template_globals() -> dict:
+    """What the shared templates ask of the game screens."""
+    return {"reopen_endpoint": reopen_endpoint}
+
+
+# ---------------------------------------------------------------- the one tap mechanism
+
+
+class Refusal(Exception):
+    """A request a screen refuses, with nothing stored: the message for the player, the
+    field it is about, and its HTTP status (422: it cannot be; 409: the phone showed
+    another state of the table, and ``notice`` shows the message as news, not a fault)."""
+
+    def __init__(self, message: str, field: str = "", status: int = 422, notice: bool = False):
+        super().__init__(message)
+        self.message, self.field, self.status, self.notice = message, field, status, notice
+
+    @classmethod
+    def of(cls, exc: Exception) -> Refusal:
+        """The refusal of a state's, an engine's or the store's exception."""
+        if isinstance(exc, Refusal):
+            return exc
+        if isinstance(exc, RuleError):  # Refused included: a tap the state cannot take
+            return cls(exc.message, exc.path)
+        if isinstance(exc, store.ReusedSubmission):  # a tampered form: as the store says
+            return cls(exc.message, "submission_id")
+        if isinstance(exc, store.StoreError):  # Conflict, DraftChanged: another phone
+            return cls(exc.message, status=409, notice=isinstance(exc, store.Conflict))
+        raise exc
+
+
+@dataclass
+class View:
+    """What a game's panel is drawn from: the table, the draft's log and its state."""
+
+    table: store.Table
+    access: str
+    data: dict  # the draft's {"taps", "undone", "context"}
+    version: int  # the draft's
+    state: Any
+
+    @property
+    def writable(self) -> bool:
+        return self.access == "score"
+
+    @property
+    def context(self) -> dict:
+        return self.data["context"]
+
+    def url(self, route: str) -> str | None:
+        """The URL of one of the screen's routes, for the scorer link only."""
+        if not self.writable:
+            return None
+        return f"/t/{self.table.scorer_key}/{self.table.game}/{route}"
+
+    @property
+    def last_tap(self) -> str | None:
+        return self.data["taps"][-1]["id"] if self.data["taps"] else None
+
+    @property
+    def redo_tap(self) -> str | None:
+        return self.data["undone"][-1]["id"] if self.data["undone"] else None
+
+    def vals(self, **extra) -> dict:
+        """The fields every tap sends: the draft version and round this screen shows."""
+        return {"v": self.version, "round": self.context.get("round"), **extra}
+
+    def tap_vals(self, action: str, **args) -> dict:
+        """One tap button's fields: what the player means, as the state's tap notation."""
+        return self.vals(tap=json.dumps({"action": action, **args}, separators=(",", ":")))
+
+    def picker(
+        self,
+        cards: list[str],
+        action: str,
+        args: dict,
+        taken: dict[str, str],
+        selected: tuple | list = (),
+        toggle: bool = False,
+    ) -> Markup:
+        """A card picker's buttons (as ``partials/_cards.html``'s ``card_picker`` draws
+        them): each card's tap (``args`` with its ``card``; with ``toggle``, ``on`` says
+        whether the card is to be there), and for a card already elsewhere in the deal,
+        why it is disabled. Written here in one pass, from one tap template per state of
+        the button: a picker of 54 cards is on the answer of most taps."""
+        made = {}
+        for on in (True, False):
+            tap = {**args, "card": CARD_SLOT, **({"on": on} if toggle else {})}
+            made[on] = htmlsafe_json_dumps(self.tap_vals(action, **tap))
+        url = escape(self.url("tap") or "")
+        out = []
+        for code in cards:
+            card = _card(code)
+            symbol = card.symbol if card else escape(code)
+            colour = (card.colour or "none") if card else "none"
+            is_on = code in selected
+            reason = None if is_on else taken.get(code)
+            vals = made[not is_on].replace(CARD_SLOT, code)
+            why = f' disabled aria-label="{symbol} — {escape(reason)}"' if reason else ""
+            small = f"<small>{escape(reason)}</small>" if reason else ""
+            out.append(
+                f'<button type="button" class="pick suit-{colour}{" on" if is_on else ""}" '
+                f'data-tap hx-post="{url}" hx-swap="none" hx-vals=\'{vals}\' '
+                f'aria-pressed="{"true" if is_on else "false"}" data-card="{escape(code)}"'
+                f"{why}><span>{symbol}</span>{small}</button>"
+            )
+        return Markup("".join(out))
+
+
+@dataclass(frozen=True)
+class TapScreen:
+    """What a game declares to use the one screen mechanism.
+
+    ``new_deal(store, table, summary)``: the context of a deal begun now (its
+    ``players`` in seat order, ``round``, and what the panel shows of it); raises
+    Refusal when none may begin (the game is over). ``view(View)``: the panel's context.
+    ``edit_context(store, table, entry)``: the context of a saved entry reopened.
+    ``rebuild(table, context, entry)``: a tap log for an entry saved without one.
+    ``upgrade(table, data, context)``: the taps of a draft stored in an older shape.
+    ``saved(context, outcome)``: the message once the deal is saved."""
+
+    game: str
+    draft: str
+    kind: str
+    new_deal: Callable[..., dict]
+    view: Callable[[View], dict]
+    edit_context: Callable[..., dict]
+    rebuild: Callable[[store.Table, dict, store.Entry], list[dict]]
+    saved: Callable[[dict, dict], str]
+    upgrade: Callable[[store.Table, dict, dict], list[dict]] | None = None
+    routes: tuple[str, ...] = field(default=("tap", "undo", "redo", "save", "discard"))
+
+
+_SCREENS: dict[str, TapScreen] = {}
+
+
+def adopt(bp: Blueprint, screen: TapScreen) -> None:
+    """Give a game's blueprint the mechanism's routes (one view function each for all
+    games): ``tap``, ``undo``, ``redo``, ``save``, ``discard`` and ``edit/<entry id>``."""
+    _SCREENS[screen.game] = screen
+    views = {
+        "tap": tap_route,
+        "undo": undo_route,
+        "redo": redo_route,
+        "save": save_route,
+        "discard": discard_route,
+    }
+    for name in screen.routes:
+        bp.add_url_rule(f"/{name}", name, views[name], methods=["POST"])
+    bp.add_url_rule("/edit/<rowid:entry_id>", "edit", edit_route, methods=["POST"])
+
+
+def reopen_endpoint(kind: str) -> str | None:
+    """The Edit route for a saved entry of ``kind``, when its screen can reopen it."""
+    for screen in _SCREENS.values():
+        if screen.kind == kind:
+            return f"{screen.game}.edit"
+    return None
+
+
+def settings_of(table: store.Table) -> dict:
+    """The table's settings that its game's play state takes (the catalog's own)."""
+    return {
+        s.key: table.settings[s.key]
+        for s in catalog.game(table.game).settings
+        if s.key in table.settings
+    }
+
+
+def state_of(screen: TapScreen, table: store.Table, data: dict):
+    """The play state a draft's log replays to (Refused when a tap no longer fits)."""
+    start = state_type(screen.game).start(data["context"]["players"], settings_of(table))
+    return replay(start, data["taps"])
+
+
+def view_of(
+    screen: TapScreen, table: store.Table, access: str, log: store.TapLog, state=None, summary=None
+) -> View:
+    """The View of a draft as stored, or of a deal not begun (no draft yet)."""
+    from .tables import get_store
+
+    data = log.data
+    if data is None or "context" not in data:
+        context = screen.new_deal(get_store(), table, summary)
+        taps = screen.upgrade(table, data, context) if data and screen.upgrade else []
+        data = {"taps": taps, "undone": [], "context": context}
+    if state is None:
+        try:
+            state = state_of(screen, table, data)
+        except Refused:  # a damaged draft: its valid part is shown
+            data = {**data, "taps": _valid_prefix(screen, table, data)}
+            state = state_of(screen, table, data)
+    return View(table, access, data, log.version, state)
+
+
+def _valid_prefix(screen: TapScreen, table: store.Table, data: dict) -> list[dict]:
+    taps = list(data["taps"])
+    while taps:
+        taps.pop()
+        try:
+            state_of(screen, table, {**data, "taps": taps})
+            return taps
+        except Refused:
+            continue
+    return taps
+
+
+def screen_panel(screen: TapScreen, table: store.Table, summary: TableSummary, access: str) -> dict:
+    """The panel on the table page (``panel_context``): the draft as every phone sees it."""
+    from .tables import get_store
+
+    log = get_store().tap_log(table.id, screen.draft)
+    return screen.view(view_of(screen, table, access, log, summary=summary))
+
+
+def answer(
+    screen: TapScreen,
+    table: store.Table,
+    access: str,
+    log: store.TapLog,
+    state=None,
+    refusal: Refusal | None = None,
+    notice: str | None = None,
+):
+    """The one answer to a tap: the game's panel alone, out of band, its message (a
+    refusal, a notice) in the panel's message area; with the poll's marker at the new
+    table version when the phone had seen the one before (else the poll fetches what
+    another phone changed). Without htmx: the table page (a redirect after a good tap)."""
+    from .tables import live_fragments, render_board, see_other, table_url, wants_partial
+
+    status = refusal.status if refusal else 200
+    messages = {}
+    if refusal is not None:
+        messages["screen_notice" if refusal.notice else "screen_error"] = refusal.message
+        messages["screen_field"] = refusal.field
+    elif notice:
+        messages["screen_notice"] = notice
+    if not wants_partial():
+        if status == 200:
+            return see_other(table_url(table))
+        return render_board(table, access, status, **messages)
+    if log.data is None and refusal is not None:  # no deal begun: the table as it stands
+        return live_fragments(table, access, status, **messages)
+    try:
+        view = view_of(screen, table, access, log, state)
+    except Refusal as exc:  # no deal may begin (the game is over): the whole table
+        return live_fragments(table, access, exc.status, screen_notice=exc.message)
+    html = render_template(
+        f"games/{screen.game}/_panel.html", screen=screen.view(view), oob=True, **messages
+    )
+    seen = _posted_int("seen")
+    if log.changed and seen is not None and seen == log.table_version - 1:
+        html += render_template(
+            "tables/_poll.html", table=table, can_write=access == "score", version=log.table_version
+        )
+    return current_app.make_response((html, status))
+
+
+def _posted_int(name: str) -> int | None:
+    try:
+        value = int(request.form.get(name, ""))
+    except ValueError:
+        return None
+    return value if abs(value) <= store.MAX_ROWID else None
+
+
+def _posted_tap() -> Tap:
+    """The tap a button sent: its id (made on the phone) and its JSON notation."""
+    tap_id = request.form.get("tap_id") or ""
+    try:
+        raw = json.loads(request.form.get("tap") or "")
+    except ValueError:
+        raw = None
+    if not isinstance(raw, dict):
+        raise Refusal(_("That is not something this screen can do."), "tap")
+    if not tap_id:
+        raise Refusal(_("This tap came without its id; reload the page."), "tap_id")
+    return Tap.from_json({**raw, "id": tap_id})
+
+
+def _request_screen() -> tuple[store.Table, str, TapScreen]:
+    """The table of this request (read once, by the game's guard), for the scorer link."""
+    table, access = g.screen_table
+    if access != "score":
+        abort(
+            403, description=_("This is the watch link: it shows the table but cannot change it.")
+        )
+    return table, access, _SCREENS[table.game]
+
+
+def stale_notice() -> str:
+    return _(
+        "This deal changed a moment ago (another phone, or a double tap); "
+        "here it is as it stands now. Nothing else was changed."
+    )
+
+
+def _deal_seen() -> tuple[int, int]:
+    version, round_number = _posted_int("v"), _posted_int("round")
+    if version is None or round_number is None:
+        raise Refusal(_("This tap came without its deal; reload the page."))
+    return version, round_number
+
+
+def _begin(screen: TapScreen, s: store.Store, table: store.Table, old: dict | None) -> dict:
+    """The log a first tap is added to: a new deal's (or an old-shape draft's, upgraded)."""
+    context = screen.new_deal(s, table, None)
+    taps = screen.upgrade(table, old, context) if old and screen.upgrade else []
+    return {"taps": taps, "undone": [], "context": context}
+
+
+def tap_route(key: str):
+    """One tap: added to the deal's log inside the write lock (a replayed id once), or
+    refused with nothing stored."""
+    from .tables import get_store
+
+    table, access, screen = _request_screen()
+    s = get_store()
+    made: dict = {}
+    try:
+        seen_version, seen_round = _deal_seen()
+        tap = _posted_tap()
+
+        def check(data: dict) -> None:
+            if data["context"].get("round") != seen_round:
+                raise Refusal(stale_notice(), status=409, notice=True)
+            before = state_of(screen, table, {**data, "taps": data["taps"][:-1]})
+            made["state"] = replay(before, data["taps"][-1:], path="tap")
+            if made["state"] is before:  # already so (a retry under a new id): not logged
+                raise store.Unchanged
+
+        log = s.append_tap(
+            table.id, screen.draft, tap.to_json(), check, lambda old: _begin(screen, s, table, old)
+        )
+    except (RuleError, Refusal, store.StoreError) as exc:
+        return answer(
+            screen, table, access, s.tap_log(table.id, screen.draft), refusal=Refusal.of(exc)
+        )
+    notice = None
+    if log.changed and log.version - 1 != seen_version:
+        notice = _(
+            "Another phone changed this deal meanwhile; your tap was added to it as it stands."
+        )
+    return answer(screen, table, access, log, made.get("state"), notice=notice)
+
+
+def _undo_or_redo(which: str):
+    from .tables import get_store
+
+    table, access, screen = _request_screen()
+    s = get_store()
+    tap_id = request.form.get("tap_id") or ""
+    try:
+        if not tap_id:
+            raise Refusal(
+                _("There is nothing to undo.")
+                if which == "undo"
+                else _("There is nothing to redo.")
+            )
+        change = s.undo_tap if which == "undo" else s.redo_tap
+        log = change(table.id, screen.draft, tap_id)
+    except (Refusal, store.StoreError) as exc:
+        return answer(
+            screen, table, access, s.tap_log(table.id, screen.draft), refusal=Refusal.of(exc)
+        )
+    return answer(screen, table, access, log)
+
+
+def undo_route(key: str):
+    """Take back the tap the button names (the last one); a retried undo changes nothing."""
+    return _undo_or_redo("undo")
+
+
+def redo_route(key: str):
+    """Put back the tap the button names (the last one taken back)."""
+    return _undo_or_redo("redo")
+
+
+def save_into_entry(
+    s: store.Store,
+    table: store.Table,
+    screen: TapScreen,
+    closing: dict,
+    draft_version: int,
+    submission_id,
+) -> dict:
+    """The one save-into-entry helper: the closing request scored by its engine and
+    stored with the draft's tap log, the draft closed in the same transaction."""
+    kind, request_json = closing["kind"], closing["request"]
+    result = api.evaluate(kind, request_json)
+    ids = {p.name: p.id for p in s.players(table.id)}
+    points = {
+        ids[name]: pts for name, pts in api.points_of(kind, result).items() if pts and name in ids
+    }
+    return s.close_draft_into_entry(
+        table.id,
+        screen.draft,
+        kind,
+        request_json,
+        result,
+        points,
+        draft_version=draft_version,
+        submission_id=submission_id,
+    )
+
+
+def _board_refusal(table: store.Table, access: str, refusal: Refusal):
+    from .tables import render_board
+
+    key = "screen_notice" if refusal.notice else "screen_error"
+    return render_board(table, access, refusal.status, **{key: refusal.message})
+
+
+def save_route(key: str):
+    """Close the deal: one entry (superseding the one reopened, for an edit)."""
+    from .tables import after_write, get_store
+
+    table, access, screen = _request_screen()
+    s = get_store()
+    submission_id = request.form.get("submission_id") or None
+    try:
+        if s.submission(submission_id, s.close_draft_into_entry, table.id) is not None:
+            return after_write(table, message=_("Already saved."))
+        seen_version, seen_round = _deal_seen()
+        log = s.tap_log(table.id, screen.draft)
+        if log.data is None or "context" not in log.data:
+            raise Refusal(_("The deal is not finished yet: nothing was saved."))
+        context = log.data["context"]
+        if log.version != seen_version or context.get("round") != seen_round:
+            raise Refusal(stale_notice(), status=409, notice=True)
+        if context.get("supersedes") is None and summarize(s, table).standings.finished:
+            raise Refusal(_("The game is over."), status=409)
+        closing = state_of(screen, table, log.data).to_json()["closing"]
+        if closing is None:
+            raise Refusal(_("The deal is not finished yet: nothing was saved."))
+        outcome = save_into_entry(s, table, screen, closing, log.version, submission_id)
+    except (RuleError, Refusal, store.StoreError) as exc:
+        return _board_refusal(table, access, Refusal.of(exc))
+    return after_write(table, message=screen.saved(context, outcome))
+
+
+def edit_route(key: str, entry_id: int):
+    """Edit: a saved entry's tap log back on the screen, every card as it was."""
+    from .tables import after_write, get_store
+
+    table, access, screen = _request_screen()
+    s = get_store()
+    try:
+        entry = s.entry(table.id, entry_id)
+    except store.NotFound:
+        abort(404)
+    try:
+        s.reopen_entry(
+            table.id,
+            screen.draft,
+            entry_id,
+            screen.kind,
+            lambda e: screen.rebuild(table, screen.edit_context(s, table, e), e),
+            screen.edit_context(s, table, entry),
+        )
+    except store.StoreError as exc:
+        return _board_refusal(table, access, Refusal.of(exc))
+    return after_write(
+        table, message=_("Round %(n)d is open again: change it, then save.", n=entry.round)
+    )
+
+
+def discard_route(key: str):
+    """Give up an edit (or a deal begun): the draft is dropped, the saved entry stays."""
+    from .tables import after_write, get_store
+
+    table, access, screen = _request_screen()
+    s = get_store()
+    try:
+        version = _posted_int("v")
+        if version is None:
+            raise Refusal(_("This tap came without its deal; reload the page."))
+        s.discard_draft(table.id, screen.draft, version)
+    except (Refusal, store.StoreError) as exc:
+        return _board_refusal(table, access, Refusal.of(exc))
+    return after_write(table, message=_("The changes were dropped."))

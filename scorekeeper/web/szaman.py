@@ -1,72 +1,35 @@
-"""The Szaman table screen: a deal entered trick by trick (RULES §2, kind ``szaman-deal``).
+"""The Szaman table screen (RULES §2, kind ``szaman-deal``) on the one screen mechanism.
 
-A deal being entered is a server-side draft holding the list of taps made so far
-(``{"mode": "full", "taps": [{"op": "card", "card": "2C"}, ...]}``). The current state
-of the deal is the replay of those taps (``Deal.replay``), so "undo the last tap" is
-dropping the last one, a reload or another phone sees exactly the same deal, and a tap
-that the replay refuses is never stored. Every tap carries the draft version and the
-round it belongs to: a retry or a tap from a stale screen is answered with the deal as
-it stands, never applied twice.
+The deal being entered is the draft's log of taps in the play state's notation
+(``scorekeeper.games.play.szaman``, PLAY.md): who leads, whose turn it is, the joker's
+suit, hand sizes, when the deal ends and what closes it all come from ``SzamanDeal``;
+scoring, penalties and warnings from the engine. This module only draws the state.
 
-Two ways to enter a trick, switchable at any time (the engine mixes them):
-
-- **full**: who leads the first trick, then the card each player plays in turn (the
-  previous winner leads the next trick; a led joker names its suit);
-- **quick**: which specials were in the trick and who played off-suit (optional
-  toggles), then one tap on the winner.
-
-At the end of a classic deal each player's remaining cards (or "none") give the
-penalty; a Russian deal has none. The deal is saved as one ``szaman-deal`` entry that
-closes the draft. Scoring, winners, penalties and warnings all come from the engine
-(``scorekeeper.games.szaman``); this module only keeps track of the taps.
+A trick is entered card by card ("full") or quickly (marks, then the winner); which of
+the two a phone shows is that phone's own choice (``data-view``, kept in the phone),
+never stored: every tap names its seat, so two phones never step on each other.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from flask import Blueprint
 
-from flask import Blueprint, request, url_for
-
-from .. import api, store
-from ..cards import RANKS, SUIT_SYMBOLS, Card, CardError
-from ..errors import RuleError
+from .. import store
+from ..cards import RANKS, SUIT_SYMBOLS, Card
 from ..games import szaman as engine
+from ..games.play import Refused, Tap
+from ..games.play.szaman import JOKERS, SzamanDeal
 from ..i18n import gettext as _
 from ..i18n import ngettext
 from ..summary import TableSummary, summarize
 from . import screens
-from .tables import (
-    after_write,
-    get_store,
-    live_fragments,
-    load,
-    new_submission_id,
-    render_board,
-    see_other,
-    table_url,
-    wants_partial,
-)
 
 bp = Blueprint("szaman", __name__, url_prefix="/t/<key>/szaman")
 
 KIND = engine.KIND
 DRAFT = "szaman-deal"  # the draft's name; one deal is entered at a time
 FULL, QUICK = "full", "quick"
-MODES = (FULL, QUICK)
-MAX_TAPS = 600  # far more than any deal needs; a runaway client stops here
-LEAD_SUITS = ("C", "D", "H", "S")  # display order, as the first-lead order ♣ ♦ ♥ ♠
-JOKERS = ("RJ", "BJ")
-OPS = frozenset(
-    ("mode", "lead", "card", "suit", "special", "off", "winner", "end", "held", "done", "edit")
-)
-
-
-class TapError(Exception):
-    """A tap the deal refuses; the message is for the player. Nothing is stored."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+SUITS_SHOWN = ("C", "D", "H", "S")  # display order, as the first-lead order ♣ ♦ ♥ ♠
 
 
 def signed(points: int) -> str:
@@ -76,377 +39,11 @@ def signed(points: int) -> str:
     return f"−{-points}" if points < 0 else "0"
 
 
-def deck_cards() -> dict[str, list[str]]:
-    """The 52 cards by suit, 2 up to A."""
-    return {suit: [str(Card(rank, suit)) for rank in RANKS] for suit in LEAD_SUITS}
+# ---------------------------------------------------------------- the deal's context
 
 
-# ---------------------------------------------------------------- the deal as tapped
-
-
-@dataclass
-class Deal:
-    """The replay of a draft's taps: the tricks so far and the one being entered."""
-
-    names: list[str]
-    variant: str
-    mode: str = FULL
-    start_mode: str = FULL
-    taps: list[dict] = field(default_factory=list)
-    tricks: list[dict] = field(default_factory=list)  # seats, not names: renames are safe
-    first: int | None = None  # who leads the first trick (full mode)
-    plays: list[list] = field(default_factory=list)  # [seat, card] of the trick being entered
-    joker_suit: str | None = None
-    specials: list[str] = field(default_factory=list)  # quick trick being entered
-    off_suit: list[int] = field(default_factory=list)
-    over: bool = False  # the deal has ended (a hand ran out, or the players said so)
-    ended_early: bool = False
-    held: dict[int, list[str]] = field(default_factory=dict)  # classic: cards left at the end
-    done: dict[int, bool] = field(default_factory=dict)
-
-    # -- replay
-
-    @classmethod
-    def replay(cls, names: list[str], variant: str, data: dict | None, mode: str = FULL) -> Deal:
-        """The deal a stored draft describes. A tap that no longer fits (it cannot happen
-        unless the draft was damaged) ends the replay there: the valid part is kept."""
-        data = data if isinstance(data, dict) else {}
-        start = data.get("mode") if data.get("mode") in MODES else mode
-        deal = cls(list(names), variant, start, start)
-        taps = data.get("taps")
-        for tap in taps if isinstance(taps, list) else []:
-            try:
-                deal.apply(tap)
-            except (TapError, RuleError):
-                break
-        return deal
-
-    def draft(self) -> dict:
-        """What the store keeps: the mode the deal started in and every tap since."""
-        return {"mode": self.start_mode, "taps": self.taps}
-
-    def apply(self, tap: object) -> None:
-        if not isinstance(tap, dict) or tap.get("op") not in OPS:
-            raise TapError(_("That is not something this screen can do."))
-        if len(self.taps) >= MAX_TAPS:
-            raise TapError(_("This deal has too many taps; save it or undo some."))
-        getattr(self, "_" + tap["op"])(tap)
-        self.taps.append(tap)
-
-    # -- who is who
-
-    @property
-    def n(self) -> int:
-        return len(self.names)
-
-    def seat(self, tap: dict) -> int:
-        value = tap.get("seat")
-        try:
-            seat = int(value)
-        except (TypeError, ValueError):
-            raise TapError(_("Choose a player.")) from None
-        if not 0 <= seat < self.n:
-            raise TapError(_("That player is not at this table."))
-        return seat
-
-    @property
-    def leader(self) -> int | None:
-        """Who leads the trick being entered: the previous winner, or the first leader."""
-        if self.tricks:
-            return self.tricks[-1]["winner"]
-        return self.first
-
-    @property
-    def to_play(self) -> int | None:
-        if self.leader is None:
-            return None
-        return (self.leader + len(self.plays)) % self.n
-
-    @property
-    def awaiting_suit(self) -> bool:
-        return bool(self.plays) and self.plays[0][1] in JOKERS and self.joker_suit is None
-
-    @property
-    def ready(self) -> bool:
-        """Everything is in: the deal can be saved."""
-        if not self.over:
-            return False
-        return self.variant == engine.RUSSIAN or all(self.done.get(s) for s in range(self.n))
-
-    # -- cards in the deal
-
-    def used(self, skip_held_of: int | None = None, long: bool = False) -> dict[str, str]:
-        """Card → where it is in this deal: the short reason the picker shows under a
-        disabled card, or (``long``) the words a refusal uses."""
-        where: dict[str, str] = {}
-        for number, trick in enumerate(self.tricks, start=1):
-            cards = [c for _s, c in trick.get("plays", ())]
-            cards += [c for c in trick.get("specials", ()) if c != engine.WON_BY_JOKER]
-            for card in cards:
-                where[card] = _("trick %(n)d", n=number)
-        current = [c for _s, c in self.plays] + [
-            c for c in self.specials if c != engine.WON_BY_JOKER
-        ]
-        for card in current:
-            where[card] = _("played in this trick") if long else _("played")
-        for seat, cards in self.held.items():
-            if seat != skip_held_of:
-                name = self.names[seat]
-                for card in cards:
-                    where[card] = _("%(name)s holds it", name=name) if long else name
-        return where
-
-    def jokers_used(self) -> int:
-        """Jokers named anywhere plus the unnamed ones that won quick tricks (one deck)."""
-        named = sum(1 for card in self.used() if card in JOKERS)
-        quick = sum(
-            1
-            for trick in [*self.tricks, {"specials": self.specials}]
-            if engine.WON_BY_JOKER in trick.get("specials", ())
-        )
-        return named + quick
-
-    def card(self, tap: dict, skip_held_of: int | None = None) -> str:
-        try:
-            card = str(engine.szaman_card(tap.get("card"), "card"))
-        except (RuleError, CardError):
-            raise TapError(_("Tap one of the cards.")) from None
-        where = self.used(skip_held_of, long=True).get(card)
-        if where:
-            raise TapError(
-                _("%(card)s is already in this deal (%(where)s).", card=symbol(card), where=where)
-            )
-        if card in JOKERS and self.jokers_used() >= len(JOKERS):
-            raise TapError(_("Both jokers are already in this deal."))
-        return card
-
-    def hands(self) -> list[int]:
-        """Cards each player should hold after the last trick: 8 dealt, one played per
-        trick, plus the engine's draws (which stop before the last trick, S-D3)."""
-        tricks = [engine.Trick(self.names[t["winner"]], (), ()) for t in self.tricks]
-        counts = dict.fromkeys(self.names, engine.DEAL_SIZE - len(tricks))
-        for drawers in engine.draws_after_tricks(self.names, tricks, self.variant):
-            for name in drawers:
-                counts[name] += 1
-        return [counts[name] for name in self.names]
-
-    # -- taps during the tricks
-
-    def playing(self, mode: str | None = None) -> None:
-        if self.over:
-            raise TapError(_("The deal is over; undo the last tap to change a trick."))
-        if mode is not None and self.mode != mode:
-            raise TapError(
-                _("Switch to full entry first.")
-                if mode == FULL
-                else _("Switch to quick entry first.")
-            )
-
-    def next_trick(self) -> None:
-        self.plays, self.joker_suit, self.specials, self.off_suit = [], None, [], []
-        counts = self.hands()
-        empty = [c <= 0 for c in counts]
-        if any(empty) if self.variant == engine.CLASSIC else all(empty):
-            self.finish()
-
-    def finish(self) -> None:
-        self.over = True
-        if self.variant == engine.CLASSIC:
-            counts = self.hands()
-            # a player whose hand ran out holds nothing: no question for them
-            self.held = {s: [] for s in range(self.n)}
-            self.done = {s: (counts[s] <= 0 and not self.ended_early) for s in range(self.n)}
-
-    def _mode(self, tap: dict) -> None:
-        self.playing()
-        if tap.get("mode") not in MODES:
-            raise TapError(_("Choose full or quick entry."))
-        self.mode = tap["mode"]
-        self.plays, self.joker_suit, self.specials, self.off_suit = [], None, [], []
-
-    def _lead(self, tap: dict) -> None:
-        self.playing(FULL)
-        if self.tricks:
-            raise TapError(
-                _("%(name)s leads: they won the last trick.", name=self.names[self.leader])
-            )
-        if self.plays:
-            raise TapError(_("The first trick has started; undo its cards to change who led."))
-        self.first = self.seat(tap)
-
-    def _card(self, tap: dict) -> None:
-        self.playing(FULL)
-        if self.leader is None:
-            raise TapError(_("First tap who leads the first trick."))
-        if self.awaiting_suit:
-            raise TapError(_("First tap the suit the joker's player named."))
-        card = self.card(tap)
-        self.plays.append([self.to_play, card])
-        if len(self.plays) == self.n:
-            plays = [(self.names[s], c) for s, c in self.plays]
-            winner = self.names.index(engine.trick_winner(plays, self.joker_suit))
-            trick = {"plays": self.plays, "winner": winner}
-            if self.joker_suit:
-                trick["joker_suit"] = self.joker_suit
-            self.tricks.append(trick)
-            self.next_trick()
-
-    def _suit(self, tap: dict) -> None:
-        self.playing(FULL)
-        if not self.awaiting_suit:
-            raise TapError(_("A suit is named only when a joker leads."))
-        suit = tap.get("suit")
-        if suit not in SUIT_SYMBOLS:
-            raise TapError(_("Choose a suit."))
-        lead = Card.parse(self.plays[0][1])
-        try:
-            engine.verify_joker_suit(lead, suit, "joker_suit")
-        except RuleError as exc:
-            raise TapError(exc.message) from None
-        self.joker_suit = suit
-
-    def _special(self, tap: dict) -> None:
-        self.playing(QUICK)
-        name = tap.get("name")
-        if name not in special_names(self.variant):
-            raise TapError(_("That is not a special card in this variant."))
-        on = flag(tap, name in self.specials)
-        if on and name not in self.specials:
-            if name == engine.WON_BY_JOKER:
-                if self.jokers_used() >= len(JOKERS):
-                    raise TapError(_("Both jokers are already in this deal."))
-            else:
-                self.card({"card": name})
-            self.specials = [s for s in special_names(self.variant) if s in {*self.specials, name}]
-        elif not on:
-            self.specials = [s for s in self.specials if s != name]
-
-    def _off(self, tap: dict) -> None:
-        self.playing(QUICK)
-        seat = self.seat(tap)
-        on = flag(tap, seat in self.off_suit)
-        chosen = {*self.off_suit, seat} if on else {*self.off_suit} - {seat}
-        self.off_suit = [s for s in range(self.n) if s in chosen]
-
-    def _winner(self, tap: dict) -> None:
-        self.playing(QUICK)
-        seat = self.seat(tap)
-        self.tricks.append(
-            {"winner": seat, "specials": list(self.specials), "off_suit": list(self.off_suit)}
-        )
-        self.next_trick()
-
-    def _end(self, tap: dict) -> None:
-        self.playing()
-        if not self.tricks:
-            raise TapError(_("Enter at least one trick first."))
-        if self.plays:
-            raise TapError(_("Finish or undo trick %(n)d first.", n=len(self.tricks) + 1))
-        self.ended_early = True
-        self.finish()
-
-    # -- taps at the end of a classic deal
-
-    def closing(self) -> None:
-        if self.variant != engine.CLASSIC:
-            raise TapError(_("A Russian deal ends with every hand empty: nothing to enter."))
-        if not self.over:
-            raise TapError(_("The deal is still being played."))
-
-    def _held(self, tap: dict) -> None:
-        self.closing()
-        seat = self.seat(tap)
-        try:
-            card = str(engine.szaman_card(tap.get("card"), "card"))
-        except (RuleError, CardError):
-            raise TapError(_("Tap one of the cards.")) from None
-        cards = self.held[seat]
-        if flag(tap, card in cards):
-            if card not in cards:
-                cards.append(self.card({"card": card}, skip_held_of=seat))
-                if len(cards) == self.hands()[seat]:
-                    self.done[seat] = True  # all the cards this player should hold: next one
-        else:
-            self.held[seat] = [c for c in cards if c != card]
-
-    def _done(self, tap: dict) -> None:
-        self.closing()
-        self.done[self.seat(tap)] = True
-
-    def _edit(self, tap: dict) -> None:
-        self.closing()
-        self.done[self.seat(tap)] = False
-
-    # -- the engine request
-
-    def engine_trick(self, trick: dict) -> dict:
-        if "plays" in trick:
-            out = {"plays": [[self.names[s], c] for s, c in trick["plays"]]}
-            if trick.get("joker_suit"):
-                out["joker_suit"] = trick["joker_suit"]
-            return out
-        out = {"winner": self.names[trick["winner"]]}
-        if trick["specials"]:
-            out["specials"] = list(trick["specials"])
-        if trick["off_suit"]:
-            out["off_suit"] = [self.names[s] for s in trick["off_suit"]]
-        return out
-
-    def request(self) -> dict:
-        """The ``szaman-deal`` request of the tricks so far (and the held cards once the
-        deal is over; before that a classic preview says nobody holds anything)."""
-        req = {
-            "players": list(self.names),
-            "variant": self.variant,
-            "tricks": [self.engine_trick(t) for t in self.tricks],
-        }
-        if self.variant == engine.CLASSIC:
-            req["left"] = {
-                name: list(self.held.get(s, [])) if self.over else []
-                for s, name in enumerate(self.names)
-            }
-        return req
-
-    def revoke_warnings(self) -> list[str]:
-        """The engine's likely-revoke warnings on the tricks so far (hand-size warnings
-        wait for the end of the deal: the held cards aren't known before)."""
-        try:
-            reader = engine.Reader(self.names, self.variant)
-            tricks = reader.tricks(self.request()["tricks"])
-        except RuleError:
-            return []
-        draws = engine.draws_after_tricks(self.names, tricks, self.variant)
-        empty = {name: () for name in self.names}
-        return engine.revoke_warnings(self.names, tricks, empty, draws)
-
-
-def flag(tap: dict, current: bool) -> bool:
-    """A toggle's wanted state: ``on`` when given ("1"/"0", true/false), else the opposite
-    of the current one. Retries are safe either way: each tap carries the draft version."""
-    value = tap.get("on")
-    if value is None or value == "":
-        return not current
-    return str(value).lower() in ("1", "true", "on", "yes")
-
-
-def special_names(variant: str) -> list[str]:
-    """What a quick trick can list, in display order: 8♥ J♥ (Q♠, Russian) and 'joker'."""
-    return [*engine.SPECIAL_CARDS[variant].values(), engine.WON_BY_JOKER]
-
-
-def symbol(code: str) -> str:
-    return screens.card_symbol(code)
-
-
-# ---------------------------------------------------------------- what the panel shows
-
-
-def deals_played(summary: TableSummary) -> int:
-    return summary.progress.deals_played
-
-
-def default_mode(summary: TableSummary) -> str:
-    """A new deal starts in the mode the last deal ended in."""
+def last_mode(summary: TableSummary) -> str:
+    """A new deal is shown first in the way the last deal ended (a phone may switch)."""
     for entry in reversed(summary.entries):
         if entry.live and entry.kind == KIND:
             tricks = entry.request.get("tricks") or [{}]
@@ -454,14 +51,142 @@ def default_mode(summary: TableSummary) -> str:
     return FULL
 
 
-def variant_of(table: store.Table) -> str:
-    variant = table.settings.get("variant", engine.CLASSIC)
-    return variant if variant in engine.VARIANTS else engine.CLASSIC
+def new_deal(s: store.Store, table: store.Table, summary: TableSummary | None) -> dict:
+    summary = summary or summarize(s, table)
+    if summary.standings.finished:
+        raise screens.Refusal(_("The game is over."), status=409)
+    return {
+        "players": list(summary.names),
+        "round": s.next_round(table.id),
+        "deal_no": summary.progress.deals_played + 1,
+        "mode": last_mode(summary),
+    }
 
 
-def load_deal(table: store.Table, summary: TableSummary) -> tuple[Deal, int]:
-    data, version = get_store().draft(table.id, DRAFT)
-    return Deal.replay(summary.names, variant_of(table), data, default_mode(summary)), version
+def edit_context(s: store.Store, table: store.Table, entry: store.Entry) -> dict:
+    summary = summarize(s, table)
+    rounds = {e.round for e in s.entries(table.id, live_only=True) if e.kind == KIND}
+    tricks = entry.request.get("tricks") or [{}]
+    return {
+        "players": list(summary.names),
+        "deal_no": len([r for r in rounds if r <= entry.round]),
+        "mode": FULL if "plays" in tricks[-1] else QUICK,
+    }
+
+
+def rename_in_draft(data: dict, old: str, new: str) -> dict:
+    """Taps name seats; only the deal's list of players names anyone."""
+    context = data.get("context") if isinstance(data, dict) else None
+    if context and isinstance(context.get("players"), list):
+        context["players"] = [new if name == old else name for name in context["players"]]
+    return data
+
+
+def start_state(table: store.Table, context: dict) -> SzamanDeal:
+    return SzamanDeal.start(context["players"], screens.settings_of(table))
+
+
+def _logged(state: SzamanDeal, taps: list[dict], prefix: str, tap: dict) -> SzamanDeal:
+    """Apply one tap made up from stored data, and log it with its id."""
+    tap = {"id": f"{prefix}{len(taps)}", **tap}
+    state = state.apply(Tap.from_json(tap))
+    taps.append(tap)
+    return state
+
+
+def rebuild(table: store.Table, context: dict, entry: store.Entry) -> list[dict]:
+    """The taps of a deal saved without its log: its request, trick by trick."""
+    state, taps, prefix = start_state(table, context), [], f"e{entry.id}-"
+    request = entry.request
+    seat = {name: s for s, name in enumerate(request["players"])}
+    try:
+        for trick in request["tricks"]:
+            if "plays" in trick:
+                for i, (name, card) in enumerate(trick["plays"]):
+                    state = _logged(
+                        state, taps, prefix, {"action": "card", "seat": seat[name], "card": card}
+                    )
+                    if i == 0 and trick.get("joker_suit"):
+                        suit = {"action": "suit", "seat": seat[name], "suit": trick["joker_suit"]}
+                        state = _logged(state, taps, prefix, suit)
+                continue
+            for card in trick.get("specials", ()):
+                state = _logged(
+                    state, taps, prefix, {"action": "special", "card": card, "on": True}
+                )
+            for name in trick.get("off_suit", ()):
+                state = _logged(
+                    state, taps, prefix, {"action": "off", "seat": seat[name], "on": True}
+                )
+            state = _logged(
+                state, taps, prefix, {"action": "winner", "seat": seat[trick["winner"]]}
+            )
+        if not state.over:
+            state = _logged(state, taps, prefix, {"action": "end"})
+        for name, cards in (request.get("left") or {}).items():
+            for card in cards:
+                state = _logged(
+                    state,
+                    taps,
+                    prefix,
+                    {"action": "held", "seat": seat[name], "card": card, "on": True},
+                )
+        for s in range(state.n):
+            if state.classic and not state.seat_final(s):
+                state = _logged(state, taps, prefix, {"action": "done", "seat": s})
+    except (Refused, KeyError, TypeError, ValueError):
+        pass  # what fits is reopened; the rest is entered again
+    return taps
+
+
+def _on(raw: object, current: bool) -> bool:
+    """An old-shape toggle's meaning: ``on`` when it said, else the opposite of the state."""
+    if raw is None or raw == "":
+        return not current
+    return str(raw).lower() in ("1", "true", "on", "yes")
+
+
+def upgrade(table: store.Table, data: dict, context: dict) -> list[dict]:
+    """The taps of a draft stored before the tap log (``{"mode", "taps": [{"op"…}]}``):
+    each old tap with the seat it meant, as the state says whose it was."""
+    state, taps = start_state(table, context), []
+    for old in data.get("taps") or []:
+        op = old.get("op") if isinstance(old, dict) else None
+        try:
+            seat = int(old["seat"]) if old.get("seat") not in (None, "") else None
+            if op == "lead":
+                tap = {"action": "lead", "seat": seat}
+            elif op == "card":
+                tap = {"action": "card", "seat": state.turn, "card": old.get("card")}
+            elif op == "suit":
+                tap = {"action": "suit", "seat": state.plays[0][0], "suit": old.get("suit")}
+            elif op == "special":
+                on = _on(old.get("on"), old.get("name") in state.specials)
+                tap = {"action": "special", "card": old.get("name"), "on": on}
+            elif op == "off":
+                tap = {
+                    "action": "off",
+                    "seat": seat,
+                    "on": _on(old.get("on"), seat in state.off_suit),
+                }
+            elif op == "held":
+                on = _on(old.get("on"), old.get("card") in state.held[seat])
+                tap = {"action": "held", "seat": seat, "card": old.get("card"), "on": on}
+            elif op in ("winner", "end", "done", "edit"):
+                tap = {"action": op if op != "edit" else "done", "seat": seat}
+                if op == "end":
+                    tap = {"action": "end"}
+                if op == "edit":
+                    tap["on"] = False
+            else:
+                continue  # "mode": a phone's own view now
+            state = _logged(state, taps, "u", tap)
+        except (Refused, KeyError, TypeError, ValueError, IndexError):
+            break  # the valid part is kept
+    return taps
+
+
+# ---------------------------------------------------------------- what the panel shows
 
 
 def points_line(names: list[str], points: dict[str, int]) -> list[dict]:
@@ -472,55 +197,42 @@ def points_line(names: list[str], points: dict[str, int]) -> list[dict]:
     ]
 
 
-def trick_rows(deal: Deal, result: dict | None) -> list[dict]:
-    rows = []
-    scored = result["tricks"] if result else []
-    for number, trick in enumerate(deal.tricks, start=1):
-        points = scored[number - 1]["points"] if number <= len(scored) else {}
-        row = {
-            "no": number,
-            "winner": deal.names[trick["winner"]],
-            "points": points_line(deal.names, points),
-            "full": "plays" in trick,
-            "cards": [
-                {"name": deal.names[s], "card": c, "won": s == trick["winner"]}
-                for s, c in trick.get("plays", ())
-            ],
-            "joker_suit": SUIT_SYMBOLS.get(trick.get("joker_suit") or "", ""),
-            "specials": [special_label(s) for s in trick.get("specials", ())],
-            "off_suit": [deal.names[s] for s in trick.get("off_suit", ())],
-        }
-        rows.append(row)
-    return rows
-
-
 def special_label(name: str) -> str:
-    return _("won by a joker") if name == engine.WON_BY_JOKER else symbol(name)
+    return _("won by a joker") if name == engine.WON_BY_JOKER else screens.card_symbol(name)
 
 
-def picker_groups(deal: Deal, led: str | None) -> list[dict]:
+def picker_groups(led: str | None) -> list[dict]:
     """The 54 cards in groups: the led suit first (with its joker), then the others."""
-    by_suit = deck_cards()
-    suits = [led, *[s for s in LEAD_SUITS if s != led]] if led else list(LEAD_SUITS)
-    groups = []
-    jokers = list(JOKERS)
+    suits = [led, *[s for s in SUITS_SHOWN if s != led]] if led else list(SUITS_SHOWN)
+    groups, jokers = [], list(JOKERS)
     for suit in suits:
-        cards = list(by_suit[suit])
+        cards = [str(Card(rank, suit)) for rank in RANKS]
         if suit == led:
             joker = str(engine.JOKER_OF[suit])
             cards.append(joker)
             jokers.remove(joker)
         groups.append({"label": SUIT_SYMBOLS[suit], "suit": suit, "cards": cards})
-    groups.append({"label": _("Jokers"), "suit": "J", "cards": jokers})
+    groups.append({"label": _("Jokers"), "suit": "J", "cards": sorted(jokers, reverse=True)})
     return groups
 
 
-def taken_cards(deal: Deal, skip_held_of: int | None = None) -> dict[str, str]:
-    taken = deal.used(skip_held_of)
-    if deal.jokers_used() >= len(JOKERS):
+def taken(st: dict, names: list[str], skip_held_of: int | None = None) -> dict[str, str]:
+    """Card → the short reason the picker shows under a card already in the deal."""
+    out: dict[str, str] = {}
+    for trick in st["tricks"]:
+        for card in [c for _s, c in trick.get("plays", ())] + trick.get("specials", []):
+            out[card] = _("trick %(n)d", n=trick["number"])
+    for card in [c for _s, c in st["current"]["plays"]] + st["current"]["specials"]:
+        out[card] = _("played")
+    for seat, row in enumerate(st["held"] or []):
+        if seat != skip_held_of:
+            for card in row["cards"]:
+                out[card] = names[seat]
+    out.pop(engine.WON_BY_JOKER, None)
+    if st["jokers_used"] >= len(JOKERS):
         for joker in JOKERS:
-            taken.setdefault(joker, _("used"))
-    return taken
+            out.setdefault(joker, _("used"))
+    return out
 
 
 def penalty_text(cards: list[str]) -> str:
@@ -534,36 +246,82 @@ def penalty_text(cards: list[str]) -> str:
         total = sum(Card.parse(c).rank for c in plain)
         parts.append(f"{total} → {signed(engine.penalty_for(plain))}")
     if jokers:
-        parts.append(
-            ngettext(
-                "joker %(p)s",
-                "%(num)d jokers %(p)s",
-                len(jokers),
-                p=signed(engine.penalty_for(jokers)),
-            )
-        )
+        p = signed(engine.penalty_for(jokers))
+        parts.append(ngettext("joker %(p)s", "%(num)d jokers %(p)s", len(jokers), p=p))
     text = " · ".join(parts)
     if plain and jokers:
         text += f" = {signed(engine.penalty_for(cards))}"
     return text
 
 
-def step_of(deal: Deal) -> dict:
-    """What the panel asks next."""
-    names = deal.names
-    number = len(deal.tricks) + 1
-    if deal.over:
-        return end_step(deal)
-    if deal.mode == QUICK:
-        taken = deal.used()
-        jokers_full = deal.jokers_used() >= len(JOKERS)
+def trick_rows(st: dict, names: list[str]) -> list[dict]:
+    return [
+        {
+            "no": t["number"],
+            "winner": names[t["winner"]],
+            "points": points_line(names, t["points"]),
+            "full": t["full"],
+            "cards": [
+                {"name": names[s], "card": c, "won": s == t["winner"]}
+                for s, c in t.get("plays", ())
+            ],
+            "joker_suit": SUIT_SYMBOLS.get(t.get("joker_suit") or "", ""),
+            "specials": [special_label(s) for s in t.get("specials", ())],
+            "off_suit": [names[s] for s in t.get("off_suit", ())],
+        }
+        for t in st["tricks"]
+    ]
+
+
+def legal_actions(st: dict) -> set[str]:
+    return {tap["action"] for tap in st["legal"]}
+
+
+def step_of(v: screens.View, st: dict, names: list[str], mode: str) -> dict:
+    """What the panel asks next, from the state's phase and its legal taps."""
+    phase, current = st["phase"], st["current"]
+    legal = legal_actions(st)
+    step: dict = {"phase": phase, "trick_no": st["trick_no"], "text": st["next"]["text"]}
+    step["leader"] = names[st["leader"]] if st["leader"] is not None else None
+    step["full"] = "card" in legal and phase != "quick"
+    step["quick"] = "winner" in legal
+    step["lead"] = list(enumerate(names)) if phase == "first-lead" and "lead" in legal else []
+    step["kind"] = {"first-lead": "lead", "suit": "suit", "quick": "quick", "card": "card"}.get(
+        phase
+    )
+    if phase in ("trick", "first-lead") and mode == QUICK:
+        step["kind"] = "quick"
+    elif phase == "trick":
+        step["kind"] = "card"
+    if st["over"]:
+        step["kind"] = "end"
+    if phase == "suit":
+        seat = current["plays"][0][0]
+        (suits,) = [t["suit"] for t in st["legal"] if t["action"] == "suit"]
+        step["player"], step["seat"] = names[seat], seat
+        step["suits"] = [
+            {"suit": s, "symbol": SUIT_SYMBOLS[s], "colour": engine.SUIT_COLOUR[s]} for s in suits
+        ]
+    step["plays"] = [{"name": names[s], "card": c} for s, c in current["plays"]]
+    if step["full"] and st["turn"] is not None:
+        turn, n = st["turn"], len(names)
+        step["seat"], step["player"] = turn, names[turn]
+        step["waiting"] = [names[(turn + i) % n] for i in range(1, n - len(current["plays"]))]
+        step["led"] = SUIT_SYMBOLS[current["led"]] if current["led"] else None
+        used = taken(st, names)
+        step["groups"] = [
+            {**g, "buttons": v.picker(g["cards"], "card", {"seat": turn}, used)}
+            for g in picker_groups(current["led"])
+        ]
+    if step["quick"]:
+        used, jokers_full = taken(st, names), st["jokers_used"] >= len(JOKERS)
         specials = []
-        for name in special_names(deal.variant):
-            on = name in deal.specials
+        for name, _points in st["special_points"].items():
+            on = name in current["specials"]
             if name == engine.WON_BY_JOKER:
                 reason = _("both jokers used") if jokers_full and not on else ""
             else:
-                reason = "" if on else taken.get(name, "")
+                reason = "" if on else used.get(name, "")
             specials.append(
                 {
                     "name": name,
@@ -573,250 +331,133 @@ def step_of(deal: Deal) -> dict:
                     "colour": screens.card_colour(name),
                 }
             )
-        return {
-            "kind": "quick",
-            "trick_no": number,
-            "specials": specials,
-            "off": [{"seat": s, "name": n, "on": s in deal.off_suit} for s, n in enumerate(names)],
-            "winners": [
-                {"seat": s, "name": n, "off": s in deal.off_suit} for s, n in enumerate(names)
-            ],
-            "leader": names[deal.leader] if deal.leader is not None else None,
-        }
-    if deal.leader is None:
-        return {"kind": "lead", "players": list(enumerate(names))}
-    plays = [{"name": names[s], "card": c} for s, c in deal.plays]
-    waiting = [names[(deal.leader + i) % deal.n] for i in range(len(deal.plays), deal.n)]
-    if deal.awaiting_suit:
-        joker = Card.parse(deal.plays[0][1])
-        return {
-            "kind": "suit",
-            "trick_no": number,
-            "player": names[deal.plays[0][0]],
-            "joker": joker.colour,
-            "plays": plays,
-            "suits": [
-                {"suit": s, "symbol": SUIT_SYMBOLS[s], "colour": engine.SUIT_COLOUR[s]}
-                for s in engine.COLOUR_SUITS[joker.colour]
-            ],
-        }
-    led = None
-    if deal.plays:
-        led = deal.joker_suit or Card.parse(deal.plays[0][1]).suit
-    return {
-        "kind": "card",
-        "trick_no": number,
-        "player": names[deal.to_play],
-        "plays": plays,
-        "waiting": waiting[1:],
-        "led": SUIT_SYMBOLS[led] if led else None,
-        "groups": picker_groups(deal, led),
-        "taken": taken_cards(deal),
-    }
-
-
-def end_step(deal: Deal) -> dict:
-    if deal.variant == engine.RUSSIAN:
-        return {"kind": "end", "rows": [], "current": None, "ready": True}
-    counts = deal.hands()
-    current = next((s for s in range(deal.n) if not deal.done.get(s)), None)
-    rows = [
-        {
-            "seat": s,
-            "name": name,
-            "cards": list(deal.held.get(s, [])),
-            "done": bool(deal.done.get(s)),
-            "expected": max(counts[s], 0),
-            "penalty": penalty_text(deal.held.get(s, [])),
-            "current": s == current,
-        }
-        for s, name in enumerate(deal.names)
-    ]
-    step = {"kind": "end", "rows": rows, "current": current, "ready": current is None}
-    if current is not None:
-        step["name"] = deal.names[current]
-        step["cards"] = list(deal.held.get(current, []))
-        step["groups"] = picker_groups(deal, None)
-        step["taken"] = taken_cards(deal, skip_held_of=current)
+        step["specials"] = specials
+        step["off"] = [
+            {"seat": s, "name": n, "on": s in current["off_suit"]} for s, n in enumerate(names)
+        ]
     return step
 
 
-def panel_context(table: store.Table, summary: TableSummary, access: str) -> dict:
-    s = get_store()
-    writable = access == "score"
-    deals = int(table.settings.get("deals", 6))
-    played = deals_played(summary)
-    base = {
-        "deals": deals,
-        "deal_no": played + 1,
-        "variant": variant_of(table),
-        "finished": summary.standings.finished,
-        "can_write": writable,
+def end_rows(v: screens.View, st: dict, names: list[str]) -> tuple[list[dict], int | None]:
+    """The held cards of a classic deal, per player, and whose to ask first."""
+    if not st["held"]:
+        return [], None
+    rows = []
+    for seat, held in enumerate(st["held"]):
+        rows.append(
+            {
+                "seat": seat,
+                "name": names[seat],
+                "cards": held["cards"],
+                "done": held["final"],
+                "expected": held["expected"],
+                "penalty": penalty_text(held["cards"]),
+                "groups": [
+                    {
+                        **g,
+                        "buttons": v.picker(
+                            g["cards"],
+                            "held",
+                            {"seat": seat},
+                            taken(st, names, skip_held_of=seat),
+                            held["cards"],
+                            toggle=True,
+                        ),
+                    }
+                    for g in picker_groups(None)
+                ],
+            }
+        )
+    current = next((r["seat"] for r in rows if not r["done"]), None)
+    return rows, current
+
+
+def view(v: screens.View) -> dict:
+    state, context, table = v.state, v.context, v.table
+    st = state.to_json()
+    names = list(state.players)
+    last_full = next((t["full"] for t in reversed(st["tricks"])), None)
+    mode = context.get("mode", FULL) if last_full is None else (FULL if last_full else QUICK)
+    score = st["score"]
+    tricks = trick_rows(st, names)
+    rows, current = end_rows(v, st, names) if st["over"] else ([], None)
+    return {
+        "deals": int(table.settings.get("deals", 6)),
+        "deal_no": context.get("deal_no", 1),
+        "variant": state.variant,
+        "finished": False,
+        "can_write": v.writable,
+        "editing": context.get("supersedes") is not None,
+        "edit_round": context.get("round"),
+        "version": v.version,
+        "round": context.get("round"),
+        "mode": mode,
+        "view_key": f"szaman-mode:{table.scorer_key if v.writable else table.watch_key}",
+        "v": v,
+        "tap_url": v.url("tap"),
+        "save_url": v.url("save"),
+        "undo_url": v.url("undo"),
+        "redo_url": v.url("redo"),
+        "discard_url": v.url("discard"),
+        "submission_id": screens_submission_id(),
+        "undo_tap": v.last_tap,
+        "redo_tap": v.redo_tap,
+        "tricks": tricks,
+        "last": tricks[-1] if tricks and not st["complete"] else None,
+        "totals": [
+            {
+                "name": name,
+                "points": signed(score["totals"].get(name, 0)) if score else "0",
+                "minus": bool(score) and score["totals"].get(name, 0) < 0,
+            }
+            for name in names
+        ],
+        "penalties": points_line(names, score.get("penalties", {})) if score and st["over"] else [],
+        "warnings": st["warnings"],
+        "problem": st["problem"],
+        "over": st["over"],
+        "complete": st["complete"],
+        "can_end": "end" in legal_actions(st),
+        "step": step_of(v, st, names, mode),
+        "rows": rows,
+        "current": current,
     }
-    if summary.standings.finished:
-        return base
-    deal, version = load_deal(table, summary)
-    result, problem = None, None
-    if deal.tricks:
-        try:
-            result = api.evaluate(KIND, deal.request())
-        except RuleError as exc:
-            problem = exc.message
-    if deal.ready and result:  # hand sizes can be checked once the held cards are in
-        warnings = list(result.get("warnings", []))
-    else:
-        warnings = deal.revoke_warnings()
-    tricks = trick_rows(deal, result)
-    penalties = result.get("penalties", {}) if result and deal.over else {}
-    base.update(
-        {
-            "mode": deal.mode,
-            "version": version,
-            "round": s.next_round(table.id),
-            # v: the draft this screen shows
-            "vals": {"v": version, "round": s.next_round(table.id)},
-            "tap_url": url_for("szaman.tap", key=table.scorer_key) if writable else None,
-            "save_url": url_for("szaman.save", key=table.scorer_key) if writable else None,
-            "submission_id": new_submission_id(),
-            "can_undo": bool(deal.taps),
-            "taps": len(deal.taps),
-            "tricks": tricks,
-            "last": tricks[-1] if tricks and not deal.ready else None,
-            "totals": [
-                {
-                    "name": name,
-                    "points": signed(result["totals"].get(name, 0)) if result else "0",
-                    "minus": bool(result) and result["totals"].get(name, 0) < 0,
-                }
-                for name in summary.names
-            ],
-            "penalties": points_line(summary.names, penalties),
-            "warnings": warnings,
-            "problem": problem,
-            "over": deal.over,
-            "can_end": bool(deal.tricks) and not deal.over and not deal.plays,
-            "step": step_of(deal),
+
+
+def screens_submission_id() -> str:
+    from .tables import new_submission_id
+
+    return new_submission_id()
+
+
+def saved(context: dict, outcome: dict) -> str:
+    if outcome.get("supersedes") is not None:
+        return _("Deal %(n)d changed.", n=context.get("deal_no", 1))
+    return _("Deal %(n)d saved.", n=context.get("deal_no", 1))
+
+
+SCREEN = screens.TapScreen(
+    game="szaman",
+    draft=DRAFT,
+    kind=KIND,
+    new_deal=new_deal,
+    view=view,
+    edit_context=edit_context,
+    rebuild=rebuild,
+    saved=saved,
+    upgrade=upgrade,
+)
+screens.adopt(bp, SCREEN)
+
+
+def panel_context(table: store.Table, summary: TableSummary, access: str) -> dict:
+    s = screens.store_of()
+    log = s.tap_log(table.id, DRAFT)
+    editing = bool(log.data and (log.data.get("context") or {}).get("supersedes") is not None)
+    if summary.standings.finished and not editing:
+        return {
+            "deals": int(table.settings.get("deals", 6)),
+            "finished": True,
+            "can_write": access == "score",
         }
-    )
-    if deal.over and problem:
-        base["step"]["ready"] = False
-    return base
-
-
-# ---------------------------------------------------------------- routes
-
-
-def panel_response(table: store.Table, access: str, status: int = 200, **extra):
-    """For htmx, the panel with the rest of what the poll refreshes, out of band
-    (``live_fragments``); the table page otherwise (a redirect after a good tap)."""
-    if not wants_partial():
-        if status == 200:
-            return see_other(table_url(table))
-        return render_board(table, access, status, **extra)
-    return live_fragments(table, access, status, **extra)
-
-
-def posted_int(name: str) -> int | None:
-    try:
-        return int(request.form.get(name, ""))
-    except ValueError:
-        return None
-
-
-def stale(table: store.Table, version: int) -> bool:
-    """The tap was made on a screen that no longer shows this deal as it stands."""
-    return posted_int("v") != version or posted_int("round") != get_store().next_round(table.id)
-
-
-def stale_notice() -> str:
-    return _(
-        "This deal changed a moment ago (another phone, or a double tap); "
-        "here it is as it stands now. Nothing else was changed."
-    )
-
-
-@bp.post("/tap")
-def tap(key: str):
-    """One tap of the deal being entered: stored in the draft at once, or refused."""
-    table, access = load(key, write=True)
-    s = get_store()
-    summary = summarize(s, table)
-    if summary.standings.finished:
-        return panel_response(table, access, 409, szaman_error=_("The game is over."))
-    if posted_int("v") is None or posted_int("round") is None:
-        return panel_response(
-            table, access, 422, szaman_error=_("This tap came without its deal; reload the page.")
-        )
-    deal, version = load_deal(table, summary)
-    if stale(table, version):
-        return panel_response(table, access, 409, szaman_notice=stale_notice())
-    op = request.form.get("op", "")
-    if op == "undo":
-        if not deal.taps:
-            return panel_response(table, access, 422, szaman_error=_("There is nothing to undo."))
-        data = {"mode": deal.start_mode, "taps": deal.taps[:-1]}
-    else:
-        tap_data = {
-            k: request.form.get(k) for k in ("op", "seat", "card", "suit", "mode", "name", "on")
-        }
-        tap_data = {k: v for k, v in tap_data.items() if v is not None}
-        try:
-            before = (len(deal.tricks), deal.over)
-            deal.apply(tap_data)
-            if (len(deal.tricks), deal.over) != before or op == "held":
-                api.evaluate(KIND, deal.request())  # the engine checks every finished trick
-        except (TapError, RuleError) as exc:
-            return panel_response(table, access, 422, szaman_error=exc.message)
-        data = deal.draft()
-    try:
-        s.save_draft(table.id, DRAFT, data, expected_version=version)
-    except store.Conflict:
-        return panel_response(table, access, 409, szaman_notice=stale_notice())
-    return panel_response(table, access)
-
-
-@bp.post("/save")
-def save(key: str):
-    """Close the deal: one ``szaman-deal`` entry, the draft removed in the same write."""
-    table, access = load(key, write=True)
-    s = get_store()
-    submission_id = request.form.get("submission_id") or None
-    if s.submission(submission_id, s.add_entry) is not None:
-        return after_write(table, message=_("Already saved."))
-    summary = summarize(s, table)
-    deal, version = load_deal(table, summary)
-    if posted_int("v") is None or posted_int("round") is None:
-        return board_error(
-            table, access, 422, _("This tap came without its deal; reload the page.")
-        )
-    if stale(table, version):
-        return board_error(table, access, 409, stale_notice(), notice=True)
-    if summary.standings.finished:
-        return board_error(table, access, 409, _("The game is over."))
-    if not deal.ready:
-        return board_error(
-            table, access, 422, _("The deal is not finished yet: nothing was saved.")
-        )
-    round_number = s.next_round(table.id)
-    try:
-        screens.record(
-            s,
-            table,
-            KIND,
-            deal.request(),
-            round_number,
-            submission_id,
-            close_draft=DRAFT,
-            based_on_draft=(DRAFT, version),
-        )
-    except RuleError as exc:
-        return board_error(table, access, 422, exc.message)
-    except store.StoreError as exc:
-        return board_error(table, access, 409, exc.message)
-    return after_write(table, message=_("Deal %(n)d saved.", n=deals_played(summary) + 1))
-
-
-def board_error(table: store.Table, access: str, status: int, message: str, notice: bool = False):
-    """A refused save: the board again, the message in the panel next to the button."""
-    key = "szaman_notice" if notice else "szaman_error"
-    return render_board(table, access, status, **{key: message})
+    return view(screens.view_of(SCREEN, table, access, log, summary=summary))

@@ -1,0 +1,111 @@
+"""A tap on a game screen, whole, in-process: the request through Flask, the write of the
+tap log and the panel it answers with. Prints per game the SQL statements one tap runs
+(counted with sqlite3's trace callback) and its server CPU (``time.process_time`` over
+the WSGI call, the answer's body made; the test client's own work left out; the disk's
+flush is waiting, not CPU). Issue #20's target:
+at most 6 statements and 2 ms a tap.
+
+    python bench/taps.py
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from szaman_deal import FULL_DEAL, JOKER_SUITS, LEFT, NAMES  # noqa: E402
+
+from scorekeeper import create_app  # noqa: E402
+from scorekeeper.web import tables  # noqa: E402
+
+TARGET_STATEMENTS, TARGET_MS = 6, 2.0
+
+
+def szaman_taps() -> list[dict]:
+    """One classic deal card by card (tests/szaman_deal.py): 41 taps."""
+    taps: list[dict] = [{"action": "lead", "seat": 0}]
+    for i, plays in enumerate(FULL_DEAL):
+        for j, (name, card) in enumerate(plays):
+            taps.append({"action": "card", "seat": NAMES.index(name), "card": card})
+            if j == 0 and i in JOKER_SUITS:
+                taps.append({"action": "suit", "seat": NAMES.index(name), "suit": JOKER_SUITS[i]})
+    for name in NAMES:
+        for card in LEFT[name]:
+            taps.append({"action": "held", "seat": NAMES.index(name), "card": card, "on": True})
+    return taps
+
+
+def measure(game: str, players: tuple[str, ...], taps: list[dict]) -> dict:
+    folder = tempfile.mkdtemp()
+    app = create_app({"TESTING": True, "DATABASE": f"{folder}/bench.sqlite", "SECRET_KEY": "bench"})
+    app.config["WTF_CSRF_ENABLED"] = False
+    served: list[float] = []
+    inner = app.wsgi_app
+
+    def timed(environ, start_response):  # the server's share: the WSGI call, the body made
+        began = time.process_time()
+        body = b"".join(inner(environ, start_response))
+        served.append((time.process_time() - began) * 1000)
+        return [body]
+
+    app.wsgi_app = timed
+    client = app.test_client()
+    made = client.post(
+        "/tables", data={"game": game, "player": list(players), "submission_id": "bench"}
+    )
+    url = made.headers["Location"]
+    client.get(url)  # the page, once: templates compiled, the first deal's context known
+    with app.test_request_context():
+        conn = tables.get_store().db.conn
+    statements: list[str] = []
+    counts, cpu = [], []
+    version, round_number = 0, 1
+    for number, tap in enumerate(taps):
+        statements.clear()
+        conn.set_trace_callback(statements.append)
+        response = client.post(
+            f"{url}/{game}/tap",
+            data={
+                "tap_id": f"b{number}",
+                "tap": json.dumps(tap),
+                "v": str(version),
+                "round": str(round_number),
+            },
+            headers={"HX-Request": "true"},
+        )
+        cpu.append(served[-1])
+        conn.set_trace_callback(None)
+        assert response.status_code == 200, response.get_data(as_text=True)[:400]
+        counts.append(len(statements))
+        version += 1
+    # the first tap begins the deal (reads the table's standings once): shown apart
+    return {
+        "first": (counts[0], cpu[0]),
+        "statements": (statistics.median(counts[1:]), max(counts[1:])),
+        "cpu": (statistics.median(cpu[1:]), max(cpu[1:])),
+        "taps": len(taps),
+    }
+
+
+def main() -> None:
+    games = {"szaman": (NAMES, szaman_taps())}
+    print(f"One tap, in-process (target: ≤ {TARGET_STATEMENTS} statements, ≤ {TARGET_MS} ms)")
+    for game, (players, taps) in games.items():
+        m = measure(game, players, taps)
+        print(
+            f"  {game:8} {m['taps']} taps: statements median {m['statements'][0]:.0f}, "
+            f"max {m['statements'][1]}; CPU median {m['cpu'][0]:.2f} ms, max {m['cpu'][1]:.2f} ms"
+            f" (the deal's first tap: {m['first'][0]} statements, {m['first'][1]:.1f} ms)"
+        )
+
+
+if __name__ == "__main__":
+    main()
