@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from . import api
 from . import validate as v
 from .errors import RuleError
 from .games import catalog
@@ -35,7 +36,7 @@ GENERIC_KINDS = ("manual-points", "game-end")  # entries of every game's table
 def entry_kinds(game: str) -> frozenset[str]:
     """The kinds of entry a table of ``game`` keeps: the score pad's and the game end's,
     and those its own screen stores (the ones the history names)."""
-    from .summary import KIND_LABELS
+    from .summary import KIND_LABELS  # not at the top: summary reads the store
 
     return frozenset(
         kind for kind in KIND_LABELS if kind in GENERIC_KINDS or kind.startswith(f"{game}-")
@@ -168,6 +169,19 @@ def _checked(data: object) -> dict:
                 f"{e['kind']!r} is not a kind of entry a {game.name} table keeps.",
                 v.join(path, "kind"),
             )
+        request = v.mapping(e["request"], v.join(path, "request"))
+        if e["kind"] in api.KINDS:
+            # a screen replays what its entries asked (a Pegs board from its moves): the
+            # request must be one the rules accept, as it was when the table stored it
+            try:
+                api.evaluate(e["kind"], request)
+            except RuleError as exc:
+                raise RuleError(
+                    f"The {e['kind']} rules refuse this entry's request: {exc.message}",
+                    v.join(path, "request"),
+                ) from None
+            except RecursionError:
+                raise RuleError("This entry's request is nested too deeply.", path) from None
         points = {}
         for seat, value in v.mapping(e["points"], v.join(path, "points")).items():
             where = v.join(v.join(path, "points"), seat)
@@ -179,7 +193,7 @@ def _checked(data: object) -> dict:
                 "id": entry_id,
                 "round": v.integer(e["round"], v.join(path, "round"), 0, MAX_ROUND),
                 "kind": e["kind"],
-                "request": v.mapping(e["request"], v.join(path, "request")),
+                "request": request,
                 "result": v.mapping(e["result"], v.join(path, "result")),
                 "created": _stamp(e["created"], v.join(path, "created")),
                 "supersedes": e["supersedes"],

@@ -102,7 +102,11 @@ def make_table(tmp_path):
     s = Store.open(tmp_path / "cli.sqlite")
     out = s.create_table("cowboy", "Friday night", ["Ana", "Bojan", "Ceca"], {})
     players = s.players(out["table_id"])
-    s.add_entry(out["table_id"], 1, "manual-points", {}, {}, {players[0].id: 25, players[1].id: -5})
+    request = {"players": ["Ana", "Bojan", "Ceca"], "points": {"Ana": 25, "Bojan": -5}}
+    result = {"points": {"Ana": 25, "Bojan": -5, "Ceca": 0}}
+    s.add_entry(
+        out["table_id"], 1, "manual-points", request, result, {players[0].id: 25, players[1].id: -5}
+    )
     key = out["scorer_key"]
     s.close()
     return key
@@ -256,7 +260,9 @@ def test_a_full_disk_is_a_message_not_a_traceback(tmp_path, capsys, monkeypatch)
     table, _access = s.table_by_key(key)
     ana = s.players(table.id)[0].id
     for n in range(200):  # more than the fresh database's pages hold
-        s.add_entry(table.id, n + 2, "manual-points", {"note": "x" * 100}, {}, {ana: n})
+        request = {"players": ["Ana", "Bojan", "Ceca"], "points": {"Ana": n}}
+        result = {"points": {"Ana": n}, "note": "x" * 100}
+        s.add_entry(table.id, n + 2, "manual-points", request, result, {ana: n})
     s.close()
     export = tmp_path / "table.json"
     assert main(["export", key, *db_args(tmp_path), "-o", str(export)]) == 0

@@ -209,9 +209,23 @@ def _export(tmp_path) -> dict:
     out = s.create_table("szaman", "Friday", ["Ana", "Bojan", "Ceca"], {"first_dealer": 1})
     table_id = out["table_id"]
     ids = [p.id for p in s.players(table_id)]
-    first = s.add_entry(table_id, 1, "manual-points", {}, {}, {ids[0]: 5, ids[1]: -5})
+    names = ["Ana", "Bojan", "Ceca"]
+    first = s.add_entry(
+        table_id,
+        1,
+        "manual-points",
+        {"players": names, "points": {"Ana": 5, "Bojan": -5}},
+        {"points": {"Ana": 5, "Bojan": -5, "Ceca": 0}},
+        {ids[0]: 5, ids[1]: -5},
+    )
     edit = s.add_entry(
-        table_id, 1, "manual-points", {}, {}, {ids[0]: 6}, supersedes=first["entry_id"]
+        table_id,
+        1,
+        "manual-points",
+        {"players": names, "points": {"Ana": 6}},
+        {"points": {"Ana": 6, "Bojan": 0, "Ceca": 0}},
+        {ids[0]: 6},
+        supersedes=first["entry_id"],
     )
     s.void_entry(table_id, edit["entry_id"])
     s.add_roll(table_id, 1, "kvanta-target", [1, 2, 3], {"target": 6})
@@ -283,6 +297,11 @@ REFUSED_IMPORTS = {
     "unknown entry kind": (_set("entries[0].kind", "cheat"), "'cheat' is not a kind"),
     "another game's entry": (_set("entries[0].kind", "pegs-apply"), "'pegs-apply' is not a kind"),
     "an engine's kind no table keeps": (_set("entries[0].kind", "kvanta-trick"), "not a kind"),
+    "a request the rules refuse": (
+        _set("entries[0].request.points.Ana", 10**6),
+        "manual-points rules refuse this entry's request",
+    ),
+    "a request naming no player": (_set("entries[0].request", {}), "entries[0].request"),
     "unknown event": (_set("events[0].event", "erased"), "events[0].event"),
     "event of no entry": (_set("events[0].entry_id", 999), "events[0].entry_id"),
     "edit of no entry": (_set("entries[1].supersedes", 999), "earlier entry"),
@@ -334,6 +353,33 @@ def test_an_import_keeps_names_composed_and_its_settings_cleaned(tmp_path, capsy
     assert table.settings == {"deals": 6, "target": 66, "variant": "classic", "first_dealer": 1}
     assert len(s.entries(table.id)) == 2 and len(s.rolls(table.id)) == 1
     s.close()
+
+
+def test_a_pegs_move_the_rules_refuse_is_not_imported(tmp_path, capsys, client, app):
+    """The probe's finding: a Pegs table with a move the board cannot replay made every
+    page of it a 500; the import refuses it instead."""
+    export = _export(tmp_path)
+    export["table"]["game"] = "pegs"
+    export["table"]["settings"] = {}
+    export["players"] = [{"seat": i, "name": n} for i, n in enumerate("ABCD")]
+    export["entries"] = [
+        {
+            "id": 1,
+            "round": 1,
+            "kind": "pegs-apply",
+            "request": {},
+            "result": {},
+            "created": "2026-01-01T20:00:00+00:00",
+            "supersedes": None,
+            "points": {},
+        }
+    ]
+    export["events"], export["rolls"] = [], []
+    path = tmp_path / "pegs.json"
+    path.write_text(json.dumps(export))
+    assert main(["import", str(path), "--db", app.config["DATABASE"]]) == 2
+    assert "pegs-apply rules refuse" in capsys.readouterr().err
+    assert client.get(f"/t/{export['table']['scorer_key']}").status_code == 404
 
 
 def test_an_imported_table_opens_in_the_app(tmp_path, capsys, client, app):
@@ -734,15 +780,25 @@ def test_tables_command_never_prints_a_control_character_kept_from_before(tmp_pa
 
 
 def test_the_score_pad_never_replaces_a_game_screens_entry(client, store, new_table):
-    url, page = new_table("pegs", ("Ana", "Bojan", "Ceca", "Dragan"))
+    """The edit form refuses a game screen's entry; the pad's post must too (here a
+    Cowboy marriage, stored by its screen)."""
+    url, page = new_table("cowboy", ("Ana", "Bojan", "Ceca"))
     table = table_of(store, url)
-    move = store.add_entry(table.id, 1, "pegs-apply", {"move": "x"}, {"board": {}}, {})
+    ana = store.players(table.id)[0].id
+    shown = client.post(
+        f"{url}/cowboy/marriage",
+        data={"csrf_token": page.csrf, "player": str(ana), "suit": "H", "submission_id": "m-1"},
+        headers=HX,
+    )
+    assert shown.status_code == 200
+    (marriage,) = store.entries(table.id)
+    assert marriage.kind == "cowboy-marriage"
+    page = Page(client.get(url))
     fields = {f: "0" for f in page.player_fields()}
     fields[page.player_fields()[0]] = "50"
-    answer = form_post(client, f"{url}/rounds", page, supersedes=str(move["entry_id"]), **fields)
+    answer = form_post(client, f"{url}/rounds", page, supersedes=str(marriage.id), **fields)
     assert answer.status_code == 409
-    entries = store.entries(table.id)
-    assert [(e.kind, e.state) for e in entries] == [("pegs-apply", "live")]
+    assert [(e.kind, e.state) for e in store.entries(table.id)] == [("cowboy-marriage", "live")]
 
 
 @pytest.mark.parametrize("number", ["1.0", "1e2", "100.0", "-5.0"])
