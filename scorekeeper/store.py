@@ -1172,6 +1172,8 @@ class Store:
                 for old_id in self._replaced_by(entry_id):
                     if self._last_event(old_id) == "superseded":
                         self._event(old_id, "restored", by_entry=entry_id)
+                if row["supersedes"] is None:  # an edit undone brings its original back
+                    self._reopen_undone(table_id, entry_id, row["round"])
                 outcome.update(entry_id=entry_id, action="voided", round=row["round"])
             return outcome
         except Replayed as replay:
@@ -1190,6 +1192,7 @@ class Store:
                         f"Round {row['round']} has been changed again since; "
                         "redo the latest version instead."
                     )
+                self._close_reopened(table_id, entry_id)
                 self._event(entry_id, "restored")
                 for old in replaced:
                     self._event(old, "superseded", by_entry=entry_id)
@@ -1579,9 +1582,15 @@ class Store:
 
         def change(data: dict | None) -> dict:
             data = start(data) if data is None or "context" not in data else data
-            if any(t.get("id") == tap_id for t in [*data["taps"], *data["undone"]]):
+            spent = data.get("spent", [])
+            if tap_id in spent or any(
+                t.get("id") == tap_id for t in [*data["taps"], *data["undone"]]
+            ):
                 raise Unchanged
-            new = {**data, "taps": [*data["taps"], tap], "undone": []}
+            # the taps undone can no longer be redone, and their ids stay spent, so a
+            # late retry of one is still not applied
+            spent = [*spent, *(t.get("id") for t in data["undone"])][-SPENT_TAP_IDS:]
+            new = {**data, "taps": [*data["taps"], tap], "undone": [], "spent": spent}
             check(new)
             return new
 
@@ -1696,6 +1705,8 @@ class Store:
                         "nothing was saved. Check the history and try again."
                     )
                 round_number = old["round"]
+            elif context.get("reopened") is not None:  # an undone deal saved again
+                round_number = context["round"]
             else:
                 round_number = self.next_round(table_id)
             if not set(points) <= {p.id for p in self.players(table_id)}:
@@ -1719,7 +1730,7 @@ class Store:
             )
             if old_id is not None:
                 self._event(old_id, "superseded", by_entry=entry_id)
-            log = {"taps": found.data["taps"]}
+            log = {"taps": found.data["taps"], "context": context}
             self._insert(
                 "entry_taps",
                 {"entry_id": entry_id, "draft": name, "data": json.dumps(log, ensure_ascii=False)},
@@ -1769,6 +1780,52 @@ class Store:
             }
 
         return self._change_log(table_id, name, change)
+
+    def _reopen_undone(self, table_id: int, entry_id: int, round_number: int) -> None:
+        """Inside an undo: a deal saved from a game screen comes back on that screen as
+        its tap log (never as an empty deal to tap in again), unless another deal is
+        being entered there. Saved again, it takes its round back."""
+        row = self.db.execute(
+            "SELECT draft, data FROM entry_taps WHERE entry_id = ?", [entry_id]
+        ).fetchone()
+        if row is None:
+            return
+        name, log = row[0], json.loads(row[1])
+        current = self.tap_log(table_id, name).data
+        if current and current.get("taps"):
+            return
+        context = {
+            **(log.get("context") or {}),
+            "players": [p.name for p in self.players(table_id)],
+            "round": round_number,
+            "supersedes": None,
+            "reopened": entry_id,
+        }
+        data = {"taps": log["taps"], "undone": [], "context": context}
+        self.db.execute(
+            """INSERT INTO drafts (table_id, name, data, version, updated) VALUES (?, ?, ?, 1, ?)
+               ON CONFLICT (table_id, name) DO UPDATE SET data = excluded.data,
+               version = version + 1, updated = excluded.updated""",
+            [table_id, name, json.dumps(data, ensure_ascii=False), now()],
+        )
+
+    def _close_reopened(self, table_id: int, entry_id: int) -> None:
+        """Inside a redo: the deal's log reopened by its undo leaves the screen, as long
+        as nobody changed it there (else the redo is refused: that work is kept)."""
+        row = self.db.execute(
+            "SELECT draft, data FROM entry_taps WHERE entry_id = ?", [entry_id]
+        ).fetchone()
+        if row is None:
+            return
+        data = self.tap_log(table_id, row[0]).data
+        if not data or (data.get("context") or {}).get("reopened") != entry_id:
+            return
+        if data["taps"] != json.loads(row[1])["taps"]:
+            raise Conflict(
+                "This deal was reopened and changed on its screen; save it there, "
+                "or undo those taps first."
+            )
+        self.db.execute("DELETE FROM drafts WHERE table_id = ? AND name = ?", [table_id, row[0]])
 
     def discard_draft(self, table_id: int, name: str, draft_version: int) -> None:
         """Drop a draft (an edit given up), unless a tap changed it since it was shown."""
@@ -2121,6 +2178,9 @@ class TooMany(StoreError):
 
 class ReusedSubmission(StoreError):
     """A submission id already used by another kind of write: not a retry of this one."""
+
+
+SPENT_TAP_IDS = 500  # ids of taps undone and no longer redoable, kept against late retries
 
 
 @dataclass(frozen=True)

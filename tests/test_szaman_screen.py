@@ -831,3 +831,41 @@ def test_an_old_shape_draft_is_read_and_upgraded_by_the_next_tap(table, store):
         ("card", 3, "9C"),
     ]
     assert "Trick 1: Piotr wins" in screen.panel
+
+
+def test_undo_of_a_saved_deal_brings_its_taps_back_not_an_empty_deal(table, client, store):
+    screen = table()
+    save_full_deal(screen)
+    (entry,) = store.entries(screen.table_id)
+
+    def history(action, sid):
+        return client.post(
+            f"{screen.url}/entries/{entry.id}/{action}",
+            data={"submission_id": sid},
+            headers={"X-CSRFToken": screen.csrf},
+        )
+
+    history("undo", "u1")
+    screen.reload()
+    # the deal as it was saved, every card in: one tap on Save puts it back
+    assert screen.step == "end" and "8 tricks" in screen.panel and "34 → −4" in screen.panel
+    assert "Save deal 1" in screen.panel and "Deal 1 of 6" in screen.panel
+    assert store.draft(screen.table_id, DRAFT)[0]["taps"] == store.entry_taps(entry.id)
+    # redo instead: the saved deal counts again and the screen is free for the next one
+    assert history("redo", "r1").status_code == 303
+    assert store.draft(screen.table_id, DRAFT) == (None, 0)
+    assert [e.state for e in store.entries(screen.table_id)] == ["live"]
+    # undone again, changed on the screen, saved: its round again, not a new one
+    history("undo", "u2")
+    screen.reload()
+    screen.tap("held", seat=seat("Zosia"), card="AS", on=False)
+    response = history("redo", "r2")  # the reopened deal was changed: redo refused
+    assert response.status_code == 409 and "reopened and changed" in response.get_data(as_text=True)
+    screen.reload()
+    screen.tap("held", seat=seat("Zosia"), card="3S", on=True)
+    screen.save()
+    assert [(e.round, e.state) for e in store.entries(screen.table_id)] == [
+        (1, "voided"),
+        (1, "live"),
+    ]
+    assert "Deal 2 of 6" in screen.panel

@@ -1,0 +1,193 @@
+"""The one screen mechanism (scorekeeper/web/screens.py) and the store's tap-log
+operations under it: a replayed tap id applied once inside the write lock, undo and
+redo that name their tap, a deal closed into one entry with its log, Edit reopening it,
+the refusal type, a tap's statements, and the upgrade of an existing database."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scorekeeper import store as store_module
+from scorekeeper.errors import RuleError
+from scorekeeper.store import Conflict, DraftChanged, Store, connect, migrate
+from scorekeeper.web.screens import Refusal
+
+DRAFT = "szaman-deal"
+CONTEXT = {"players": ["Ola", "Piotr"], "round": 1, "deal_no": 1, "mode": "full"}
+
+
+@pytest.fixture
+def s(tmp_path):
+    s = Store.open(tmp_path / "db.sqlite")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def table_id(s):
+    s.create_table("szaman", "Night", ["Ola", "Piotr"], {"deals": 6})
+    return s.list_tables()[0].id
+
+
+def begin(_old):
+    return {"taps": [], "undone": [], "context": dict(CONTEXT)}
+
+
+def accept(_data):
+    return None
+
+
+def tap(tap_id, action="winner", **args):
+    return {"id": tap_id, "action": action, **({"seat": 0} if not args else args)}
+
+
+def test_a_replayed_tap_id_changes_nothing_and_answers_the_log(s, table_id):
+    first = s.append_tap(table_id, DRAFT, tap("a"), accept, begin)
+    assert first.changed and first.version == 1 and first.data["taps"] == [tap("a")]
+    table_version = s.version(table_id)
+    again = s.append_tap(table_id, DRAFT, tap("a", seat=1), accept, begin)
+    assert not again.changed and again.data == first.data and again.version == 1
+    assert s.version(table_id) == table_version  # nothing written, not even the version
+
+
+def test_a_refused_tap_stores_nothing(s, table_id):
+    s.append_tap(table_id, DRAFT, tap("a"), accept, begin)
+    before = s.tap_log(table_id, DRAFT)
+
+    def refuse(_data):
+        raise RuleError("No.", ".seat")
+
+    with pytest.raises(RuleError):
+        s.append_tap(table_id, DRAFT, tap("b"), refuse, begin)
+    assert s.tap_log(table_id, DRAFT) == before
+
+
+def test_undo_and_redo_name_their_tap_and_a_retry_changes_nothing(s, table_id):
+    for tap_id in "abc":
+        s.append_tap(table_id, DRAFT, tap(tap_id), accept, begin)
+    s.undo_tap(table_id, DRAFT, "c")
+    retried = s.undo_tap(table_id, DRAFT, "c")  # the same undo again: still one undone
+    assert not retried.changed and [t["id"] for t in retried.data["taps"]] == ["a", "b"]
+    with pytest.raises(DraftChanged):  # "a" is not the last tap: nothing undone
+        s.undo_tap(table_id, DRAFT, "a")
+    s.redo_tap(table_id, DRAFT, "c")
+    assert not s.redo_tap(table_id, DRAFT, "c").changed
+    assert [t["id"] for t in s.tap_log(table_id, DRAFT).data["taps"]] == ["a", "b", "c"]
+    # a new tap after an undo ends what could be redone; the undone one stays spent
+    s.undo_tap(table_id, DRAFT, "c")
+    s.append_tap(table_id, DRAFT, tap("d"), accept, begin)
+    with pytest.raises(DraftChanged):
+        s.redo_tap(table_id, DRAFT, "c")
+    assert not s.append_tap(table_id, DRAFT, tap("c"), accept, begin).changed
+    with pytest.raises(Conflict):
+        s.undo_tap(table_id, "no-such-draft", "x")
+
+
+def close(s, table_id, version, submission_id="close-1"):
+    request = {"players": ["Ola", "Piotr"], "points": {"Ola": 3}}
+    return s.close_draft_into_entry(
+        table_id,
+        DRAFT,
+        "manual-points",
+        request,
+        {"totals": {"Ola": 3}},
+        {s.players(table_id)[0].id: 3},
+        draft_version=version,
+        submission_id=submission_id,
+    )
+
+
+def test_a_deal_closes_into_one_entry_with_its_log_once(s, table_id):
+    s.append_tap(table_id, DRAFT, tap("a"), accept, begin)
+    log = s.append_tap(table_id, DRAFT, tap("b"), accept, begin)
+    with pytest.raises(DraftChanged):  # made from the draft before "b"
+        close(s, table_id, log.version - 1, "stale")
+    outcome = close(s, table_id, log.version)
+    assert close(s, table_id, log.version) == outcome  # the same form again
+    (entry,) = s.entries(table_id)
+    assert entry.round == 1 and s.entry_taps(entry.id) == log.data["taps"]
+    assert s.tap_log(table_id, DRAFT).data is None  # closed in the same transaction
+
+
+def test_edit_reopens_an_entry_and_its_save_supersedes_it(s, table_id):
+    s.append_tap(table_id, DRAFT, tap("a"), accept, begin)
+    old = close(s, table_id, 1)["entry_id"]
+    s.append_tap(table_id, DRAFT, tap("n"), accept, begin)
+    with pytest.raises(Conflict):  # another deal is being entered
+        s.reopen_entry(table_id, DRAFT, old, "manual-points", list, {})
+    s.undo_tap(table_id, DRAFT, "n")
+    log = s.reopen_entry(table_id, DRAFT, old, "manual-points", list, {"players": ["Ola"]})
+    assert log.data["taps"] == [tap("a")] and log.data["context"]["supersedes"] == old
+    assert not s.reopen_entry(table_id, DRAFT, old, "manual-points", list, {}).changed
+    new = close(s, table_id, log.version, "close-2")
+    assert new["supersedes"] == old and new["round"] == 1
+    assert [e.state for e in s.entries(table_id)] == ["superseded", "live"]
+    s.void_entry(table_id, new["entry_id"])  # undo of the edit: the old one counts again
+    assert [e.state for e in s.entries(table_id)] == ["live", "voided"]
+    # an entry saved without a log is rebuilt by the screen's ``rebuild``
+    s.db.execute("DELETE FROM entry_taps")
+    s.db.conn.commit()
+    rebuilt = s.reopen_entry(table_id, DRAFT, old, "manual-points", lambda e: [tap(f"r{e.id}")], {})
+    assert rebuilt.data["taps"] == [tap(f"r{old}")]
+
+
+def test_the_refusal_type_carries_message_field_and_status():
+    refused = Refusal.of(RuleError("It is Ola's turn.", ".seat"))
+    assert (refused.message, refused.field, refused.status) == ("It is Ola's turn.", ".seat", 422)
+    stale = Refusal.of(DraftChanged("Another phone changed this deal."))
+    assert stale.status == 409 and stale.notice
+    with pytest.raises(ValueError):
+        Refusal.of(ValueError("not a refusal"))
+
+
+def test_a_database_of_schema_4_upgrades_with_nothing_lost(tmp_path):
+    """Migration 5 adds the entries' tap logs; an old-shape draft (a Szaman deal from
+    before) stays as it was, read by its screen."""
+    path = tmp_path / "old.sqlite"
+    db = connect(path)
+    migrate(db, [m for m in store_module.MIGRATIONS if m.version <= 4])
+    old = Store(db)
+    old.create_table("szaman", "Night", ["Ola", "Piotr"], {"deals": 6})
+    (table,) = old.list_tables()
+    old_draft = {"mode": "full", "taps": [{"op": "lead", "seat": "0"}]}
+    old.save_draft(table.id, DRAFT, old_draft)
+    old.add_entry(table.id, 1, "manual-points", {"players": ["Ola", "Piotr"]}, {}, {})
+    dump = [
+        db.execute(f"SELECT * FROM {name} ORDER BY rowid").fetchall()
+        for name in ("tables", "players", "entries", "drafts")
+    ]
+    assert migrate(db) == [m.version for m in store_module.MIGRATIONS if m.version > 4]
+    assert [
+        db.execute(f"SELECT * FROM {name} ORDER BY rowid").fetchall()
+        for name in ("tables", "players", "entries", "drafts")
+    ] == dump
+    assert db.execute("SELECT COUNT(*) FROM entry_taps").fetchone()[0] == 0
+    assert json.loads(db.execute("SELECT data FROM drafts").fetchone()[0]) == old_draft
+    old.close()
+
+
+def test_a_szaman_tap_in_the_middle_of_a_deal_runs_at_most_six_statements(app, client, new_table):
+    """The tap route reads the table once (the game's guard), then one read and one
+    write of the draft and the table's version inside one transaction."""
+    from scorekeeper.web import tables
+
+    url, page = new_table("szaman", ("Ola", "Piotr"))
+    headers = {"HX-Request": "true", "X-CSRFToken": page.csrf}
+
+    def send(tap_id, body, version):
+        data = {"tap_id": tap_id, "tap": json.dumps(body), "v": str(version), "round": "1"}
+        return client.post(url + "/szaman/tap", data=data, headers=headers)
+
+    assert send("a", {"action": "lead", "seat": 0}, 0).status_code == 200
+    with app.test_request_context():
+        conn = tables.get_store().db.conn
+    statements: list[str] = []
+    conn.set_trace_callback(statements.append)
+    try:
+        response = send("b", {"action": "card", "seat": 0, "card": "2C"}, 1)
+    finally:
+        conn.set_trace_callback(None)
+    assert response.status_code == 200 and "Piotr plays" in response.get_data(as_text=True)
+    assert len(statements) <= 6, statements
