@@ -659,7 +659,56 @@ def test_undo_twice_then_redo_twice_names_the_right_player(pg, client):
     assert history("undo", second, "h5") == "Bojan to play"
     assert history("redo", second, "h6") == "Ceca to play"
     assert history("redo", third, "h7") == "Dule to play"
-    # a turn passed by a discard belongs to that board only: the next move ends it
-    t.tap("pass")
+    # a discard is an entry too: it passes the turn, and undoing it gives the turn back
+    assert t.post("/pass", {"base": t.base(), "submission_id": "p1"}).status_code == 200
     assert header(t.page().html) == "Ana to play"
-    assert history("undo", third, "h8") == "Ceca to play"
+    discard = t.entries(screen.BOARD_KIND)[-1]
+    assert discard.request["discard"] == {"seat": 3, "card": None}
+    assert "Dule discarded a card." in t.page().html
+    assert history("undo", discard, "h8") == "Dule to play"
+
+
+def test_a_discard_is_refused_while_a_card_can_move_and_every_discard_is_recorded(pg):
+    """Issue #24 (RULES §5, must play): with the hand entered, a discard is refused while
+    a card other than a joker can move, naming those cards; a discard that is allowed is
+    stored (the history and "Last:" show it) and passes the turn."""
+    names = ("Zuzana", "Ján", "Eva", "Peter")
+    t = pg(names)
+    t.set_board({**start(4), "0": ["T8", "S", "S", "S", "S"]})
+    t.tap("player", player=0)
+    html = t.tap("hand", hand="8,2,JK,5", card="3")
+    assert 'data-verdict="must"' in html
+    assert 'class="choices pg-discards"' not in html  # no discard offered
+    before = len(t.entries())
+    response = t.post("/pass", {"base": t.base(), "submission_id": "p1"})
+    assert response.status_code == 422
+    message = unescape(panel_error(response.get_data(as_text=True)))
+    assert message.startswith("Zuzana must play a card that can move: 2, 3, 5, 8.")
+    assert len(t.entries()) == before
+    assert header(t.page().html) == "Zuzana to play"
+    # only a joker can move (the team in start, an opponent on the track): discard the 5
+    t.set_board({**start(4), "1": ["T20", "S", "S", "S", "S"]})
+    html = t.tap("hand", hand="5,7", card="JK")
+    assert 'data-verdict="joker"' in html
+    assert re.search(r'class="choices pg-discards"[^>]*>\s*<button[^>]*data-rank="5"', html)
+    response = t.post("/pass", {"base": t.base(), "card": "5", "submission_id": "p2"})
+    assert response.status_code == 200
+    assert "Zuzana discarded." in unescape(response.get_data(as_text=True))
+    discard = t.entries(screen.BOARD_KIND)[-1]
+    assert discard.request["discard"]["seat"] == 0
+    assert discard.request["discard"]["card"].startswith("5")
+    assert discard.result["pegs"] == t.board().to_json()["pegs"]  # the board unchanged
+    html = t.page().html
+    assert "Zuzana discarded 5." in unescape(html)
+    assert header(html) == "Ján to play"
+    # a retried discard is stored once; a card not in the hand is refused
+    assert (
+        t.post("/pass", {"base": t.base(), "card": "5", "submission_id": "p2"}).status_code == 200
+    )
+    assert len(t.entries(screen.BOARD_KIND)) == 3
+    t.tap("hand", hand="5", card="7")
+    response = t.post("/pass", {"base": t.base(), "card": "Z", "submission_id": "p3"})
+    assert response.status_code == 422 and "Choose a card" in response.get_data(as_text=True)
+    # an outdated board: refused
+    response = t.post("/pass", {"base": "1", "submission_id": "p4"})
+    assert response.status_code == 409

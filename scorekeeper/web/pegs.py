@@ -122,11 +122,15 @@ def store_board(
     board: engine.Board,
     submission_id: str | None = None,
     based_on_version: int | None = None,
+    discard: dict | None = None,
 ) -> dict:
     """A correction: the whole board as the ``pegs-board`` entry's request and result
-    (with ``winner_team``, as a move's result has), no points."""
-    state = board.to_json()
-    result = {**state, "bumps": [], "winner_team": board.winner_team()}
+    (with ``winner_team``, as a move's result has), no points. A discard is such an
+    entry too, of the board unchanged, its request naming it: ``{"seat", "card"}`` (the
+    card None when the hand was not entered), so the history and "Last:" show it and
+    the turn passes with it."""
+    state = board.to_json() if discard is None else {**board.to_json(), "discard": discard}
+    result = {**board.to_json(), "bumps": [], "winner_team": board.winner_team()}
     return s.add_entry(
         table.id,
         s.next_round(table.id),
@@ -166,15 +170,15 @@ class Table:
         self.table, self.names = table, names
         self.board, self.latest = current_board(table, len(names), entries)
         self.base = self.latest.id if self.latest else 0
-        moves = [e for e in board_entries(entries) if e.kind == APPLY_KIND]
-        self.moved = moves[-1].id if moves else 0  # the latest live move
+        moves = [e for e in board_entries(entries) if player_of(e) is not None]
+        self.moved = moves[-1].id if moves else 0  # the latest live move or discard
         draft = read_draft(s, table.id)
         if draft.get("moved", 0) != self.moved:  # a move made or undone since: a new turn
             draft = {k: v for k, v in draft.items() if k not in TURN_FIELDS}
         self.draft = draft
         player = draft.get("player")
         if not (isinstance(player, int) and 0 <= player < len(names)):
-            player = next_seat(moves[-1].request["player"], len(names)) if moves else None
+            player = next_seat(player_of(moves[-1]), len(names)) if moves else None
         self.player = player
         self.race = PegsRace.start(
             names,
@@ -225,10 +229,26 @@ def bump_note(bump: dict, names: list[str]) -> str:
     )
 
 
+def player_of(entry: store.Entry) -> int | None:
+    """Who played a move or discarded (None: a correction by hand)."""
+    if entry.kind == APPLY_KIND:
+        return entry.request.get("player")
+    discard = entry.request.get("discard")
+    return discard.get("seat") if isinstance(discard, dict) else None
+
+
 def move_text(entry: store.Entry, names: list[str]) -> str:
     req = entry.request
     if entry.kind == BOARD_KIND:
-        return _("The board was set by hand.")
+        seat = player_of(entry)
+        if seat is None or not 0 <= seat < len(names):
+            return _("The board was set by hand.")
+        card = req["discard"].get("card")
+        if card:
+            return _(
+                "%(name)s discarded %(card)s.", name=names[seat], card=rank_label(rank_of(card))
+            )
+        return _("%(name)s discarded a card.", name=names[seat])
     player = req.get("player", 0)
     who = names[player] if 0 <= player < len(names) else str(player + 1)
     steps = ", ".join(
@@ -270,6 +290,7 @@ def panel_context(table: store.Table, summary: TableSummary, access: str) -> dic
             "step": url_for("pegs.step", key=key),
             "fix": url_for("pegs.fix", key=key),
             "undo": url_for("pegs.undo", key=key),
+            "pass": url_for("pegs.pass_turn", key=key),
             **{name: url_for("pegs.tap", key=key, field=name) for name in TAPS},
         }
         if can_write
@@ -603,20 +624,6 @@ def set_hand(t: Table, draft: dict) -> dict:
     return t.turn(player=t.player, hand=ranks)(draft)
 
 
-def pass_turn(t: Table, draft: dict) -> dict:
-    if t.player is None:
-        raise BadTap(_("Choose whose turn it is first."), "player")
-    hand = [r for r in t.draft.get("hand", []) if r in RANKS]
-    if hand:  # with the hand known, the state refuses a discard while a card can move
-        tap = {"action": "discard", "seat": t.player, "card": hand_codes(hand)[0]}
-        try:
-            t.race.apply(Tap.from_json({"id": "pass", **tap, "hand": hand_codes(hand)}))
-        except Refused as exc:
-            raise BadTap(exc.message, "hand") from None
-    after = next_seat(t.player, len(t.names))
-    return t.turn(player=after, card=None, first=None, peg=None, hand=[])(draft)
-
-
 TAPS: dict[str, Callable[[Table, dict], dict]] = {
     "mode": set_mode,
     "player": set_player,
@@ -624,7 +631,6 @@ TAPS: dict[str, Callable[[Table, dict], dict]] = {
     "peg": set_peg,
     "first": clear_first,
     "hand": set_hand,
-    "pass": pass_turn,
 }
 
 
@@ -717,6 +723,50 @@ def step(key: str):
     return render_panel(table, access, message=" ".join([_("Move saved."), *parts]))
 
 
+@bp.post("/pass")
+def pass_turn(key: str):
+    """The player discards and the turn passes: stored as an entry of the board as it is,
+    naming the discard. With the hand entered in the hand check, the race refuses it
+    while a card other than a joker can move, naming those cards (RULES §5)."""
+    table, access = load(key, write=True)
+    s = get_store()
+    submission_id = request.form.get("submission_id") or None
+    if s.submission(submission_id, s.add_entry) is not None:
+        return render_panel(table, access, message=_("Already saved."))
+    t = Table.of(table)
+    try:
+        check_base(t)
+        if t.race.complete:
+            raise BadTap(_("The game is over; undo the last move to play on."), "play")
+        if t.player is None:
+            raise BadTap(_("Choose whose turn it is first."), "player")
+        hand = hand_codes([r for r in t.draft.get("hand", []) if r in RANKS])
+        rank = request.form.get("card") or None
+        if rank is not None and rank not in RANKS:
+            raise BadTap(_("Choose a card: A, 2 to 10, J, Q, K or the joker."), "hand")
+        card = None
+        if hand:  # the hand is known: the race checks the discard
+            ranks = [rank_of(c) for c in hand]
+            card = hand[ranks.index(rank)] if rank in ranks else hand[0]
+            tap = {"id": "pass", "action": "discard", "seat": t.player, "card": card, "hand": hand}
+            try:
+                t.race.apply(Tap.from_json(tap))
+            except Refused as exc:
+                raise BadTap(exc.message, "hand") from None
+        elif rank is not None:
+            card = card_for_rank(rank)
+        discard = {"seat": t.player, "card": card}
+        saved = store_board(
+            s, table, t.board, submission_id, based_on_version=table.version, discard=discard
+        )
+        update_draft(s, table.id, lambda d: {"mode": d.get("mode"), "moved": saved["entry_id"]})
+    except BadTap as exc:
+        return render_panel(table, access, 422, exc)
+    except store.Conflict as exc:
+        return refused(table, access, 409, exc.message)
+    return render_panel(table, access, message=_("%(name)s discarded.", name=t.names[t.player]))
+
+
 @bp.post("/fix")
 def fix(key: str):
     """Set-up or correction: one peg put on another hole (or start); the engine checks
@@ -777,6 +827,7 @@ def undo(key: str):
     except store.Conflict as exc:
         return refused(table, access, 409, exc.message)
     moved = Table.of(s.table(table.id)).moved
-    player = latest.request.get("player") if latest.kind == APPLY_KIND else t.player
+    player = player_of(latest)
+    player = t.player if player is None else player
     update_draft(s, table.id, lambda d: {"mode": d.get("mode"), "moved": moved, "player": player})
     return render_panel(table, access, message=_("Last move undone."))

@@ -215,3 +215,37 @@ def test_undo_twice_then_redo_twice_names_the_right_player(page, live_server, ta
     history(3, "Redo", "Dule")
     expect(page.locator(peg(2, "T44"))).to_have_count(1)
     expect(page.locator('.pg-players [data-seat="3"]')).to_have_attribute("aria-pressed", "true")
+
+
+def test_must_play_refuses_a_discard_and_every_discard_is_recorded(
+    page, live_server, taps, console_errors
+):
+    """Issue #24: with the hand entered, "discards: next player" is refused while a card
+    other than a joker can move, naming it; an allowed discard shows in "Last:" and in
+    the history, and passes the turn."""
+    start_table(page, live_server, "pegs", ["Ana", "Bojan", "Ceca", "Dule"])
+    choose(page, taps, '.pg-players [data-seat="0"]')
+    for rank in ("5", "7", "JK"):  # nothing of Ana's can move: every peg in start
+        taps(f'.pg-hand [data-card="{rank}"]')
+        expect(page.locator(f'.pg-hand-cards [data-rank="{rank}"]')).to_have_count(1)
+    expect(page.locator(".pg-verdict")).to_have_attribute("data-verdict", "none")
+    taps('.pg-discards [data-rank="5"]')
+    expect(page.locator("#pg-last")).to_contain_text("Ana discarded 5.")
+    expect(page.locator("#pg-title")).to_have_text("Bojan to play")
+    expect(page.locator("#history li.round").first).to_contain_text("Round 1")
+    # Bojan's king can come out: his discard is refused, naming it
+    for rank in ("8", "2", "JK", "5", "K"):
+        taps(f'.pg-hand [data-card="{rank}"]')
+        expect(page.locator(f'.pg-hand-cards [data-rank="{rank}"]')).to_have_count(1)
+    expect(page.locator(".pg-verdict")).to_have_attribute("data-verdict", "must")
+    expect(page.locator(".pg-discards")).to_have_count(0)
+    taps(".pg-pass")
+    expect(page.locator("#pegs-panel .field-error")).to_contain_text(
+        "Bojan must play a card that can move: K."
+    )
+    expect(page.locator("#pg-title")).to_have_text("Bojan to play")
+    expect(page.locator("#pg-last")).to_contain_text("Ana discarded 5.")
+    taps('.pg-hand button:text-is("Play K")')
+    taps('.hit[data-hit="T26"]')
+    expect(page.locator(peg(1, "T26"))).to_have_count(1)
+    expect(page.locator("#pg-title")).to_have_text("Ceca to play")
