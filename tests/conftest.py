@@ -61,9 +61,9 @@ class Page:
 
     def totals(self) -> dict[str, int]:
         return {
-            name: int(value)
+            name: int(value.replace("−", "-"))  # the page prints a minus sign, "−90"
             for name, value in re.findall(
-                r'class="points" data-player="([^"]+)">(-?\d+)<', self.html
+                r'class="points" data-player="([^"]+)">([-−]?\d+)<', self.html
             )
         }
 
