@@ -24,6 +24,8 @@ from __future__ import annotations
 import functools
 import importlib
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -344,10 +346,61 @@ def settings_of(table: store.Table) -> dict:
     }
 
 
+def deal_settings(table: store.Table, data: dict) -> dict:
+    """The settings a draft's play state starts from: the table's, and what its context
+    says the deal knows from the session (``context["settings"]``, e.g. its dealer)."""
+    return {**settings_of(table), **data["context"].get("settings", {})}
+
+
+# Replayed states, by everything they are made from (the game, the table, its players
+# and settings, every tap): a state type is immutable, so one made for the last answer
+# is the start of the next tap's, and a tap replays one tap, not the whole deal.
+_states: OrderedDict[str, Any] = OrderedDict()
+_states_lock = threading.Lock()
+STATES_KEPT = 128
+
+
+def _state_key(screen: TapScreen, table: store.Table, data: dict, taps: list) -> str:
+    made_of = [
+        screen.game,
+        table.scorer_key,
+        data["context"]["players"],
+        deal_settings(table, data),
+    ]
+    return json.dumps([*made_of, taps], separators=(",", ":"), sort_keys=True)
+
+
+def _kept_state(key: str):
+    with _states_lock:
+        found = _states.get(key)
+        if found is not None:
+            _states.move_to_end(key)
+        return found
+
+
+def _keep_state(key: str, state) -> None:
+    with _states_lock:
+        _states[key] = state
+        while len(_states) > STATES_KEPT:
+            _states.popitem(last=False)
+
+
 def state_of(screen: TapScreen, table: store.Table, data: dict):
     """The play state a draft's log replays to (Refused when a tap no longer fits)."""
-    start = state_type(screen.game).start(data["context"]["players"], settings_of(table))
-    return replay(start, data["taps"])
+    taps = data["taps"]
+    key = _state_key(screen, table, data, taps)
+    state = _kept_state(key)
+    if state is None:
+        before = _kept_state(_state_key(screen, table, data, taps[:-1])) if taps else None
+        if before is not None:
+            state = replay(before, taps[-1:], path=f"taps[{len(taps) - 1}]")
+        else:
+            start = state_type(screen.game).start(
+                data["context"]["players"], deal_settings(table, data)
+            )
+            state = replay(start, taps)
+        _keep_state(key, state)
+    return state
 
 
 def view_of(
@@ -505,6 +558,7 @@ def tap_route(key: str):
             made["state"] = replay(before, data["taps"][-1:], path="tap")
             if made["state"] is before:  # already so (a retry under a new id): not logged
                 raise store.Unchanged
+            _keep_state(_state_key(screen, table, data, data["taps"]), made["state"])
 
         log = s.append_tap(
             table.id, screen.draft, tap.to_json(), check, lambda old: _begin(screen, s, table, old)
