@@ -10,7 +10,7 @@ import json
 import re
 
 import pytest
-from conftest import another_phone_first
+from conftest import Page, another_phone_first
 from szaman_deal import FULL_DEAL, JOKER_SUITS, LEFT, NAMES, QUICK_DEAL, full_request, quick_request
 
 from scorekeeper import api
@@ -203,8 +203,7 @@ def test_a_full_deal_tap_by_tap_is_a_draft_then_one_entry(table, store):
     result = api.evaluate("szaman-deal", full_request())
     assert entry.result == result
     assert result["totals"] == {"Ola": 28, "Piotr": 1, "Zosia": 3, "Adam": -4}
-    totals = dict(re.findall(r'class="points" data-player="([^"]+)">(-?\d+)<', screen.html))
-    assert {k: int(v) for k, v in totals.items()} == result["totals"]
+    assert Page.totals(screen) == result["totals"]
     assert store.draft(screen.table_id, DRAFT) == (None, 0)  # closed with the entry
     assert "Deal 1 saved." in screen.html and "Deal 2 of 6" in screen.panel
     # the entry keeps the tap log it was entered with (for Edit)
@@ -750,14 +749,7 @@ def test_edit_of_a_saved_deal_changes_one_card_and_supersedes_it(table, client, 
     assert new.supersedes == old.id and new.request["left"]["Zosia"] == ["JD", "9D", "3S"]
     expected = api.evaluate("szaman-deal", new.request)["totals"]
     assert expected["Zosia"] == old.result["totals"]["Zosia"] + 1
-    assert (
-        screen.reload()
-        and {
-            k: int(v)
-            for k, v in re.findall(r'class="points" data-player="([^"]+)">(-?\d+)<', screen.html)
-        }
-        == expected
-    )
+    assert Page.totals(screen.reload()) == expected
     assert store.draft(screen.table_id, DRAFT) == (None, 0) and "Deal 2 of 6" in screen.panel
     # undo of the edit restores the old deal
     client.post(
