@@ -605,7 +605,7 @@ def test_the_standings_show_the_race_by_team(pg):
         html.index('id="standings"') : html.index("</section>", html.index('id="standings"'))
     ]
     rows = re.findall(
-        r'class="rank">(\d+)</span>\s*<span class="who">([^<]+?)\s*(?:<span[^>]*>[^<]*</span>)?'
+        r'class="rank">(\d+)</span>\s*<span class="who"[^>]*>([^<]+?)\s*(?:<span[^>]*>[^<]*</span>)?'
         r'</span>\s*<span class="points"[^>]*>([^<]+)<',
         standings,
     )
@@ -712,3 +712,45 @@ def test_a_discard_is_refused_while_a_card_can_move_and_every_discard_is_recorde
     # an outdated board: refused
     response = t.post("/pass", {"base": "1", "submission_id": "p4"})
     assert response.status_code == 409
+
+
+def test_every_legal_move_of_a_card_is_listed_at_once_naming_the_pegs(pg):
+    """Issue #24: a joker with both partners' pegs in start has six moves; all six are
+    listed at once, each naming the peg in words, and one tap on a line plays it."""
+    t = pg(("Zuzana", "Ján", "Eva", "Peter"))
+    t.set_board({**start(4), "0": ["T8", "T12", "S", "S", "S"], "2": ["T30", "S", "S", "S", "S"]})
+    t.tap("player", player=1)
+    html = unescape(t.tap("card", card="JK"))
+    listed = re.findall(r'class="small pg-move"[^>]*data-move="([^"]+)"[^>]*>([^<]+)<', html)
+    req = {**t.board().to_json(), "player": 1, "card": "JK"}
+    moves = api.evaluate("pegs-moves", req)["moves"]
+    assert len(moves) == 6 and len(listed) == 6
+    assert {data for data, _text in listed} == {
+        " ".join(f"{s['seat']}-{s['from']}-{s['to']}" for s in m["steps"]) for m in moves
+    }
+    texts = {text.strip() for _data, text in listed}
+    assert "Ján's peg from start → T30, bumps Eva" in texts
+    assert "Peter's peg from start → T8, bumps Zuzana" in texts
+    assert all(text.startswith(("Ján's peg", "Peter's peg")) for text in texts)
+    # the peg buttons name whose peg they are, not "start | start"
+    assert re.search(r'data-peg="3-S"[^>]*>\s*<span[^>]*></span>Peter: start', html)
+    # one tap on a line plays that move, as the engine applies it
+    response = t.post(
+        "/step",
+        {"steps": '[{"seat":3,"from":"S","to":"T12"}]', "base": t.base(), "submission_id": "m1"},
+    )
+    assert response.status_code == 200
+    [entry] = t.entries(screen.APPLY_KIND)
+    assert entry.request["steps"] == [{"seat": 3, "from": "S", "to": "T12"}]
+    assert t.board().positions(0) == ["S", "S", "S", "S", "T8"]
+    # a list that is no move is refused with the engine's reason, nothing stored
+    t.tap("card", card="5")
+    for steps, message in [
+        ("nope", "not a move of this card"),
+        ("[]", "not a move of this card"),
+        ('[{"seat":2,"from":"T30","to":"T31"}]', "moves a peg 5 forward"),
+    ]:
+        response = t.post("/step", {"steps": steps, "base": t.base(), "submission_id": "m2"})
+        assert response.status_code == 422
+        assert message in unescape(response.get_data(as_text=True)), steps
+    assert len(t.entries(screen.APPLY_KIND)) == 1

@@ -29,6 +29,7 @@ another phone continues. Taps *set* values, so a retried tap changes nothing.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable
 
@@ -346,7 +347,7 @@ def panel_context(table: store.Table, summary: TableSummary, access: str) -> dic
 
 def play_context(svg: dict, lay: drawing.Layout, t: Table, rank: str | None, live: bool) -> dict:
     names, base = t.names, t.base
-    play: dict = {"ready": False, "first": None, "pegs": [], "dests": [], "peg": None}
+    play: dict = {"ready": False, "first": None, "pegs": [], "dests": [], "peg": None, "moves": []}
     if t.player is None or rank is None or t.race.complete:
         return play
     card = card_for_rank(rank)
@@ -356,6 +357,16 @@ def play_context(svg: dict, lay: drawing.Layout, t: Table, rank: str | None, liv
         first = None  # the board changed under the first part: start the card again
         options = t.race.options(card)
     play.update(ready=True, count=len(options))
+    if first is None:  # every move of the card at once, each naming its pegs in words
+        play["moves"] = [
+            {
+                "text": m["text"],
+                "vals": {"steps": json.dumps(m["steps"], separators=(",", ":")), "base": base},
+                "bumps": bool(m["bumps"]),
+                "data": " ".join(f"{st['seat']}-{st['from']}-{st['to']}" for st in m["steps"]),
+            }
+            for m in t.race.described_moves(card)
+        ]
     if first is not None:
         frm, to = engine.position_name(first.frm), engine.position_name(first.to)
         play["first"] = {"name": names[first.seat], "seat": first.seat, "from": frm, "to": to}
@@ -660,6 +671,33 @@ def check_base(t: Table) -> None:
         )
 
 
+def whole_move() -> list:
+    """A move from the list of every move of the card: all its steps at once."""
+    try:
+        steps = json.loads(request.form.get("steps") or "")
+    except ValueError:
+        steps = None
+    if not isinstance(steps, list) or not 1 <= len(steps) <= 2:
+        raise BadTap(_("That is not a move of this card."), "play")
+    return steps
+
+
+def step_by_step(s: store.Store, t: Table, card: str) -> list | None:
+    """A destination tapped: the move's steps, or None when it was the first part of a
+    split (kept in the draft until the second)."""
+    seat = form_int("seat", 0, len(t.names) - 1, _("There is no such seat."))
+    raw = {"seat": seat, "from": request.form.get("from", ""), "to": request.form.get("to", "")}
+    chosen = parse_step(raw, t.board)
+    if chosen is None:
+        raise BadTap(_("That is not a hole on this board."), "play")
+    first = t.first()
+    option = next((o for o in t.race.options(card, first) if {k: o[k] for k in raw} == raw), None)
+    if option is not None and option["continues"] and not option["complete"]:
+        update_draft(s, t.table.id, t.turn(first=chosen.as_json(), peg=None))
+        return None
+    return [st.as_json() for st in (*([first] if first else []), chosen)]
+
+
 @bp.post("/step")
 def step(key: str):
     """A destination tapped: the first part of a split (kept in the draft) or the move,
@@ -679,18 +717,10 @@ def step(key: str):
         rank = t.draft.get("card")
         if rank not in RANKS:
             raise BadTap(_("Choose the card first."), "card")
-        seat = form_int("seat", 0, len(t.names) - 1, _("There is no such seat."))
-        raw = {"seat": seat, "from": request.form.get("from", ""), "to": request.form.get("to", "")}
-        chosen = parse_step(raw, t.board)
-        if chosen is None:
-            raise BadTap(_("That is not a hole on this board."), "play")
-        card, first = card_for_rank(rank), t.first()
-        options = t.race.options(card, first)
-        option = next((o for o in options if {k: o[k] for k in raw} == raw), None)
-        if option is not None and option["continues"] and not option["complete"]:
-            update_draft(s, table.id, t.turn(first=chosen.as_json(), peg=None))
+        card = card_for_rank(rank)
+        steps = whole_move() if "steps" in request.form else step_by_step(s, t, card)
+        if steps is None:  # the first part of a split, kept in the draft
             return render_panel(table, access)
-        steps = [st.as_json() for st in (*([first] if first else []), chosen)]
         move = {"action": "move", "seat": t.player, "card": card, "steps": steps}
         try:
             after = t.race.apply(Tap.from_json({"id": "move", **move}))

@@ -188,7 +188,7 @@ def test_a_six_seat_game_on_the_board(page, browser, live_server, taps, shots, c
 
 
 def test_undo_twice_then_redo_twice_names_the_right_player(page, live_server, taps, console_errors):
-    """Issue #20: Undo ×2, then Redo ×2 in the history; each time the header names the
+    """Issue #20: Undo ×2, then Redo ×2 (in the history); each time the header names the
     player whose turn it is (the seat after the latest live move's player)."""
     start_table(page, live_server, "pegs", ["Ana", "Bojan", "Ceca", "Dule"])
     title = page.locator("#pg-title")
@@ -199,20 +199,22 @@ def test_undo_twice_then_redo_twice_names_the_right_player(page, live_server, ta
         expect(page.locator(peg(seat, hole))).to_have_count(1)
     expect(title).to_have_text("Dule to play")
 
-    def history(round_no: int, action: str, who: str):
-        taps(f'#history li[data-round="{round_no}"] button:text-is("{action}")')
-        expect(page.locator(f'#history li[data-round="{round_no}"]')).to_have_class(
-            re.compile(r"\bundone\b") if action == "Undo" else re.compile(r"^round$")
+    def redo(round_no: int, who: str):
+        taps(f'#history li[data-round="{round_no}"] button:text-is("Redo")')
+        expect(page.locator(f'#history li[data-round="{round_no}"]')).not_to_have_class(
+            re.compile(r"\bundone\b")
         )
         expect(title).to_have_text(f"{who} to play")
 
-    taps(".pg-undo")  # the panel's Undo, then the history's
+    taps(".pg-undo")  # Undo ×2 on the panel, Redo ×2 in the history
     expect(page.locator(peg(2, "T44"))).to_have_count(0)
     expect(title).to_have_text("Ceca to play")
-    history(2, "Undo", "Bojan")
+    taps(".pg-undo")
     expect(page.locator(peg(1, "T26"))).to_have_count(0)
-    history(2, "Redo", "Ceca")
-    history(3, "Redo", "Dule")
+    expect(title).to_have_text("Bojan to play")
+    redo(2, "Ceca")
+    expect(page.locator(peg(1, "T26"))).to_have_count(1)
+    redo(3, "Dule")
     expect(page.locator(peg(2, "T44"))).to_have_count(1)
     expect(page.locator('.pg-players [data-seat="3"]')).to_have_attribute("aria-pressed", "true")
 
@@ -249,3 +251,26 @@ def test_must_play_refuses_a_discard_and_every_discard_is_recorded(
     taps('.hit[data-hit="T26"]')
     expect(page.locator(peg(1, "T26"))).to_have_count(1)
     expect(page.locator("#pg-title")).to_have_text("Ceca to play")
+
+
+def test_every_move_of_a_card_is_listed_naming_the_peg(page, live_server, taps, console_errors):
+    """Issue #24: Ján's joker can land on Zuzana's peg with his own start peg or his
+    partner Peter's; both moves are listed at once, in words, and one tap plays one."""
+    start_table(page, live_server, "pegs", ["Zuzana", "Ján", "Eva", "Peter"])
+    choose(page, taps, '.pg-players [data-seat="0"]')
+    choose(page, taps, '.pg-cards [data-card="A"]')
+    taps('.hit[data-hit="T8"]')
+    expect(page.locator(peg(0, "T8"))).to_have_count(1)
+    choose(page, taps, '.pg-cards [data-card="JK"]')
+    moves = page.locator(".pg-move")
+    expect(moves).to_have_text(
+        ["Ján's peg from start → T8, bumps Zuzana", "Peter's peg from start → T8, bumps Zuzana"]
+    )
+    expect(page.locator('.pg-peg-list [data-peg="3-S"]')).to_contain_text("Peter: start")
+    box = moves.last.bounding_box()
+    assert box["height"] >= 44 and box["width"] >= 44  # a thumb's tap target
+    taps('.pg-move[data-move="3-S-T8"]')
+    expect(page.locator(peg(3, "T8"))).to_have_count(1)
+    expect(page.locator(peg(0, "T8"))).to_have_count(0)
+    expect(page.locator("#pg-last")).to_contain_text("Zuzana's peg on T8 went back to start.")
+    expect(page.locator("#pg-title")).to_have_text("Eva to play")
