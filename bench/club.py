@@ -21,7 +21,8 @@ waits for an answer before its next request, so a slow server gets fewer request
 rather than a growing queue, and its lateness shows in the percentiles.
 
     python bench/club.py [--tables 10,50,100,200,400] [--seconds 30]
-                         [--workers N] [--threads N] [--max-requests 2000000]
+                         [--poll-every 1] [--workers N] [--threads N]
+                         [--max-requests 2000000]
 """
 
 from __future__ import annotations
@@ -264,13 +265,21 @@ def make_tables(db: Path, count: int) -> list[tuple[str, str, int]]:
 
 
 def main() -> None:
+    global POLL_EVERY_S  # --poll-every sets it for every phone
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", default="10,50,100,200,400")
     parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument(
+        "--poll-every",
+        type=float,
+        default=POLL_EVERY_S,
+        help="seconds between a phone's polls (the app's POLL_INTERVAL_MS / 1000)",
+    )
     parser.add_argument("--max-requests", type=int, default=2_000_000)
     parser.add_argument("--workers", type=int, help="serve --workers (default: serve's own)")
     parser.add_argument("--threads", type=int, help="serve --threads (default: serve's own)")
     args = parser.parse_args()
+    POLL_EVERY_S = args.poll_every
     counts = [int(t) for t in args.tables.split(",")]
 
     from scorekeeper import server as serve_defaults

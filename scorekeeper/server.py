@@ -159,7 +159,6 @@ def serve(
 ) -> None:
     """Serve until stopped (Ctrl+C or SIGTERM), on ``port`` as ``check_listen``
     returned it; ``ready`` is called once it accepts connections."""
-    _when_listening(host, port, ready)
     if database:
         os.environ[DATABASE_ENV] = database
     else:
@@ -172,9 +171,18 @@ def serve(
         from granian.server import Server
     except ImportError:
         # one process: the threads the workers would have had
+        _when_listening(host, port, ready)
         _serve_with_waitress(host, port, workers * threads)
         return
-    Server(
+
+    class Granian(Server):
+        def startup(self, spawn_target, target_loader):
+            super().startup(spawn_target, target_loader)
+            # only once every worker is forked: a fork copies the locks a running
+            # thread holds (printing holds stdout's), never their release
+            _when_listening(host, port, ready)
+
+    Granian(
         f"{__name__}:worker_app",
         factory=True,
         address=host,
