@@ -66,6 +66,9 @@ PLAYERS_PER_BLOCK = 3  # Szaman and Kvanta: at most three players' columns side 
 # the stylesheets of each kind of document, in printables/
 CARD_CSS = ("print.css", "card.css")  # A6 rule cards
 SHEET_CSS = ("print.css", "sheet.css")  # A4 score sheets
+# A rule card's grid of this many rows or more prints its halves side by side: the
+# room that lets every card print its body at 7.5 pt on two A6 pages (Cowboy's scoring)
+CARD_TWO_UP_ROWS = 10
 
 log = logging.getLogger(__name__)
 _render_lock = threading.RLock()
@@ -577,6 +580,7 @@ def rule_card_html(
         part=part,
         house_offset=house_offset,
         insert_ids=INSERT_IDS,
+        two_up_rows=CARD_TWO_UP_ROWS,
     )
 
 

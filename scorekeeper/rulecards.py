@@ -99,6 +99,8 @@ _BOLD = re.compile(r"\*\*(.+?)\*\*")
 # a card with a red suit (J♥, 10♦) or a lone red suit symbol
 _RED = re.compile(r"(?:10|[2-9AKQJ])?[♥♦]")
 _DECISION = re.compile(r"\b([CSKVP]-D\d+)\b")
+# a word spelled out letter by letter (V-E-Ž-I-M-A-S): never broken at its hyphens
+_SPELLED = re.compile(r"(?<![\w-])(?:\w-){3,}\w(?![\w-])")
 
 
 def markup(text: str) -> Markup:
@@ -107,6 +109,7 @@ def markup(text: str) -> Markup:
     html = _BOLD.sub(r"<strong>\1</strong>", html)
     html = _RED.sub(lambda m: f'<span class="red">{m.group(0)}</span>', html)
     html = _DECISION.sub(r'<span class="did">\1</span>', html)
+    html = _SPELLED.sub(r'<span class="spelled">\g<0></span>', html)
     return Markup(html)
 
 

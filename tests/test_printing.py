@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 import textwrap
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -287,6 +288,47 @@ def test_every_house_rule_card_still_fits_two_pages(ctx, store, slug):
     names = [f"P{i}" for i in range(game.max_players)]
     table = make_table(store, slug, names, name="A rather long table name for the card")
     assert len(pages(printing.rule_card(slug, table).pdf)) <= 2
+
+
+def text_sizes(pdf: bytes) -> Counter:
+    """How many characters the PDF prints at each font size (pt, as drawn on the page)."""
+    found: Counter = Counter()
+
+    def visit(text, cm, tm, _font, size):
+        # the size in Tf, scaled by the text and drawing matrices in force
+        a = tm[0] * cm[0] + tm[1] * cm[2]
+        b = tm[0] * cm[1] + tm[1] * cm[3]
+        c = tm[2] * cm[0] + tm[3] * cm[2]
+        d = tm[2] * cm[1] + tm[3] * cm[3]
+        if text.strip():
+            found[round(size * abs(a * d - b * c) ** 0.5, 1)] += len(text.strip())
+
+    for page in pages(pdf):
+        page.extract_text(visitor_text=visit)
+    return found
+
+
+@pytest.mark.parametrize("house", ["defaults", "changed"])
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_rule_card_prints_its_body_at_7_5_pt_on_exactly_two_pages(ctx, store, slug, house):
+    """Readable at the table: the body (the size most text is set in) is at least
+    7.5 pt, nearly every character too (small print only in a grid's header), and
+    the card is still one A6 sheet, front and back, whatever its house rules."""
+    game = catalog.GAMES[slug]
+    if house == "defaults":
+        doc = printing.rule_card(slug)
+    else:
+        names = [f"P{i}" for i in range(game.max_players)]
+        settings = changed_house_rule(game)
+        table = make_table(store, slug, names, settings, "A rather long table name for the card")
+        doc = printing.rule_card(slug, table)
+    assert len(pages(doc.pdf)) == 2
+    assert_page_size(doc.pdf, A6)
+    sizes = text_sizes(doc.pdf)
+    body, _count = sizes.most_common(1)[0]
+    assert body >= 7.5
+    small = sum(n for size, n in sizes.items() if size < 7.5)
+    assert small / sum(sizes.values()) < 0.02, sizes
 
 
 def changed_house_rule(game: catalog.Game) -> dict:
@@ -676,3 +718,9 @@ def test_pdfs_render_on_a_machine_without_any_fonts(tmp_path):
     assert font_names(pdf) <= {FONT, f"{FONT}-Bold"} and FONT in font_names(pdf)
     assert "closest to 66" in pdf_text(pdf)
     assert_inked(pdf, "szaman-rule-card-no-system-fonts")
+
+
+def test_a_word_spelled_out_is_never_broken_at_its_hyphens():
+    html = str(rulecards.markup("the next letter of V-E-Ž-I-M-A-S (V-D6), a 3-5-7"))
+    assert '<span class="spelled">V-E-Ž-I-M-A-S</span>' in html
+    assert '<span class="did">V-D6</span>' in html and "a 3-5-7" in html
