@@ -754,3 +754,20 @@ def test_every_legal_move_of_a_card_is_listed_at_once_naming_the_pegs(pg):
         assert response.status_code == 422
         assert message in unescape(response.get_data(as_text=True)), steps
     assert len(t.entries(screen.APPLY_KIND)) == 1
+
+
+def test_refusals_name_the_players_not_seat_numbers(pg):
+    """Issue #24: messages said "seats 2 and 2" (seats counted from 0) where the table
+    speaks of its players: a refused move or correction names them."""
+    t = pg(FOUR)
+    t.set_board({**start(4), "0": ["T8", "S", "S", "S", "S"]})
+    t.turn(0, "5")
+    html = unescape(t.step(1, "S", "T26", expect=422).get_data(as_text=True))
+    assert panel_error(html) == "Bojan is on the other team; you move only your team's pegs."
+    t.tap("mode", mode="setup")
+    t.fix(2, "S", "T30")
+    html = unescape(t.fix(2, "S", "T30", expect=422).get_data(as_text=True))
+    assert panel_error(html) == "T30 holds two pegs (both Ceca's); a hole holds one."
+    html = unescape(t.fix(1, "S", "T30", expect=422).get_data(as_text=True))
+    assert panel_error(html) == "T30 holds two pegs (Bojan and Ceca); a hole holds one."
+    assert not re.search(r"\bseats? \d", panel_error(html))

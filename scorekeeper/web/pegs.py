@@ -41,7 +41,7 @@ from ..errors import RuleError
 from ..games import catalog
 from ..games import pegs as engine
 from ..games.play import Refused, Tap
-from ..games.play.pegs import HAND_SIZE, RANKS, PegsRace, card_for_rank, next_seat
+from ..games.play.pegs import HAND_SIZE, RANKS, PegsRace, card_for_rank, in_names, next_seat
 from ..i18n import gettext as _
 from ..summary import TableSummary
 from . import pegs_board as drawing
@@ -822,7 +822,7 @@ def fix(key: str):
             pegs[str(seat)] = moved
             new = engine.Board(board.seats, pegs, team_pegs=board.team_pegs, nine=board.nine)
         except RuleError as exc:
-            raise BadTap(exc.message, "fix") from None
+            raise BadTap(in_names(exc.message, t.race.players), "fix") from None
         if new == board:
             raise BadTap(_("That peg is already there."), "fix")
         store_board(s, table, new, submission_id, based_on_version=table.version)

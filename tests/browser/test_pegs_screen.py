@@ -274,3 +274,18 @@ def test_every_move_of_a_card_is_listed_naming_the_peg(page, live_server, taps, 
     expect(page.locator(peg(0, "T8"))).to_have_count(0)
     expect(page.locator("#pg-last")).to_contain_text("Zuzana's peg on T8 went back to start.")
     expect(page.locator("#pg-title")).to_have_text("Eva to play")
+
+
+def test_a_refusal_names_the_players(page, live_server, taps, console_errors):
+    """Issue #24: a refused correction names the players, never seats counted from 0."""
+    start_table(page, live_server, "pegs", ["Ana", "Bojan", "Ceca", "Dule"])
+    choose(page, taps, '.pg-players [data-seat="0"]')
+    choose(page, taps, '.pg-cards [data-card="A"]')
+    taps('.hit[data-hit="T8"]')
+    expect(page.locator(peg(0, "T8"))).to_have_count(1)
+    choose(page, taps, '.pg-mode [data-mode="setup"]')
+    choose(page, taps, '.pg-pos[data-peg="1-S"]')
+    page.locator('.pg-to input[name="to"]').fill("t8")
+    taps(".pg-to button[type=submit]")
+    error = page.locator("#pegs-panel .field-error")
+    expect(error).to_have_text("T8 holds two pegs (Ana and Bojan); a hole holds one.")
