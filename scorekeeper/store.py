@@ -1086,70 +1086,70 @@ class Store:
         deal's taps); refused (DraftChanged) when a tap changed it since, so that no tap
         is lost, neither left out of the entry nor closed away with the draft.
         """
-        try:
-            with self.write(table_id, submission_id, "add_entry") as outcome:
-                self._check_entry_room(table_id)
-                self._check_based_on(table_id, based_on_version)
-                self._check_draft(table_id, based_on_draft)
-                if round_number is None:  # the next round, decided inside the write lock
-                    round_number = self.next_round(table_id)
-                if supersedes is not None:
-                    old = self._entry_row(table_id, supersedes)
-                    if not self._is_live(supersedes):
-                        raise Conflict(
-                            f"Round {old['round']} was changed on another phone meanwhile; "
-                            "nothing was saved. Check the history and try again."
-                        )
-                elif (
-                    exclusive_round
-                    and self.db.execute(
-                        "SELECT 1 FROM live_entries WHERE table_id = ? AND round = ? AND kind = ?",
-                        [table_id, round_number, kind],
-                    ).fetchone()
-                ):
+
+        def body(outcome: dict) -> None:
+            nonlocal round_number
+            self._check_entry_room(table_id)
+            self._check_based_on(table_id, based_on_version)
+            self._check_draft(table_id, based_on_draft)
+            if round_number is None:  # the next round, decided inside the write lock
+                round_number = self.next_round(table_id)
+            if supersedes is not None:
+                old = self._entry_row(table_id, supersedes)
+                if not self._is_live(supersedes):
                     raise Conflict(
-                        f"Round {round_number} was just entered on another phone; "
-                        "nothing was saved. Check the history before adding it again."
+                        f"Round {old['round']} was changed on another phone meanwhile; "
+                        "nothing was saved. Check the history and try again."
                     )
-                valid_ids = {p.id for p in self.players(table_id)}
-                if not set(points) <= valid_ids:
-                    raise StoreError("Points were given for someone who is not at this table.")
-                entry_id = self._insert(
-                    "entries",
-                    {
-                        "table_id": table_id,
-                        "round": round_number,
-                        "kind": kind,
-                        "request": json.dumps(request, ensure_ascii=False),
-                        "result": json.dumps(result, ensure_ascii=False),
-                        "created": now(),
-                        "submission_id": submission_id,
-                        "supersedes": supersedes,
-                    },
+            elif (
+                exclusive_round
+                and self.db.execute(
+                    "SELECT 1 FROM live_entries WHERE table_id = ? AND round = ? AND kind = ?",
+                    [table_id, round_number, kind],
+                ).fetchone()
+            ):
+                raise Conflict(
+                    f"Round {round_number} was just entered on another phone; "
+                    "nothing was saved. Check the history before adding it again."
                 )
-                self.db.conn.executemany(
-                    "INSERT INTO entry_points (entry_id, player_id, points) VALUES (?, ?, ?)",
-                    [(entry_id, pid, int(pts)) for pid, pts in points.items()],
-                )
-                if supersedes is not None:
-                    self._event(supersedes, "superseded", by_entry=entry_id)
-                for old_id in replaces:
-                    old = self._entry_row(table_id, old_id)
-                    if not self._is_live(old_id):
-                        raise Conflict(
-                            f"Round {old['round']} was changed on another phone meanwhile; "
-                            "nothing was saved."
-                        )
-                    self._event(old_id, "superseded", by_entry=entry_id)
-                if close_draft is not None:
-                    self.db.execute(
-                        "DELETE FROM drafts WHERE table_id = ? AND name = ?",
-                        [table_id, close_draft],
+            valid_ids = {p.id for p in self.players(table_id)}
+            if not set(points) <= valid_ids:
+                raise StoreError("Points were given for someone who is not at this table.")
+            entry_id = self._insert(
+                "entries",
+                {
+                    "table_id": table_id,
+                    "round": round_number,
+                    "kind": kind,
+                    "request": json.dumps(request, ensure_ascii=False),
+                    "result": json.dumps(result, ensure_ascii=False),
+                    "created": now(),
+                    "submission_id": submission_id,
+                    "supersedes": supersedes,
+                },
+            )
+            self.db.conn.executemany(
+                "INSERT INTO entry_points (entry_id, player_id, points) VALUES (?, ?, ?)",
+                [(entry_id, pid, int(pts)) for pid, pts in points.items()],
+            )
+            if supersedes is not None:
+                self._event(supersedes, "superseded", by_entry=entry_id)
+            for old_id in replaces:
+                old = self._entry_row(table_id, old_id)
+                if not self._is_live(old_id):
+                    raise Conflict(
+                        f"Round {old['round']} was changed on another phone meanwhile; "
+                        "nothing was saved."
                     )
-                outcome.update(entry_id=entry_id, round=round_number)
-            return outcome
-        except Replayed as replay:
-            return replay.outcome
+                self._event(old_id, "superseded", by_entry=entry_id)
+            if close_draft is not None:
+                self.db.execute(
+                    "DELETE FROM drafts WHERE table_id = ? AND name = ?",
+                    [table_id, close_draft],
+                )
+            outcome.update(entry_id=entry_id, round=round_number)
+
+        return self.once(table_id, submission_id, "add_entry", body)
 
     def void_entry(
         self,
@@ -1160,46 +1160,44 @@ class Store:
     ) -> dict:
         """Undo: the entry stops counting. Undoing an edit brings back what it replaced.
         ``based_on_version``: as for ``add_entry``."""
-        try:
-            with self.write(table_id, submission_id, "void_entry") as outcome:
-                self._check_based_on(table_id, based_on_version)
-                row = self._entry_row(table_id, entry_id)
-                if not self._is_live(entry_id):
-                    raise Conflict(
-                        f"Round {row['round']} was already undone or changed on another phone."
-                    )
-                self._event(entry_id, "voided")
-                for old_id in self._replaced_by(entry_id):
-                    if self._last_event(old_id) == "superseded":
-                        self._event(old_id, "restored", by_entry=entry_id)
-                if row["supersedes"] is None:  # an edit undone brings its original back
-                    self._reopen_undone(table_id, entry_id, row["round"])
-                outcome.update(entry_id=entry_id, action="voided", round=row["round"])
-            return outcome
-        except Replayed as replay:
-            return replay.outcome
+
+        def body(outcome: dict) -> None:
+            self._check_based_on(table_id, based_on_version)
+            row = self._entry_row(table_id, entry_id)
+            if not self._is_live(entry_id):
+                raise Conflict(
+                    f"Round {row['round']} was already undone or changed on another phone."
+                )
+            self._event(entry_id, "voided")
+            for old_id in self._replaced_by(entry_id):
+                if self._last_event(old_id) == "superseded":
+                    self._event(old_id, "restored", by_entry=entry_id)
+            if row["supersedes"] is None:  # an edit undone brings its original back
+                self._reopen_undone(table_id, entry_id, row["round"])
+            outcome.update(entry_id=entry_id, action="voided", round=row["round"])
+
+        return self.once(table_id, submission_id, "void_entry", body)
 
     def restore_entry(self, table_id: int, entry_id: int, submission_id: str | None = None) -> dict:
         """Redo: a voided entry counts again (and replaces again what it had replaced)."""
-        try:
-            with self.write(table_id, submission_id, "restore_entry") as outcome:
-                row = self._entry_row(table_id, entry_id)
-                if self._last_event(entry_id) != "voided":
-                    raise Conflict(f"Round {row['round']} is not undone; there is nothing to redo.")
-                replaced = self._replaced_by(entry_id)
-                if any(not self._is_live(old) for old in replaced):
-                    raise Conflict(
-                        f"Round {row['round']} has been changed again since; "
-                        "redo the latest version instead."
-                    )
-                self._close_reopened(table_id, entry_id)
-                self._event(entry_id, "restored")
-                for old in replaced:
-                    self._event(old, "superseded", by_entry=entry_id)
-                outcome.update(entry_id=entry_id, action="restored", round=row["round"])
-            return outcome
-        except Replayed as replay:
-            return replay.outcome
+
+        def body(outcome: dict) -> None:
+            row = self._entry_row(table_id, entry_id)
+            if self._last_event(entry_id) != "voided":
+                raise Conflict(f"Round {row['round']} is not undone; there is nothing to redo.")
+            replaced = self._replaced_by(entry_id)
+            if any(not self._is_live(old) for old in replaced):
+                raise Conflict(
+                    f"Round {row['round']} has been changed again since; "
+                    "redo the latest version instead."
+                )
+            self._close_reopened(table_id, entry_id)
+            self._event(entry_id, "restored")
+            for old in replaced:
+                self._event(old, "superseded", by_entry=entry_id)
+            outcome.update(entry_id=entry_id, action="restored", round=row["round"])
+
+        return self.once(table_id, submission_id, "restore_entry", body)
 
     def entries(self, table_id: int, live_only: bool = False) -> list[Entry]:
         source = "live_entries" if live_only else "entries"
