@@ -7,6 +7,7 @@ to look at.
 
 from __future__ import annotations
 
+import html
 import io
 import os
 import re
@@ -505,6 +506,65 @@ def test_sheet_from_a_table_prefills_names_and_settings(ctx, store):
     assert "Russian variant: no end-of-deal penalty" in text
     assert "Held Σ" not in text  # no penalty columns without a penalty
     assert_inked(doc.pdf, "szaman-table-blank-sheet")
+
+
+def word_backgrounds(pdf: bytes, word: str, name: str) -> list[float]:
+    """The median grey (0 black … 255 white) of the paper around each place ``word``
+    is printed: what a pen writes on there. Positions come from ``pdftotext -bbox``,
+    pixels from ``pdftoppm`` at 72 dpi (a pixel a point)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    source = ARTIFACTS / f"{name}.pdf"
+    source.write_bytes(pdf)
+    layout = subprocess.run(
+        ["pdftotext", "-bbox", str(source), "-"],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout
+    for old in ARTIFACTS.glob(f"{name}-*.png"):
+        old.unlink()
+    subprocess.run(
+        ["pdftoppm", "-r", "72", "-png", str(source), str(ARTIFACTS / name)],
+        check=True,
+        timeout=60,
+    )
+    images = [Image.open(png).convert("L") for png in sorted(ARTIFACTS.glob(f"{name}-*.png"))]
+    box = r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>'
+    found = []
+    for image, page in zip(images, layout.split("<page ")[1:], strict=True):
+        for x0, y0, x1, y1, text in re.findall(box, page):
+            if html.unescape(text) != word:
+                continue
+            left, top = int(float(x0)) - 2, int(float(y0)) - 2
+            area = image.crop((left, top, int(float(x1)) + 3, int(float(y1)) + 3))
+            counts, half, seen = area.histogram(), area.width * area.height / 2, 0
+            for grey, count in enumerate(counts):
+                seen += count
+                if seen >= half:
+                    found.append(grey)
+                    break
+    return found
+
+
+@pytest.mark.parametrize("slug", ["cowboy", "kvanta", "szaman", "vezimas"])
+def test_a_blank_sheet_leaves_the_players_names_on_white_paper(ctx, slug):
+    """Where a player's name is written (the "Player n" head of his columns) the
+    paper is white, not a dark header a pen cannot write on."""
+    pdf = printing.render_pdf(printing.blank_sheet_html(slug))
+    grounds = word_backgrounds(pdf, "Player", f"{slug}-blank-names")
+    assert len(grounds) >= 2
+    assert min(grounds) > 230, grounds
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_sheet_from_a_table_prints_the_names_on_white(ctx, store, slug):
+    names = ["Zuzana", "Ondrej", "Radka", "Milan"][: catalog.GAMES[slug].max_players]
+    table = make_table(store, slug, names)
+    pdf = printing.blank_sheet(slug, store, table).pdf
+    for name in names:
+        grounds = word_backgrounds(pdf, name, f"{slug}-table-blank-names")
+        assert grounds and min(grounds) > 230, (name, grounds)
 
 
 # ---------------------------------------------------------------- filled sheets
