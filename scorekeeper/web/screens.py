@@ -265,22 +265,26 @@ class View:
         made = {}
         for on in (True, False):
             tap = {**args, "card": CARD_SLOT, **({"on": on} if toggle else {})}
-            made[on] = htmlsafe_json_dumps(self.tap_vals(action, **tap))
-        url = escape(self.url("tap") or "")
+            made[on] = str(htmlsafe_json_dumps(self.tap_vals(action, **tap)))
+        url = str(escape(self.url("tap") or ""))
         out = []
-        for code in cards:
+        for code in cards:  # card codes (letters and digits): nothing to escape
             card = _card(code)
-            symbol = card.symbol if card else escape(code)
+            symbol = card.symbol if card else code
             colour = (card.colour or "none") if card else "none"
             is_on = code in selected
             reason = None if is_on else taken.get(code)
             vals = made[not is_on].replace(CARD_SLOT, code)
-            why = f' disabled aria-label="{symbol} — {escape(reason)}"' if reason else ""
-            small = f"<small>{escape(reason)}</small>" if reason else ""
+            if reason:
+                reason = str(escape(reason))
+                why = f' disabled aria-label="{symbol} — {reason}"'
+                small = f"<small>{reason}</small>"
+            else:
+                why = small = ""
             out.append(
                 f'<button type="button" class="pick suit-{colour}{" on" if is_on else ""}" '
                 f'data-tap hx-post="{url}" hx-swap="none" hx-vals=\'{vals}\' '
-                f'aria-pressed="{"true" if is_on else "false"}" data-card="{escape(code)}"'
+                f'aria-pressed="{"true" if is_on else "false"}" data-card="{code}"'
                 f"{why}><span>{symbol}</span>{small}</button>"
             )
         return Markup("".join(out))
@@ -296,7 +300,15 @@ class TapScreen:
     ``edit_context(store, table, entry)``: the context of a saved entry reopened.
     ``rebuild(table, context, entry)``: a tap log for an entry saved without one.
     ``upgrade(table, data, context)``: the taps of a draft stored in an older shape.
-    ``saved(context, outcome)``: the message once the deal is saved."""
+    ``saved(context, outcome)``: the message once the deal is saved.
+    ``seed(table, context)``: the taps a new deal's log begins with (what is already
+    stored of it, e.g. Cowboy's marriages after its closed deal was undone).
+    ``after_tap(store, table, log, action)``: after a tap of ``action`` was added, taken
+    back or put back (or retried), the entries the open deal stands for before it closes
+    are kept in step with its log (Cowboy's marriages count at once); True when it wrote
+    one, and the tap is then answered with the whole table (its totals changed).
+    ``replaces(store, table, context)``: those entries, which the saved deal takes over
+    in the same write (it carries them itself); undoing it brings them back."""
 
     game: str
     draft: str
@@ -307,6 +319,9 @@ class TapScreen:
     rebuild: Callable[[store.Table, dict, store.Entry], list[dict]]
     saved: Callable[[dict, dict], str]
     upgrade: Callable[[store.Table, dict, dict], list[dict]] | None = None
+    seed: Callable[[store.Table, dict], list[dict]] | None = None
+    after_tap: Callable[[store.Store, store.Table, store.TapLog, str], bool] | None = None
+    replaces: Callable[[store.Store, store.Table, dict], tuple[int, ...]] | None = None
     routes: tuple[str, ...] = field(default=("tap", "undo", "redo", "save", "discard"))
 
 
@@ -412,8 +427,7 @@ def view_of(
     data = log.data
     if data is None or "context" not in data:
         context = screen.new_deal(get_store(), table, summary)
-        taps = screen.upgrade(table, data, context) if data and screen.upgrade else []
-        data = {"taps": taps, "undone": [], "context": context}
+        data = {"taps": _first_taps(screen, table, data, context), "undone": [], "context": context}
     if state is None:
         try:
             state = state_of(screen, table, data)
@@ -535,8 +549,29 @@ def _deal_seen() -> tuple[int, int]:
 def _begin(screen: TapScreen, s: store.Store, table: store.Table, old: dict | None) -> dict:
     """The log a first tap is added to: a new deal's (or an old-shape draft's, upgraded)."""
     context = screen.new_deal(s, table, None)
-    taps = screen.upgrade(table, old, context) if old and screen.upgrade else []
-    return {"taps": taps, "undone": [], "context": context}
+    return {"taps": _first_taps(screen, table, old, context), "undone": [], "context": context}
+
+
+def _first_taps(screen: TapScreen, table: store.Table, old: dict | None, context: dict) -> list:
+    """A new log's taps: an old-shape draft's, upgraded, or what the deal begins with."""
+    if old and screen.upgrade:
+        return screen.upgrade(table, old, context)
+    return screen.seed(table, context) if screen.seed else []
+
+
+def _tap_action(data: dict | None, tap_id: str) -> str | None:
+    for tap in [*(data or {}).get("taps", []), *(data or {}).get("undone", [])]:
+        if tap.get("id") == tap_id:
+            return tap.get("action")
+    return None
+
+
+def _after_tap(screen: TapScreen, s: store.Store, table: store.Table, log, tap_id: str):
+    """The game's ``after_tap``; True when it wrote entries (the totals changed)."""
+    action = _tap_action(log.data, tap_id)
+    if screen.after_tap is None or action is None:
+        return False
+    return screen.after_tap(s, table, log, action)
 
 
 def tap_route(key: str):
@@ -567,6 +602,13 @@ def tap_route(key: str):
         return answer(
             screen, table, access, s.tap_log(table.id, screen.draft), refusal=Refusal.of(exc)
         )
+    try:
+        if _after_tap(screen, s, table, log, tap.id):
+            from .tables import live_fragments
+
+            return live_fragments(table, access)
+    except (RuleError, store.StoreError) as exc:
+        return answer(screen, table, access, log, refusal=Refusal.of(exc))
     notice = None
     if log.changed and log.version - 1 != seen_version:
         notice = _(
@@ -590,7 +632,11 @@ def _undo_or_redo(which: str):
             )
         change = s.undo_tap if which == "undo" else s.redo_tap
         log = change(table.id, screen.draft, tap_id)
-    except (Refusal, store.StoreError) as exc:
+        if _after_tap(screen, s, table, log, tap_id):
+            from .tables import live_fragments
+
+            return live_fragments(table, access)
+    except (Refusal, RuleError, store.StoreError) as exc:
         return answer(
             screen, table, access, s.tap_log(table.id, screen.draft), refusal=Refusal.of(exc)
         )
@@ -618,6 +664,8 @@ def save_into_entry(
     """The one save-into-entry helper: the closing request scored by its engine and
     stored with the draft's tap log, the draft closed in the same transaction."""
     kind, request_json = closing["kind"], closing["request"]
+    context = (s.tap_log(table.id, screen.draft).data or {}).get("context") or {}
+    taken = screen.replaces(s, table, context) if screen.replaces else ()
     result = api.evaluate(kind, request_json)
     ids = {p.name: p.id for p in s.players(table.id)}
     points = {
@@ -632,6 +680,7 @@ def save_into_entry(
         points,
         draft_version=draft_version,
         submission_id=submission_id,
+        replaces=taken,
     )
 
 

@@ -220,10 +220,12 @@ def taken(st: dict, names: list[str], skip_held_of: int | None = None) -> dict[s
     """Card → the short reason the picker shows under a card already in the deal."""
     out: dict[str, str] = {}
     for trick in st["tricks"]:
+        label = _("trick %(n)d", n=trick["number"])
         for card in [c for _s, c in trick.get("plays", ())] + trick.get("specials", []):
-            out[card] = _("trick %(n)d", n=trick["number"])
+            out[card] = label
+    played = _("played")
     for card in [c for _s, c in st["current"]["plays"]] + st["current"]["specials"]:
-        out[card] = _("played")
+        out[card] = played
     for seat, row in enumerate(st["held"] or []):
         if seat != skip_held_of:
             for card in row["cards"]:
