@@ -4,6 +4,9 @@ tally, the watch link, refused taps and retries."""
 
 from __future__ import annotations
 
+import html as html_module
+import itertools
+import json
 import re
 
 import pytest
@@ -17,39 +20,76 @@ FOUR = ("Asta", "Jonas", "Rūta", "Tomas")
 
 
 class Table:
-    """A Vežimas table driven by the panel's taps (the URLs the buttons post to)."""
+    """A Vežimas table driven by the panel's taps: the deal's taps (the play state's
+    notation, a fresh tap id each, as static/app.js gives them) and the referee's."""
+
+    ids = itertools.count()
 
     def __init__(self, client, store, parsed, url, page):
         self.client, self.store, self.parsed, self.url = client, store, parsed, url
         self.csrf = page.csrf
+        self.html = page.html
         self.table = store.list_tables()[0]
-        self.ids = {p.name: p.id for p in store.players(self.table.id)}
+        self.names = [p.name for p in store.players(self.table.id)]
 
     def post(self, path, data=None, headers=HX):
-        return self.client.post(
+        response = self.client.post(
             f"{self.url}/vezimas{path}",
             data={"csrf_token": self.csrf, **(data or {})},
             headers=headers,
         )
+        body = response.get_data(as_text=True)
+        if 'id="vezimas-panel"' in body:
+            self.html = body
+        return response
 
     def tap(self, path, expect=200, **data):
         response = self.post(path, data)
         assert response.status_code == expect, response.get_data(as_text=True)
         return response.get_data(as_text=True)
 
+    @property
+    def shown(self) -> tuple[int, int]:
+        """The draft version and round the panel this phone holds shows."""
+        found = re.search(r'data-version="(\d+)" data-round="(\d+)"', self.html)
+        return int(found[1]), int(found[2])
+
+    def send(self, action, expect=200, tap_id=None, **args):
+        """One tap of the deal, as its button sends it."""
+        version, round_number = self.shown
+        self.last_tap_id = tap_id or f"t{next(self.ids)}"
+        data = {
+            "tap_id": self.last_tap_id,
+            "tap": json.dumps({"action": action, **args}),
+            "v": str(version),
+            "round": str(round_number),
+        }
+        return self.tap("/tap", expect, **data)
+
     def who(self, name):
-        return str(self.ids[name])
+        return str(self.names.index(name))
+
+    def seat(self, name):
+        return self.names.index(name)
 
     def set_trumps(self, queen, nine=None):
-        self.tap("/setup/queen", player=self.who(queen))
+        self.send("queen", seat=self.seat(queen))
         if nine:
-            self.tap("/setup/nine", player=self.who(nine))
+            self.send("nine", seat=self.seat(nine))
         # by seat: a submission id is URL-safe, and a name may not be
         return self.tap("/trumps", submission_id=f"t-{self.who(queen)}")
 
+    def cart(self, name, expect=200, tap_id=None):
+        return self.send("loser", expect, tap_id, seat=self.seat(name))
+
+    def save(self, submission_id, expect=200):
+        version, round_number = self.shown
+        data = {"submission_id": submission_id, "v": str(version), "round": str(round_number)}
+        return self.tap("/save", expect, **data)
+
     def ask(self, top, player, card=None):
         html = self.tap("/check/top", card=top)
-        html = self.tap("/check/player", player=self.who(player))
+        html = self.tap("/check/player", seat=self.who(player))
         if card:
             html = self.tap("/check/card", card=card)
         return html
@@ -57,11 +97,17 @@ class Table:
     def entries(self, kind=None):
         return [e for e in self.store.entries(self.table.id) if kind in (None, e.kind)]
 
-    def draft(self, name=screen.DEAL_DRAFT):
+    def draft(self, name=screen.DRAFT):
         return self.store.draft(self.table.id, name)
 
+    def question(self):
+        return self.draft(screen.CHECK_DRAFT)[0]
+
     def page(self, url=None):
-        return self.parsed(self.client.get(url or self.url))
+        page = self.parsed(self.client.get(url or self.url))
+        if url is None:
+            self.html = page.html
+        return page
 
 
 @pytest.fixture
@@ -95,6 +141,20 @@ def buttons(html, action):
     return found
 
 
+def taps(html, action):
+    """{player: (pressed, disabled)} of the deal's tap buttons for ``action``."""
+    found = {}
+    for tag in re.findall(r"<button\b[^>]*>", html):
+        vals = re.search(r"hx-vals='([^']*)'", tag)
+        if "data-tap" not in tag or not vals:
+            continue
+        tap = json.loads(json.loads(html_module.unescape(vals[1]))["tap"])
+        if tap["action"] == action:
+            what = re.search(r'data-player="([^"]+)"', tag)[1]
+            found[what] = ('aria-pressed="true"' in tag, " disabled" in tag)
+    return found
+
+
 def badges(html):
     """Player name → trump symbol, as the trumps list shows them."""
     section = html[html.index('class="card vz-trumps"') :]
@@ -115,7 +175,7 @@ def test_four_players_trumps_from_the_queen_of_clubs_stored_once_and_shown(vz):
     first = t.page()
     assert "Who holds it?" in first.html and "9♦" not in first.html  # 4 players: Q♣ only
     assert re.search(r'class="primary big vz-save-trumps"[^>]*disabled', first.html, re.S)
-    preview = t.tap("/setup/queen", player=t.who("Jonas"))
+    preview = t.send("queen", seat=t.seat("Jonas"))
     # the engine's preview before saving: V-D1 clockwise from the Q♣ holder
     assert re.search(
         r"♣</span> <span class=\"vz-name\">Jonas</span> <span class=\"badge vz-lead\"", preview
@@ -131,7 +191,7 @@ def test_four_players_trumps_from_the_queen_of_clubs_stored_once_and_shown(vz):
     assert entry.result["first_lead"] == "Jonas"
     assert badges(board) == {"Asta": "♦", "Jonas": "♣", "Rūta": "♠", "Tomas": "♥"}
     assert "Jonas leads" in board and "Trumps set for the session." in board
-    assert t.draft(screen.SETUP_DRAFT) == (None, 0)  # the set-up draft closed with the entry
+    assert t.draft() == (None, 0)  # the first deal's set-up taps closed with the entry
     # a reload shows the same, and a second save (another phone) stores nothing
     assert badges(t.page().html) == badges(board)
     again = t.post("/trumps", {"submission_id": "trumps-2"})
@@ -145,7 +205,7 @@ def test_four_players_trumps_from_the_queen_of_clubs_stored_once_and_shown(vz):
 
 def test_three_players_also_name_the_nine_of_diamonds_holder_who_leads(vz):
     t = vz(THREE)
-    t.tap("/setup/queen", player=t.who("Rūta"))
+    t.send("queen", seat=t.seat("Rūta"))
     missing = t.post("/trumps", {"submission_id": "s1"})
     assert missing.status_code == 422 and "Tap who holds 9♦ first." in missing.get_data(
         as_text=True
@@ -159,12 +219,12 @@ def test_three_players_also_name_the_nine_of_diamonds_holder_who_leads(vz):
 
 def test_the_set_up_taps_survive_a_reload_and_show_on_the_watch_link(vz):
     t = vz(THREE)
-    t.tap("/setup/queen", player=t.who("Asta"))
-    t.tap("/setup/nine", player=t.who("Asta"))
+    t.send("queen", seat=t.seat("Asta"))
+    t.send("nine", seat=t.seat("Asta"))
     page = t.page()
-    assert buttons(page.html, "setup/queen")["Asta"] == (True, False)
-    assert buttons(page.html, "setup/nine")["Asta"] == (True, False)
-    assert buttons(page.html, "setup/nine")["Jonas"] == (False, False)
+    assert taps(page.html, "queen")["Asta"] == (True, False)
+    assert taps(page.html, "nine")["Asta"] == (True, False)
+    assert taps(page.html, "nine")["Jonas"] == (False, False)
     watch = t.page(watch_url(page.html))
     assert "Save trumps" not in watch.html and "hx-post" not in panel_of(watch.html)
     assert re.search(
@@ -201,8 +261,8 @@ def test_case_two_the_next_players_trump_only_falls_to_your_own_trump(vz):
     assert verdict(t.tap("/check/card", card="9C"))[:2] == ("yes", 2)
     # referee only: nothing is stored, the question lives in the draft for every phone
     assert t.entries("vezimas-beat") == [] and len(t.entries()) == 1
-    data, _version = t.draft()
-    assert data["top"] == "9S" and data["card"] == "9C" and data["player"] == t.ids["Jonas"]
+    data = t.question()
+    assert data["top"] == "9S" and data["card"] == "9C" and data["player"] == t.seat("Jonas")
 
 
 def test_case_one_and_case_three(vz):
@@ -222,11 +282,11 @@ def test_a_new_top_card_clears_the_card_but_not_whose_turn(vz):
     t.ask("9S", "Jonas", "9C")
     html = t.tap("/check/top", card="KD")
     assert verdict(html) is None
-    data, _ = t.draft()
-    assert data["card"] is None and data["player"] == t.ids["Jonas"]
+    data = t.question()
+    assert data["card"] is None and data["player"] == t.seat("Jonas")
     cleared = t.tap("/check/clear")
     assert "Tap the top card and whose turn it is." in cleared
-    assert t.draft()[0]["top"] is None
+    assert t.question()["top"] is None
 
 
 def test_whole_hand_lists_the_cards_that_beat(vz):
@@ -238,7 +298,7 @@ def test_whole_hand_lists_the_cards_that_beat(vz):
         html = t.tap("/check/hand", card=card, on="1")
     # a retried tap changes nothing (set semantics), and a card can be taken out again
     html = t.tap("/check/hand", card="QC", on="1")
-    assert sorted(t.draft()[0]["hand"]) == ["10S", "AS", "KH", "QC"]
+    assert sorted(t.question()["hand"]) == ["10S", "AS", "KH", "QC"]
     assert [c for c, (on, _off) in buttons(html, "check/hand").items() if on] == [
         "QC",
         "10S",
@@ -251,14 +311,14 @@ def test_whole_hand_lists_the_cards_that_beat(vz):
     html = t.tap("/check/hand", card="QC", on="0")
     none = verdict(html)
     assert none[0] == "no" and "Nothing in this hand beats it" in none[2]
-    assert sorted(t.draft()[0]["hand"]) == ["10S", "AS", "KH"]
+    assert sorted(t.question()["hand"]) == ["10S", "AS", "KH"]
 
 
 def test_a_player_out_frees_his_suit_and_the_next_player_skips_him(vz):
     t = vz(FOUR)
     t.set_trumps("Jonas")
     t.ask("9S", "Jonas", "10S")
-    html = t.tap("/check/out", player=t.who("Rūta"), on="1")
+    html = t.tap("/check/out", seat=t.who("Rūta"), on="1")
     # Rūta is out: her ♠ is free, Tomas plays next, so 10♠ now beats 9♠ (case 3)
     found = verdict(html)
     assert found[:2] == ("yes", 3)
@@ -268,16 +328,16 @@ def test_a_player_out_frees_his_suit_and_the_next_player_skips_him(vz):
         r"Free suits \(beaten like any other\):\s*<span class=\"vz-suit suit-black\">♠", html
     )
     # a retried tap keeps her out; a player who is out cannot be chosen to play
-    t.tap("/check/out", player=t.who("Rūta"), on="1")
-    assert t.draft()[0]["out"] == [t.ids["Rūta"]]
+    t.tap("/check/out", seat=t.who("Rūta"), on="1")
+    assert t.question()["out"] == [t.seat("Rūta")]
     assert buttons(html, "check/player")["Rūta"] == (False, True)
     assert buttons(html, "check/out")["Rūta"] == (True, False)
-    refused = t.post("/check/player", {"player": t.who("Rūta")})
+    refused = t.post("/check/player", {"seat": t.who("Rūta")})
     assert refused.status_code == 422
     assert "Rūta is out of this deal" in refused.get_data(as_text=True)
-    assert t.draft()[0]["player"] == t.ids["Jonas"]
+    assert t.question()["player"] == t.seat("Jonas")
     # back in: case 2 again
-    back = verdict(t.tap("/check/out", player=t.who("Rūta"), on="0"))
+    back = verdict(t.tap("/check/out", seat=t.who("Rūta"), on="0"))
     assert back[:2] == ("no", 2)
 
 
@@ -285,7 +345,7 @@ def test_the_last_player_holding_cards_is_told_the_deal_is_over(vz):
     t = vz(("Asta", "Jonas"))
     t.set_trumps("Asta", "Jonas")
     t.ask("9H", "Asta", "10H")
-    html = t.tap("/check/out", player=t.who("Jonas"), on="1")
+    html = t.tap("/check/out", seat=t.who("Jonas"), on="1")
     assert "Only Asta still holds cards: the deal is over and Asta gets the cart." in html
     assert verdict(html) is None
 
@@ -302,10 +362,10 @@ def test_v_d5_going_out_with_a_beat_leaves_nothing_to_beat_for_the_next_player(v
     t.set_trumps("Jonas")
     html = t.ask("9S", "Jonas", "JC")
     assert verdict(html)[0] == "yes"
-    html = t.tap("/check/out", player=t.who("Jonas"), on="1")
-    data = t.draft()[0]
+    html = t.tap("/check/out", seat=t.who("Jonas"), on="1")
+    data = t.question()
     assert data["nothing_to_beat"] is True and data["top"] is None
-    assert data["player"] == t.ids["Rūta"]
+    assert data["player"] == t.seat("Rūta")
     note = nothing_note(html)
     assert note.startswith("Nothing to beat: Rūta lays any card.")
     assert verdict(html) is None  # no beat asked for
@@ -314,15 +374,15 @@ def test_v_d5_going_out_with_a_beat_leaves_nothing_to_beat_for_the_next_player(v
     assert "9♥ may be laid." in nothing_note(html)
     # a new top card asks for a beat again
     html = t.tap("/check/top", card="10H")
-    assert nothing_note(html) is None and t.draft()[0]["nothing_to_beat"] is False
+    assert nothing_note(html) is None and t.question()["nothing_to_beat"] is False
 
 
 def test_v_d5_going_out_after_a_card_that_does_not_beat_asks_as_before(vz):
     t = vz(FOUR)
     t.set_trumps("Jonas")
     t.ask("9S", "Jonas", "KH")  # case 2: only a club beats 9♠
-    html = t.tap("/check/out", player=t.who("Jonas"), on="1")
-    assert t.draft()[0]["nothing_to_beat"] in (None, False)
+    html = t.tap("/check/out", seat=t.who("Jonas"), on="1")
+    assert t.question()["nothing_to_beat"] in (None, False)
     assert nothing_note(html) is None
 
 
@@ -330,13 +390,13 @@ def test_v_d5_nothing_to_beat_can_be_tapped_and_checks_a_whole_hand(vz):
     t = vz(FOUR)
     t.set_trumps("Jonas")
     t.tap("/check/nothing")
-    t.tap("/check/player", player=t.who("Tomas"))
+    t.tap("/check/player", seat=t.who("Tomas"))
     t.tap("/check/mode", mode="hand")
     t.tap("/check/hand", card="9S", on="1")
     html = t.tap("/check/hand", card="AD", on="1")
     assert nothing_note(html).startswith("Nothing to beat: Tomas lays any card.")
     cleared = t.tap("/check/clear")
-    assert nothing_note(cleared) is None and not t.draft()[0]["nothing_to_beat"]
+    assert nothing_note(cleared) is None and not t.question()["nothing_to_beat"]
 
 
 def test_the_checker_waits_for_the_trumps(vz):
@@ -344,7 +404,7 @@ def test_the_checker_waits_for_the_trumps(vz):
     response = t.post("/check/top", {"card": "9S"})
     assert response.status_code == 422
     assert "Set the trumps first" in response.get_data(as_text=True)
-    assert t.draft() == (None, 0)
+    assert t.draft(screen.CHECK_DRAFT) == (None, 0) and t.draft() == (None, 0)
 
 
 # ---------------------------------------------------------------- the deal's cart
@@ -354,11 +414,11 @@ def test_deal_results_make_the_cart_tally_and_the_loser_deals(vz):
     t = vz(FOUR)
     t.set_trumps("Jonas")
     t.ask("9S", "Jonas", "10S")
-    t.tap("/check/out", player=t.who("Asta"), on="1")
-    preview = t.tap("/cart", player=t.who("Tomas"))
+    t.tap("/check/out", seat=t.who("Asta"), on="1")
+    preview = t.cart("Tomas")
     assert "Tomas gets the cart and deals next; Asta leads." in preview
     assert t.entries("vezimas-deal") == []
-    board = t.tap("/deal", submission_id="deal-1")
+    board = t.save("deal-1")
     (entry,) = t.entries("vezimas-deal")
     assert entry.round == 1 and entry.request == {"players": list(FOUR), "loser": "Tomas"}
     assert entry.result["next_dealer"] == "Tomas" and entry.result["first_lead"] == "Asta"
@@ -371,11 +431,11 @@ def test_deal_results_make_the_cart_tally_and_the_loser_deals(vz):
     assert t.draft() == (None, 0)
     assert "Round 2: who got the cart?" in page.html
     # a retried save stores nothing more
-    assert "Already saved." in t.tap("/deal", submission_id="deal-1")
-    t.tap("/cart", player=t.who("Asta"))
-    t.tap("/deal", submission_id="deal-2")
-    t.tap("/cart", player=t.who("Tomas"))
-    board = t.tap("/deal", submission_id="deal-3")
+    assert "Already saved." in t.save("deal-1")
+    t.cart("Asta")
+    t.save("deal-2")
+    t.cart("Tomas")
+    board = t.save("deal-3")
     assert t.page().totals() == {"Asta": 1, "Jonas": 0, "Rūta": 0, "Tomas": 2}
     # fewest carts first
     order = re.findall(r'class="points" data-player="([^"]+)"', board)
@@ -391,35 +451,34 @@ def test_a_cart_tapped_on_another_phone_while_the_deal_is_saved_is_not_lost(vz, 
 
     t = vz(FOUR)
     t.set_trumps("Jonas")
-    t.tap("/cart", player=t.who("Tomas"))
-    another_phone_first(
-        monkeypatch, screens, "record", lambda: t.tap("/cart", player=t.who("Asta"))
-    )
-    late = t.post("/deal", {"submission_id": "deal-late"})
-    assert late.status_code == 409
-    assert "Another phone changed this deal a moment ago" in late.get_data(as_text=True)
+    t.cart("Tomas")
+    another_phone = Table(t.client, t.store, t.parsed, t.url, t.page())
+    another_phone_first(monkeypatch, screens, "save_into_entry", lambda: another_phone.cart("Asta"))
+    late = t.save("deal-late", expect=409)
+    assert "Another phone changed this deal a moment ago" in late
     assert t.entries("vezimas-deal") == []
     data, _version = t.draft()
-    assert data["loser"] == t.ids["Asta"]
+    assert data["taps"][-1] == {"id": another_phone.last_tap_id, "action": "loser", "seat": 0}
     monkeypatch.undo()
-    t.tap("/deal", submission_id="deal-again")
+    t.save("deal-again")
     (entry,) = t.entries("vezimas-deal")
     assert entry.request["loser"] == "Asta"
 
 
 def test_saving_a_deal_needs_the_cart(vz):
     t = vz(THREE)
-    response = t.post("/deal", {"submission_id": "d"})
-    assert response.status_code == 422
-    assert "Tap who got the cart first." in response.get_data(as_text=True)
+    refused = t.save("d", expect=422)
+    assert "The deal is not finished yet: nothing was saved." in refused
+    t.send("queen", seat=0)
+    assert "The deal is not finished yet" in t.save("d2", expect=422)
     assert t.entries() == []
 
 
 def test_the_game_ends_when_the_players_say_so(vz):
     t = vz(THREE)
     t.set_trumps("Asta", "Asta")
-    t.tap("/cart", player=t.who("Jonas"))
-    t.tap("/deal", submission_id="d1")
+    t.cart("Jonas")
+    t.save("d1")
     ended = t.client.post(f"{t.url}/end", data={"csrf_token": t.csrf}, headers=HX)
     html = ended.get_data(as_text=True)
     assert "Asta and Rūta share the win" in html
@@ -433,17 +492,17 @@ def test_v_d6_with_letters_the_table_shows_letters_and_vezimas_ends_the_session(
     assert t.table.settings["tally"] == "letters"
     t.set_trumps("Asta", "Asta")
     for i in range(6):
-        t.tap("/cart", player=t.who("Jonas"))
-        board = t.tap("/deal", submission_id=f"d{i}")
-    t.tap("/cart", player=t.who("Rūta"))
-    board = t.tap("/deal", submission_id="r1")
+        t.cart("Jonas")
+        board = t.save(f"d{i}")
+    t.cart("Rūta")
+    board = t.save("r1")
     shown = dict(re.findall(r'class="points letters" data-player="([^"]+)">([^<]*)<', board))
     assert shown == {"Asta": "–", "Jonas": "VEŽIMA", "Rūta": "V"}
     assert "takes the next letter of VEŽIMAS" in board
-    preview = t.tap("/cart", player=t.who("Jonas"))
+    preview = t.cart("Jonas")
     assert "Jonas takes the next letter (VEŽIMAS) and deals next" in preview
     assert "who lost the deal?" in preview
-    board = t.tap("/deal", submission_id="last")
+    board = t.save("last")
     shown = dict(re.findall(r'class="points letters" data-player="([^"]+)">([^<]*)<', board))
     assert shown["Jonas"] == "VEŽIMAS"
     assert re.search(
@@ -454,9 +513,158 @@ def test_v_d6_with_letters_the_table_shows_letters_and_vezimas_ends_the_session(
     assert "Jonas completed VEŽIMAS and loses the session (V-D6)." in board
     assert "Asta wins with the fewest letters." in board
     assert "hx-post" not in panel_of(board)
-    refused = t.post("/deal", {"submission_id": "after-the-end"})
+    tap = json.dumps({"action": "loser", "seat": 0})
+    refused = t.post("/tap", {"tap_id": "late", "tap": tap, "v": "0", "round": "9"})
     assert refused.status_code == 409 and "The session is over." in refused.get_data(as_text=True)
-    assert len(t.entries("vezimas-deal")) == 8
+    refused = t.post("/save", {"submission_id": "after-the-end", "v": "0", "round": "9"})
+    assert refused.status_code == 422 and "nothing was saved" in refused.get_data(as_text=True)
+    assert len(t.entries("vezimas-deal")) == 8 and t.draft() == (None, 0)
+
+
+def test_a_replayed_tap_id_is_applied_once(vz):
+    """The same tap sent again (a lost answer, the browser retrying) changes nothing;
+    the same cart tapped again under a new id is already so and is not logged twice."""
+    t = vz(FOUR)
+    t.set_trumps("Jonas")
+    t.cart("Tomas", tap_id="same")
+    version = t.draft()[1]
+    again = t.send("loser", tap_id="same", seat=t.seat("Tomas"))
+    assert "Tomas gets the cart and deals next" in again
+    assert t.draft()[1] == version  # nothing written
+    t.send("loser", tap_id="other", seat=t.seat("Tomas"))
+    assert [tap["id"] for tap in t.draft()[0]["taps"]] == ["same"]
+    # a tap undone, then its late retry: still undone
+    t.cart("Asta", tap_id="asta")
+    t.tap("/undo", tap_id="asta")
+    t.send("loser", tap_id="asta", seat=t.seat("Asta"))
+    assert [tap["seat"] for tap in t.draft()[0]["taps"]] == [t.seat("Tomas")]
+    assert "Tomas gets the cart" in t.html and "Asta gets the cart" not in t.html
+
+
+def test_edit_of_a_saved_deal_changes_its_loser_and_supersedes_it(vz):
+    """Edit in the history reopens the deal's taps as they were; another loser saved is
+    one new entry of the same round that supersedes the old (the history keeps both),
+    the totals and the next dealer follow; undo of the edit brings the old one back."""
+    t = vz(FOUR)
+    t.set_trumps("Jonas")
+    t.cart("Tomas")
+    t.save("deal-1")
+    t.cart("Asta")
+    t.save("deal-2")
+    old = t.entries("vezimas-deal")[0]
+    history = t.client.get(t.url + "/history").get_data(as_text=True)
+    edit = f"{t.url}/vezimas/edit/{old.id}"
+    assert f'action="{edit}"' in history
+    response = t.client.post(edit, data={"csrf_token": t.csrf})
+    assert response.status_code == 303
+    t.page()
+    assert "Changing round 1" in t.html and t.draft()[0]["taps"] == t.store.entry_taps(old.id)
+    assert taps(t.html, "loser")["Tomas"] == (True, False)
+    t.cart("Rūta")
+    assert "Save the changed round 1" in t.html
+    board = t.save("edit-1")
+    assert "Round 1 changed: Rūta got the cart." in board
+    entries = sorted(t.entries("vezimas-deal"), key=lambda e: e.id)
+    assert [(e.round, e.state) for e in entries] == [(1, "superseded"), (2, "live"), (1, "live")]
+    assert entries[-1].supersedes == old.id and entries[-1].request["loser"] == "Rūta"
+    assert t.page().totals() == {"Asta": 1, "Jonas": 0, "Rūta": 1, "Tomas": 0}
+    assert t.draft() == (None, 0) and "Round 3 · Asta deals · Jonas leads" in t.html
+    t.client.post(
+        f"{t.url}/entries/{entries[-1].id}/undo",
+        data={"csrf_token": t.csrf, "submission_id": "undo-edit"},
+    )
+    assert t.page().totals() == {"Asta": 1, "Jonas": 0, "Rūta": 0, "Tomas": 1}
+
+
+def test_an_edited_deal_knows_the_session_as_it_stood(vz):
+    """A reopened deal of round 2 was dealt by round 1's loser (V-D2), with the carts
+    before it: its letters (V-D6) are the loser's as they were then."""
+    t = vz(THREE, **{"vezimas-tally": "letters"})
+    t.set_trumps("Asta", "Asta")
+    for sid, name in (("d1", "Jonas"), ("d2", "Jonas"), ("d3", "Rūta")):
+        t.cart(name)
+        t.save(sid)
+    second = t.entries("vezimas-deal")[1]
+    t.client.post(f"{t.url}/vezimas/edit/{second.id}", data={"csrf_token": t.csrf})
+    t.page()
+    assert "Round 2 · Jonas deals · Rūta leads" in t.html
+    assert "Jonas takes the next letter (VE)" in t.html  # his second letter, then
+
+
+def test_an_entry_saved_without_a_tap_log_is_reopened_from_its_request(vz):
+    t = vz(FOUR)
+    t.set_trumps("Jonas")
+    t.cart("Tomas")
+    t.save("deal-1")
+    (old,) = t.entries("vezimas-deal")
+    t.store.db.execute("DELETE FROM entry_taps")
+    t.store.db.conn.commit()
+    t.client.post(f"{t.url}/vezimas/edit/{old.id}", data={"csrf_token": t.csrf})
+    t.page()
+    assert taps(t.html, "loser")["Tomas"] == (True, False)
+    t.save("again")
+    entries = t.entries("vezimas-deal")
+    assert entries[-1].request == old.request and entries[-1].supersedes == old.id
+
+
+def test_an_old_shape_draft_is_read_and_upgraded_by_the_next_tap(vz):
+    """A deal's draft stored before the tap log (``{"top", "player", "out", "loser"}``
+    by player ids) shows its question and cart; the next tap stores it as a tap log."""
+    t = vz(FOUR)
+    t.set_trumps("Jonas")
+    ids = {p.name: p.id for p in t.store.players(t.table.id)}
+    old = {"top": "9S", "player": ids["Jonas"], "card": "10S", "mode": "card", "hand": []}
+    old.update(out=[ids["Asta"]], loser=ids["Tomas"])
+    t.store.save_draft(t.table.id, screen.DRAFT, old)
+    t.page()
+    assert verdict(t.html)[:2] == ("no", 2)
+    assert "Tomas gets the cart and deals next; Asta leads." in t.html
+    t.tap("/check/card", card="9C")
+    assert t.question()["out"] == [t.seat("Asta")] and verdict(t.html)[:2] == ("yes", 2)
+    t.cart("Rūta")
+    data, _version = t.draft()
+    assert [(tap["action"], tap["seat"]) for tap in data["taps"]] == [
+        ("loser", t.seat("Tomas")),
+        ("loser", t.seat("Rūta")),
+    ]
+    assert data["context"]["round"] == 1
+
+
+def test_a_rename_in_the_middle_of_a_deal_keeps_it(vz):
+    t = vz(FOUR)
+    t.set_trumps("Jonas")
+    t.cart("Tomas")
+    t.save("deal-1")
+    t.cart("Asta")
+    tomas = t.store.players(t.table.id)[3]
+    t.client.post(f"{t.url}/players/{tomas.id}/name", data={"csrf_token": t.csrf, "name": "Tomek"})
+    t.names = [p.name for p in t.store.players(t.table.id)]
+    t.page()
+    assert "Round 2 · Tomek deals · Asta leads" in t.html
+    assert "Asta gets the cart and deals next; Jonas leads." in t.html
+    assert badges(t.html)["Tomek"] == "♥"
+    t.save("deal-2")
+    assert t.entries("vezimas-deal")[-1].request["players"][3] == "Tomek"
+
+
+def test_undoing_a_deal_brings_it_back_to_the_screen(vz):
+    t = vz(FOUR)
+    t.set_trumps("Jonas")
+    t.cart("Tomas")
+    t.save("deal-1")
+    (entry,) = t.entries("vezimas-deal")
+    t.client.post(
+        f"{t.url}/entries/{entry.id}/undo", data={"csrf_token": t.csrf, "submission_id": "u1"}
+    )
+    t.page()
+    assert re.search(r"Round 1 · (\w+ deals · )?Jonas leads", t.html)
+    assert "Round 1: who got the cart?" in t.html
+    # the undone deal is back on the screen as it was entered, not an empty draft
+    assert [(tap["action"], tap["seat"]) for tap in t.draft()[0]["taps"]] == [("loser", 3)]
+    assert taps(t.html, "loser")["Tomas"] == (True, False)
+    t.cart("Asta")
+    t.save("deal-1b")
+    assert [e.round for e in t.entries("vezimas-deal") if e.live] == [1]
 
 
 # ---------------------------------------------------------------- other phones
@@ -468,31 +676,31 @@ def watch_url(html):
 
 def panel_of(html):
     start = html.index('id="vezimas-panel"')
-    return html[start : html.index("</section>\n</div>", start)]
+    return html[start : re.compile(r"</section>\s*</div>").search(html, start).start()]
 
 
 def test_the_watch_link_sees_the_trumps_and_the_question_and_cannot_write(vz):
     t = vz(FOUR)
     t.set_trumps("Jonas")
     t.ask("9S", "Jonas", "10S")
-    t.tap("/check/out", player=t.who("Asta"), on="1")
-    t.tap("/cart", player=t.who("Asta"))
+    t.tap("/check/out", seat=t.who("Asta"), on="1")
+    t.cart("Asta")
     watch = watch_url(t.page().html)
     view = t.page(watch)
     assert badges(view.html) == {"Asta": "♦", "Jonas": "♣", "Rūta": "♠", "Tomas": "♥"}
     assert verdict(view.html)[:2] == ("no", 2)
     assert "Asta got the cart (not saved yet)." in view.html
     assert "hx-post" not in panel_of(view.html) and "<button" not in panel_of(view.html)
-    before = (t.entries(), t.draft(), t.draft(screen.SETUP_DRAFT))
+    before = (t.entries(), t.draft(), t.draft(screen.CHECK_DRAFT))
+    tap = json.dumps({"action": "loser", "seat": 2})
+    deal = {"tap_id": "w0", "tap": tap, "v": "2", "round": "1", "submission_id": "w2"}
     writes = [
-        ("/setup/queen", {"player": t.who("Asta")}),
         ("/trumps", {"submission_id": "w1"}),
         *[
-            (f"/check/{f}", {"card": "JS", "player": t.who("Rūta"), "on": "1", "mode": "hand"})
+            (f"/check/{f}", {"card": "JS", "seat": t.who("Rūta"), "on": "1", "mode": "hand"})
             for f in ("top", "player", "mode", "card", "hand", "out", "clear")
         ],
-        ("/cart", {"player": t.who("Rūta")}),
-        ("/deal", {"submission_id": "w2"}),
+        *[(f"/{route}", deal) for route in ("tap", "undo", "redo", "save", "discard")],
     ]
     for path, data in writes:
         response = t.client.post(
@@ -500,7 +708,7 @@ def test_the_watch_link_sees_the_trumps_and_the_question_and_cannot_write(vz):
         )
         assert response.status_code == 403, path
         assert "watch link" in response.get_data(as_text=True)
-    assert (t.entries(), t.draft(), t.draft(screen.SETUP_DRAFT)) == before
+    assert (t.entries(), t.draft(), t.draft(screen.CHECK_DRAFT)) == before
 
 
 def test_the_poll_refreshes_the_panel_on_other_phones(vz):
@@ -511,26 +719,31 @@ def test_the_poll_refreshes_the_panel_on_other_phones(vz):
     assert t.client.get(f"{t.url}/live?v={version}").get_data() == b""  # unchanged
     t.ask("9S", "Jonas", "10S")  # a tap on another phone
     body = t.client.get(f"{t.url}/live?v={version}").get_data(as_text=True)
-    assert '<div id="vezimas-panel" class="vz" hx-swap-oob="true">' in body
+    assert '<div id="vezimas-panel" class="vz" hx-swap-oob="true"' in body
     assert verdict(body)[:2] == ("no", 2)
 
 
-def test_a_tap_answers_out_of_band_with_the_page_at_its_version(vz):
-    """Each fragment lands on what the page shows when the answer arrives, even if the
-    poll redrew the panel while the tap was on its way; and the poll moves on to the
-    tap's version instead of fetching the panel back."""
+def test_a_tap_answers_with_the_panel_alone_at_its_version(vz):
+    """A tap (of the deal or of the referee's question) answers with the panel only,
+    out of band; when the phone had seen the table just before, it moves the poll's
+    marker on, so the poll doesn't fetch the panel back."""
     t = vz(FOUR)
     t.set_trumps("Jonas")
-    html = t.tap("/check/top", card="9S")
-    version = t.store.version(t.table.id)
-    assert html.count('id="vezimas-panel"') == 1
-    assert '<div id="vezimas-panel" class="vz" hx-swap-oob="true">' in html
-    assert f'<div id="live" hx-swap-oob="true" hx-get="{t.url}/live?v={version}"' in html
-    assert 'id="standings"' in html and 'id="history"' in html  # the rest, same version
-    assert t.client.get(f"{t.url}/live?v={version}").get_data() == b""
+    seen = t.store.version(t.table.id)
+    check = t.tap("/check/top", card="9S", seen=seen)
+    version, round_number = t.shown
+    tap = json.dumps({"action": "loser", "seat": 0})
+    data = {"tap_id": "c1", "tap": tap, "v": version, "round": round_number, "seen": seen + 1}
+    deal = t.tap("/tap", **data)
+    for html, version in ((check, seen + 1), (deal, seen + 2)):
+        assert html.count('id="vezimas-panel"') == 1
+        assert '<div id="vezimas-panel" class="vz" hx-swap-oob="true"' in html
+        assert f'<div id="live" hx-swap-oob="true" hx-get="{t.url}/live?v={version}"' in html
+        assert 'id="standings"' not in html and 'id="history"' not in html  # the panel alone
+    assert t.client.get(f"{t.url}/live?v={seen + 2}").get_data() == b""
     # a refused tap: its message, in the panel, out of band too
     html = t.tap("/check/card", expect=422, card="9S")
-    assert '<div id="vezimas-panel" class="vz" hx-swap-oob="true">' in html
+    assert '<div id="vezimas-panel" class="vz" hx-swap-oob="true"' in html
     assert "That is the top card itself" in html
     # the panel's taps swap nothing themselves: the answer places every fragment
     page = t.page().html
@@ -547,30 +760,36 @@ def test_a_tap_answers_out_of_band_with_the_page_at_its_version(vz):
         ("/check/top", {"card": "zz"}, "is not a card"),
         ("/check/card", {"card": "9S"}, "That is the top card itself"),
         ("/check/card", {"card": "RJ"}, "not in the Vežimas deck"),
-        ("/check/player", {"player": "999"}, "Choose one of the players"),
-        ("/check/player", {"player": "Ana"}, "Choose one of the players"),
+        ("/check/player", {"seat": "999"}, "Choose one of the players"),
+        ("/check/player", {"seat": "Ana"}, "Choose one of the players"),
         ("/check/mode", {"mode": "all"}, "one card or the whole hand"),
         ("/check/hand", {"card": "10S", "on": "yes"}, "on (1) or off (0)"),
         ("/check/hand", {"card": "9S", "on": "1"}, "it is not in the hand"),
-        ("/check/out", {"player": "-1", "on": "1"}, "Choose one of the players"),
+        ("/check/out", {"seat": "-1", "on": "1"}, "Choose one of the players"),
         ("/check/shuffle", {}, "no such control"),
-        ("/cart", {"player": "x"}, "Choose one of the players"),
-        ("/setup/king", {"player": "1"}, "Tap who holds Q♣ or 9♦."),
-        ("/setup/queen", {"player": "1"}, "already set"),
+        ("/tap", {"action": "loser", "seat": "x"}, "seat is a player's seat number, 0 to 3."),
+        ("/tap", {"action": "loser", "seat": 9}, "seat is a player's seat number, 0 to 3."),
+        ("/tap", {"action": "king", "seat": 1}, "Vežimas has no tap called 'king'"),
+        ("/tap", {"action": "queen", "seat": 1}, "The trumps are already set for this session."),
+        ("/tap", {"action": "nine", "seat": 1}, "With 4 players the Q♣ holder leads"),
     ],
 )
 def test_a_bad_tap_gets_a_message_and_changes_nothing(vz, path, data, message):
     t = vz(FOUR)
     t.set_trumps("Jonas")
     t.ask("9S", "Jonas")
-    before = (t.draft(), t.draft(screen.SETUP_DRAFT), t.entries())
+    t.cart("Tomas")
+    if path == "/tap":
+        version, round_number = t.shown
+        data = {"tap_id": "bad", "tap": json.dumps(data), "v": version, "round": round_number}
+    before = (t.draft(), t.draft(screen.CHECK_DRAFT), t.entries())
     response = t.post(path, data)
     assert response.status_code == 422
-    html = response.get_data(as_text=True)
+    html = html_module.unescape(response.get_data(as_text=True))
     assert re.search(r'class="field-error" role="alert">[^<]*' + re.escape(message), html), html[
         -3000:
     ]
-    assert (t.draft(), t.draft(screen.SETUP_DRAFT), t.entries()) == before
+    assert (t.draft(), t.draft(screen.CHECK_DRAFT), t.entries()) == before
 
 
 def test_a_tap_without_htmx_goes_back_to_the_table_page(vz):
@@ -580,14 +799,24 @@ def test_a_tap_without_htmx_goes_back_to_the_table_page(vz):
     assert response.status_code == 303 and response.headers["Location"].endswith(t.url)
     bad = t.post("/check/top", {"card": "2S"}, headers={})
     assert bad.status_code == 422 and "not in the Vežimas deck" in bad.get_data(as_text=True)
-    assert t.draft()[0]["top"] == "9S"
+    assert t.question()["top"] == "9S"
+    version, round_number = t.shown
+    tap = json.dumps({"action": "loser", "seat": 1})
+    data = {"tap_id": "n1", "tap": tap, "v": version, "round": round_number}
+    response = t.post("/tap", data, headers={})
+    assert response.status_code == 303 and t.draft()[0]["taps"][-1]["seat"] == 1
 
 
 def test_taps_without_the_csrf_token_are_refused(vz):
     t = vz(FOUR)
-    response = t.client.post(f"{t.url}/vezimas/setup/queen", data={"player": t.who("Asta")})
+    tap = json.dumps({"action": "queen", "seat": 0})
+    response = t.client.post(
+        f"{t.url}/vezimas/tap", data={"tap_id": "x", "tap": tap, "v": "0", "round": "1"}
+    )
     assert response.status_code == 400
-    assert t.draft(screen.SETUP_DRAFT) == (None, 0)
+    response = t.client.post(f"{t.url}/vezimas/check/top", data={"card": "9S"})
+    assert response.status_code == 400
+    assert t.draft() == (None, 0) and t.draft(screen.CHECK_DRAFT) == (None, 0)
 
 
 def test_engine_sentences_show_suit_symbols():

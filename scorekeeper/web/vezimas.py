@@ -1,104 +1,60 @@
-"""The Vežimas table screen (RULES §4): personal trumps, the beat referee, the cart.
+"""The Vežimas table screen (RULES §4) on the one screen mechanism (``screens.adopt``).
 
-* **Trumps** are assigned once per session at the first deal: the scorer taps who holds
-  Q♣ (and, when the engine asks for it, who holds 9♦). The choices live in the draft
-  ``vezimas-setup`` until saved as a ``vezimas-trumps`` entry in round 0 (before the
-  first deal, so the deals keep numbering from 1; ``exclusive`` makes it once per
-  session even when two phones save together). Undoing it in the history asks again.
-* **The beat checker** is a referee tool, not scored: the question (top card, whose
-  turn, the card or the whole hand, who is out) is kept in the draft ``vezimas-deal``
-  so every phone, the watch link included, sees the same question and verdict. Every
-  tap *sets* a value (``on=1/0`` for the hand and the players out), so a retried tap
-  changes nothing. Verdicts come from the engine (``vezimas-beat``).
-* **The deal result**: tap who got the cart, check the engine's preview (who deals and
-  who leads next) and save a ``vezimas-deal`` entry; that closes the deal's draft.
+The deal being entered is the draft's log of taps in the play state's notation
+(``scorekeeper.games.play.vezimas``, PLAY.md): who holds Q♣ (and 9♦), who got the cart.
+Whose trumps, who deals and leads, which taps may come, the cart's letters and the next
+deal all come from ``VezimasDeal``; the session's context (its trumps once saved, the
+dealer, the totals) goes to it through its settings. This module only draws the state.
 
-Drafts keep player ids, not names, so a renamed player keeps his place; the trumps
-entry lists the players in seat order, which is fixed once it exists.
+* **Trumps** are tapped in the first deal and saved once per session as a
+  ``vezimas-trumps`` entry in round 0 (the deals keep numbering from 1); the save closes
+  that log, and every later deal gets the trumps from the entry. Undoing the entry asks
+  again at the next deal.
+* **"Can this beat that?"** is a referee's question outside the deal: the top card,
+  whose turn, the card or the whole hand, who is out. It is kept in its own draft so
+  every phone sees the same question; each tap *sets* a value (a retry changes
+  nothing) and the verdicts are the ``vezimas-beat`` engine's.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import replace
 
-from flask import Blueprint, request
+from flask import Blueprint, g, request
 
 from .. import api, store
-from ..cards import RED_SUITS, SUIT_SYMBOLS, parse_card
+from ..cards import RED_SUITS, SUIT_SYMBOLS
 from ..errors import RuleError
 from ..games import vezimas as engine
+from ..games.play.vezimas import DECK
 from ..i18n import gettext as _
 from ..summary import TableSummary, summarize
 from . import screens
-from .tables import (
-    after_write,
-    get_store,
-    live_fragments,
-    load,
-    render_board,
-    wants_partial,
-)
+from .tables import after_write, get_store, load, new_submission_id, render_board
 
 bp = Blueprint("vezimas", __name__, url_prefix="/t/<key>/vezimas")
 
-TRUMPS_KIND = "vezimas-trumps"
-BEAT_KIND = "vezimas-beat"
-DEAL_KIND = "vezimas-deal"
-SETUP_DRAFT = "vezimas-setup"
-DEAL_DRAFT = "vezimas-deal"
+TRUMPS_KIND, BEAT_KIND, DEAL_KIND = "vezimas-trumps", "vezimas-beat", "vezimas-deal"
+DRAFT = "vezimas-deal"  # the deal's tap log
+CHECK_DRAFT = "vezimas-check"  # the referee's question
 TRUMPS_ROUND = 0  # set-up, before deal 1: the deals keep the table's round numbers
-PANEL = "games/vezimas/_panel.html"
-# the 24 cards, one row per suit in the order trumps are handed out (♣ ♠ ♥ ♦), 9 … A
-DECK = [
-    str(card)
-    for card in sorted(engine.DECK, key=lambda c: (engine.TRUMP_ORDER.index(c.suit), c.rank))
-]
+QUESTION = ("top", "player", "mode", "card", "hand", "out", "nothing_to_beat")
 MODES = ("card", "hand")
+CLEARED = {"top": None, "player": None, "card": None, "hand": [], "nothing_to_beat": False}
 # where a refused tap's message is shown: next to the controls it is about
-ERROR_PLACES = {
-    "setup": "setup",
-    "queen": "setup",
-    "nine": "setup",
-    "trumps": "setup",
-    "cart": "cart",
-}
+ERROR_PLACES = {"queen": "setup", "nine": "setup", "loser": "cart"}
 
 
-class BadTap(Exception):
-    """A tap the screen refuses: the message is shown next to the control, nothing stored."""
-
-    def __init__(self, message: str, field: str):
-        super().__init__(message)
-        self.message = message
-        self.field = field
+def badge(suit: str | None, seat: int | None = None, name: str | None = None) -> dict:
+    """A suit as the panel shows it; with a seat and name, a player and his trump."""
+    colour, symbol = "red" if suit in RED_SUITS else "black", SUIT_SYMBOLS.get(suit or "", "")
+    return {"seat": seat, "name": name, "suit": suit, "symbol": symbol, "colour": colour}
 
 
-# ---------------------------------------------------------------- reading the table
-
-
-@dataclass(frozen=True)
-class Seat:
-    id: int
-    name: str
-    suit: str | None  # personal trump, None before the trumps are set or for nobody
-
-    @property
-    def symbol(self) -> str:
-        return SUIT_SYMBOLS.get(self.suit or "", "")
-
-    @property
-    def colour(self) -> str:
-        return "red" if self.suit in RED_SUITS else "black"
-
-
-def suit_badge(suit: str) -> dict:
-    return {
-        "suit": suit,
-        "symbol": SUIT_SYMBOLS[suit],
-        "colour": "red" if suit in RED_SUITS else "black",
-    }
+# ---------------------------------------------------------------- the deal's context
 
 
 def trumps_entry(entries: list[store.Entry]) -> store.Entry | None:
@@ -107,61 +63,111 @@ def trumps_entry(entries: list[store.Entry]) -> store.Entry | None:
     return live[-1] if live else None
 
 
-def current_name(entry: store.Entry, players: list[store.Player], old: str | None) -> str | None:
+def renamed(entry: store.Entry, names: list[str], old: str | None) -> str | None:
     """The name now sitting where ``old`` sat when the entry was stored (renames)."""
     listed = entry.request.get("players", [])
-    if old in listed and len(listed) == len(players):
-        return players[listed.index(old)].name
-    return None
+    return names[listed.index(old)] if old in listed and len(listed) == len(names) else None
 
 
-def seats_of(players: list[store.Player], entry: store.Entry | None) -> list[Seat]:
-    suits: dict[str, str] = {}
-    if entry is not None:
-        for old, suit in entry.result.get("trumps", {}).items():
-            name = current_name(entry, players, old)
-            if name is not None:
-                suits[name] = suit
-    return [Seat(p.id, p.name, suits.get(p.name)) for p in players]
+def session(names: list[str], entries: list[store.Entry], dealer: str | None) -> dict:
+    """What a deal knows from the session (the state's settings): the trumps once saved
+    and, after the first deal, its dealer (V-D2). A first deal without them asks."""
+    trumps = trumps_entry(entries)
+    if trumps is None:
+        return {}
+    settings = {
+        key: renamed(trumps, names, trumps.request.get(key))
+        for key in ("queen_of_clubs", "nine_of_diamonds")
+    }
+    settings["dealer"] = dealer if dealer in names else None
+    return {key: value for key, value in settings.items() if value is not None}
 
 
-def read_draft(s: store.Store, table_id: int, name: str) -> dict:
-    data, _version = s.draft(table_id, name)
-    return data or {}
+def new_deal(s: store.Store, table: store.Table, summary: TableSummary | None) -> dict:
+    summary = summary or summarize(s, table)
+    if summary.standings.finished:  # V-D4, V-D6
+        raise screens.Refusal(_("The session is over."), status=409)
+    played = any(e.live and e.kind in (DEAL_KIND, "manual-points") for e in summary.entries)
+    dealer = summary.standings.dealer
+    settings = session(summary.names, summary.entries, dealer if played else None)
+    settings["totals"] = {name: summary.totals.get(name, 0) for name in summary.names}
+    return {
+        "players": summary.names,
+        "player_ids": [p.id for p in summary.players],  # an old-shape draft's (upgrade)
+        "round": s.next_round(table.id),
+        "settings": settings,
+        "dealer": dealer,
+    }
 
 
-def update_draft(s: store.Store, table_id: int, name: str, change: Callable[[dict], dict]) -> dict:
-    """Read, change and save a draft; another phone saving in between makes us re-read
-    and apply the change again (taps set values, so applying twice is harmless)."""
-    for _attempt in range(5):
-        data, version = s.draft(table_id, name)
-        new = change(dict(data or {}))
-        try:
-            s.save_draft(table_id, name, new, expected_version=version)
-            return new
-        except store.Conflict:
-            continue
-    raise store.Conflict(_("Too many phones are changing this at once; tap again."))
+def edit_context(s: store.Store, table: store.Table, entry: store.Entry) -> dict:
+    """A saved deal reopened: the session as it stood at its round (the previous
+    deal's loser dealt it; the carts before it)."""
+    names = {p.id: p.name for p in s.players(table.id)}
+    entries = s.entries(table.id, live_only=True)
+    earlier = [e for e in entries if TRUMPS_ROUND < e.round < entry.round]
+    deals = [e for e in earlier if e.kind == DEAL_KIND]
+    dealer = (
+        renamed(deals[-1], list(names.values()), deals[-1].request.get("loser")) if deals else None
+    )
+    settings = session(list(names.values()), entries, dealer)
+    totals = dict.fromkeys(names.values(), 0)
+    for e in earlier:
+        for pid, points in e.points.items():
+            if pid in names:
+                totals[names[pid]] += points
+    settings["totals"] = totals
+    return {"players": list(names.values()), "settings": settings, "dealer": dealer}
 
 
-# ---------------------------------------------------------------- the engine's answers
+def rename_in_draft(data: dict, old: str, new: str) -> dict:
+    """Taps name seats; the deal's context names players (its list, dealer, totals)."""
+    context = data.get("context") if isinstance(data, dict) else None
+    if isinstance(context, dict):
+        swap = {old: new}
+        settings = context.get("settings") or {}
+        context["players"] = [swap.get(name, name) for name in context.get("players", [])]
+        context["dealer"] = swap.get(context.get("dealer"), context.get("dealer"))
+        for key in ("queen_of_clubs", "nine_of_diamonds", "dealer"):
+            settings[key] = swap.get(settings.get(key), settings.get(key))
+        settings["totals"] = {swap.get(k, k): v for k, v in settings.get("totals", {}).items()}
+        context["settings"] = {k: v for k, v in settings.items() if v is not None}
+    return data
 
 
-def needs_nine(names: list[str]) -> bool:
-    """Does the engine want the 9♦ holder for this many players? (It names the first
-    lead with 2–3 players.) Asked, not assumed: the rule stays in the engine."""
-    try:
-        api.evaluate(TRUMPS_KIND, {"players": names, "queen_of_clubs": names[0]})
-    except RuleError as exc:
-        return exc.path == "nine_of_diamonds"
-    return False
+def rebuild(table: store.Table, context: dict, entry: store.Entry) -> list[dict]:
+    """The taps of a deal saved without its log: who got the cart."""
+    players = entry.request.get("players", [])
+    loser = entry.request.get("loser")
+    if loser not in players:
+        return []
+    return [{"id": f"e{entry.id}-0", "action": "loser", "seat": players.index(loser)}]
 
 
-def trumps_request(names: list[str], by_id: dict[int, str], setup: dict, nine: bool) -> dict:
-    req = {"players": names, "queen_of_clubs": by_id.get(setup.get("queen"))}
-    if nine:
-        req["nine_of_diamonds"] = by_id.get(setup.get("nine"))
-    return req
+def upgrade(table: store.Table, data: dict, context: dict) -> list[dict]:
+    """The taps of a deal's draft stored before the tap log (``{"loser": player id, …}``):
+    its cart. (Its question for the referee stays readable: see ``question_of``.)"""
+    ids, loser = context.get("player_ids", []), data.get("loser")
+    return [{"id": "u0", "action": "loser", "seat": ids.index(loser)}] if loser in ids else []
+
+
+def saved(context: dict, outcome: dict) -> str:
+    table, _access = g.screen_table
+    entry = screens.store_of().entry(table.id, outcome["entry_id"])
+    result = entry.result
+    names = {"n": entry.round, "loser": entry.request["loser"], "dealer": result["next_dealer"]}
+    names["leader"] = result["first_lead"]
+    if outcome.get("supersedes") is not None:
+        return _("Round %(n)d changed: %(loser)s got the cart.", **names)
+    if table.settings.get("tally") == engine.LETTER_TALLY:  # V-D6
+        return _(
+            "Round %(n)d: %(loser)s lost the deal (a letter). %(dealer)s deals, %(leader)s leads.",
+            **names,
+        )
+    return _("Round %(n)d: %(loser)s got the cart. %(dealer)s deals, %(leader)s leads.", **names)
+
+
+# ---------------------------------------------------------------- the referee's question
 
 
 CARD_TOKEN = re.compile(r"\b(10|[9JQKA])([SHDC])\b")
@@ -175,435 +181,315 @@ def symbolic(text: str) -> str:
     return SUIT_TOKEN.sub(lambda m: SUIT_SYMBOLS[m[0]], text)
 
 
-def assess(seats: list[Seat], by_id: dict[int, str], deal: dict) -> dict:
-    """The checker's question and the engine's answer (nothing when incomplete)."""
-    names = [seat.name for seat in seats]
-    trumps = {seat.name: seat.suit for seat in seats if seat.suit}
-    out = [by_id[pid] for pid in deal.get("out", []) if pid in by_id]
-    player = by_id.get(deal.get("player"))
-    top, mode = deal.get("top"), deal.get("mode", "card")
+def question_of(s: store.Store, table: store.Table, round_number) -> tuple[dict, int]:
+    """The referee's question of this deal and its draft version (an old-shape deal
+    draft's question is read from it, with its player ids as seats)."""
+    data, version = s.draft(table.id, CHECK_DRAFT)
+    if data is None:
+        old, _v = s.draft(table.id, DRAFT)
+        if isinstance(old, dict) and "context" not in old:
+            ids = [p.id for p in s.players(table.id)]
+            seat = {pid: n for n, pid in enumerate(ids)}
+            data = {k: old[k] for k in QUESTION if k in old}
+            data["player"] = seat.get(data.get("player"))
+            data["out"] = [seat[p] for p in data.get("out", []) if p in seat]
+            data["round"] = round_number
+    if not data or data.get("round") != round_number:  # a question of an earlier deal
+        data = {}
+    question = {"mode": "card", "hand": [], "out": [], **data, "round": round_number}
+    return question, version
+
+
+def assess(names: list[str], trumps: dict, question: dict) -> dict:
+    """The engine's answer to the question (nothing while it is incomplete)."""
+    out = [names[s] for s in question["out"]]
+    player = names[question["player"]] if question.get("player") is not None else None
+    top, mode = question.get("top"), question["mode"]
+    nothing = bool(question.get("nothing_to_beat"))
     answer: dict = {"ready": False, "error": None, "path": None}
-    if deal.get("nothing_to_beat") and player and len(trumps) == len(names):
-        return _nothing_to_beat(names, trumps, out, player, deal, answer)
-    if not (top and player) or len(trumps) != len(names):
+    if not ((top or nothing) and player):
         return answer
+    base = {"players": names, "trumps": trumps, "out": out, "player": player, "top": top}
     try:
-        situation = engine.situation_for(names, trumps, out, player, parse_card(top))
-        answer.update(
-            ready=True,
-            case=engine.beat_case(situation),
-            rule=symbolic(engine.explain(situation)),
-            next_player=situation.next_player,
-        )
-        base = {"players": names, "trumps": trumps, "out": out, "player": player, "top": top}
-        if mode == "card" and deal.get("card"):
-            result = api.evaluate(BEAT_KIND, {**base, "card": deal["card"]})
-            answer.update(verdict="yes" if result["legal"] else "no", reason=result["reason"])
-        elif mode == "hand" and deal.get("hand"):
-            result = api.evaluate(BEAT_KIND, {**base, "hand": deal["hand"]})
+        if nothing:  # V-D5: the previous player went out with a beat (case 0)
+            answer.update(
+                case=0,
+                rule=engine.NOTHING_TO_BEAT,
+                next_player=engine.next_to_answer(names, out, player),
+                nothing_to_beat=True,
+            )
+        else:
+            situation = engine.situation_for(
+                names, trumps, out, player, engine.read_card(top, "top")
+            )
+            answer.update(
+                case=engine.beat_case(situation),
+                rule=symbolic(engine.explain(situation)),
+                next_player=situation.next_player,
+            )
+        if mode == "card" and question.get("card"):
+            result = api.evaluate(BEAT_KIND, {**base, "card": question["card"]})
+            answer.update(verdict="yes" if result["legal"] else "no")
+            answer["reason"] = symbolic(result["reason"])
+        elif mode == "hand" and question["hand"]:
+            result = api.evaluate(BEAT_KIND, {**base, "hand": question["hand"]})
             answer.update(beaters=result["beaters"], verdict="yes" if result["beaters"] else "no")
-        if "reason" in answer:
-            answer["reason"] = symbolic(answer["reason"])
+        answer["ready"] = True
     except RuleError as exc:
         answer.update(ready=False, error=symbolic(exc.message), path=exc.path)
     return answer
 
 
-def _nothing_to_beat(names, trumps, out, player, deal: dict, answer: dict) -> dict:
-    """V-D5: the previous player went out with a beat, so the engine lets any card be
-    laid (case 0); the screen says so instead of asking for a beat."""
-    mode = deal.get("mode", "card")
-    base = {"players": names, "trumps": trumps, "out": out, "player": player, "top": None}
-    try:
-        if mode == "hand" and deal.get("hand"):
-            result = api.evaluate(BEAT_KIND, {**base, "hand": deal["hand"]})
-            answer.update(beaters=result["beaters"], verdict="yes")
-        elif mode == "card" and deal.get("card"):
-            result = api.evaluate(BEAT_KIND, {**base, "card": deal["card"]})
-            answer.update(verdict="yes", reason=symbolic(result["reason"]))
-        answer.update(
-            ready=True,
-            case=0,
-            rule=engine.NOTHING_TO_BEAT,
-            next_player=engine.next_to_answer(names, out, player),
-            nothing_to_beat=True,
-        )
-    except RuleError as exc:
-        answer.update(ready=False, error=symbolic(exc.message), path=exc.path)
-    return answer
-
-
-# ---------------------------------------------------------------- the panel
-
-
-def panel_context(table: store.Table, summary: TableSummary, access: str) -> dict:
-    s = get_store()
-    players = summary.players
-    entry = trumps_entry(summary.entries)
-    seats = seats_of(players, entry)
-    by_id = {seat.id: seat.name for seat in seats}
-    names = [seat.name for seat in seats]
-    deal = read_draft(s, table.id, DEAL_DRAFT)
-    deal.setdefault("mode", "card")
-    deal.setdefault("hand", [])
-    deal.setdefault("out", [])
-    finished = summary.standings.finished
-    screen: dict = {
-        "template": PANEL,
-        "can_write": access == "score" and not finished,
-        "seats": seats,
-        "deck": DECK,
-        "round": s.next_round(table.id),
-        "trumps_set": entry is not None,
-        "deal": deal,
-        "out_names": [by_id[pid] for pid in deal["out"] if pid in by_id],
-        "error": None,
-        "error_at": None,
-    }
-    if entry is None:
-        setup = read_draft(s, table.id, SETUP_DRAFT)
-        nine = needs_nine(names)
-        preview = preview_error = None
-        if setup.get("queen") in by_id and (not nine or setup.get("nine") in by_id):
-            try:
-                preview = api.evaluate(TRUMPS_KIND, trumps_request(names, by_id, setup, nine))
-            except RuleError as exc:
-                preview_error = exc.message
-        screen["setup"] = {
-            "queen": setup.get("queen"),
-            "nine": setup.get("nine"),
-            "needs_nine": nine,
-            "preview": preview,
-            "preview_badges": {
-                n: suit_badge(t) for n, t in (preview or {}).get("trumps", {}).items()
-            },
-            "preview_free": [suit_badge(t) for t in (preview or {}).get("free", [])],
-            "error": preview_error,
-        }
-        screen["leader"] = None
-    else:
-        trumps = {seat.name: seat.suit for seat in seats if seat.suit}
-        out = screen["out_names"]
-        screen["free"] = [suit_badge(t) for t in engine.free_suits(trumps)]
-        screen["free_now"] = [suit_badge(t) for t in engine.free_suits(trumps, out)]
-        question = assess(seats, by_id, deal)
-        by_name = {seat.name: seat for seat in seats}
-        screen["question"] = question
-        screen["turn"] = next((seat for seat in seats if seat.id == deal.get("player")), None)
-        screen["next_seat"] = by_name.get(question.get("next_player"))
-        screen["top_taken"] = {deal["top"]: _("top")} if deal.get("top") else {}
-        screen["out_reason"] = {pid: _("out") for pid in deal["out"]}
-        # each tap says where the player goes: out (1) or back in (0)
-        screen["out_values"] = {
-            seat.id: {"on": 0 if seat.id in deal["out"] else 1} for seat in seats
-        }
-    played = any(e.live and e.kind in (DEAL_KIND, "manual-points") for e in summary.entries)
-    screen["dealer"] = summary.standings.dealer
-    if played and summary.standings.dealer in names:
-        screen["leader"] = engine.first_lead_after(names, summary.standings.dealer)  # V-D2
-    elif entry is not None:
-        screen["leader"] = current_name(entry, players, entry.result.get("first_lead"))
-    loser = by_id.get(deal.get("loser"))
-    screen["cart"] = {"loser_id": deal.get("loser") if loser else None, "loser": loser}
-    if loser:
-        screen["cart"]["preview"] = api.evaluate(DEAL_KIND, {"players": names, "loser": loser})
-    if table.settings.get("tally") == engine.LETTER_TALLY:
-        # V-D6: the deal's loser takes the next letter of the word instead of a cart
-        screen["cart"]["word"] = engine.WORD
-        if loser:
-            screen["cart"]["letters"] = engine.letters(summary.totals.get(loser, 0) + 1)
-    return screen
-
-
-def render_panel(table: store.Table, access: str, status: int = 200, error: BadTap | None = None):
-    """The answer to a tap: for htmx, the panel and the rest of what the poll refreshes,
-    out of band (``live_fragments``); the whole page otherwise."""
-    if not wants_partial():
-        if error is not None:
-            return render_board(table, access, status, error=error.message)
-        return after_write(table, access)
-    if error is None:
-        return live_fragments(table, access, status)
-
-    def show_error(ctx: dict) -> None:
-        ctx["screen"]["error"] = error.message
-        ctx["screen"]["error_at"] = ERROR_PLACES.get(error.field, "check")
-
-    return live_fragments(table, access, status, adjust=show_error)
-
-
-# ---------------------------------------------------------------- reading a tap
-
-
-def player_id(table: store.Table, field: str = "player") -> int:
+def form_seat(n: int, field: str = "seat") -> int:
     raw = request.form.get(field, "")
-    ids = {p.id for p in get_store().players(table.id)}
-    try:
-        pid = int(raw)
-    except ValueError:
-        pid = None
-    if pid not in ids:
-        raise BadTap(_("Choose one of the players at this table."), field)
-    return pid
+    if not raw.isdigit() or int(raw) >= n:
+        raise screens.Refusal(_("Choose one of the players at this table."), field)
+    return int(raw)
 
 
-def deck_card(field: str = "card") -> str:
+def form_card(field: str = "card") -> str:
     try:
         return str(engine.read_card(request.form.get(field, ""), field))
     except RuleError as exc:
-        raise BadTap(exc.message, field) from None
+        raise screens.Refusal(exc.message, field) from None
 
 
-def switch(field: str = "on") -> bool:
+def form_switch(field: str = "on") -> bool:
     value = request.form.get(field, "")
     if value not in ("0", "1"):
-        raise BadTap(_("A tap says on (1) or off (0)."), field)
+        raise screens.Refusal(_("A tap says on (1) or off (0)."), field)
     return value == "1"
 
 
-def trumps_seats(table: store.Table) -> list[Seat]:
-    s = get_store()
-    return seats_of(s.players(table.id), trumps_entry(s.recent_entries(table.id)))
+def ask_top(names, trumps, q: dict) -> dict:
+    """A new top card: a new question for the same player."""
+    card = form_card()
+    hand = [c for c in q["hand"] if c != card]
+    return {**q, "top": card, "card": None, "hand": hand, "nothing_to_beat": False}
 
 
-def require_trumps(table: store.Table) -> list[Seat]:
-    seats = trumps_seats(table)
-    if not all(seat.suit for seat in seats):
-        raise BadTap(_("Set the trumps first: tap who holds Q♣."), "trumps")
-    return seats
+def ask_player(names, trumps, q: dict) -> dict:
+    seat = form_seat(len(names))
+    return q if q.get("player") == seat else {**q, "player": seat, "card": None, "hand": []}
 
 
-# ---------------------------------------------------------------- trumps
+def ask_mode(names, trumps, q: dict) -> dict:
+    mode = request.form.get("mode", "")
+    if mode not in MODES:
+        raise screens.Refusal(_("Check one card or the whole hand."), "mode")
+    return {**q, "mode": mode}
 
 
-@bp.post("/setup/<role>")
-def setup(key: str, role: str):
-    """Who holds Q♣ (``queen``) or 9♦ (``nine``): saved in the set-up draft."""
+def ask_card(names, trumps, q: dict) -> dict:
+    card = form_card()
+    if card == q.get("top"):
+        raise screens.Refusal(_("That is the top card itself; tap the card played on it."), "card")
+    return {**q, "card": card}
+
+
+def ask_hand(names, trumps, q: dict) -> dict:
+    card, on = form_card(), form_switch()
+    if on and card == q.get("top"):
+        raise screens.Refusal(_("That is the top card itself; it is not in the hand."), "hand")
+    return {**q, "hand": [c for c in q["hand"] if c != card] + ([card] if on else [])}
+
+
+def ask_out(names, trumps, q: dict) -> dict:
+    """A player goes out (or back in). V-D5: when it is the player whose card was just
+    checked and it beats, that was his last card and a beat: the question moves on to
+    the next player, who has nothing to beat."""
+    seat, on = form_seat(len(names)), form_switch()
+    changed = {**q, "out": [s for s in q["out"] if s != seat] + ([seat] if on else [])}
+    if on and seat == q.get("player") and q["mode"] == "card":
+        if assess(names, trumps, q).get("verdict") == "yes":
+            gone = [names[s] for s in changed["out"]]
+            following = engine.next_clockwise(names, names[seat], gone)
+            if following is not None and engine.next_clockwise(names, following, gone):
+                changed.update(
+                    top=None, card=None, hand=[], nothing_to_beat=True,
+                    player=names.index(following),
+                )  # fmt: skip
+    return changed
+
+
+ASKS: dict[str, Callable[[list[str], dict, dict], dict]] = {
+    "top": ask_top,
+    # V-D5: nothing to beat (the previous player went out with a beat)
+    "nothing": lambda names, trumps, q: {**q, "top": None, "card": None, "nothing_to_beat": True},
+    "player": ask_player,
+    "mode": ask_mode,
+    "card": ask_card,
+    "hand": ask_hand,
+    "out": ask_out,
+    "clear": lambda names, trumps, q: {**q, **CLEARED},
+}
+
+
+@bp.post("/check/<field>")
+def check(key: str, field: str):
+    """One tap of the referee's question: a value of the shared question is set."""
     table, access = load(key, write=True)
+    s = get_store()
+    log = s.tap_log(table.id, DRAFT)
     try:
-        if role not in ("queen", "nine"):
-            raise BadTap(_("Tap who holds Q♣ or 9♦."), "setup")
-        if trumps_seats(table)[0].suit:
-            raise BadTap(_("The trumps are already set for this session."), "setup")
-        pid = player_id(table)
-        update_draft(get_store(), table.id, SETUP_DRAFT, lambda d: {**d, role: pid})
-    except BadTap as exc:
-        return render_panel(table, access, 422, exc)
-    return render_panel(table, access)
+        ask = ASKS.get(field)
+        if ask is None:
+            raise screens.Refusal(_("There is no such control."), "check")
+        deal = screens.view_of(SCREEN, table, access, log)
+        if not deal.state.queen_given:
+            raise screens.Refusal(_("Set the trumps first: tap who holds Q♣."), "check")
+        names, trumps = list(deal.state.players), deal.state.trumps
+        for _attempt in range(5):
+            question, version = question_of(s, table, deal.context["round"])
+            changed = ask(names, trumps, question)
+            answer = assess(names, trumps, changed)
+            if field in ("top", "player", "card") and answer["path"] == field:
+                raise screens.Refusal(answer["error"], field)  # the engine refuses this value
+            try:
+                s.save_draft(table.id, CHECK_DRAFT, changed, expected_version=version)
+                break
+            except store.Conflict:
+                continue  # another phone set a value meanwhile: set ours on what it did
+        log = replace(s.tap_log(table.id, DRAFT), changed=True)  # the table moved on
+    except (screens.Refusal, store.StoreError) as exc:
+        return screens.answer(SCREEN, table, access, log, refusal=screens.Refusal.of(exc))
+    return screens.answer(SCREEN, table, access, log)
+
+
+# ---------------------------------------------------------------- the trumps, saved once
 
 
 @bp.post("/trumps")
 def save_trumps(key: str):
+    """The first deal's Q♣ (and 9♦) as the session's ``vezimas-trumps`` entry."""
     table, access = load(key, write=True)
     s = get_store()
     submission_id = request.form.get("submission_id") or None
     if s.submission(submission_id, s.add_entry, table.id) is not None:
         return after_write(table, access, message=_("Already saved."))
-    if trumps_seats(table)[0].suit:
+    if trumps_entry(s.recent_entries(table.id)) is not None:
         return render_board(table, access, 409, error=_("The trumps are already set."))
-    players = s.players(table.id)
-    names = [p.name for p in players]
-    by_id = {p.id: p.name for p in players}
-    setup_data, setup_version = s.draft(table.id, SETUP_DRAFT)
-    setup_data = setup_data or {}
-    if setup_data.get("queen") not in by_id:
-        return render_panel(table, access, 422, BadTap(_("Tap who holds Q♣ first."), "queen"))
-    req = trumps_request(names, by_id, setup_data, needs_nine(names))
-    if "nine_of_diamonds" in req and req["nine_of_diamonds"] is None:
-        return render_panel(table, access, 422, BadTap(_("Tap who holds 9♦ first."), "nine"))
+    log = s.tap_log(table.id, DRAFT)
+    state = screens.view_of(SCREEN, table, access, log).state
+    setup = state.setup()
+    if setup is None:
+        missing = (
+            _("Tap who holds Q♣ first.") if state.queen is None else _("Tap who holds 9♦ first.")
+        )
+        refusal = screens.Refusal(missing, "trumps")
+        return screens.answer(SCREEN, table, access, log, refusal=refusal)
     try:
         screens.record(
             s,
             table,
             TRUMPS_KIND,
-            req,
+            setup["request"],
             TRUMPS_ROUND,
             submission_id=submission_id,
-            close_draft=SETUP_DRAFT,
-            based_on_draft=(SETUP_DRAFT, setup_version),
+            close_draft=DRAFT,
+            based_on_draft=(DRAFT, log.version),
         )
-    except RuleError as exc:
-        return render_panel(table, access, 422, BadTap(exc.message, "trumps"))
-    except store.DraftChanged as exc:
-        return render_board(table, access, 409, error=exc.message)
-    except store.Conflict:
-        return render_board(
-            table, access, 409, error=_("The trumps were just set on another phone.")
-        )
+    except (RuleError, store.StoreError) as exc:
+        return render_board(table, access, 409, error=screens.Refusal.of(exc).message)
     return after_write(table, access, message=_("Trumps set for the session."))
 
 
-# ---------------------------------------------------------------- the beat checker
+# ---------------------------------------------------------------- the panel
 
 
-def set_top(table: store.Table, deal: dict) -> dict:
-    card = deck_card("card")
-    hand = [c for c in deal.get("hand", []) if c != card]
-    return {**deal, "top": card, "card": None, "hand": hand, "nothing_to_beat": False}
-
-
-def set_nothing(table: store.Table, deal: dict) -> dict:
-    """V-D5: nothing to beat (the previous player went out with a beat)."""
-    return {**deal, "top": None, "card": None, "nothing_to_beat": True}
-
-
-def set_player(table: store.Table, deal: dict) -> dict:
-    pid = player_id(table)
-    if deal.get("player") == pid:
-        return deal
-    return {**deal, "player": pid, "card": None, "hand": []}
-
-
-def set_mode(table: store.Table, deal: dict) -> dict:
-    mode = request.form.get("mode", "")
-    if mode not in MODES:
-        raise BadTap(_("Check one card or the whole hand."), "mode")
-    return {**deal, "mode": mode}
-
-
-def set_card(table: store.Table, deal: dict) -> dict:
-    card = deck_card("card")
-    if card == deal.get("top"):
-        raise BadTap(_("That is the top card itself; tap the card played on it."), "card")
-    return {**deal, "card": card}
-
-
-def set_hand(table: store.Table, deal: dict) -> dict:
-    card, on = deck_card("card"), switch()
-    if on and card == deal.get("top"):
-        raise BadTap(_("That is the top card itself; it is not in the hand."), "hand")
-    hand = [c for c in deal.get("hand", []) if c != card] + ([card] if on else [])
-    return {**deal, "hand": hand}
-
-
-def set_out(table: store.Table, deal: dict) -> dict:
-    """A player goes out (or back in). V-D5: when it is the player whose card was just
-    checked and it beats, that was his last card and a beat, so the next player has
-    nothing to beat: the question moves on to him."""
-    pid, on = player_id(table), switch()
-    out = [p for p in deal.get("out", []) if p != pid] + ([pid] if on else [])
-    changed = {**deal, "out": out}
-    if on and pid == deal.get("player") and deal.get("mode", "card") == "card":
-        seats = trumps_seats(table)
-        by_id = {seat.id: seat.name for seat in seats}
-        if assess(seats, by_id, deal).get("verdict") == "yes":
-            names = [seat.name for seat in seats]
-            gone = [by_id[p] for p in out if p in by_id]
-            following = engine.next_clockwise(names, by_id[pid], gone)
-            if following is not None and engine.next_clockwise(names, following, gone):
-                to_id = {name: seat_id for seat_id, name in by_id.items()}
-                changed.update(
-                    top=None, card=None, hand=[], nothing_to_beat=True, player=to_id[following]
-                )
-    return changed
-
-
-def clear(table: store.Table, deal: dict) -> dict:
-    return {**deal, "top": None, "player": None, "card": None, "hand": [], "nothing_to_beat": False}
-
-
-def set_loser(table: store.Table, deal: dict) -> dict:
-    return {**deal, "loser": player_id(table)}
-
-
-CHECKS: dict[str, Callable[[store.Table, dict], dict]] = {
-    "top": set_top,
-    "nothing": set_nothing,
-    "player": set_player,
-    "mode": set_mode,
-    "card": set_card,
-    "hand": set_hand,
-    "out": set_out,
-    "clear": clear,
-}
-
-
-def tap(key: str, field: str, setter: Callable[[store.Table, dict], dict], needs_trumps: bool):
-    table, access = load(key, write=True)
-    s = get_store()
+def error_place() -> str:
+    """Where this request's message is shown: by the controls that sent it."""
+    if request.endpoint == f"{bp.name}.check":
+        return "check"
+    if request.endpoint == f"{bp.name}.save_trumps":
+        return "setup"
     try:
-        if needs_trumps:
-            require_trumps(table)
-        current = read_draft(s, table.id, DEAL_DRAFT)
-        candidate = setter(table, current)  # refuse a bad tap before writing anything
-        if needs_trumps and field in ("top", "player", "card"):
-            seats = trumps_seats(table)
-            answer = assess(seats, {seat.id: seat.name for seat in seats}, candidate)
-            if answer["path"] == field:  # the engine refuses this very value
-                raise BadTap(answer["error"], field)
-        update_draft(s, table.id, DEAL_DRAFT, lambda d: setter(table, d))
-    except BadTap as exc:
-        return render_panel(table, access, 422, exc)
-    except store.Conflict as exc:
-        return render_panel(table, access, 409, BadTap(exc.message, field))
-    return render_panel(table, access)
+        action = json.loads(request.form.get("tap") or "{}").get("action")
+    except (ValueError, AttributeError):
+        action = None
+    return ERROR_PLACES.get(action, "cart")
 
 
-@bp.post("/check/<field>")
-def check(key: str, field: str):
-    """One tap of the beat checker: a value of the shared question is set."""
-    setter = CHECKS.get(field)
-    if setter is None:
-        table, access = load(key, write=True)
-        return render_panel(table, access, 422, BadTap(_("There is no such control."), "check"))
-    return tap(key, field, setter, needs_trumps=True)
-
-
-# ---------------------------------------------------------------- the deal's result
-
-
-@bp.post("/cart")
-def cart(key: str):
-    """Who got the cart (saved in the deal's draft until the deal is saved)."""
-    return tap(key, "cart", set_loser, needs_trumps=False)
-
-
-@bp.post("/deal")
-def save_deal(key: str):
-    table, access = load(key, write=True)
-    s = get_store()
-    submission_id = request.form.get("submission_id") or None
-    if s.submission(submission_id, s.add_entry, table.id) is not None:
-        return after_write(table, access, message=_("Already saved."))
-    if summarize(s, table).standings.finished:  # V-D4, V-D6: the session is over
-        return render_board(table, access, 409, error=_("The session is over."))
-    players = s.players(table.id)
-    by_id = {p.id: p.name for p in players}
-    deal_data, deal_version = s.draft(table.id, DEAL_DRAFT)
-    loser = by_id.get((deal_data or {}).get("loser"))
-    if loser is None:
-        return render_panel(table, access, 422, BadTap(_("Tap who got the cart first."), "cart"))
-    round_number = s.next_round(table.id)
-    req = {"players": [p.name for p in players], "loser": loser}
-    try:
-        result = api.evaluate(DEAL_KIND, req)
-        screens.record(
-            s,
-            table,
-            DEAL_KIND,
-            req,
-            round_number,
-            submission_id=submission_id,
-            close_draft=DEAL_DRAFT,
-            based_on_draft=(DEAL_DRAFT, deal_version),
+def view(v: screens.View) -> dict:
+    state, context, table = v.state, v.context, v.table
+    st = state.to_json()
+    names = list(state.players)
+    trumps = st["trumps"] or {}
+    seats = [badge(trumps.get(name), n, name) for n, name in enumerate(names)]
+    legal = {tap["action"]: tap for tap in st["legal"]}
+    leader = names[st["leader"]] if st["leader"] is not None else None
+    dealer = names[st["dealer"]] if st["dealer"] is not None else context.get("dealer")
+    screen: dict = {
+        "finished": False,
+        "can_write": v.writable,
+        "v": v,
+        "version": v.version,
+        "round": context.get("round"),
+        "editing": context.get("supersedes") is not None,
+        "tap_url": v.url("tap"),
+        "save_url": v.url("save"),
+        "discard_url": v.url("discard"),
+        "undo_url": v.url("undo"),
+        "trumps_url": v.url("trumps"),
+        "check_url": v.url("check/FIELD"),
+        "undo_tap": v.last_tap,
+        "seats": seats,
+        "deck": DECK,
+        "trumps_set": state.queen_given,
+        "leader": leader,
+        "dealer": dealer,
+        "free": [badge(t) for t in st["free"] or []],
+        "letters_word": st["word"],
+        "error_at": error_place(),
+        "submission_id": new_submission_id(),
+    }
+    if not state.queen_given:
+        screen["setup"] = {
+            "queen": state.queen,
+            "nine": state.nine,
+            "needs_nine": "nine" in legal or state.nine is not None,
+            "ready": st["setup"] is not None,
+        }
+    else:
+        question, _version = question_of(screens.store_of(), table, context.get("round"))
+        answer = assess(names, trumps, question)
+        out = [names[s] for s in question["out"]]
+        screen["question"] = question
+        screen["answer"] = answer
+        screen["turn"] = seats[question["player"]] if question.get("player") is not None else None
+        screen["next_seat"] = (
+            seats[names.index(answer["next_player"])] if answer.get("next_player") else None
         )
-    except RuleError as exc:
-        return render_panel(table, access, 422, BadTap(exc.message, "cart"))
-    except store.Conflict as exc:
-        return render_board(table, access, 409, error=exc.message)
-    message = _(
-        "Round %(n)d: %(loser)s got the cart. %(dealer)s deals, %(leader)s leads.",
-        n=round_number,
-        loser=loser,
-        dealer=result["next_dealer"],
-        leader=result["first_lead"],
-    )
-    if table.settings.get("tally") == engine.LETTER_TALLY:  # V-D6
-        message = _(
-            "Round %(n)d: %(loser)s lost the deal (a letter). %(dealer)s deals, %(leader)s leads.",
-            n=round_number,
-            loser=loser,
-            dealer=result["next_dealer"],
-            leader=result["first_lead"],
-        )
-    return after_write(table, access, message=message)
+        screen["out_names"] = out
+        screen["free_now"] = [badge(t) for t in engine.free_suits(trumps, out)]
+    cart = st["cart"]
+    screen["cart"] = {
+        "choices": legal.get("loser", {}).get("seat", []),
+        "seat": cart["seat"] if cart else None,
+        "loser": names[cart["seat"]] if cart else None,
+        "letters": cart["letters"] if cart else None,
+        "next": st["next_deal"],
+    }
+    return screen
+
+
+SCREEN = screens.TapScreen(
+    game="vezimas",
+    draft=DRAFT,
+    kind=DEAL_KIND,
+    new_deal=new_deal,
+    view=view,
+    edit_context=edit_context,
+    rebuild=rebuild,
+    saved=saved,
+    upgrade=upgrade,
+)
+screens.adopt(bp, SCREEN)
+
+
+def panel_context(table: store.Table, summary: TableSummary, access: str) -> dict:
+    log = screens.store_of().tap_log(table.id, DRAFT)
+    editing = bool(log.data and (log.data.get("context") or {}).get("supersedes") is not None)
+    if summary.standings.finished and not editing:
+        return {"finished": True, "can_write": False}
+    return view(screens.view_of(SCREEN, table, access, log, summary=summary))
