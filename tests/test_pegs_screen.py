@@ -14,6 +14,7 @@ from conftest import another_phone_first
 from scorekeeper import api
 from scorekeeper.games import pegs as engine
 from scorekeeper.web import pegs as screen
+from scorekeeper.web import pegs_board
 
 HX = {"HX-Request": "true"}
 FOUR = ("Ana", "Bojan", "Ceca", "Dule")
@@ -186,7 +187,7 @@ def test_house_rules_shown(pg):
 
 def test_layout_holes_never_overlap():
     for n in (4, 6, 8):
-        lay = screen.layout(n)
+        lay = pegs_board.layout(n)
         assert len(lay.track) == 18 * n
         points = [*lay.track, *(p for lane in lay.lanes for p in lane)]
         points += [p for st in lay.starts for p in st]

@@ -1,42 +1,31 @@
 """The Arizona Pegs and Jokers table screen (RULES §5): the board, the turn, the hand.
 
-Everything about the race comes from its play state, :class:`PegsRace`
-(``scorekeeper.games.play.pegs``): whose turn it is (written once, ``next_seat``), the
-steps a card may take (``options``), a move checked and applied, the must-play rule for
-a discard, the winner. This module only reads the table and draws that state; the board
-itself is drawn by ``pegs_board``.
+The race comes from its play state, :class:`PegsRace` (``games/play/pegs.py``): whose
+turn it is (``next_seat``, written once), the steps a card may take, a move checked and
+applied, the must-play rule for a discard, the winner. This module reads the table and
+stores what is done; ``pegs_view`` builds the panel and ``pegs_board`` draws the board.
 
-* **The current board** is the result of the latest live board entry: ``pegs-apply``
-  (a move, scored by the engine) or ``pegs-board`` (a correction from set-up mode:
-  request = result = the new state ``{"seats", "pegs", "house_rules"}``, plus
-  ``winner_team`` in the result, no points). A new table starts with every peg in start.
-* **Whose turn** follows the latest live move (the seat after its player's), so an Undo
-  or Redo anywhere (this panel or the history) names the right player; a discard or a
-  "whose turn?" tap sets it in the draft, for the board it was made on (``base``).
-* **Play mode**: the card (rank only — suits never matter in this game; a card is
-  stored as the rank in spades, ``7S``, or ``JK``) → the state's step options drawn on
-  the board. A split 7 or 9 goes part by part: the first part is kept in the draft.
-  The last tap stores a ``pegs-apply`` entry. Each write carries ``base`` — the id of the
-  board entry the phone was showing — so a move made on an outdated board is refused
-  (409), and the write itself is checked against the table's version.
-* **Set-up mode**: tap a peg, then a hole (or type a position) → a ``pegs-board`` entry.
-* **Hand check**: up to 5 cards → which are playable, must the player play, jokers only.
-
-What is in progress (mode, whose turn, card, chosen peg, first part of a split, the hand,
-the peg being set up) is the draft ``pegs-turn``, saved at every tap, so a reload or
-another phone continues. Taps *set* values, so a retried tap changes nothing.
+* **The board** is the result of the latest live board entry: ``pegs-apply`` (a move) or
+  ``pegs-board`` (a correction, or a discard naming ``{"seat", "card"}``: the whole
+  state, no points). **Whose turn** follows the latest live move or discard, so an Undo
+  or Redo anywhere names the right player; a "whose turn?" tap sets it until then.
+* Each write carries ``base`` (the board entry the phone showed) and a submission id,
+  and is checked against the table's version inside the write: a retry is stored once
+  and a move on an outdated board is refused (409).
+* What is in progress (mode, whose turn, card, chosen peg, first part of a split, the
+  hand, the peg being set up) is the draft ``pegs-turn``; taps *set* values, so a
+  retried tap changes nothing.
 """
 
 from __future__ import annotations
 
+import functools
 import json
-from collections import Counter
 from collections.abc import Callable
 
 from flask import Blueprint, request, url_for
 
 from .. import api, store
-from ..cards import SUITS
 from ..errors import RuleError
 from ..games import catalog
 from ..games import pegs as engine
@@ -44,21 +33,17 @@ from ..games.play import Refused, Tap
 from ..games.play.pegs import HAND_SIZE, RANKS, PegsRace, card_for_rank, in_names, next_seat
 from ..i18n import gettext as _
 from ..summary import TableSummary
-from . import pegs_board as drawing
+from . import pegs_view as view
 from . import screens
-from .pegs_board import COLOURS, layout, spot
+from .pegs_view import APPLY_KIND, BOARD_KIND, bump_note, hand_codes, player_of, rank_of
 from .tables import after_write, get_store, live_fragments, load, render_board, wants_partial
 
 bp = Blueprint("pegs", __name__, url_prefix="/t/<key>/pegs")
 
-APPLY_KIND = "pegs-apply"
-BOARD_KIND = "pegs-board"  # a correction: the whole new state, no points
 BOARD_KINDS = (APPLY_KIND, BOARD_KIND)
 DRAFT = "pegs-turn"
-PANEL = "games/pegs/_panel.html"
 MODES = ("play", "setup")
 TURN_FIELDS = ("player", "card", "first", "peg", "hand")  # valid after the move ``moved``
-__all__ = ["layout", "spot"]
 
 
 class BadTap(Exception):
@@ -68,26 +53,6 @@ class BadTap(Exception):
         super().__init__(message)
         self.message = message
         self.field = field
-
-
-def rank_label(rank: str | None) -> str:
-    return _("Joker") if rank == "JK" else (rank or "")
-
-
-def rank_of(code: str) -> str:
-    return "JK" if code == "JK" else code[:-1]
-
-
-def hand_codes(ranks: list[str]) -> list[str]:
-    """Cards for a hand given by ranks; a repeated rank takes the next suit, so five
-    sevens stay within the decks' copies."""
-    seen: dict[str, int] = {}
-    codes = []
-    for rank in ranks:
-        n = seen.get(rank, 0)
-        seen[rank] = n + 1
-        codes.append("JK" if rank == "JK" else rank + SUITS[n % len(SUITS)])
-    return codes
 
 
 # ---------------------------------------------------------------- reading the table
@@ -144,11 +109,6 @@ def store_board(
     )
 
 
-def read_draft(s: store.Store, table_id: int) -> dict:
-    data, _version = s.draft(table_id, DRAFT)
-    return data or {}
-
-
 def update_draft(s: store.Store, table_id: int, change: Callable[[dict], dict]) -> dict:
     """Read, change and save the draft; another phone saving in between makes us re-read
     and apply the change again (taps set values, so applying twice is harmless)."""
@@ -169,11 +129,12 @@ class Table:
     def __init__(self, table: store.Table, entries: list[store.Entry], names: list[str]):
         s = get_store()
         self.table, self.names = table, names
+        self.rules = house_rules(table)
         self.board, self.latest = current_board(table, len(names), entries)
         self.base = self.latest.id if self.latest else 0
         moves = [e for e in board_entries(entries) if player_of(e) is not None]
         self.moved = moves[-1].id if moves else 0  # the latest live move or discard
-        draft = read_draft(s, table.id)
+        draft = s.draft(table.id, DRAFT)[0] or {}
         if draft.get("moved", 0) != self.moved:  # a move made or undone since: a new turn
             draft = {k: v for k, v in draft.items() if k not in TURN_FIELDS}
         self.draft = draft
@@ -183,7 +144,7 @@ class Table:
         self.player = player
         self.race = PegsRace.start(
             names,
-            {**house_rules(table), "pegs": self.board.to_json()["pegs"], "turn": player or 0},
+            {**self.rules, "pegs": self.board.to_json()["pegs"], "turn": player or 0},
         )
 
     @classmethod
@@ -218,308 +179,17 @@ def parse_step(raw: object, board: engine.Board) -> engine.Step | None:
         return None
 
 
-def bump_note(bump: dict, names: list[str]) -> str:
-    who = names[bump["seat"]] if 0 <= bump["seat"] < len(names) else str(bump["seat"] + 1)
-    if bump["to"] == "S":
-        return _("%(name)s's peg on %(pos)s went back to start.", name=who, pos=bump["from"])
-    return _(
-        "%(name)s's peg on %(pos)s went to its in-spot %(spot)s.",
-        name=who,
-        pos=bump["from"],
-        spot=bump["to"],
-    )
-
-
-def player_of(entry: store.Entry) -> int | None:
-    """Who played a move or discarded (None: a correction by hand)."""
-    if entry.kind == APPLY_KIND:
-        return entry.request.get("player")
-    discard = entry.request.get("discard")
-    return discard.get("seat") if isinstance(discard, dict) else None
-
-
-def move_text(entry: store.Entry, names: list[str]) -> str:
-    req = entry.request
-    if entry.kind == BOARD_KIND:
-        seat = player_of(entry)
-        if seat is None or not 0 <= seat < len(names):
-            return _("The board was set by hand.")
-        card = req["discard"].get("card")
-        if card:
-            return _(
-                "%(name)s discarded %(card)s.", name=names[seat], card=rank_label(rank_of(card))
-            )
-        return _("%(name)s discarded a card.", name=names[seat])
-    player = req.get("player", 0)
-    who = names[player] if 0 <= player < len(names) else str(player + 1)
-    steps = ", ".join(
-        f"{names[st['seat']] if st['seat'] != player else ''} {st['from']}→{st['to']}".strip()
-        for st in req.get("steps", [])
-    )
-    return _(
-        "%(name)s played %(card)s: %(steps)s.",
-        name=who,
-        card=rank_label(rank_of(req.get("card", "JK"))),
-        steps=steps,
-    )
-
-
-# ---------------------------------------------------------------- the panel
-
-
 def panel_context(table: store.Table, summary: TableSummary, access: str) -> dict:
     t = Table(table, summary.entries, list(summary.names))
-    names, board, latest, draft = t.names, t.board, t.latest, t.draft
-    winner = board.winner_team()
-    can_write = access == "score"
-    live = can_write and winner is None
-    lay = layout(len(names))
-    last_steps = latest.request.get("steps", []) if latest and latest.kind == APPLY_KIND else []
-    last_bumps = latest.result.get("bumps", []) if last_steps else []
-    turn = t.player if winner is None else None
-    svg = drawing.draw(lay, board, names, last_steps, last_bumps, turn)
-    game = catalog.GAMES["pegs"]
     key = table.scorer_key
-    seats = [
-        {"seat": i, "name": name, "team": board.team[i], "colour": COLOURS[i]}
-        for i, name in enumerate(names)
-    ]
-    rank = draft.get("card") if draft.get("card") in RANKS else None
-    screen: dict = {
-        "template": PANEL,
-        "urls": {
-            "step": url_for("pegs.step", key=key),
-            "fix": url_for("pegs.fix", key=key),
-            "undo": url_for("pegs.undo", key=key),
-            "pass": url_for("pegs.pass_turn", key=key),
-            **{name: url_for("pegs.tap", key=key, field=name) for name in TAPS},
-        }
-        if can_write
-        else {},
-        "can_write": can_write,
-        "live": live,
-        "mode": t.mode,
-        "seats": seats,
-        "teams": [{"n": n + 1, "seats": [s for s in seats if s["team"] == n]} for n in (0, 1)],
-        "ranks": RANKS,
-        "base": t.base,
-        "svg": svg,
-        "winner": None,
-        "last": None,
-        "undo": None,
-        "error": None,
-        "error_at": None,
-        "message": None,
-        "house": [
-            (
-                game.setting(k).label,
-                dict(game.setting(k).options).get(value, value),
-                game.setting(k).decision,
-            )
-            for k, value in house_rules(table).items()
-        ],
-        "positions": [
-            {"seat": seat, "pegs": list(Counter(board.positions(seat["seat"])).items())}
-            for seat in seats
-        ],
-        "turn": {"player": turn, "name": names[turn] if turn is not None else None},
-        "card": rank,
-        "card_label": rank_label(rank),
+    urls = {
+        "step": url_for("pegs.step", key=key),
+        "fix": url_for("pegs.fix", key=key),
+        "undo": url_for("pegs.undo", key=key),
+        "pass": url_for("pegs.pass_turn", key=key),
+        **{name: url_for("pegs.tap", key=key, field=name) for name in TAPS},
     }
-    if winner is not None:
-        screen["winner"] = {
-            "n": winner + 1,
-            "names": [s["name"] for s in seats if s["team"] == winner],
-        }
-    if latest is not None:
-        screen["last"] = {
-            "text": move_text(latest, names),
-            "notes": [bump_note(b, names) for b in last_bumps],
-        }
-        screen["undo"] = {"entry": latest.id, "kind": latest.kind}
-    screen["hand"] = hand_context(t)
-    if t.mode == "play":
-        screen["play"] = play_context(svg, lay, t, rank, live)
-    else:
-        screen["setup"] = setup_context(svg, lay, t, live)
-    return screen
-
-
-def play_context(svg: dict, lay: drawing.Layout, t: Table, rank: str | None, live: bool) -> dict:
-    names, base = t.names, t.base
-    play: dict = {"ready": False, "first": None, "pegs": [], "dests": [], "peg": None, "moves": []}
-    if t.player is None or rank is None or t.race.complete:
-        return play
-    card = card_for_rank(rank)
-    first = t.first()
-    options = t.race.options(card, first)
-    if first is not None and not options:
-        first = None  # the board changed under the first part: start the card again
-        options = t.race.options(card)
-    play.update(ready=True, count=len(options))
-    if first is None:  # every move of the card at once, each naming its pegs in words
-        play["moves"] = [
-            {
-                "text": m["text"],
-                "vals": {"steps": json.dumps(m["steps"], separators=(",", ":")), "base": base},
-                "bumps": bool(m["bumps"]),
-                "data": " ".join(f"{st['seat']}-{st['from']}-{st['to']}" for st in m["steps"]),
-            }
-            for m in t.race.described_moves(card)
-        ]
-    if first is not None:
-        frm, to = engine.position_name(first.frm), engine.position_name(first.to)
-        play["first"] = {"name": names[first.seat], "seat": first.seat, "from": frm, "to": to}
-        x, y = spot(lay, first.seat, to)
-        svg["rings"].append({"x": x, "y": y, "cls": f"pending c-{COLOURS[first.seat]}"})
-    pegs: dict[tuple[int, str], list[dict]] = {}
-    by_spot: dict[tuple, list[dict]] = {}
-    for o in options:
-        pegs.setdefault((o["seat"], o["from"]), []).append(o)
-        where = ("H", o["seat"], o["to"]) if o["to"].startswith("H") else ("T", o["to"])
-        by_spot.setdefault(where, []).append(o)
-        o["shared"] = by_spot[where]
-    chosen = t.draft.get("peg") or {}
-    chosen_peg = (chosen.get("seat"), chosen.get("from"))
-    if chosen_peg not in pegs:
-        chosen_peg = next(iter(pegs)) if len(pegs) == 1 else None
-    shown = (
-        pegs.get(chosen_peg, []) if chosen_peg else [o for o in options if len(o["shared"]) == 1]
-    )
-    if chosen_peg:
-        play["peg"] = {"seat": chosen_peg[0], "from": chosen_peg[1], "name": names[chosen_peg[0]]}
-    play["pegs"] = [
-        {
-            "seat": seat,
-            "from": frm,
-            "name": names[seat],
-            "colour": COLOURS[seat],
-            "on": (seat, frm) == chosen_peg,
-            "vals": {"seat": seat, "from": frm},
-        }
-        for (seat, frm) in pegs
-    ]
-    play["dests"] = [
-        {
-            "seat": o["seat"],
-            "from": o["from"],
-            "to": o["to"],
-            "complete": o["complete"],
-            "bumps": [bump_note(b, names) for b in o["bumps"]],
-            "vals": {"seat": o["seat"], "from": o["from"], "to": o["to"], "base": base},
-            "colour": COLOURS[o["seat"]],
-        }
-        for o in sorted(shown, key=lambda o: (o["seat"], o["from"], o["to"]))
-    ]
-    hits = []
-    for d in play["dests"]:
-        x, y = spot(lay, d["seat"], d["to"])
-        svg["rings"].append({"x": x, "y": y, "cls": f"dest c-{d['colour']}", "to": d["to"]})
-        if live:
-            label = _(
-                "Move %(name)s's peg from %(frm)s to %(to)s",
-                name=names[d["seat"]],
-                frm=d["from"],
-                to=d["to"],
-            )
-            hits.append(drawing.hit(x, y, "step", d["vals"], label, "hit dest-hit", d["to"]))
-    for p in play["pegs"]:
-        x, y = spot(lay, p["seat"], p["from"])
-        svg["rings"].append({"x": x, "y": y, "cls": "movable" + (" chosen" if p["on"] else "")})
-        if live:
-            label = _("%(name)s's peg on %(pos)s", name=p["name"], pos=p["from"])
-            data = f"{p['seat']}-{p['from']}"
-            hits.append(drawing.hit(x, y, "peg", p["vals"], label, "hit peg-hit", data))
-    drawing.add_hits(svg, lay, hits)
-    return play
-
-
-def setup_context(svg: dict, lay: drawing.Layout, t: Table, live: bool) -> dict:
-    names, board, base = t.names, t.board, t.base
-    fix = t.draft.get("fix") or {}
-    seat, frm = fix.get("seat"), fix.get("from")
-    valid = isinstance(seat, int) and 0 <= seat < lay.seats and frm in board.positions(seat)
-    setup: dict = {"peg": None, "quick": []}
-    hits = []
-
-    def put(x, y, to, label):
-        vals = {"seat": seat, "from": frm, "to": to, "base": base}
-        hits.append(drawing.hit(x, y, "fix", vals, label, "hit hole-hit", to))
-
-    if valid:
-        setup["peg"] = {"seat": seat, "from": frm, "name": names[seat], "colour": COLOURS[seat]}
-        x, y = spot(lay, seat, frm)
-        svg["rings"].append({"x": x, "y": y, "cls": "movable chosen"})
-        taken = {p for s in range(lay.seats) for p in board.positions(s) if p.startswith("T")}
-        own = set(board.positions(seat))
-        quick = ["S", *(f"T{engine.SIDE * seat + h}" for h in (engine.COME_OUT, engine.IN_SPOT))]
-        quick += [f"H{h}" for h in range(1, engine.LANE + 1)]
-        setup["quick"] = [
-            {
-                "to": q,
-                "vals": {"seat": seat, "from": frm, "to": q, "base": base},
-                "off": q == frm or q in (own if q.startswith("H") else taken),
-            }
-            for q in quick
-        ]
-        if live:
-            for i, (x, y) in enumerate(lay.track):
-                if f"T{i}" not in taken:
-                    put(x, y, f"T{i}", _("Put it on %(pos)s", pos=f"T{i}"))
-            for h, (x, y) in enumerate(lay.lanes[seat], start=1):
-                if f"H{h}" not in own:
-                    put(x, y, f"H{h}", _("Put it on H%(h)d", h=h))
-            if frm != "S":
-                put(*lay.start_centre[seat], "S", _("Back to start"))
-    if live:
-        for s in range(lay.seats):
-            for pos in dict.fromkeys(board.positions(s)):
-                x, y = spot(lay, s, pos)
-                label = _("%(name)s's peg on %(pos)s", name=names[s], pos=pos)
-                vals = {"seat": s, "from": pos}
-                hits.append(drawing.hit(x, y, "peg", vals, label, "hit peg-hit", f"{s}-{pos}"))
-    drawing.add_hits(svg, lay, hits)
-    return setup
-
-
-def hand_context(t: Table) -> dict:
-    ranks = [r for r in t.draft.get("hand", []) if r in RANKS][:HAND_SIZE]
-    shown = [
-        {
-            "rank": rank,
-            "label": rank_label(rank),
-            "playable": None,
-            "without": ",".join(ranks[:i] + ranks[i + 1 :]),
-        }
-        for i, rank in enumerate(ranks)
-    ]
-    out: dict = {
-        "ranks": ranks,
-        "shown": shown,
-        "full": {r: _("full") for r in RANKS} if len(ranks) >= HAND_SIZE else {},
-        "answer": None,
-        "plays": [],
-        "error": None,
-    }
-    if t.player is None or not ranks:
-        return out
-    codes = hand_codes(ranks)
-    try:
-        answer = t.race.playable(codes)
-    except RuleError as exc:
-        out["error"] = exc.message
-        return out
-    playable = set(answer["playable"])
-    for card, code in zip(shown, codes, strict=True):
-        card["playable"] = code in playable
-    out["answer"] = {
-        "cards": shown,
-        "must_play": answer["must_play"],
-        "joker_only": answer["joker_only"],
-    }
-    plays = dict.fromkeys(c["rank"] for c in shown if c["playable"])
-    out["plays"] = [(rank, rank_label(rank)) for rank in plays]
-    return out
+    return view.panel(t, urls, access == "score")
 
 
 # ---------------------------------------------------------------- answering a tap
@@ -546,32 +216,14 @@ def render_panel(
         screen["message"] = message
         if error is not None:
             screen["error"] = error.message
-            screen["error_at"] = error_place(error.field, screen)
+            screen["error_at"] = view.error_place(error.field, screen)
 
     return live_fragments(table, access, status, adjust=show)
 
 
-def error_place(field: str, screen: dict) -> str:
-    """Where a refused tap's message shows: next to its control when that is on screen,
-    under the board otherwise."""
-    if not screen["live"] or field == "board":
-        return "board"
-    if field == "hand":
-        return "hand" if screen["turn"]["player"] is not None else "board"
-    if screen["mode"] == "play":
-        return field if field in ("player", "card") else "play"
-    return "fix"
-
-
-def refused(table: store.Table, access: str, status: int, message: str):
-    """Another phone changed the board first: the fresh board, with why."""
-    return render_panel(table, access, status, BadTap(message, "board"))
-
-
 def form_int(field: str, lo: int, hi: int, message: str) -> int:
-    raw = request.form.get(field, "")
     try:
-        value = int(raw)
+        value = int(request.form.get(field, ""))
     except ValueError:
         value = None
     if value is None or not lo <= value <= hi:
@@ -698,166 +350,150 @@ def step_by_step(s: store.Store, t: Table, card: str) -> list | None:
     return [st.as_json() for st in (*([first] if first else []), chosen)]
 
 
-@bp.post("/step")
-def step(key: str):
-    """A destination tapped: the first part of a split (kept in the draft) or the move,
-    checked by the race and stored as a ``pegs-apply`` entry."""
-    table, access = load(key, write=True)
-    s = get_store()
-    submission_id = request.form.get("submission_id") or None
-    if s.submission(submission_id, s.add_entry) is not None:
-        return render_panel(table, access, message=_("Already saved."))
-    t = Table.of(table)
+def board_write(path: str, action: str = "add_entry", again: Callable[[], str] | None = None):
+    """A route that stores an entry: a retried post (its submission id) is answered at
+    once, the body gets the store, one read of the table and the id, and returns the
+    message shown (None: the panel alone); a refusal shows next to its control, a board
+    another phone changed first is shown fresh, with why."""
+
+    def wrap(body: Callable) -> Callable:
+        @functools.wraps(body)
+        def route(key: str):
+            table, access = load(key, write=True)
+            s = get_store()
+            submission_id = request.form.get("submission_id") or None
+            if s.submission(submission_id, getattr(s, action)) is not None:
+                return render_panel(
+                    table, access, message=(again or (lambda: _("Already saved.")))()
+                )
+            try:
+                message = body(s, Table.of(table), submission_id)
+            except BadTap as exc:
+                return render_panel(table, access, 422, exc)
+            except store.Conflict as exc:
+                return render_panel(table, access, 409, BadTap(exc.message, "board"))
+            return render_panel(table, access, message=message)
+
+        return bp.post(path)(route)
+
+    return wrap
+
+
+def whose_turn(t: Table) -> int:
+    """The player to play now, for a move or a discard."""
+    check_base(t)
+    if t.race.complete:
+        raise BadTap(_("The game is over; undo the last move to play on."), "play")
+    if t.player is None:
+        raise BadTap(_("Choose whose turn it is first."), "player")
+    return t.player
+
+
+@board_write("/step")
+def step(s: store.Store, t: Table, submission_id: str | None) -> str | None:
+    """A destination tapped (or a whole move from the list): the first part of a split
+    (kept in the draft) or the move, checked by the race and stored as ``pegs-apply``."""
+    player, table = whose_turn(t), t.table
+    rank = t.draft.get("card")
+    if rank not in RANKS:
+        raise BadTap(_("Choose the card first."), "card")
+    card = card_for_rank(rank)
+    steps = whole_move() if "steps" in request.form else step_by_step(s, t, card)
+    if steps is None:  # the first part of a split, kept in the draft
+        return None
+    move = {"id": "move", "action": "move", "seat": player, "card": card, "steps": steps}
     try:
-        check_base(t)
-        if t.race.complete:
-            raise BadTap(_("The game is over; undo the last move to play on."), "play")
-        if t.player is None:
-            raise BadTap(_("Choose whose turn it is first."), "player")
-        rank = t.draft.get("card")
-        if rank not in RANKS:
-            raise BadTap(_("Choose the card first."), "card")
-        card = card_for_rank(rank)
-        steps = whole_move() if "steps" in request.form else step_by_step(s, t, card)
-        if steps is None:  # the first part of a split, kept in the draft
-            return render_panel(table, access)
-        move = {"action": "move", "seat": t.player, "card": card, "steps": steps}
-        try:
-            after = t.race.apply(Tap.from_json({"id": "move", **move}))
-            req = after.apply_request(after.plays[-1])
-            result = api.evaluate(APPLY_KIND, req)
-            saved = screens.record(
-                s,
-                table,
-                APPLY_KIND,
-                req,
-                s.next_round(table.id),
-                submission_id=submission_id,
-                exclusive=False,
-                # worked out from the board as this request read it: a move another
-                # phone saved meanwhile must not be overwritten by this one
-                based_on_version=table.version,
-            )
-        except RuleError as exc:
-            raise BadTap(exc.message, "play") from None
-        update_draft(s, table.id, lambda d: {"mode": d.get("mode"), "moved": saved["entry_id"]})
-    except BadTap as exc:
-        return render_panel(table, access, 422, exc)
-    except store.Conflict as exc:
-        return refused(table, access, 409, exc.message)
+        after = t.race.apply(Tap.from_json(move))
+        req = after.apply_request(after.plays[-1])
+        result = api.evaluate(APPLY_KIND, req)
+        saved = screens.record(
+            s,
+            table,
+            APPLY_KIND,
+            req,
+            s.next_round(table.id),
+            submission_id=submission_id,
+            exclusive=False,
+            # worked out from the board as this request read it: a move another
+            # phone saved meanwhile must not be overwritten by this one
+            based_on_version=table.version,
+        )
+    except RuleError as exc:
+        raise BadTap(exc.message, "play") from None
+    update_draft(s, table.id, lambda d: {"mode": d.get("mode"), "moved": saved["entry_id"]})
     parts = [bump_note(b, t.names) for b in result["bumps"]]
     if result.get("winner_team") is not None:
         team = result["winner_team"]
         members = [name for seat, name in enumerate(t.names) if t.board.team[seat] == team]
         parts.append(_("Team %(n)d wins: %(names)s!", n=team + 1, names=", ".join(members)))
-    return render_panel(table, access, message=" ".join([_("Move saved."), *parts]))
+    return " ".join([_("Move saved."), *parts])
 
 
-@bp.post("/pass")
-def pass_turn(key: str):
+@board_write("/pass")
+def pass_turn(s: store.Store, t: Table, submission_id: str | None) -> str:
     """The player discards and the turn passes: stored as an entry of the board as it is,
     naming the discard. With the hand entered in the hand check, the race refuses it
     while a card other than a joker can move, naming those cards (RULES §5)."""
-    table, access = load(key, write=True)
-    s = get_store()
-    submission_id = request.form.get("submission_id") or None
-    if s.submission(submission_id, s.add_entry) is not None:
-        return render_panel(table, access, message=_("Already saved."))
-    t = Table.of(table)
-    try:
-        check_base(t)
-        if t.race.complete:
-            raise BadTap(_("The game is over; undo the last move to play on."), "play")
-        if t.player is None:
-            raise BadTap(_("Choose whose turn it is first."), "player")
-        hand = hand_codes([r for r in t.draft.get("hand", []) if r in RANKS])
-        rank = request.form.get("card") or None
-        if rank is not None and rank not in RANKS:
-            raise BadTap(_("Choose a card: A, 2 to 10, J, Q, K or the joker."), "hand")
-        card = None
-        if hand:  # the hand is known: the race checks the discard
-            ranks = [rank_of(c) for c in hand]
-            card = hand[ranks.index(rank)] if rank in ranks else hand[0]
-            tap = {"id": "pass", "action": "discard", "seat": t.player, "card": card, "hand": hand}
-            try:
-                t.race.apply(Tap.from_json(tap))
-            except Refused as exc:
-                raise BadTap(exc.message, "hand") from None
-        elif rank is not None:
-            card = card_for_rank(rank)
-        discard = {"seat": t.player, "card": card}
-        saved = store_board(
-            s, table, t.board, submission_id, based_on_version=table.version, discard=discard
-        )
-        update_draft(s, table.id, lambda d: {"mode": d.get("mode"), "moved": saved["entry_id"]})
-    except BadTap as exc:
-        return render_panel(table, access, 422, exc)
-    except store.Conflict as exc:
-        return refused(table, access, 409, exc.message)
-    return render_panel(table, access, message=_("%(name)s discarded.", name=t.names[t.player]))
+    player = whose_turn(t)
+    hand = hand_codes([r for r in t.draft.get("hand", []) if r in RANKS])
+    rank = request.form.get("card") or None
+    if rank is not None and rank not in RANKS:
+        raise BadTap(_("Choose a card: A, 2 to 10, J, Q, K or the joker."), "hand")
+    card = card_for_rank(rank) if rank else None
+    if hand:  # the hand is known: the race checks the discard
+        ranks = [rank_of(c) for c in hand]
+        card = hand[ranks.index(rank)] if rank in ranks else hand[0]
+        tap = {"id": "pass", "action": "discard", "seat": player, "card": card, "hand": hand}
+        try:
+            t.race.apply(Tap.from_json(tap))
+        except Refused as exc:
+            raise BadTap(exc.message, "hand") from None
+    discard = {"seat": player, "card": card}
+    version = t.table.version
+    saved = store_board(s, t.table, t.board, submission_id, version, discard=discard)
+    update_draft(s, t.table.id, lambda d: {"mode": d.get("mode"), "moved": saved["entry_id"]})
+    return _("%(name)s discarded.", name=t.names[player])
 
 
-@bp.post("/fix")
-def fix(key: str):
+@board_write("/fix")
+def fix(s: store.Store, t: Table, submission_id: str | None) -> str:
     """Set-up or correction: one peg put on another hole (or start); the engine checks
     the board; stored as a ``pegs-board`` entry. The turn stays."""
-    table, access = load(key, write=True)
-    s = get_store()
-    submission_id = request.form.get("submission_id") or None
-    if s.submission(submission_id, s.add_entry) is not None:
-        return render_panel(table, access, message=_("Already saved."))
-    t = Table.of(table)
     board = t.board
+    check_base(t)
+    seat, frm = read_peg(t)
+    to = (request.form.get("to") or "").strip().upper()
+    if not to:
+        raise BadTap(_("Tap a hole, or write one like T44, H2 or S."), "fix")
+    pegs = {str(x): board.positions(x) for x in range(board.seats)}
+    moved = list(pegs[str(seat)])
     try:
-        check_base(t)
-        seat, frm = read_peg(t)
-        to = (request.form.get("to") or "").strip().upper()
-        if not to:
-            raise BadTap(_("Tap a hole, or write one like T44, H2 or S."), "fix")
-        pegs = {str(x): board.positions(x) for x in range(board.seats)}
-        moved = list(pegs[str(seat)])
-        try:
-            to = engine.position_name(engine.parse_position(to, board.length))
-            moved[moved.index(frm)] = to
-            pegs[str(seat)] = moved
-            new = engine.Board(board.seats, pegs, team_pegs=board.team_pegs, nine=board.nine)
-        except RuleError as exc:
-            raise BadTap(in_names(exc.message, t.race.players), "fix") from None
-        if new == board:
-            raise BadTap(_("That peg is already there."), "fix")
-        store_board(s, table, new, submission_id, based_on_version=table.version)
-        update_draft(s, table.id, lambda d: {**d, "fix": None, "first": None, "peg": None})
-    except BadTap as exc:
-        return render_panel(table, access, 422, exc)
-    except store.Conflict as exc:
-        return refused(table, access, 409, exc.message)
-    message = _("%(name)s's peg put on %(pos)s.", name=t.names[seat], pos=to)
-    return render_panel(table, access, message=message)
+        to = engine.position_name(engine.parse_position(to, board.length))
+        moved[moved.index(frm)] = to
+        pegs[str(seat)] = moved
+        new = engine.Board(board.seats, pegs, team_pegs=board.team_pegs, nine=board.nine)
+    except RuleError as exc:
+        raise BadTap(in_names(exc.message, t.race.players), "fix") from None
+    if new == board:
+        raise BadTap(_("That peg is already there."), "fix")
+    store_board(s, t.table, new, submission_id, based_on_version=t.table.version)
+    update_draft(s, t.table.id, lambda d: {**d, "fix": None, "first": None, "peg": None})
+    return _("%(name)s's peg put on %(pos)s.", name=t.names[seat], pos=to)
 
 
-@bp.post("/undo")
-def undo(key: str):
-    """Undo the latest live move or correction (the history's Undo does the same); the
-    turn goes back to the player of the move undone."""
-    table, access = load(key, write=True)
-    s = get_store()
-    submission_id = request.form.get("submission_id") or None
-    if s.submission(submission_id, s.void_entry) is not None:
-        return render_panel(table, access, message=_("Already undone."))
-    t = Table.of(table)
-    latest = t.latest
-    try:
-        if latest is None:
-            raise store.Conflict(_("There is no move to undo."))
-        if request.form.get("entry") != str(latest.id):
-            raise store.Conflict(
-                _("The board changed on another phone a moment ago; nothing was undone.")
-            )
-        s.void_entry(table.id, latest.id, submission_id, based_on_version=table.version)
-    except store.Conflict as exc:
-        return refused(table, access, 409, exc.message)
+@board_write("/undo", "void_entry", lambda: _("Already undone."))
+def undo(s: store.Store, t: Table, submission_id: str | None) -> str:
+    """Undo the latest live move, discard or correction (the history's Undo does the
+    same); the turn goes back to the player of the move undone."""
+    latest, table = t.latest, t.table
+    if latest is None:
+        raise store.Conflict(_("There is no move to undo."))
+    if request.form.get("entry") != str(latest.id):
+        raise store.Conflict(
+            _("The board changed on another phone a moment ago; nothing was undone.")
+        )
+    s.void_entry(table.id, latest.id, submission_id, based_on_version=table.version)
     moved = Table.of(s.table(table.id)).moved
-    player = player_of(latest)
-    player = t.player if player is None else player
+    player = t.player if player_of(latest) is None else player_of(latest)
     update_draft(s, table.id, lambda d: {"mode": d.get("mode"), "moved": moved, "player": player})
-    return render_panel(table, access, message=_("Last move undone."))
+    return _("Last move undone.")
