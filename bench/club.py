@@ -4,8 +4,9 @@ client on the same machine: T tables of Wyoming Cowboy, each with
   - 5 phones polling the table every second (the scorer's and 4 watchers', each on
     its own keep-alive connection, sending the version it last saw, as htmx does),
   - its scorer tapping a card of the end-of-deal entry every 3 s (``POST
-    /t/<key>/cowboy/card``, a held card toggled on and off: a draft write), on
-    a connection of its own,
+    /t/<key>/cowboy/tap``: the ace of spades held, then not, each tap as its
+    button on the answer to the one before says, with an id of its own: a write
+    of the deal's tap log), on a connection of its own,
   - and saving a deal every 60 s (the score pad's ``POST /t/<key>/rounds``),
 
 every phone starting at a random moment of its period. Printed for each T: p50,
@@ -29,6 +30,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import html
+import json
 import random
 import re
 import sys
@@ -94,6 +97,23 @@ class Connection:
         self.reader = self.writer = None
 
 
+TAP_VALUES = re.compile(rb"hx-vals='([^']*)'")
+TAPPED_CARD = "AS"
+
+
+def card_button(page: bytes) -> dict | None:
+    """The fields of the tap button holding (or letting go of) the first player's ace
+    of spades, as the page or a tap's answer draws it."""
+    for raw in TAP_VALUES.findall(page):
+        if TAPPED_CARD.encode() not in raw or b"hold" not in raw:
+            continue
+        values = json.loads(html.unescape(raw.decode()))
+        tap = json.loads(values.get("tap", "{}"))
+        if tap.get("action") in ("hold", "unhold") and tap.get("seat") == 0:
+            return values
+    return None
+
+
 class Table:
     """One table's keys, its scorer's session (cookie, CSRF token, pad fields) and a
     watcher's cookie, read once from the real pages."""
@@ -101,6 +121,7 @@ class Table:
     def __init__(self, base: str, scorer_key: str, watch_key: str, player_id: int):
         self.scorer_key, self.watch_key, self.player_id = scorer_key, watch_key, player_id
         self.scorer = Session(base, scorer_key)
+        self.button: dict | None = None  # the card's tap button, read from the page
         with urllib.request.urlopen(f"{base}/t/{watch_key}") as response:  # a watcher's view
             self.watcher_cookie = response.headers["Set-Cookie"].split(";")[0]
 
@@ -193,7 +214,7 @@ async def scorer(stats, table: Table, run: str, host, port, deadline):
     """Taps a held card on and off every 3 s; saves a pad round every 60 s."""
     connection = Connection(*host_port(host, port))
     session = table.scorer
-    card_path = f"/t/{table.scorer_key}/cowboy/card"
+    tap_path = f"/t/{table.scorer_key}/cowboy/tap"
     pad_path = f"/t/{table.scorer_key}/rounds"
     start = time.perf_counter()
     next_tap = start + random.uniform(0, TAP_EVERY_S)
@@ -206,15 +227,17 @@ async def scorer(stats, table: Table, run: str, host, port, deadline):
                 break
             await asyncio.sleep(max(0.0, at - time.perf_counter()))
             if next_tap <= next_save:
-                chosen = taps % 2 == 1  # the phone shows it chosen: this tap takes it off
-                fields = {
-                    "csrf_token": session.csrf,
-                    "zone": "held",
-                    "player": str(table.player_id),
-                    "card": "AS",
-                    "seen": "AS" if chosen else "",
-                }
-                await timed(stats, "tap", connection, post(card_path, host, session.cookie, fields))
+                if table.button is None:  # as the phone's page shows it (after a save: anew)
+                    _status, page = await connection.request(
+                        get(f"/t/{table.scorer_key}", host, session.cookie)
+                    )
+                    table.button = card_button(page)
+                fields = {k: str(v) for k, v in (table.button or {}).items()}
+                fields.update({"csrf_token": session.csrf, "tap_id": f"{run}-tap-{taps}"})
+                answer = await timed(
+                    stats, "tap", connection, post(tap_path, host, session.cookie, fields)
+                )
+                table.button = card_button(answer) if answer else None
                 taps += 1
                 next_tap += TAP_EVERY_S
             else:
@@ -224,6 +247,7 @@ async def scorer(stats, table: Table, run: str, host, port, deadline):
                 await timed(stats, "save", connection, post(pad_path, host, session.cookie, fields))
                 saves += 1
                 next_save += SAVE_EVERY_S
+                table.button = None  # the next deal's buttons
     finally:
         connection.close()
 
