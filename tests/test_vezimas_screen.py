@@ -443,6 +443,23 @@ def test_deal_results_make_the_cart_tally_and_the_loser_deals(vz):
     assert "Round 4 · Tomas deals · Asta leads" in board
 
 
+def test_the_last_player_holding_cards_is_suggested_for_the_cart(vz):
+    """RULES §4 (V-D3): once every other player is out, the one still holding cards
+    gets the cart; the cart's buttons propose him until a loser is tapped."""
+    t = vz(FOUR)
+    t.set_trumps("Jonas")
+    for name in ("Asta", "Jonas"):
+        html = t.tap("/check/out", seat=t.who(name), on="1")
+        assert "vz-suggest" not in html and " suggested" not in html
+    html = t.tap("/check/out", seat=t.who("Rūta"), on="1")
+    assert "Tomas is the last one holding cards, so Tomas gets the cart." in html
+    assert re.search(r'class="vz-player suggested" data-player="Tomas"', html)
+    html = t.cart("Tomas")
+    assert "vz-suggest" not in html and "Tomas gets the cart and deals next" in html
+    watch = t.page(watch_url(t.page().html))
+    assert "Tomas got the cart (not saved yet)." in watch.html
+
+
 def test_a_cart_tapped_on_another_phone_while_the_deal_is_saved_is_not_lost(vz, monkeypatch):
     """The save read the draft (Tomas got the cart); before it wrote, another phone
     tapped Asta. Saving Tomas and closing the draft would lose that tap unseen: the

@@ -250,3 +250,27 @@ def test_going_out_with_a_beat_leaves_nothing_to_beat(page, live_server, taps, c
     expect(page.locator(".vz-nothing")).to_have_attribute("aria-pressed", "true")
     expect(page.locator(pick("Whose turn", "Rūta"))).to_have_attribute("aria-pressed", "true")
     assert_inside_viewport(page)
+
+
+def test_the_last_player_holding_cards_is_proposed_for_the_cart(
+    page, live_server, taps, console_errors
+):
+    """RULES §4 (V-D3): when Asta, Jonas and Rūta are out, the screen says Tomas gets
+    the cart and marks his button; one tap and the save make it so."""
+    start_table(page, live_server, "vezimas", NAMES)
+    tap_and_wait(page, taps, pick("Who holds the queen of clubs", "Jonas"))
+    taps(".vz-save-trumps")
+    expect(page.locator(".vz-trumps")).to_contain_text("Jonas leads")
+    for name in ("Asta", "Jonas", "Rūta"):
+        tap_and_wait(page, taps, pick("Players out of cards", name))
+    expect(page.locator(".vz-suggest")).to_have_text(
+        "Tomas is the last one holding cards, so Tomas gets the cart."
+    )
+    suggested = page.locator(pick("Who got the cart", "Tomas"))
+    expect(suggested).to_have_class(re.compile(r"\bsuggested\b"))
+    tap_and_wait(page, taps, pick("Who got the cart", "Tomas"))
+    expect(page.locator(".vz-suggest")).to_have_count(0)
+    taps(".vz-save-deal")
+    expect(page.locator("#board .flash.ok")).to_contain_text("Round 1: Tomas got the cart.")
+    assert totals(page) == {"Asta": 0, "Jonas": 0, "Rūta": 0, "Tomas": 1}
+    assert_inside_viewport(page)
