@@ -114,14 +114,50 @@
   function readRecent() {
     try { return JSON.parse(localStorage.getItem(RECENT_KEY) || "[]"); } catch (e) { return []; }
   }
+  // what tells one table from another on the home page: its players, when it was
+  // started and last seen, whether it is over, and who leads (read from the standings
+  // as this phone last saw them)
+  function tableState() {
+    var standings = document.getElementById("standings");
+    if (!standings) return {};
+    var first = standings.querySelector(".total-row");
+    var winners = Array.prototype.map.call(standings.querySelectorAll(".total-row.winner .points"),
+      function (el) { return el.getAttribute("data-player"); });
+    var played = document.querySelector("#history li.round:not(.undone)");
+    var lead = played && first && first.querySelector(".points");
+    return {
+      finished: !!standings.querySelector(".status.finished"),
+      winners: winners,
+      leader: lead ? lead.getAttribute("data-player") : "",
+      leaderShown: lead ? lead.textContent.trim() : ""
+    };
+  }
   function rememberTable() {
     var meta = document.getElementById("table-meta");
     if (!meta) return;
     var url = meta.getAttribute("data-url");
     var list = readRecent().filter(function (t) { return t.url !== url; });
+    var state = tableState();
     list.unshift({ url: url, name: meta.getAttribute("data-name"), game: meta.getAttribute("data-game"),
-                   access: meta.getAttribute("data-access"), seen: Date.now() });
+                   access: meta.getAttribute("data-access"), seen: Date.now(),
+                   players: meta.getAttribute("data-players") || "", created: meta.getAttribute("data-created") || "",
+                   finished: !!state.finished, winners: state.winners || [], leader: state.leader || "",
+                   leaderShown: state.leaderShown || "" });
     try { localStorage.setItem(RECENT_KEY, JSON.stringify(list.slice(0, 12))); } catch (e) { /* private mode */ }
+  }
+  document.addEventListener("htmx:oobAfterSwap", function (ev) {
+    if (ev.detail.target && ev.detail.target.id === "standings") rememberTable();
+  });
+  document.addEventListener("htmx:afterSettle", function (ev) {
+    if (ev.target && ev.target.id === "board") rememberTable();
+  });
+  function when(ms) {
+    var d = new Date(ms);
+    if (isNaN(d.getTime())) return "";
+    var today = new Date();
+    var time = d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    if (d.toDateString() === today.toDateString()) return time;
+    return d.toLocaleDateString([], { weekday: "short", day: "numeric", month: "short" }) + " " + time;
   }
   function showRecent() {
     var ul = document.getElementById("recent");
@@ -132,14 +168,47 @@
       var li = document.createElement("li");
       var a = document.createElement("a");
       a.href = t.url;
-      var name = document.createElement("span");
+      var name = document.createElement("strong");
       name.textContent = t.name; // textContent: names are never parsed as HTML
       var game = document.createElement("small");
       game.textContent = t.game + (t.access === "watch" ? " · watching" : "");
-      a.appendChild(name); a.appendChild(game); li.appendChild(a); ul.appendChild(li);
+      var players = document.createElement("span");
+      players.className = "recent-players";
+      players.textContent = t.players || "";
+      var state = document.createElement("small");
+      state.className = "recent-state";
+      var started = when(Date.parse(t.created || ""));
+      var status = t.finished ?
+        "Finished" + (t.winners && t.winners.length ? " · won by " + t.winners.join(", ") : "") :
+        (t.leader ? "In play · " + t.leader + " leads (" + t.leaderShown + ")" : "In play");
+      state.textContent = status + (started ? " · started " + started : "") + " · seen " + when(t.seen);
+      a.appendChild(name); a.appendChild(game); a.appendChild(players); a.appendChild(state);
+      li.appendChild(a); ul.appendChild(li);
     });
     document.getElementById("recent-card").hidden = false;
   }
+
+  // ---- a tap that ends or undoes something asks for a second tap on the same button
+  // ("Tap again to …", data-confirm), never a dialog; the first tap sends nothing, and
+  // after a few seconds the button is as it was. Without script it acts at once.
+  var CONFIRM_MS = 4000;
+  function disarm(btn) {
+    if (!btn.hasAttribute("data-armed")) return;
+    btn.textContent = btn.getAttribute("data-armed");
+    btn.removeAttribute("data-armed");
+    btn.classList.remove("armed");
+  }
+  document.addEventListener("submit", function (ev) {
+    var btn = ev.submitter;
+    if (!btn || !btn.hasAttribute || !btn.hasAttribute("data-confirm")) return;
+    if (btn.hasAttribute("data-armed")) { disarm(btn); return; } // the second tap: send it
+    ev.preventDefault();
+    ev.stopImmediatePropagation(); // before htmx, which listens on the form
+    btn.setAttribute("data-armed", btn.textContent);
+    btn.textContent = btn.getAttribute("data-confirm");
+    btn.classList.add("armed");
+    setTimeout(function () { disarm(btn); }, CONFIRM_MS);
+  }, true);
 
   // ---- start form: show only the chosen game's settings
   function syncSettings() {
@@ -151,6 +220,39 @@
   document.addEventListener("change", function (ev) {
     if (ev.target.name === "game") syncSettings();
   });
+
+  // ---- start form: the first-dealer menu offers the names as typed, one per seat
+  // named so far (a seat left blank keeps its number, so the choice still names it)
+  function syncDealers() {
+    var select = document.getElementById("first_dealer-field");
+    if (!select) return;
+    var fields = document.querySelectorAll(".name-list input[name=player]");
+    var last = -1;
+    fields.forEach(function (f, i) { if (f.value.trim()) last = i; });
+    var label = select.getAttribute("data-seat-label") || "";
+    Array.prototype.forEach.call(select.options, function (option, i) {
+      var name = fields[i] ? fields[i].value.trim() : "";
+      option.textContent = name || label.replace("0", String(i + 1));
+      var shown = i <= Math.max(last, 0);
+      option.hidden = !shown;
+      option.disabled = !shown;
+    });
+    if (select.selectedIndex > Math.max(last, 0)) select.selectedIndex = 0;
+  }
+  document.addEventListener("input", function (ev) {
+    if (ev.target.closest && ev.target.closest(".name-list")) syncDealers();
+  });
+
+  // ---- a refused start: the field to fix is focused, and its message brought to the
+  // top of the screen with the field under it (autofocus alone centres the field and
+  // can leave its message off-screen above)
+  function showRefusedField() {
+    var field = document.querySelector("form.start [aria-invalid=true][autofocus]");
+    if (!field) return;
+    field.focus({ preventScroll: true });
+    var message = document.getElementById(field.getAttribute("aria-describedby") || "");
+    (message || field).scrollIntoView({ block: "start" });
+  }
 
   // ---- keep the screen awake at the table
   var wakeLock = null;
@@ -304,6 +406,22 @@
     try { sessionStorage.setItem(VIEW + scope.getAttribute("data-view-key"), JSON.stringify(choice)); } catch (e) { /* this page still shows it */ }
     applyViews(scope.parentNode);
   });
+  // ---- folded parts ([data-keep]: a round's breakdown, the chart) stay as this phone
+  // left them when another phone's change redraws the history
+  var kept = {};
+  document.addEventListener("toggle", function (ev) {
+    var el = ev.target;
+    if (el && el.hasAttribute && el.hasAttribute("data-keep")) kept[el.getAttribute("data-keep")] = el.open;
+  }, true);
+  function applyKept() {
+    document.querySelectorAll("details[data-keep]").forEach(function (el) {
+      var key = el.getAttribute("data-keep");
+      if (Object.prototype.hasOwnProperty.call(kept, key) && el.open !== kept[key]) el.open = kept[key];
+    });
+  }
+  document.addEventListener("htmx:afterSettle", applyKept);
+  document.addEventListener("htmx:oobAfterSwap", applyKept);
+
   document.addEventListener("htmx:afterSettle", function () { applyViews(document); });
   document.addEventListener("htmx:oobAfterSwap", function () { applyViews(document); });
 
@@ -313,6 +431,8 @@
     rememberTable();
     showRecent();
     syncSettings();
+    syncDealers();
+    showRefusedField();
     keepAwake();
   });
   // The poll moves the pad on to the next round when another phone adds one, except

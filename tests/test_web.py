@@ -3,11 +3,14 @@ watch link, CSRF, escaping, rematch, rename, several phones and stale writes."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 
 HX = {"HX-Request": "true"}
+EXAMPLES = Path(__file__).parent / "data" / "examples"
 
 
 def post_round(client, url, parsed, points, headers=HX, **extra):
@@ -465,3 +468,161 @@ def test_the_table_page_shows_the_latest_rounds_and_links_to_all(client, new_tab
 def test_home_says_how_many_play_each_game(client):
     html = client.get("/").get_data(as_text=True)
     assert "3 or 4 players" in html and "4, 6 or 8 players" in html and "2 to 6 players" in html
+
+
+# ---------------------------------------------------------------- a refused start, in view
+
+
+def post_start(client, parsed, game, names, **fields):
+    home = parsed(client.get("/"))
+    data = {"csrf_token": home.csrf, "submission_id": home.submission_id, "game": game}
+    data.update(fields)
+    data["player"] = list(names)
+    return parsed(client.post("/tables", data=data))
+
+
+def test_a_refused_start_says_why_first_and_marks_and_focuses_the_field(client, parsed, store):
+    """One name for Cowboy: the reasons open the page, above the recent tables and the
+    form, and the next empty seat is marked invalid and focused."""
+    page = post_start(client, parsed, "cowboy", ["Ana", "", "", ""])
+    assert page.status == 422
+    summary = page.html.index('id="form-errors"')
+    assert summary < page.html.index('id="recent-card"') < page.html.index("<form")
+    assert "3 or 4 players" in page.html[summary : page.html.index('id="recent-card"')]
+    second = re.search(r'<input[^>]*id="player-2"[^>]*>', page.html).group(0)
+    assert 'aria-invalid="true"' in second and "autofocus" in second
+    first = re.search(r'<input[^>]*id="player-1"[^>]*>', page.html).group(0)
+    assert "aria-invalid" not in first and 'value="Ana"' in first
+    assert page.html.count("autofocus") == 1
+    assert store.list_tables() == []
+
+
+def test_a_blank_seat_between_names_is_refused_not_closed_up(client, parsed, store):
+    """Closing the gap would move Dule to seat 3 and make "Player 4" (the dealer
+    chosen) a seat that no longer exists: the blank is refused, naming the seat."""
+    page = post_start(client, parsed, "cowboy", ["Ana", "Bojan", "", "Dule"], first_dealer="3")
+    assert page.status == 422
+    assert "Seat 3 has no name" in " ".join(page.errors())
+    third = re.search(r'<input[^>]*id="player-3"[^>]*>', page.html).group(0)
+    assert 'aria-invalid="true"' in third and "autofocus" in third
+    assert store.list_tables() == []
+    # blanks after the last name are only the seats nobody sits in
+    ok = client.post(
+        "/tables",
+        data={
+            "csrf_token": page.csrf,
+            "game": "cowboy",
+            "player": ["Ana", "Bojan", "Ceca", "", "", ""],
+            "first_dealer": "2",
+        },
+    )
+    assert ok.status_code == 303
+    (table,) = store.list_tables()
+    assert [p.name for p in store.players(table.id)] == ["Ana", "Bojan", "Ceca"]
+    assert table.settings["first_dealer"] == 2
+
+
+def test_the_first_dealer_menu_shows_the_names_typed(client, parsed):
+    page = post_start(client, parsed, "cowboy", ["Ana", "Bojan"], first_dealer="1")
+    menu = re.search(r'<select name="first_dealer".*?</select>', page.html, re.S).group(0)
+    assert '<option value="1" selected>Bojan</option>' in menu
+    assert '<option value="0" >Ana</option>' in menu and ">Player 3<" in menu
+
+
+# ---------------------------------------------------------------- minus signs, breakdowns, chart
+
+
+def test_negative_points_print_a_minus_sign(client, new_table, parsed):
+    url, table = new_table("cowboy", ("Ana", "Bojan", "Ceca"))
+    page = parsed(post_round(client, url, table, [-90, 30, 0]))
+    standings = page.html[page.html.index('id="standings"') : page.html.index("</section>")]
+    assert 'data-player="Ana">−90<' in standings and "-90" not in standings
+    history = page.html[page.html.index('id="history"') :]
+    assert "<strong>−90</strong>" in history and "<strong>+30</strong>" in history
+    assert ">-90<" not in history
+
+
+def test_the_history_opens_each_deal_to_its_breakdown_and_running_totals(
+    client, new_table, parsed, store
+):
+    """Why did Ana get +10? The stored result says: marriage +25, ended +30, a six
+    −20, a harlot −25 (the engine's items, not worked out again by the page)."""
+    case = json.loads(EXAMPLES.joinpath("cowboy-deal.json").read_text())[0]
+    names = case["request"]["players"]
+    url, _table = new_table("cowboy", names)
+    tid = store.list_tables()[0].id
+    ids = {p.name: p.id for p in store.players(tid)}
+    result = case["response"]
+    points = {ids[n]: r["total"] for n, r in result["players"].items() if r["total"]}
+    store.add_entry(tid, 1, "manual-points", {}, {}, {ids["Ana"]: -50})
+    store.add_entry(tid, 2, "cowboy-deal", case["request"], result, points)
+    page = parsed(client.get(url))
+    why = re.search(r'<details class="round-why".*?</details>', page.html, re.S).group(0)
+    assert "Marriage shown (K+Q of one suit) +25" in why
+    assert "Ended the deal +30" in why and "Six held −20" in why
+    assert "Harlot (a queen held) −25" in why and "= +10" in why
+    assert "Milica: 10 laid out ×4 +40; Six held −20 = +20" in why
+    assert "Ana ended the deal (all four aces out)." in why
+    deal = page.html[page.html.index('data-round="2"') :]
+    # Ana: −50 after round 1, +10 in the deal: −40 after it
+    assert re.search(r'title="Ana">Ana</span> <strong>\+10</strong> <small[^>]*>= −40<', deal)
+    round_one = page.html[page.html.index('data-round="1"') :]
+    assert re.search(r'title="Ana">Ana</span> <strong>−50</strong> <small[^>]*>= −50<', round_one)
+
+
+def test_a_page_of_the_history_carries_the_totals_of_the_rounds_after_it(
+    client, new_table, parsed, store
+):
+    url, _table = new_table("kvanta", ("Ana", "Bojan"))
+    tid = store.list_tables()[0].id
+    ana = store.players(tid)[0].id
+    for n in range(1, 61):
+        store.add_entry(tid, n, "manual-points", {}, {"points": {}}, {ana: n})
+    newest = parsed(client.get(url + "/history"))
+    older = re.search(r'rel="next" href="([^"]+)"', newest.html).group(1).replace("&amp;", "&")
+    page = parsed(client.get(older))
+    ten = page.html[page.html.index('data-round="10"') :]
+    after_ten = sum(range(1, 11))
+    assert re.search(
+        rf'title="Ana">Ana</span> <strong>\+10</strong> <small[^>]*>= {after_ten}<', ten
+    )
+    assert "latest 10 rounds" in page.html  # the chart of this page says what it draws
+
+
+def test_the_table_page_draws_the_totals_after_each_round(client, new_table, parsed, store):
+    url, table = new_table("cowboy", ("Ana", "Bojan", "Ceca"))
+    assert '<svg class="totals-chart"' not in table.html  # no rounds, no chart
+    p = parsed(post_round(client, url, table, [-90, 30, 0]))
+    p = parsed(post_round(client, url, p, [20, 30, 0]))
+    chart = re.search(r'<svg class="totals-chart".*?</svg>', p.html, re.S).group(0)
+    assert chart.count("<polyline") == 3
+    assert "<title>Ana: −70</title>" in chart and "<title>Bojan: 60</title>" in chart
+    assert "latest" not in chart  # every round is drawn
+    tid = store.list_tables()[0].id
+    ana = store.players(tid)[0].id
+    for n in range(3, 40):
+        store.add_entry(tid, n, "manual-points", {}, {"points": {}}, {ana: 1})
+    long = parsed(client.get(url))
+    assert "the latest 20 rounds" in long.html
+
+
+def test_the_winner_banner_offers_a_rematch_and_a_new_game(client, new_table, parsed):
+    url, table = new_table("cowboy", ("Ana", "Bojan", "Ceca"))
+    done = parsed(post_round(client, url, table, [510, 200, 0]))
+    banner = done.html[done.html.index('id="standings"') : done.html.index("</section>")]
+    assert "Ana wins with 510" in banner
+    assert f'action="{url}/rematch"' in banner and ">Rematch</button>" in banner
+    assert 'href="/">New game</a>' in banner
+    # a game still in play shows neither there
+    _url, fresh = new_table("cowboy", ("Ana", "Bojan", "Ceca"))
+    standings = fresh.html[fresh.html.index('id="standings"') : fresh.html.index("</section>")]
+    assert "Rematch" not in standings
+
+
+def test_undo_and_end_game_ask_for_a_second_tap(client, new_table, parsed):
+    url, table = new_table("vezimas", ("Asta", "Jonas"))
+    p = parsed(post_round(client, url, table, [0, 1]))
+    assert re.search(
+        r'<button type="submit" class="small" data-confirm="Tap again to undo">Undo<', p.html
+    )
+    assert 'data-confirm="Tap again to end the game">End the game<' in p.html

@@ -37,9 +37,12 @@ from ..games.standings import NON_DEAL_KINDS
 from ..i18n import gettext as _
 from ..summary import history_row, summarize
 from ..validate import MAX_NAME
-from . import screens
+from . import breakdown, screens
 
 bp = Blueprint("tables", __name__)
+bp.add_app_template_filter(breakdown.points, "points")
+bp.add_app_template_filter(breakdown.signed, "signed")
+bp.add_app_template_global(breakdown.sheet_chart, "totals_chart_of")  # the filled sheet's
 
 MANUAL = "manual-points"
 HISTORY_SHOWN = 20  # rounds on the table page
@@ -135,8 +138,20 @@ def table_context(table: store.Table, access: str, **extra) -> dict:
         "error": None,
     }
     ctx["screen"] = screens.panel(table, summary, access)
+    with_details(ctx, summary.history_hidden > 0)
     ctx.update(extra)
     return ctx
+
+
+def with_details(ctx: dict, earlier: bool, later: dict | None = None) -> None:
+    """The history's breakdowns and running totals, and the chart of the rounds it
+    shows (no more: a long table's page reads only its latest rows). ``earlier``:
+    older rows exist beyond those shown; ``later``: what newer live entries add."""
+    details = breakdown.history_details(ctx["history"], ctx["players"], ctx["totals"], later)
+    ctx["history_details"] = details
+    ctx["chart"] = breakdown.chart_of(
+        ctx["history"], details, ctx["players"], earlier=earlier or later is not None
+    )
 
 
 # Rendered pages are cached per table version: a phone's poll, a reload or a
@@ -277,7 +292,20 @@ def parse_table_form(form) -> tuple[dict, dict]:
         errors["game"] = _("Choose one of the five games.")
         return values, errors
     game = catalog.GAMES[slug]
-    names = _clean_names(form.getlist("player"))
+    typed = [n.strip() for n in form.getlist("player")]
+    names = _clean_names(typed)
+    # a blank seat between names is refused, not closed up: closing it would move every
+    # later player (and the first dealer chosen by seat) to another seat than typed
+    gaps = [
+        i
+        for i, n in enumerate(typed[: max((i for i, n in enumerate(typed) if n), default=0)])
+        if not n
+    ]
+    if gaps:
+        errors["players"] = _(
+            "Seat %(n)d has no name: type one there, or move the later names up.", n=gaps[0] + 1
+        )
+        errors["player_fields"] = gaps
     for name in names:
         if len(name) > MAX_NAME:
             errors["players"] = _("A name can be at most %(n)d characters.", n=MAX_NAME)
@@ -293,6 +321,13 @@ def parse_table_form(form) -> tuple[dict, dict]:
         game.check_players(names)
     except RuleError as exc:
         errors.setdefault("players", exc.message)
+    if "players" in errors and "player_fields" not in errors:
+        # too few names: the first empty seat is where the next one goes; otherwise
+        # the names as a whole are wrong (too many, two alike, too long)
+        empty = [i for i, n in enumerate(typed) if not n]
+        few = len(names) not in game.player_counts and len(names) < game.max_players
+        named = [i for i, n in enumerate(typed) if n]
+        errors["player_fields"] = [empty[0]] if few and empty else named or [0]
     raw_settings = {
         s.key: form.get(f"{slug}-{s.key}")
         for s in game.settings
@@ -449,7 +484,23 @@ def full_history(key: str):
         ),
         newest_url=url_for("tables.full_history", key=key) if before is not None else None,
     )
+    later = _points_after(s, table.id, (rows[0].round, rows[0].id)) if rows and before else None
+    with_details(ctx, older, later)
     return render_template("tables/history.html", **ctx)
+
+
+def _points_after(s: store.Store, table_id: int, after: tuple[int, int]) -> dict[int, int]:
+    """Player id → what the live entries after ``after`` (round, id) add: the totals
+    of a page of the history are the table's less these (one sum in SQL)."""
+    return dict(
+        s.db.execute(
+            f"""SELECT ep.player_id, SUM(ep.points)
+                FROM entries e JOIN entry_points ep ON ep.entry_id = e.id
+                WHERE e.table_id = ? AND (e.round, e.id) > (?, ?) AND {store._LIVE}
+                GROUP BY ep.player_id""",
+            [table_id, *after],
+        ).fetchall()
+    )
 
 
 @bp.get("/t/<key>/version")

@@ -354,6 +354,8 @@ def test_a_finished_game_follows_another_phone_without_a_console_error(
     scorer_url = start_table(page, kvanta_server, "kvanta", ["Ana", "Bojan"])
     expect(page.locator("#pad-round")).to_have_count(1)
     page.locator("form.end-game button").tap()
+    expect(page.locator("form.end-game button")).to_have_text("Tap again to end the game")
+    page.locator("form.end-game button").tap()  # the confirming tap
     expect(page.locator("#standings .status.finished")).to_be_visible()
     expect(page.locator("#pad-round")).to_have_count(0)
 

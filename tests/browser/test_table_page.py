@@ -1,0 +1,235 @@
+"""The table page and the home page at 390×844 touch (issue #24): a refused start
+shows its error in view with the field focused, the first-dealer menu follows the
+names typed, the history opens to a deal's breakdown, the winner's banner offers a
+rematch, and Undo and End game ask for a second tap; light and dark."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from scorekeeper import create_app
+from scorekeeper.store import Store, connect
+
+from .conftest import PHONE, assert_inside_viewport, phone_context, served, start_table, totals
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples"
+
+
+def in_view(page, selector: str) -> bool:
+    """The element's box lies inside the screen (clear of the sticky top bar)."""
+    return page.locator(selector).evaluate(
+        """(el) => { const r = el.getBoundingClientRect();
+                     return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0; }"""
+    )
+
+
+def save_round(page, points: list[int]):
+    for i, value in enumerate(points):
+        page.locator(".pad-input").nth(i).tap()
+        for digit in str(abs(value)):
+            page.locator(f'.key[data-key="{digit}"]').tap()
+        if value < 0:
+            page.locator('.key[data-key="sign"]').tap()
+    page.locator("#pad button[type=submit]").tap()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_refused_start_shows_why_in_view_with_the_field_focused(
+    browser, live_server, shots, scheme
+):
+    context = phone_context(browser, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(live_server + "/")
+    page.locator("input[name=game][value=cowboy]").tap()
+    page.locator("#player-1").fill("Ana")
+    page.get_by_role("button", name="Start the table").tap()
+    # every reason heads the page; the one for the field to fix is at the top of the
+    # screen, the field right under it
+    expect(page.locator("#form-errors")).to_contain_text("3 or 4 players")
+    expect(page.locator("#players-error")).to_contain_text("3 or 4 players")
+    assert in_view(page, "#players-error")
+    # the next empty seat is where the name goes: marked, focused, in view
+    expect(page.locator("#player-2")).to_be_focused()
+    expect(page.locator("#player-2")).to_have_attribute("aria-invalid", "true")
+    assert in_view(page, "#player-2")
+    expect(page.locator("#player-1")).to_have_value("Ana")
+    shots(page, f"home-refused-{scheme}")
+    assert_inside_viewport(page)
+    context.close()
+
+
+def test_the_first_dealer_menu_follows_the_names_typed(page, live_server):
+    page.goto(live_server + "/")
+    menu = page.locator("select[name=first_dealer]")
+    page.locator("#player-1").fill("Ana")
+    page.locator("#player-2").fill("Bojan")
+    page.locator("#player-3").fill("Ceca")
+    shown = menu.locator("option:not([hidden])")
+    expect(shown).to_have_text(["Ana", "Bojan", "Ceca"])
+    menu.select_option(label="Ceca")
+    page.locator("#player-3").fill("Ceca Đorđević")
+    expect(shown).to_have_text(["Ana", "Bojan", "Ceca Đorđević"])
+    page.locator("#player-3").fill("")
+    expect(shown).to_have_text(["Ana", "Bojan"])  # the dealer chosen left: back to the first
+    expect(menu).to_have_value("0")
+    # a blank seat keeps its number, so a later name keeps its seat
+    page.locator("#player-4").fill("Dule")
+    expect(shown).to_have_text(["Ana", "Bojan", "Player 3", "Dule"])
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_history_breakdown_running_totals_and_the_chart(browser, live_server, shots, scheme):
+    """Score pad rounds on a Cowboy table: each history row shows the round's points
+    with a minus sign and the total after it; the chart draws every player."""
+    context = phone_context(browser, color_scheme=scheme)
+    page = context.new_page()
+    start_table(page, live_server, "cowboy", ["Grzegorz Brzęczyszczykiewicz", "Ana", "Ceca"])
+    page.locator("details.pad-by-hand > summary").tap()
+    save_round(page, [-90, 30, 0])
+    expect(page.locator('#history [data-round="1"]')).to_have_count(1)
+    page.locator("details.pad-by-hand:not([open]) > summary").tap()
+    save_round(page, [40, -20, 5])
+    row = page.locator('#history [data-round="2"]')
+    expect(row).to_contain_text("+40")
+    expect(row.locator(".after").first).to_have_text("= −50")
+    expect(page.locator('#standings [data-player="Ana"]')).to_have_text("10")
+    assert totals(page)["Grzegorz Brzęczyszczykiewicz"] == -50
+    chart = page.locator("#history svg.totals-chart")
+    expect(chart.locator("polyline")).to_have_count(3)
+    # a long name wraps between its words, never inside one
+    name = page.locator("#standings .who").first
+    lines = name.evaluate(
+        """(el) => { const range = document.createRange(); range.selectNodeContents(el.firstChild);
+                     return Array.from(range.getClientRects()).map(r => Math.round(r.top)); }"""
+    )
+    words = name.evaluate("(el) => el.firstChild.textContent.trim().split(' ').length")
+    assert len(set(lines)) <= words
+    shots(page, f"table-history-{scheme}")
+    assert_inside_viewport(page)
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def own_server(tmp_path_factory):
+    """The app on a database this module also writes to (a stored deal, as a game
+    screen saves it); yields (url, database path)."""
+    db = tmp_path_factory.mktemp("table-page") / "scorekeeper.sqlite"
+    app = create_app(
+        {
+            "DATABASE": str(db),
+            "SECRET_KEY": "browser-tests",
+            "POLL_INTERVAL_MS": 500,
+            "CREATE_RATE_LIMIT": "1000000 per minute",
+        }
+    )
+    with served(app) as url:
+        yield url, db
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_deal_opens_to_its_breakdown(browser, own_server, shots, scheme):
+    """Why did Ana get +10? The Cowboy deal stored as the screen saves it (the engine's
+    request and result); its history row opens to each player's items."""
+    url, db = own_server
+    case = json.loads((EXAMPLES / "cowboy-deal.json").read_text())[0]
+    context = phone_context(browser, color_scheme=scheme)
+    page = context.new_page()
+    scorer_url = start_table(page, url, "cowboy", case["request"]["players"])
+    key = scorer_url.rsplit("/", 1)[1]
+    s = Store(connect(str(db)))
+    try:
+        table, _access = s.table_by_key(key)
+        ids = {p.name: p.id for p in s.players(table.id)}
+        result = case["response"]
+        points = {ids[n]: r["total"] for n, r in result["players"].items() if r["total"]}
+        s.add_entry(table.id, 1, "cowboy-deal", case["request"], result, points)
+    finally:
+        s.close()
+    row = page.locator('#history [data-round="1"]')
+    expect(row).to_have_count(1, timeout=5000)  # the poll brings it
+    why = row.locator("details.round-why")
+    expect(why.locator(".why-lines")).not_to_be_visible()
+    why.locator("summary").tap()
+    expect(why).to_contain_text("Ana: Marriage shown (K+Q of one suit) +25")
+    expect(why).to_contain_text("Six held −20")
+    expect(why).to_contain_text("Milica: 10 laid out ×4 +40; Six held −20 = +20")
+    expect(row.locator(".after").nth(1)).to_have_text("= 10")
+    expect(why.locator(".why-lines")).to_be_visible()
+    shots(page, f"table-deal-breakdown-{scheme}")
+    assert_inside_viewport(page)
+    context.close()
+
+
+def test_the_winner_banner_offers_rematch_and_new_game(page, live_server, shots):
+    start_table(page, live_server, "cowboy", ["Ana", "Bojan", "Ceca"])
+    page.locator("details.pad-by-hand > summary").tap()
+    save_round(page, [510, 200, 0])
+    banner = page.locator("#standings")
+    expect(banner.locator(".status.finished")).to_contain_text("Ana wins")
+    rematch = banner.get_by_role("button", name="Rematch")
+    expect(rematch).to_be_visible()
+    expect(banner.get_by_role("link", name="New game")).to_be_visible()
+    assert in_view(page, "#standings .after-win")  # on the first screen, not under a fold
+    shots(page, "table-won")
+    old = page.url
+    rematch.tap()
+    expect(page).not_to_have_url(old)
+    expect(page.locator("#standings .status.finished")).to_have_count(0)
+    assert totals(page) == {"Ana": 0, "Bojan": 0, "Ceca": 0}
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_undo_and_end_game_ask_for_a_second_tap(browser, live_server, shots, scheme):
+    context = phone_context(browser, color_scheme=scheme)
+    page = context.new_page()
+    start_table(page, live_server, "vezimas", ["Asta", "Jonas", "Rūta"])
+    page.locator("details.pad-by-hand > summary").tap()
+    save_round(page, [0, 1, 0])
+    row = page.locator('#history [data-round="1"]')
+    expect(row).to_have_count(1)
+    undo = row.get_by_role("button", name="Undo")
+    undo.tap()
+    expect(undo).to_have_text("Tap again to undo")
+    expect(row).not_to_have_class(re.compile(r"\bundone\b"))  # nothing sent yet
+    shots(page, f"table-undo-confirm-{scheme}")
+    undo.tap()
+    expect(row).to_have_class(re.compile(r"\bundone\b"))
+    # left alone, the asking button goes back to what it was
+    end = page.locator("form.end-game button")
+    end.tap()
+    expect(end).to_have_text("Tap again to end the game")
+    expect(end).to_have_text("End the game", timeout=8000)
+    expect(page.locator("#standings .status.finished")).to_have_count(0)
+    end.tap()
+    end.tap()
+    expect(page.locator("#standings .status.finished")).to_be_visible()
+    context.close()
+
+
+def test_the_top_bar_is_quiet_in_dark_mode(browser, live_server):
+    context = browser.new_context(
+        viewport=PHONE, color_scheme="dark", has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    page.goto(live_server + "/")
+    background = page.locator(".topbar").evaluate("el => getComputedStyle(el).backgroundColor")
+    r, g, b = (int(n) for n in re.findall(r"\d+", background)[:3])
+    assert max(r, g, b) < 80, background  # a dark green, not the bright accent
+    context.close()
+
+
+def test_recent_tables_say_who_plays_and_who_leads(page, live_server):
+    start_table(page, live_server, "cowboy", ["Ola", "Piotr", "Ceca"])
+    page.locator("details.pad-by-hand > summary").tap()
+    save_round(page, [5, -3, 0])
+    expect(page.locator('#history [data-round="1"]')).to_have_count(1)
+    page.goto(live_server + "/")
+    first = page.locator("#recent li").first
+    expect(first).to_contain_text("Ola, Piotr, Ceca")
+    expect(first).to_contain_text("In play · Ola leads (5)")
+    expect(first).to_contain_text("seen")
