@@ -95,8 +95,28 @@ def _store(args):
     return store.Store(store.connect(app.config["DATABASE"]), **store.caps(app.config)), app
 
 
-def _base_url(args) -> str:
-    return (args.base_url or f"http://{lan_address()}:8000").rstrip("/")
+DEFAULT_PORT = 8000
+
+
+def served_url_file(database: str) -> Path:
+    """Where ``serve`` notes the address it serves a database at, beside the file: the
+    links ``tables`` prints then carry the port actually served, whatever --port was."""
+    return Path(str(database) + ".served-url")
+
+
+def _served_url(app) -> str | None:
+    try:
+        text = served_url_file(app.config["DATABASE"]).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeError):
+        return None
+    return text if re.fullmatch(r"https?://[^\s/]+/?", text) else None
+
+
+def _base_url(args, app=None) -> str:
+    """--base-url, else the address the server of this database noted while serving,
+    else this machine's address on the default port (what ``make run`` serves)."""
+    found = args.base_url or (app is not None and _served_url(app))
+    return (found or f"http://{lan_address()}:{DEFAULT_PORT}").rstrip("/")
 
 
 # A table is named by its key or by a link holding it (as `tables` prints it).
@@ -130,8 +150,8 @@ def shown(text: str) -> str:
 
 
 def cmd_tables(args) -> int:
-    s, _app_ = _store(args)
-    base = _base_url(args)
+    s, app = _store(args)
+    base = _base_url(args, app)
     tables = s.list_tables()
     if not tables:
         print("No tables yet. Start one in the app.")
@@ -178,7 +198,7 @@ def cmd_export(args) -> int:
 def cmd_import(args) -> int:
     from . import store
 
-    s, _app_ = _store(args)
+    s, app = _store(args)
     try:
         data = json.loads(Path(args.file).read_text(encoding="utf-8"))
         table_id = s.import_table(data)
@@ -192,7 +212,7 @@ def cmd_import(args) -> int:
         sys.stderr.write(exc.message + "\n")
         return 2
     table = s.table(table_id)
-    print(f"Imported {table.name}: {_base_url(args)}/t/{table.scorer_key}")
+    print(f"Imported {table.name}: {_base_url(args, app)}/t/{table.scorer_key}")
     return 0
 
 
@@ -260,8 +280,13 @@ def cmd_serve(args) -> int:
     host = lan_address() if args.host in ("0.0.0.0", "::", "") else args.host
     url = f"http://{host}:{port}/"
     print(f"Scorekeeper is serving {app.config['DATABASE']}", flush=True)
+    noted = served_url_file(app.config["DATABASE"])
 
     def ready() -> None:  # printed once a phone can open the address
+        try:
+            noted.write_text(url + "\n", encoding="utf-8")
+        except OSError:
+            pass  # a read-only folder: `tables` then prints the default port
         print(f"Open {url} on every phone at the table (same Wi-Fi), or scan:")
         if not args.no_qr:
             segno.make(url, error="l").terminal(compact=True)
@@ -273,6 +298,12 @@ def cmd_serve(args) -> int:
         server.serve(args.host, port, args.db, workers=workers, threads=threads, ready=ready)
     except KeyboardInterrupt:
         pass
+    finally:
+        try:  # only this server's note: another may have started on the file since
+            if noted.read_text(encoding="utf-8").strip() == url:
+                noted.unlink()
+        except OSError:
+            pass
     return 0
 
 
@@ -340,7 +371,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = with_db(sub.add_parser("tables", help="list the tables with their links"))
     p.add_argument(
-        "--base-url", help="the address phones use (default: this machine's LAN address)"
+        "--base-url",
+        help="the address phones use (default: the one `serve` is serving this database at,"
+        " else this machine's LAN address on port 8000)",
     )
     p.set_defaults(func=cmd_tables)
 
