@@ -728,6 +728,27 @@ def test_the_watch_link_sees_the_trumps_and_the_question_and_cannot_write(vz):
     assert (t.entries(), t.draft(), t.draft(screen.CHECK_DRAFT)) == before
 
 
+def test_the_watch_link_shows_no_prompt_it_cannot_answer(vz):
+    """A watch phone sees what the table is doing, not questions put to it (issue
+    #24): no "who got the cart?", no "whose turn?" while a question is half asked."""
+    t = vz(THREE)
+    t.send("queen", seat=t.seat("Asta"))
+    watch = watch_url(t.page().html)
+    for step in ("set-up", "trumps", "a top card", "whose turn and the hand"):
+        if step == "trumps":
+            t.send("nine", seat=t.seat("Jonas"))
+            t.tap("/trumps", submission_id="trumps")
+        elif step == "a top card":
+            t.tap("/check/top", card="9S")
+        elif step == "whose turn and the hand":
+            t.tap("/check/player", seat=t.who("Jonas"))
+            t.tap("/check/mode", mode="hand")
+        text = re.sub(r"<[^>]+>", " ", panel_of(t.page(watch).html))
+        assert "?" not in text, (step, " ".join(text.split()))
+    assert "The beat check" in text and "Round 1: the cart" in text
+    assert "Does it beat?" in t.page().html and "Round 1: who got the cart?" in t.html
+
+
 def test_the_poll_refreshes_the_panel_on_other_phones(vz):
     t = vz(FOUR)
     t.set_trumps("Jonas")

@@ -274,3 +274,30 @@ def test_the_last_player_holding_cards_is_proposed_for_the_cart(
     expect(page.locator("#board .flash.ok")).to_contain_text("Round 1: Tomas got the cart.")
     assert totals(page) == {"Asta": 0, "Jonas": 0, "Rūta": 0, "Tomas": 1}
     assert_inside_viewport(page)
+
+
+def test_the_watch_phone_shows_no_prompt_it_cannot_answer(
+    page, browser, live_server, taps, console_errors
+):
+    """Issue #24: the watch link shows the trumps, the question being checked and the
+    cart as statements, never a question put to a phone that cannot answer it."""
+    start_table(page, live_server, "vezimas", NAMES)
+    watch_url = page.locator("[data-copy]").last.get_attribute("data-copy")
+    watcher_context = phone_context(browser)
+    watcher = watcher_context.new_page()
+    watcher.goto(watch_url)
+    panel = watcher.locator("#vezimas-panel")
+    expect(panel).to_contain_text("The trumps are set at the first deal.")
+    expect(panel).not_to_contain_text("?")
+    tap_and_wait(page, taps, pick("Who holds the queen of clubs", "Jonas"))
+    taps(".vz-save-trumps")
+    expect(page.locator(".vz-trumps")).to_contain_text("Jonas leads")
+    tap_and_wait(page, taps, pick("Top card", "9S"))
+    expect(panel.locator(".vz-question [data-card='9S']")).to_have_count(1, timeout=3000)
+    expect(panel).to_contain_text("The beat check")
+    expect(panel).to_contain_text("Round 1: the cart")
+    expect(panel).not_to_contain_text("?")
+    expect(page.locator("#vezimas-panel")).to_contain_text("whose turn?")  # the scorer is asked
+    expect(panel.locator("button")).to_have_count(0)
+    assert_inside_viewport(watcher)
+    watcher_context.close()
