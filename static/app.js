@@ -198,12 +198,14 @@
     btn.removeAttribute("data-armed");
     btn.classList.remove("armed");
   }
-  document.addEventListener("submit", function (ev) {
-    var btn = ev.submitter;
-    if (!btn || !btn.hasAttribute || !btn.hasAttribute("data-confirm")) return;
+  // (a click, caught before htmx sees it: a form's submit button and an hx-post
+  // button alike)
+  document.addEventListener("click", function (ev) {
+    var btn = ev.target.closest ? ev.target.closest("[data-confirm]") : null;
+    if (!btn || btn.disabled) return;
     if (btn.hasAttribute("data-armed")) { disarm(btn); return; } // the second tap: send it
     ev.preventDefault();
-    ev.stopImmediatePropagation(); // before htmx, which listens on the form
+    ev.stopImmediatePropagation();
     btn.setAttribute("data-armed", btn.textContent);
     btn.textContent = btn.getAttribute("data-confirm");
     btn.classList.add("armed");
