@@ -47,9 +47,12 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader
 
 from . import rulecards
 from .app import resource_dir
+from .cards import CardError, parse_card
 from .games import catalog, vezimas
+from .i18n import gettext as _
 from .store import Store, Table
 from .summary import TableSummary, summarize
+from .web import pegs_view
 
 try:
     import fcntl
@@ -620,7 +623,10 @@ def _sheet_context(slug: str, names: list[str] | None, table: Table | None) -> d
     game = catalog.GAMES[slug]
     settings = {**game.defaults(), **(table.settings if table else {})}
     seats = list(names) if names else [""] * BLANK_SEATS[slug]
+    first = settings.get("first_dealer") if names else None
     ctx = {
+        # the table's first dealer (a seat), written where the sheet asks for him
+        "first_dealer": seats[first] if isinstance(first, int) and 0 <= first < len(seats) else "",
         "game": game,
         "table": table,
         "names": seats,
@@ -733,9 +739,83 @@ def carried_forward(store: Store, summary: TableSummary) -> CarriedForward | Non
     )
 
 
+def _card_text(code: object) -> str:
+    """A card as players write it: J♥, 10♠ (the code itself if it is no card)."""
+    try:
+        card = parse_card(code)
+    except CardError:
+        return str(code)
+    return card.symbol
+
+
+def _pegs_move(entry, names: list[str]) -> str:
+    """A Pegs move in words: who played which card, each peg from → to, and the pegs
+    it bumped (a discard or a board set by hand as the table page says it)."""
+    if entry.kind != pegs_view.APPLY_KIND:
+        return pegs_view.move_text(entry, names)
+
+    def name(seat) -> str:
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else str(seat)
+
+    def hole(at) -> str:
+        return _("start") if at == "S" else str(at)
+
+    req = entry.request
+    player = req.get("player")
+    steps = "; ".join(
+        f"{name(st.get('seat'))}'s peg {hole(st.get('from'))} → {hole(st.get('to'))}"
+        for st in req.get("steps", [])
+    )
+    card = req.get("card", "JK")
+    text = f"{name(player)}: {_card_text(card) if card != 'JK' else _('Joker')} · {steps}"
+    bumps = [
+        f"{name(b.get('seat'))}'s peg {hole(b.get('from'))} → {hole(b.get('to'))}"
+        for b in entry.result.get("bumps", [])
+    ]
+    if bumps:
+        text += " · " + _("bumps %(pegs)s", pegs="; ".join(bumps))
+    return text
+
+
+def _kvanta_rounds(summary: TableSummary) -> dict[int, dict[str, str]]:
+    """Each printed round's target and turned card (the poker prize's card), from
+    its live entries; a round that has not recorded one leaves it out."""
+    rounds: dict[int, dict[str, str]] = {}
+    for row in summary.history:
+        entry = row.entry
+        if not entry.live:
+            continue
+        found = rounds.setdefault(entry.round, {})
+        if isinstance(entry.request.get("target"), int):
+            found.setdefault("target", str(entry.request["target"]))
+        if entry.kind == "kvanta-poker" and entry.request.get("prize_card"):
+            found["turned"] = _card_text(entry.request["prize_card"])
+    return rounds
+
+
+def _team_home(summary: TableSummary) -> list[dict] | None:
+    """Pegs: each team's players and pegs home, from the board (P-D1)."""
+    home = summary.progress.pegs_home
+    names = summary.names
+    if home is None or len(home) != len(names):
+        return None
+    per_seat = summary.progress.pegs_per_seat
+    return [
+        {
+            "names": names[team::2],
+            "home": sum(home[team::2]),
+            "pegs": per_seat * len(names[team::2]),
+        }
+        for team in (0, 1)
+    ]
+
+
 def filled_sheet_html(summary: TableSummary, carried: CarriedForward | None = None) -> str:
     """A table's latest history (``carried``: under the line carrying the earlier
-    entries' totals forward), totals, standings and winner."""
+    entries' totals forward), totals, standings and winner. A Pegs table's history
+    prints each move and ends in the pegs home per team; a Kvanta table's prints each
+    round's target and turned card."""
+    pegs = summary.game.slug == "pegs"
     return render_html(
         "filled-sheet.html",
         s=summary,
@@ -744,6 +824,11 @@ def filled_sheet_html(summary: TableSummary, carried: CarriedForward | None = No
         house=_house(summary.game, summary.table),
         st=summary.standings,
         carried=carried,
+        moves={r.entry.id: _pegs_move(r.entry, summary.names) for r in summary.history}
+        if pegs
+        else None,
+        team_home=_team_home(summary) if pegs else None,
+        kvanta_rounds=_kvanta_rounds(summary) if summary.game.slug == "kvanta" else None,
     )
 
 

@@ -784,3 +784,51 @@ def test_a_word_spelled_out_is_never_broken_at_its_hyphens():
     html = str(rulecards.markup("the next letter of V-E-Ž-I-M-A-S (V-D6), a 3-5-7"))
     assert '<span class="spelled">V-E-Ž-I-M-A-S</span>' in html
     assert '<span class="did">V-D6</span>' in html and "a 3-5-7" in html
+
+
+def test_filled_pegs_sheet_prints_each_move_and_the_pegs_home_per_team(ctx, store):
+    """A move scores no points: its row says who played which card, each peg from →
+    to and the pegs it bumped, and the sheet ends in the pegs home per team (P-D1)."""
+    table = make_table(store, "pegs", ["Ana", "Bojan", "Ceca", "Dule"])
+    board = {"0": ["T8", "S", "S", "S", "H1"], "1": ["S"] * 5, "2": ["S"] * 5, "3": ["S"] * 5}
+    move = {"player": 0, "card": "7H", "steps": [{"seat": 0, "from": "T1", "to": "T8"}]}
+    bumped = [{"seat": 1, "from": "T8", "to": "S"}]
+    result = {"seats": 4, "pegs": board, "bumps": bumped, "winner_team": None}
+    store.add_entry(table.id, 1, "pegs-apply", move, result, {})
+    joker = {"player": 1, "card": "JK", "steps": [{"seat": 1, "from": "S", "to": "T20"}]}
+    store.add_entry(table.id, 2, "pegs-apply", joker, {**result, "bumps": []}, {})
+    text = pdf_text(printing.filled_sheet(store, store.table(table.id)).pdf)
+    assert "Ana: 7♥ · Ana's peg T1 → T8 · bumps Bojan's peg T8 → start" in text
+    assert "Bojan: Joker · Bojan's peg start → T20" in text
+    assert "Pegs home Team 1 (Ana, Ceca): 1 of 10 · Team 2 (Bojan, Dule): 0 of 10" in text
+    assert "Total 0 0 0 0" not in text
+
+
+def test_filled_kvanta_sheet_prints_each_rounds_target_and_turned_card(ctx, store):
+    table = make_table(store, "kvanta", ["Ana", "Bojan", "Ceca"])
+    ana, bojan, ceca = store.players(table.id)
+    call = {"target": 14, "caller": "Ana", "sums": {"Ana": 14, "Bojan": 3, "Ceca": 9}}
+    store.add_entry(table.id, 1, "kvanta-call", call, {}, {ana.id: 10})
+    store.add_entry(
+        table.id, 1, "kvanta-poker", {"prize_card": "JH", "hands": {}}, {}, {bojan.id: 3}
+    )
+    store.add_entry(table.id, 2, "kvanta-call", {**call, "target": 9}, {}, {ceca.id: 5})
+    text = pdf_text(printing.filled_sheet(store, store.table(table.id)).pdf)
+    assert "Target Turned card Ana Bojan Ceca" in text
+    assert "1 Call 14 J♥ +10 0 0" in text
+    assert "2 Call 9 0 0 +5" in text
+
+
+@pytest.mark.parametrize(
+    ("slug", "seen"),
+    [("kvanta", "First dealer: Ceca"), ("pegs", "Notes 1 Ceca"), ("cowboy", "Deals first Ceca")],
+)
+def test_a_blank_sheet_from_a_table_names_its_first_dealer(ctx, store, slug, seen):
+    table = make_table(
+        store,
+        slug,
+        ["Ana", "Bojan", "Ceca", "Dule"][: catalog.GAMES[slug].max_players],
+        {"first_dealer": 2},
+    )
+    text = pdf_text(printing.blank_sheet(slug, store, table).pdf)
+    assert seen in text
