@@ -1678,12 +1678,17 @@ class Store:
         *,
         draft_version: int,
         submission_id: str | None = None,
+        also: Iterable[tuple[str, dict, dict, dict[int, int]]] = (),
+        replaces: Iterable[int] = (),
     ) -> dict:
         """Save the deal a draft holds as one entry and close the draft, in one
         transaction; the entry keeps the draft's tap log (for Edit). Refused
         (DraftChanged) when a tap changed the draft since ``draft_version``. A draft
         reopened from an entry (its context names ``supersedes``) stores an entry of the
-        same round that supersedes the old one: the history keeps both."""
+        same round that supersedes the old one: the history keeps both. ``replaces``:
+        provisional entries of the deal (a Cowboy deal's marriages, counted while it was
+        played) that the entry takes over in their round, as ``add_entry`` does."""
+        replaces = tuple(replaces)
 
         def body(outcome: dict) -> None:
             self._check_entry_room(table_id)
@@ -1705,6 +1710,8 @@ class Store:
                 round_number = old["round"]
             elif context.get("reopened") is not None:  # an undone deal saved again
                 round_number = context["round"]
+            elif replaces:
+                round_number = self._entry_row(table_id, replaces[0])["round"]
             else:
                 round_number = self.next_round(table_id)
             if not set(points) <= {p.id for p in self.players(table_id)}:
@@ -1728,15 +1735,57 @@ class Store:
             )
             if old_id is not None:
                 self._event(old_id, "superseded", by_entry=entry_id)
-            log = {"taps": found.data["taps"], "context": context}
+            # ``also``: more entries of the same round closed by the same log (a Kvanta
+            # round's several scores), as (kind, request, result, points); an edit of
+            # such a round supersedes every one of them
+            for other in context.get("supersedes_also") or ():
+                if self._is_live(other):
+                    self._event(other, "superseded", by_entry=entry_id)
+            also_ids = []
+            for more_kind, more_request, more_result, more_points in also:
+                if not set(more_points) <= {p.id for p in self.players(table_id)}:
+                    raise StoreError("Points were given for someone who is not at this table.")
+                more_id = self._insert(
+                    "entries",
+                    {
+                        "table_id": table_id,
+                        "round": round_number,
+                        "kind": more_kind,
+                        "request": json.dumps(more_request, ensure_ascii=False),
+                        "result": json.dumps(more_result, ensure_ascii=False),
+                        "created": now(),
+                        "submission_id": None,
+                        "supersedes": None,
+                    },
+                )
+                self.db.conn.executemany(
+                    "INSERT INTO entry_points (entry_id, player_id, points) VALUES (?, ?, ?)",
+                    [(more_id, pid, int(pts)) for pid, pts in more_points.items()],
+                )
+                also_ids.append(more_id)
+            for taken in replaces:
+                if not self._is_live(taken):
+                    raise Conflict(
+                        f"Round {round_number} was changed on another phone meanwhile; "
+                        "nothing was saved."
+                    )
+                self._event(taken, "superseded", by_entry=entry_id)
+            log = {"taps": found.data["taps"], "context": context, "also": also_ids}
             self._insert(
                 "entry_taps",
                 {"entry_id": entry_id, "draft": name, "data": json.dumps(log, ensure_ascii=False)},
             )
             self.db.execute("DELETE FROM drafts WHERE table_id = ? AND name = ?", [table_id, name])
-            outcome.update(entry_id=entry_id, round=round_number, supersedes=old_id)
+            outcome.update(entry_id=entry_id, round=round_number, supersedes=old_id, also=also_ids)
 
         return self.once(table_id, submission_id, "close_draft_into_entry", body)
+
+    def _also_of(self, entry_id: int) -> list[int]:
+        """The other entries of a round closed with this entry's log (``also``)."""
+        row = self.db.execute(
+            "SELECT data FROM entry_taps WHERE entry_id = ?", [entry_id]
+        ).fetchone()
+        return list(json.loads(row[0]).get("also") or ()) if row else []
 
     def entry_taps(self, entry_id: int) -> list[dict] | None:
         """The tap log an entry was saved with; None for one saved without."""
@@ -1771,10 +1820,16 @@ class Store:
             if entry.kind != kind or not entry.live:
                 raise Conflict(f"Round {entry.round} was undone or changed; it cannot be edited.")
             taps = self.entry_taps(entry_id)
+            also = [e for e in self._also_of(entry_id) if self._is_live(e)]
             return {
                 "taps": rebuild(entry) if taps is None else taps,
                 "undone": [],
-                "context": {**context, "round": entry.round, "supersedes": entry_id},
+                "context": {
+                    **context,
+                    "round": entry.round,
+                    "supersedes": entry_id,
+                    "supersedes_also": also,
+                },
             }
 
         return self._change_log(table_id, name, change)
@@ -1792,6 +1847,8 @@ class Store:
         current = self.tap_log(table_id, name).data
         if current and current.get("taps"):
             return
+        if any(self._is_live(e) for e in log.get("also") or ()):
+            return  # the round's other entries still count: its log stays with them
         context = {
             **(log.get("context") or {}),
             "players": [p.name for p in self.players(table_id)],

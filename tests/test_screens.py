@@ -191,3 +191,24 @@ def test_a_szaman_tap_in_the_middle_of_a_deal_runs_at_most_six_statements(app, c
         conn.set_trace_callback(None)
     assert response.status_code == 200 and "Piotr plays" in response.get_data(as_text=True)
     assert len(statements) <= 6, statements
+
+
+def test_a_round_of_several_entries_closes_reopens_and_is_superseded_whole(s, table_id):
+    """A Kvanta round scores several entries: the log closes into all of them in one
+    round, Edit reopens it, and its save supersedes every one of them."""
+    ola = s.players(table_id)[0].id
+    s.append_tap(table_id, DRAFT, tap("a"), accept, begin)
+    more = [("manual-points", {"players": ["Ola", "Piotr"], "points": {"Ola": 2}}, {}, {ola: 2})]
+    outcome = s.close_draft_into_entry(
+        table_id, DRAFT, "manual-points", {}, {}, {ola: 3}, draft_version=1, also=more
+    )
+    entries = s.entries(table_id)
+    assert [(e.round, e.points) for e in entries] == [(1, {ola: 3}), (1, {ola: 2})]
+    assert outcome["also"] == [entries[1].id]
+    log = s.reopen_entry(table_id, DRAFT, outcome["entry_id"], "manual-points", list, {})
+    assert log.data["context"]["supersedes_also"] == [entries[1].id]
+    s.close_draft_into_entry(
+        table_id, DRAFT, "manual-points", {}, {}, {ola: 4}, draft_version=log.version
+    )
+    assert [e.state for e in s.entries(table_id)] == ["superseded", "superseded", "live"]
+    assert s.totals(table_id)[ola] == 4

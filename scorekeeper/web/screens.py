@@ -657,30 +657,36 @@ def save_into_entry(
     s: store.Store,
     table: store.Table,
     screen: TapScreen,
-    closing: dict,
+    closing: dict | list[dict],
     draft_version: int,
     submission_id,
 ) -> dict:
     """The one save-into-entry helper: the closing request scored by its engine and
-    stored with the draft's tap log, the draft closed in the same transaction."""
-    kind, request_json = closing["kind"], closing["request"]
+    stored with the draft's tap log, the draft closed in the same transaction. A
+    closing that is a list (a Kvanta round's several scores) is one entry each, in
+    one round."""
+    closings = closing if isinstance(closing, list) else [closing]
     context = (s.tap_log(table.id, screen.draft).data or {}).get("context") or {}
     taken = screen.replaces(s, table, context) if screen.replaces else ()
-    result = api.evaluate(kind, request_json)
     ids = {p.name: p.id for p in s.players(table.id)}
-    points = {
-        ids[name]: pts for name, pts in api.points_of(kind, result).items() if pts and name in ids
-    }
+    scored = []
+    for one in closings:
+        kind, request_json = one["kind"], one["request"]
+        result = api.evaluate(kind, request_json)
+        points = {
+            ids[name]: pts
+            for name, pts in api.points_of(kind, result).items()
+            if pts and name in ids
+        }
+        scored.append((kind, request_json, result, points))
     return s.close_draft_into_entry(
         table.id,
         screen.draft,
-        kind,
-        request_json,
-        result,
-        points,
+        *scored[0],
         draft_version=draft_version,
         submission_id=submission_id,
         replaces=taken,
+        also=scored[1:],
     )
 
 
@@ -711,7 +717,7 @@ def save_route(key: str):
         if context.get("supersedes") is None and summarize(s, table).standings.finished:
             raise Refusal(_("The game is over."), status=409)
         closing = state_of(screen, table, log.data).to_json()["closing"]
-        if closing is None:
+        if not closing:
             raise Refusal(_("The deal is not finished yet: nothing was saved."))
         outcome = save_into_entry(s, table, screen, closing, log.version, submission_id)
     except (RuleError, Refusal, store.StoreError) as exc:
