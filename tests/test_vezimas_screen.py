@@ -502,6 +502,29 @@ def test_the_game_ends_when_the_players_say_so(vz):
     assert "hx-post" not in panel_of(html)  # no more taps in the panel
 
 
+def test_ending_the_game_does_not_bump_the_round_number(vz):
+    """Ending is no round of its own: the end sits in the last round played, and once
+    undone (a slip) the next deal is still round 2."""
+    t = vz(THREE)
+    t.set_trumps("Asta", "Asta")
+    t.cart("Jonas")
+    t.save("d1")
+    html = t.client.post(f"{t.url}/end", data={"csrf_token": t.csrf}, headers=HX).get_data(
+        as_text=True
+    )
+    (end,) = t.entries("game-end")
+    assert end.round == 1
+    assert 'data-round="2"' not in html and not re.search(r"Round 2\b", html)
+    t.client.post(
+        f"{t.url}/entries/{end.id}/undo", data={"csrf_token": t.csrf, "submission_id": "u1"}
+    )
+    t.page()
+    assert "Round 2: who got the cart?" in t.html and not re.search(r"Round 3\b", t.html)
+    t.cart("Rūta")
+    t.save("d2")
+    assert [e.round for e in t.entries("vezimas-deal")] == [1, 2]
+
+
 def test_v_d6_with_letters_the_table_shows_letters_and_vezimas_ends_the_session(vz):
     """V-D6 (house rule tally = letters): each deal's loser takes the next letter;
     completing VEŽIMAS loses and ends the session, nothing more can be entered."""

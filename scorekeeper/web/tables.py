@@ -703,7 +703,9 @@ def end_game(key: str):
     try:
         s.add_entry(
             table.id,
-            s.next_round(table.id),
+            # in the last round played: ending is no round of its own, so the round
+            # number stays (and comes back as it was when the end is undone)
+            max(s.next_round(table.id) - 1, 1),
             "game-end",
             {},
             {},

@@ -301,3 +301,21 @@ def test_the_watch_phone_shows_no_prompt_it_cannot_answer(
     expect(panel.locator("button")).to_have_count(0)
     assert_inside_viewport(watcher)
     watcher_context.close()
+
+
+def test_ending_the_game_keeps_the_round_number(page, live_server, taps, console_errors):
+    """Ending is no round of its own: after one deal the end sits in round 1, and the
+    history shows no round 2."""
+    start_table(page, live_server, "vezimas", NAMES)
+    tap_and_wait(page, taps, pick("Who holds the queen of clubs", "Jonas"))
+    taps(".vz-save-trumps")
+    tap_and_wait(page, taps, pick("Who got the cart", "Tomas"))
+    taps(".vz-save-deal")
+    expect(page.locator("#board .flash.ok")).to_contain_text("Round 1: Tomas got the cart.")
+    taps(".end-game button")
+    expect(page.locator(".end-game button")).to_have_text("Tap again to end the game")
+    taps(".end-game button")
+    expect(page.locator(".vz-over")).to_contain_text("The session is over.")
+    expect(page.locator('#history [data-round="2"]')).to_have_count(0)
+    expect(page.locator('#history [data-round="1"]').first).to_be_attached()
+    expect(page.locator("#board")).not_to_contain_text("Round 2")
