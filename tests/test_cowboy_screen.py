@@ -1,11 +1,13 @@
-"""The Wyoming Cowboy screen through the Flask client: every tap saved in the
-draft, the engine's preview and refusals placed next to the right player,
-marriages (C-D1) replaced by the closed deal without double counting, the
-shot referee, the watch link, bad input and retries."""
+"""The Wyoming Cowboy screen through the Flask client, on the one screen mechanism: every
+tap added to the deal's log (a replayed tap id once, a tap that is already so not at
+all), the engine's preview and refusals placed next to the right player, marriages
+(C-D1) counted at once and taken over by the closed deal without double counting, the
+shot referee, Edit of a saved deal, an old draft upgraded, the watch link, bad input."""
 
 from __future__ import annotations
 
 import html
+import itertools
 import json
 import re
 
@@ -13,46 +15,125 @@ import pytest
 from conftest import another_phone_first
 
 from scorekeeper import api
-from scorekeeper.web import cowboy as screen
+from scorekeeper import store as store_module
 
 HX = {"HX-Request": "true"}
 NAMES = ("Ana", "Bojan", "Ceca", "Dragan")
 RULES_ON = {"cowboy-marriage_and_harlot": "on", "cowboy-curse_replaces_sixes": "on"}
+DRAFT = "cowboy-deal"
+tap_ids = itertools.count()
+
+
+def seat(name):
+    return NAMES.index(name)
 
 
 class Table:
-    """A cowboy table and the taps a phone sends."""
+    """A cowboy table and one phone's taps, as the panel's buttons send them."""
 
     def __init__(self, client, store, parsed, url, page):
         self.client, self.store, self.parsed = client, store, parsed
-        self.url = url
-        self.csrf = page.csrf
+        self.url, self.csrf, self.html = url, page.csrf, page.html
         (self.table,) = store.list_tables()
         self.ids = {p.name: p.id for p in store.players(self.table.id)}
+        self.status = 200
 
-    def post(self, path, headers=HX, **data):
-        data = {"csrf_token": self.csrf, **data}
-        return self.client.post(f"{self.url}/cowboy{path}", data=data, headers=headers)
+    @property
+    def panel(self) -> str:
+        start = self.html.index('<section id="cowboy-panel"')
+        return self.html[start : self.html.index("</section>", start)]
 
-    def tap(self, path, **data):
-        response = self.post(path, **data)
-        assert response.status_code == 200, response.get_data(as_text=True)[:500]
-        return response.get_data(as_text=True)
+    @property
+    def version(self) -> int:
+        return int(re.search(r'data-version="(\d+)"', self.panel).group(1))
 
-    def card(self, zone, player, code, seen=""):
-        return self.tap("/card", zone=zone, player=str(self.ids[player]), card=code, seen=seen)
+    @property
+    def round(self) -> int:
+        return int(re.search(r'data-round="(\d+)"', self.panel).group(1))
 
-    def gun(self, player, codes):
-        for i, code in enumerate(codes):
-            out = self.card("gun", player, code, " ".join(codes[:i]))
+    def post(self, path, data=None, headers=HX):
+        response = self.client.post(
+            f"{self.url}/cowboy{path}",
+            data=data or {},
+            headers={**headers, "X-CSRFToken": self.csrf},
+        )
+        self.status = response.status_code
+        body = response.get_data(as_text=True)
+        if 'id="cowboy-panel"' in body:
+            self.html = body
+        return body
+
+    def send(self, action, tap_id=None, v=None, rnd=None, **args):
+        """One tap in the play state's notation, with a fresh tap id (as app.js gives)."""
+        self.last_id = tap_id or f"t{next(tap_ids)}"
+        return self.post(
+            "/tap",
+            {
+                "tap_id": self.last_id,
+                "tap": json.dumps({"action": action, **args}),
+                "v": str(self.version if v is None else v),
+                "round": str(self.round if rnd is None else rnd),
+            },
+        )
+
+    def tap(self, action, **args):
+        out = self.send(action, **args)
+        assert self.status == 200, (self.status, errors(out))
         return out
 
-    def marriage(self, player, suit, sid):
-        self.tap("/marriage/player", player=str(self.ids[player]))
-        return self.post("/marriage", player=str(self.ids[player]), suit=suit, submission_id=sid)
+    def button(self, *marks: str) -> dict:
+        """The fields of the panel's enabled tap button carrying every one of ``marks``."""
+        for tag in re.findall(r"<button\b[^>]*>", self.panel, re.S):
+            if all(m in tag for m in marks) and "data-tap" in tag and "disabled" not in tag:
+                return json.loads(html.unescape(re.search(r"hx-vals='([^']*)'", tag).group(1)))
+        raise AssertionError(f"no button {marks} on the panel")
 
-    def draft(self, name=screen.DEAL):
-        return self.store.draft(self.table.id, name)[0]
+    def press(self, *marks: str):
+        fields = self.button(*marks)
+        self.last_id = f"t{next(tap_ids)}"
+        out = self.post("/tap", {**{k: str(v) for k, v in fields.items()}, "tap_id": self.last_id})
+        assert self.status == 200, (self.status, errors(out))
+        return out
+
+    def hold(self, name, *cards):
+        for card in cards:
+            self.tap("hold", seat=seat(name), card=card)
+
+    def gun(self, name, cards):
+        for card in cards:
+            self.tap("build", seat=seat(name), card=card)
+
+    def lay(self, name, *cards):
+        for card in cards:
+            self.tap("lay", seat=seat(name), card=card)
+
+    def marriage(self, name, suit, tap_id=None):
+        return self.send("marriage", tap_id=tap_id, seat=seat(name), suit=suit)
+
+    def save(self, submission_id="deal-1"):
+        return self.post(
+            "/save", {"v": self.version, "round": self.round, "submission_id": submission_id}
+        )
+
+    def undo(self):
+        return self.post("/undo", {"tap_id": self.button_vals('data-op="undo"')["tap_id"]})
+
+    def redo(self):
+        return self.post("/redo", {"tap_id": self.button_vals('data-op="redo"')["tap_id"]})
+
+    def button_vals(self, mark):
+        tag = next(t for t in re.findall(r"<button\b[^>]*>", self.panel, re.S) if mark in t)
+        return json.loads(html.unescape(re.search(r"hx-vals='([^']*)'", tag).group(1)))
+
+    def taps(self):
+        data = self.store.draft(self.table.id, DRAFT)[0]
+        return data["taps"] if data else None
+
+    def state(self):
+        from scorekeeper.games.play import play
+
+        data = self.store.draft(self.table.id, DRAFT)[0]
+        return play("cowboy", {"players": data["context"]["players"], "taps": data["taps"]})
 
     def entries(self, live_only=False):
         return self.store.entries(self.table.id, live_only=live_only)
@@ -61,8 +142,9 @@ class Table:
         by_id = self.store.totals(self.table.id)
         return {name: by_id[pid] for name, pid in self.ids.items()}
 
-    def page(self):
-        return self.client.get(self.url).get_data(as_text=True)
+    def reload(self):
+        self.html = self.client.get(self.url).get_data(as_text=True)
+        return self.html
 
 
 @pytest.fixture
@@ -78,42 +160,32 @@ def errors(text):
     return [html.unescape(e) for e in re.findall(r'class="field-error[^"]*"[^>]*>([^<]+)<', text)]
 
 
-def player_errors(text):
-    """Refusals placed next to a player: {player: message}."""
-    return {
-        html.unescape(who): html.unescape(msg)
-        for who, msg in re.findall(
-            r'class="field-error"[^>]*data-player="([^"]+)"[^>]*>([^<]+)<', text
-        )
-    }
+def seat_panel(text, name):
+    start = text.index(f'<div class="cb-player" data-player="{name}"')
+    return text[
+        start : text.index('<div class="cb-player"', start + 10) if name != NAMES[-1] else None
+    ]
 
 
-def pressed(text, code, scope=""):
-    """Whether the picker button of ``code`` is shown chosen."""
-    block = text.split(scope, 1)[1] if scope else text
-    m = re.search(rf'aria-pressed="(true|false)"\s+data-card="{code}"', block)
+def pressed(text, code):
+    m = re.search(rf'data-card="{code}"\s+aria-pressed="(true|false)"', text)
     return m.group(1) == "true"
 
 
 def enter_whole_deal(t):
     """The end of a deal: Bojan ended it on tens (he drew the 22)."""
-    t.tap("/view", view="end")
-    t.tap("/end", by=str(t.ids["Bojan"]), reason="tens")
-    for code in ("KH", "AH", "QS", "JD"):
-        t.card("held", "Ana", code)
-    for code in ("10S", "10C"):
-        t.card("tens", "Ana", code)
+    t.tap("end", seat=seat("Bojan"), reason="tens")
+    t.hold("Ana", "KH", "AH", "QS", "JD")
+    t.lay("Ana", "10S", "10C")
     t.gun("Bojan", ["2S", "2H"])
-    t.card("tens", "Bojan", "10H")
-    for code in ("6C", "6D", "6S"):
-        t.card("held", "Bojan", code)
-    for code in ("QH", "JH"):
-        t.card("held", "Ceca", code)
-    t.card("tens", "Ceca", "10D")
+    t.lay("Bojan", "10H")
+    t.hold("Bojan", "6C", "6D", "6S")
+    t.hold("Ceca", "QH", "JH")
+    t.lay("Ceca", "10D")
     t.gun("Ceca", ["3D", "5D", "7D"])
-    for code in ("KS", "AS", "KC", "QC"):
-        t.card("held", "Dragan", code)
-    return t.gun("Dragan", ["4C", "5C"])
+    t.hold("Dragan", "KS", "AS", "KC", "QC")
+    t.gun("Dragan", ["4C", "5C"])
+    return t.html
 
 
 def whole_deal_request(marriages=()):
@@ -133,116 +205,126 @@ def whole_deal_request(marriages=()):
     }
 
 
-# ---------------------------------------------------------------- the panel and the draft
+# ---------------------------------------------------------------- the panel and the log
 
 
 def test_the_table_page_shows_the_panel_with_the_house_rules(cowboy):
     t = cowboy(**{"cowboy-curse_replaces_sixes": ""})
-    page = t.page()
-    assert 'id="cowboy-panel"' in page
-    rules = re.search(r'class="cb-rules">(.*?)</p>', page, re.S).group(1)
+    rules = re.search(r'class="cb-rules">(.*?)</p>', t.html, re.S).group(1)
     assert "C-D7" in rules and "C-D8" in rules
     assert 'class="cb-rule on"' in rules and 'class="cb-rule off"' in rules
-    assert "Round 1" in page
+    assert "Round 1" in t.panel and 'data-view-default="play"' in t.panel
 
 
-def test_every_tap_is_saved_in_the_draft_and_a_retry_changes_nothing(cowboy):
+def test_every_tap_is_added_to_the_log_and_a_replayed_id_is_applied_once(cowboy):
     t = cowboy()
-    assert t.draft() is None
-    t.tap("/view", view="end")
-    out = t.card("held", "Ana", "KH")
-    assert t.draft()["held"] == {str(t.ids["Ana"]): ["KH"]}
-    assert pressed(out, "KH")
-    # the same tap again (a retry: the phone still showed KH unchosen) sets, not toggles
-    t.card("held", "Ana", "KH")
-    assert t.draft()["held"][str(t.ids["Ana"])] == ["KH"]
-    # a tap seen with KH chosen takes it away
-    out = t.card("held", "Ana", "KH", seen="KH")
-    assert t.draft()["held"][str(t.ids["Ana"])] == []
-    assert not pressed(out, "KH")
-    # who ended it, and how: set, never toggled
-    t.tap("/end", by=str(t.ids["Ceca"]))
-    t.tap("/end", by=str(t.ids["Ceca"]))
-    t.tap("/end", reason="aces")
-    d = t.draft()
-    assert (d["end_by"], d["end_reason"]) == (t.ids["Ceca"], "aces")
-    assert d["round"] == 1
+    assert t.taps() is None
+    t.tap("hold", seat=0, card="KH", tap_id="a1")
+    assert [x["id"] for x in t.taps()] == ["a1"]
+    assert pressed(seat_panel(t.panel, "Ana"), "KH")
+    # the same tap again (a retry after a lost answer): applied once, nothing written
+    version = t.store.version(t.table.id)
+    t.tap("hold", seat=0, card="KH", tap_id="a1", v=t.version - 1)
+    assert [x["id"] for x in t.taps()] == ["a1"] and t.store.version(t.table.id) == version
+    # the same meaning under a new id (a tap that is already so) is not logged either
+    t.tap("hold", seat=0, card="KH")
+    assert len(t.taps()) == 1
+    # the card's button now says what tapping it means: out of Ana's hand
+    assert t.button('data-card="KH"', "unhold")
+    t.press('data-card="KH"', "unhold")
+    assert t.state()["holdings"][0]["held"] == [] and len(t.taps()) == 2
+    t.tap("end", seat=seat("Ceca"), reason="aces")
+    assert t.state()["end"] == {"seat": 2, "player": "Ceca", "reason": "aces"}
+    assert t.store.draft(t.table.id, DRAFT)[0]["context"]["round"] == 1
 
 
-def test_a_tap_answers_out_of_band_with_the_page_at_its_version(cowboy):
-    """Each fragment lands on what the page shows when the answer arrives (the poll may
-    have redrawn the panel meanwhile); an answer that arrives late is refreshed by the
-    poll, because the marker goes with it."""
+def test_a_tap_answers_out_of_band_with_the_panel_alone(cowboy):
     t = cowboy()
-    out = t.tap("/view", view="shot")
+    seen = t.store.version(t.table.id)
+    out = t.post(
+        "/tap",
+        {
+            "tap_id": "p1",
+            "tap": json.dumps({"action": "hold", "seat": 0, "card": "QD"}),
+            "v": "0",
+            "round": "1",
+            "seen": str(seen),
+        },
+    )
     assert out.count('<section id="cowboy-panel"') == 1
     assert re.search(r'<section id="cowboy-panel"[^>]*hx-swap-oob="true"', out)
-    assert 'id="board"' not in out
-    version = t.store.version(t.table.id)
-    assert f'<div id="live" hx-swap-oob="true" hx-get="{t.url}/live?v={version}"' in out
-    assert 'id="standings"' in out and 'id="history"' in out
-    assert 'hx-target="#cowboy-panel"' not in t.client.get(t.url).get_data(as_text=True)
+    assert 'id="board"' not in out and 'id="standings"' not in out
+    assert f"live?v={t.store.version(t.table.id)}" in out
 
 
-def test_a_plain_post_without_htmx_goes_back_to_the_table(cowboy):
+def test_a_plain_post_without_htmx_goes_back_to_the_table(cowboy, client):
     t = cowboy()
-    response = t.post("/view", headers={}, view="end")
-    assert response.status_code == 303
-    assert response.headers["Location"].endswith(t.url)
-    assert t.draft()["view"] == "end"
+    response = client.post(
+        f"{t.url}/cowboy/tap",
+        data={
+            "csrf_token": t.csrf,
+            "tap_id": "n1",
+            "v": "0",
+            "round": "1",
+            "tap": json.dumps({"action": "hold", "seat": 0, "card": "QD"}),
+        },
+    )
+    assert response.status_code == 303 and response.headers["Location"].endswith(t.url)
+    assert len(t.taps()) == 1
+
+
+def test_what_a_phone_shows_is_its_own_and_every_tap_names_its_seat(cowboy):
+    """The part of the deal, whose cards are open, who shows a marriage: chosen on the
+    phone (data-view-set), never stored; every card button names its player's seat."""
+    t = cowboy()
+    assert 'data-view-set="end"' in t.panel and 'data-view-set="3"' in t.panel
+    t.tap("hold", seat=seat("Dragan"), card="KS")
+    t.tap("hold", seat=seat("Ana"), card="QS")
+    assert "view" not in json.dumps(t.store.draft(t.table.id, DRAFT)[0]["context"])
+    assert t.button('data-card="QD"', '\\"seat\\":3') and t.button('data-card="QD"', '\\"seat\\":0')
 
 
 def test_the_gun_builder_names_the_gun_or_says_why_not(cowboy):
     t = cowboy()
-    t.tap("/view", view="end")
-    out = t.card("gun", "Ceca", "3H")
-    out = t.card("gun", "Ceca", "5H", seen="3H")
-    assert "not a gun yet" in out
-    assert t.draft()["pending"][str(t.ids["Ceca"])] == ["3H", "5H"]
-    out = t.card("gun", "Ceca", "7H", seen="3H 5H")
-    assert "357 Quick Draw" in out
-    d = t.draft()
-    assert d["guns"][str(t.ids["Ceca"])] == [["3H", "5H", "7H"]]
-    assert d["pending"][str(t.ids["Ceca"])] == []
-    out = t.card("gun", "Ceca", "4S")
-    out = t.card("gun", "Ceca", "5S", seen="4S")
-    assert "45" in out
-    out = t.card("gun", "Ceca", "4D")
-    out = t.card("gun", "Ceca", "5C", seen="4D")
+    t.gun("Ceca", ["3H", "5H"])
+    ceca = seat_panel(t.panel, "Ceca")
+    assert "not a gun yet" in ceca
+    t.gun("Ceca", ["7H"])
+    assert "357 Quick Draw" in seat_panel(t.panel, "Ceca")
+    h = t.state()["holdings"][2]
+    assert [g["cards"] for g in h["guns"]] == [["3H", "5H", "7H"]] and h["building"] is None
+    t.gun("Ceca", ["4S", "5S"])
+    t.gun("Ceca", ["4D", "5C"])
     reason = api.evaluate("cowboy-gun", {"cards": ["4D", "5C"]})["reason"]
-    assert reason in html.unescape(out)
-    # a drawn gun can be taken back
-    t.tap("/gun/remove", player=str(t.ids["Ceca"]), cards="5H 3H 7H")
-    assert t.draft()["guns"][str(t.ids["Ceca"])] == [["4S", "5S"]]
+    assert reason in html.unescape(seat_panel(t.panel, "Ceca"))
+    # a drawn gun can be taken back (its ✕)
+    t.tap("undraw", seat=2, gun=["5H", "3H", "7H"])
+    assert [g["cards"] for g in t.state()["holdings"][2]["guns"]] == [["4S", "5S"]]
 
 
 def test_a_card_another_player_uses_is_disabled_with_the_reason_and_refused(cowboy):
     t = cowboy()
-    t.tap("/view", view="end")
-    t.card("tens", "Ana", "10S")
-    out = t.tap("/focus", player=str(t.ids["Bojan"]))
-    button = re.search(r'<button[^>]*data-card="10S"[^>]*>.*?</button>', out, re.S).group(0)
-    assert "disabled" in button and "Ana" in button
-    before = t.draft()
-    response = t.post("/card", zone="held", player=str(t.ids["Bojan"]), card="10S", seen="")
-    assert response.status_code == 409
-    assert any("already used" in e for e in errors(response.get_data(as_text=True)))
-    assert t.draft() == before
+    t.lay("Ana", "10S")
+    button = re.search(
+        r'<button[^>]*data-card="10S"[^>]*>.*?</button>', seat_panel(t.panel, "Bojan"), re.S
+    )
+    assert "disabled" in button.group(0) and "Ana" in button.group(0)
+    before = t.taps()
+    out = t.send("hold", seat=seat("Bojan"), card="10S")
+    assert t.status == 422 and any("already in Ana" in e for e in errors(out))
+    assert t.taps() == before
 
 
-def test_starting_the_entry_again_clears_the_cards_once(cowboy):
+def test_undo_takes_back_the_last_tap_once_and_redo_puts_it_back(cowboy):
     t = cowboy()
-    t.tap("/view", view="end")
-    t.tap("/end", by=str(t.ids["Ana"]), reason="aces")
-    t.card("held", "Bojan", "KS")
-    t.gun("Bojan", ["2S", "2H"])
-    version = t.store.draft(t.table.id, screen.DEAL)[1]
-    t.tap("/clear", version=str(version))
-    d = t.draft()
-    assert (d["end_by"], d["held"], d["guns"], d["view"], d["round"]) == (None, {}, {}, "end", 1)
-    t.card("held", "Ana", "QS")
-    t.tap("/clear", version=str(version))  # a retry with the old version changes nothing
-    assert t.draft()["held"] == {str(t.ids["Ana"]): ["QS"]}
+    t.hold("Ana", "KH", "QH")
+    last = t.button_vals('data-op="undo"')["tap_id"]
+    for _ in range(2):  # a retried undo undoes one tap
+        t.post("/undo", {"tap_id": last})
+        assert t.status == 200
+    assert t.state()["holdings"][0]["held"] == ["KH"]
+    t.redo()
+    assert t.state()["holdings"][0]["held"] == ["KH", "QH"]
 
 
 # ---------------------------------------------------------------- preview and refusals
@@ -254,29 +336,25 @@ def test_the_preview_is_the_engines_breakdown_item_by_item(cowboy):
     expected = api.evaluate("cowboy-deal", whole_deal_request())["players"]
     for name in NAMES:
         block = re.search(
-            rf'<div class="cb-score" data-player="{name}">(.*?)</table>|'
-            rf'<div class="cb-score" data-player="{name}">(.*?)</div>\s*</div>',
+            rf'<div class="cb-score" data-player="{name}">(.*?)</div>\s*</div>|'
+            rf'<div class="cb-score" data-player="{name}">(.*?)</table>',
             out,
             re.S,
         )
-        assert block, name
         text = html.unescape(block.group(0))
-        assert f'class="cb-total">{expected[name]["total"]:+d}<' in text
+        total = expected[name]["total"]
+        shown = f"{total:+d}".replace("-", "−")  # a real minus sign
+        assert f'class="cb-total">{shown}<' in text
         for item in expected[name]["items"]:
             assert f'data-item="{item["code"]}"' in text
-            assert f"{item['points']:+d}" in text
-    assert "Family (A K Q J of one suit)" not in out  # only items that apply
     assert "Curse (three sixes)" in html.unescape(out)
-    assert "cb-save" in out and 'class="primary big cb-save" disabled' not in out
+    assert 'class="primary big cb-save"' in out and 'cb-save" disabled' not in out
 
 
 def test_an_engine_refusal_is_shown_next_to_the_right_player(cowboy):
     t = cowboy()
-    t.tap("/view", view="end")
-    t.tap("/end", by=str(t.ids["Ana"]), reason="aces")
-    t.card("held", "Ceca", "AD")  # an ace without its king
-    out = t.tap("/focus", player=str(t.ids["Ana"]))
-    message = None
+    t.tap("end", seat=0, reason="aces")
+    t.hold("Ceca", "AD")  # an ace without its king
     try:
         api.evaluate(
             "cowboy-deal",
@@ -289,182 +367,295 @@ def test_an_engine_refusal_is_shown_next_to_the_right_player(cowboy):
     except api.RuleError as exc:
         message, path = exc.message, exc.path
     assert path == "held.Ceca[0]"
-    assert player_errors(out) == {"Ceca": f"Ceca: {message}"}
-    assert re.search(r'class="cb-tab invalid"[^>]*data-player="Ceca"', out)
-    # on Ceca's own cards the message stands next to her picker
-    out = t.tap("/focus", player=str(t.ids["Ceca"]))
-    assert player_errors(out) == {"Ceca": message}
-    # saving is refused with the same message; nothing is stored, the draft stays
-    response = t.post("/deal", submission_id="deal-1")
-    assert response.status_code == 422
-    assert message in errors(response.get_data(as_text=True))
-    assert t.entries() == []
-    assert t.draft()["held"][str(t.ids["Ceca"])] == ["AD"]
+    assert errors(seat_panel(t.panel, "Ana")) == [f"Ceca: {message}"]
+    assert errors(seat_panel(t.panel, "Ceca")) == [message]
+    assert re.search(r'class="cb-tab invalid"[^>]*data-player="Ceca"', t.panel)
+    # saving is refused; nothing is stored, the log stays
+    t.save()
+    assert t.status == 422 and t.entries() == []
+    assert "AD" in json.dumps(t.taps())
 
 
 def test_saving_without_the_end_of_the_deal_says_so(cowboy):
     t = cowboy()
-    t.card("held", "Ana", "6S")
-    response = t.post("/deal", submission_id="deal-1")
-    assert response.status_code == 422
-    assert "who ended the deal" in " ".join(errors(response.get_data(as_text=True)))
+    t.hold("Ana", "6S")
+    out = t.save()
+    assert t.status == 422 and "not finished" in out
     assert t.entries() == []
 
 
 # ---------------------------------------------------------------- marriages and closing
 
 
-def test_a_marriage_shows_at_once_and_a_suit_shown_twice_is_refused(cowboy):
+def test_a_marriage_counts_at_once_and_a_suit_shown_twice_is_refused(cowboy):
     t = cowboy()
-    response = t.marriage("Ana", "H", "m-1")
-    assert response.status_code == 200
-    assert t.parsed(response).totals()["Ana"] == 25
-    assert t.totals()["Ana"] == 25
-    # the poll learns this phone is up to date with the new board
-    assert f"live?v={t.store.version(t.table.id)}" in response.get_data(as_text=True)
+    out = t.marriage("Ana", "H")
+    assert t.status == 200 and t.totals()["Ana"] == 25
+    assert 'id="standings"' in out  # the totals come along
+    assert f"live?v={t.store.version(t.table.id)}" in out
     (entry,) = t.entries()
-    assert (entry.kind, entry.round) == ("cowboy-marriage", 1)
-    # hearts again, by anyone: refused by the engine (C-D1), next to the marriage buttons
-    response = t.marriage("Bojan", "H", "m-2")
-    assert response.status_code == 422
-    text = response.get_data(as_text=True)
-    assert any("C-D1" in e for e in errors(text))
-    block = re.search(r'<div class="cb-block cb-marriage">.*?class="hint cb-next"', text, re.S)
-    assert "(C-D1)" in block.group(0)  # next to the marriage buttons
-    assert len(t.entries()) == 1
-    assert t.totals() == {"Ana": 25, "Bojan": 0, "Ceca": 0, "Dragan": 0}
+    assert (entry.kind, entry.round, entry.points) == ("cowboy-marriage", 1, {t.ids["Ana"]: 25})
+    # hearts again, by anyone: refused by the state (C-D1), nothing stored
+    out = t.marriage("Bojan", "H")
+    assert t.status == 422 and any("C-D1" in e for e in errors(out))
+    assert len(t.entries()) == 1 and t.totals() == {"Ana": 25, "Bojan": 0, "Ceca": 0, "Dragan": 0}
     # the screen offers hearts no more
-    page = t.page()
-    hearts = re.search(r'<button[^>]*data-suit="H"[^>]*>', page).group(0)
+    hearts = re.search(r'<button[^>]*data-suit="H"[^>]*>', seat_block(t.panel, "Bojan")).group(0)
     assert "disabled" in hearts
+
+
+def seat_block(text, name):
+    start = text.index(f'data-marriage-for="{name}"')
+    return text[start : text.index("</div>", start)]
 
 
 def test_a_retried_marriage_is_stored_once(cowboy):
     t = cowboy()
-    assert t.marriage("Ana", "S", "m-1").status_code == 200
-    again = t.post("/marriage", player=str(t.ids["Ana"]), suit="S", submission_id="m-1")
-    assert again.status_code == 200
-    assert len(t.entries()) == 1
-    assert t.totals()["Ana"] == 25
+    t.marriage("Ana", "S", tap_id="m1")
+    t.marriage("Ana", "S", tap_id="m1")
+    assert t.status == 200
+    t.marriage("Ana", "S")  # already so, under a new id
+    assert len(t.entries()) == 1 and t.totals()["Ana"] == 25 and len(t.taps()) == 1
 
 
-def test_closing_the_deal_replaces_the_provisional_marriages(cowboy):
+def test_undoing_a_marriage_tap_takes_its_points_back_and_redo_restores_them(cowboy):
     t = cowboy()
-    t.marriage("Ana", "H", "m-1")
-    t.marriage("Dragan", "C", "m-2")
+    t.marriage("Ana", "S")
+    t.undo()
+    assert t.status == 200 and t.totals()["Ana"] == 0
+    assert [e.state for e in t.entries()] == ["voided"]
+    t.redo()
+    assert t.totals()["Ana"] == 25 and [e.state for e in t.entries()] == ["live"]
+    t.tap("withdraw_marriage", seat=0, suit="S")
+    assert t.totals()["Ana"] == 0
+
+
+def test_closing_the_deal_takes_over_the_provisional_marriages(cowboy):
+    t = cowboy()
+    t.marriage("Ana", "H")
+    t.marriage("Dragan", "C")
     assert t.totals() == {"Ana": 25, "Bojan": 0, "Ceca": 0, "Dragan": 25}
     enter_whole_deal(t)
-    response = t.post("/deal", submission_id="deal-1")
-    assert response.status_code == 200
-
+    out = t.save()
+    assert t.status == 200
     request = whole_deal_request([("Ana", "H"), ("Dragan", "C")])
     expected = api.evaluate("cowboy-deal", request)["players"]
     want = {name: expected[name]["total"] for name in NAMES}
     assert t.totals() == want  # the +25s count once: inside the deal
-    assert t.parsed(response).totals() == want
-    live = t.entries(live_only=True)
-    assert [e.kind for e in live] == ["cowboy-deal"]
-    (deal,) = live
-    assert deal.round == 1
-    assert deal.request == request
-    # retired in the same write as the deal, and recorded as replaced by it
-    states = [e.state for e in t.entries() if e.kind == "cowboy-marriage"]
-    assert states == ["superseded", "superseded"]
-    assert t.draft() is None  # closed with the entry
-
+    assert "Deal of round 1 saved." in out
+    (deal,) = t.entries(live_only=True)
+    assert (deal.kind, deal.round, deal.request) == ("cowboy-deal", 1, request)
+    assert [e.state for e in t.entries() if e.kind == "cowboy-marriage"] == ["superseded"] * 2
+    assert t.taps() is None  # closed with the entry
     # a retry stores nothing more and counts nothing twice
-    again = t.post("/deal", submission_id="deal-1")
-    assert again.status_code == 200
-    assert len([e for e in t.entries() if e.kind == "cowboy-deal"]) == 1
-    assert t.totals() == want
-    # the next deal is round 2, the dealer passed to the right
-    page = t.page()
-    assert 'data-round="2"' in page
-    assert "Dragan deals" in page
+    out = t.post("/save", {"v": "99", "round": "1", "submission_id": "deal-1"})
+    assert t.status == 200 and "Already saved" in out
+    assert len([e for e in t.entries() if e.kind == "cowboy-deal"]) == 1 and t.totals() == want
+    t.reload()
+    assert t.round == 2 and "Dragan deals" in t.panel
 
 
-def test_undoing_a_closed_deal_brings_its_marriages_back(cowboy):
-    """The deal and the retirement of its marriages are one write: undo the deal and
-    the +25 shown during play counts again; redo it and it counts inside the deal."""
+def test_undoing_a_closed_deal_brings_its_marriages_back_into_the_next_log(cowboy):
+    """The deal and the retirement of its marriages are one write: undo the deal and the
+    +25 shown during play counts again, and the deal begun next starts with them (C-D1
+    still refuses hearts); redo it and they count inside the deal."""
     t = cowboy()
-    t.marriage("Ana", "H", "m-1")
+    t.marriage("Ana", "H")
     enter_whole_deal(t)
-    assert t.post("/deal", submission_id="deal-1").status_code == 200
+    t.save()
     expected = api.evaluate("cowboy-deal", whole_deal_request([("Ana", "H")]))["players"]
     closed = {name: expected[name]["total"] for name in NAMES}
-    assert t.totals() == closed
     deal = next(e for e in t.entries(live_only=True) if e.kind == "cowboy-deal")
     t.store.void_entry(t.table.id, deal.id)
     assert [e.kind for e in t.entries(live_only=True)] == ["cowboy-marriage"]
     assert t.totals() == {"Ana": 25, "Bojan": 0, "Ceca": 0, "Dragan": 0}
+    t.reload()
+    assert t.round == 1 and 'data-player="Ana" data-suit="H"' in t.panel
+    assert t.marriage("Bojan", "H") and t.status == 422
     t.store.restore_entry(t.table.id, deal.id)
+    assert [e.kind for e in t.entries(live_only=True)] == ["cowboy-deal"] and t.totals() == closed
+
+
+def test_a_marriage_after_an_undone_deal_is_closed_with_the_earlier_one(cowboy):
+    t = cowboy()
+    t.marriage("Ana", "H")
+    enter_whole_deal(t)
+    t.save()
+    deal = next(e for e in t.entries(live_only=True) if e.kind == "cowboy-deal")
+    t.store.void_entry(t.table.id, deal.id)
+    t.reload()
+    t.marriage("Dragan", "C")
+    assert t.status == 200 and t.totals()["Dragan"] == 25 and t.totals()["Ana"] == 25
+    enter_whole_deal(t)
+    t.save("deal-2")
+    assert t.status == 200
+    request = whole_deal_request([("Ana", "H"), ("Dragan", "C")])
+    expected = api.evaluate("cowboy-deal", request)["players"]
+    assert t.totals() == {name: expected[name]["total"] for name in NAMES}
     assert [e.kind for e in t.entries(live_only=True)] == ["cowboy-deal"]
-    assert t.totals() == closed
 
 
 def test_two_phones_closing_the_same_deal_store_it_once(cowboy):
     t = cowboy()
-    t.marriage("Ana", "H", "m-1")
+    t.marriage("Ana", "H")
     enter_whole_deal(t)
-    first = t.post("/deal", submission_id="phone-a")
-    assert first.status_code == 200
+    t.save("phone-a")
     totals = t.totals()
-    # the other phone's close arrives after: the draft is gone, nothing else is stored
-    second = t.post("/deal", submission_id="phone-b")
-    assert second.status_code == 422
-    assert len([e for e in t.entries() if e.kind == "cowboy-deal"]) == 1
-    assert t.totals() == totals
+    t.save("phone-b")  # the other phone's close arrives after: nothing more is stored
+    assert t.status in (409, 422)
+    assert len([e for e in t.entries() if e.kind == "cowboy-deal"]) == 1 and t.totals() == totals
 
 
 def test_a_card_tapped_on_another_phone_while_the_deal_closes_is_not_lost(cowboy, monkeypatch):
-    """The close read the deal; before it wrote, another phone tapped one more card in
-    Dragan's hand. Storing the deal without it and closing the draft would lose the
-    tap unseen: the close is refused, and the draft keeps the card for a second look."""
-    from scorekeeper.web import screens
-
     t = cowboy()
     enter_whole_deal(t)
-    another_phone_first(monkeypatch, screens, "record", lambda: t.card("held", "Dragan", "2C"))
-    late = t.post("/deal", submission_id="phone-a")
-    assert late.status_code == 409
-    assert "Another phone changed this deal a moment ago" in late.get_data(as_text=True)
+    version, rnd = t.version, t.round
+    other = Table(
+        t.client, t.store, t.parsed, t.url, type("P", (), {"csrf": t.csrf, "html": t.html})
+    )
+    another_phone_first(
+        monkeypatch,
+        store_module.Store,
+        "close_draft_into_entry",
+        lambda: other.tap("hold", seat=seat("Dragan"), card="2C"),
+    )
+    out = t.post("/save", {"v": version, "round": rnd, "submission_id": "phone-a"})
+    assert t.status == 409 and "Another phone changed this deal" in out
     assert [e for e in t.entries() if e.kind == "cowboy-deal"] == []
-    assert "2C" in json.dumps(t.draft())
+    assert "2C" in json.dumps(t.taps())
     monkeypatch.undo()
-    assert t.post("/deal", submission_id="phone-a-again").status_code == 200
+    t.reload()
+    t.save("phone-a-again")
     (deal,) = [e for e in t.entries() if e.kind == "cowboy-deal"]
     assert "2C" in json.dumps(deal.request)
 
 
-def test_a_renamed_player_keeps_the_draft_and_the_marriage(cowboy, client):
+def test_a_renamed_player_keeps_the_log_and_the_marriage(cowboy, client):
     t = cowboy()
-    t.marriage("Ana", "H", "m-1")
-    t.card("held", "Ana", "KS")
+    t.marriage("Ana", "H")
+    t.hold("Ana", "KS")
     response = client.post(
         f"{t.url}/players/{t.ids['Ana']}/name",
         data={"csrf_token": t.csrf, "name": "Anka"},
         headers=HX,
     )
     assert response.status_code == 200
-    page = t.page()
-    assert 'data-player="Anka" data-suit="H"' in page
-    assert t.draft()["held"][str(t.ids["Ana"])] == ["KS"]
+    t.reload()
+    assert 'data-player="Anka" data-suit="H"' in t.panel
+    assert t.state()["holdings"][0] == {
+        **t.state()["holdings"][0],
+        "player": "Anka",
+        "held": ["KS"],
+    }
+
+
+# ---------------------------------------------------------------- Edit of a saved deal
+
+
+def test_edit_of_a_saved_deal_changes_one_card_and_supersedes_it(cowboy, client):
+    """Edit in the history reopens the deal's taps with every card as it was; one card
+    changed and saved is one new entry of the same round superseding the old (the history
+    keeps both); undo of the edit brings the old one back."""
+    t = cowboy()
+    t.marriage("Ana", "H")
+    enter_whole_deal(t)
+    t.save()
+    (old,) = t.entries(live_only=True)
+    history = client.get(t.url + "/history").get_data(as_text=True)
+    edit = f"{t.url}/cowboy/edit/{old.id}"
+    assert f'action="{edit}"' in history
+    assert client.post(edit, headers={"X-CSRFToken": t.csrf}).status_code == 303
+    t.reload()
+    assert "Changing round 1" in t.panel and t.round == 1
+    assert t.taps() == t.store.entry_taps(old.id)
+    assert pressed(seat_panel(t.panel, "Ana"), "JD")
+    # while the edit is open, the saved deal counts and no marriage is stored twice
+    totals = t.totals()
+    t.tap("unhold", seat=0, card="JD")
+    t.tap("hold", seat=0, card="JS")
+    assert t.totals() == totals and len(t.entries()) == 2
+    out = t.save("edit-1")
+    assert t.status == 200 and "Round 1 changed." in out
+    entries = t.entries()
+    assert [(e.kind, e.state) for e in entries] == [
+        ("cowboy-marriage", "superseded"),
+        ("cowboy-deal", "superseded"),
+        ("cowboy-deal", "live"),
+    ]
+    new = entries[-1]
+    assert new.supersedes == old.id and new.round == 1
+    assert new.request["held"]["Ana"] == ["KH", "AH", "QS", "JS"]
+    assert new.request["shown_marriages"] == [{"player": "Ana", "suit": "H"}]
+    expected = api.evaluate("cowboy-deal", new.request)["players"]
+    assert t.totals() == {name: expected[name]["total"] for name in NAMES}
+    # undo of the edit restores the old deal (and its marriage stays inside it)
+    client.post(
+        f"{t.url}/entries/{new.id}/undo",
+        data={"submission_id": "undo-edit"},
+        headers={"X-CSRFToken": t.csrf},
+    )
+    assert [e.state for e in t.entries()] == ["superseded", "live", "voided"]
+    assert t.totals() == {name: old.result["players"][name]["total"] for name in NAMES}
+
+
+def test_a_deal_saved_without_a_tap_log_is_reopened_from_its_request(cowboy, client):
+    t = cowboy()
+    t.marriage("Ana", "H")
+    enter_whole_deal(t)
+    t.save()
+    (old,) = t.entries(live_only=True)
+    t.store.db.execute("DELETE FROM entry_taps")
+    t.store.db.conn.commit()
+    t.post(f"/edit/{old.id}")
+    t.reload()
+    assert "Changing round 1" in t.panel
+    t.save("again")
+    assert t.entries()[-1].request == old.request and t.entries()[-1].supersedes == old.id
+
+
+def test_an_old_draft_is_upgraded_into_taps(cowboy):
+    """A deal half entered before the tap log (cards per player id) carries on."""
+    t = cowboy()
+    ana, bojan = str(t.ids["Ana"]), str(t.ids["Bojan"])
+    t.store.save_draft(
+        t.table.id,
+        DRAFT,
+        {
+            "round": 1,
+            "view": "end",
+            "end_by": t.ids["Bojan"],
+            "end_reason": "tens",
+            "held": {ana: ["KH", "QH"]},
+            "guns": {bojan: [["2S", "2H"]]},
+            "pending": {bojan: ["4D"]},
+            "tens": {ana: ["10S"]},
+            "focus": t.ids["Ana"],
+        },
+    )
+    t.reload()
+    ana = seat_panel(t.panel, "Ana")
+    assert pressed(ana, "KH") and pressed(ana[ana.index("cb-tenpick") :], "10S")
+    t.tap("hold", seat=0, card="AH")
+    state = t.state()
+    assert state["holdings"][0]["held"] == ["KH", "QH", "AH"]
+    assert [g["cards"] for g in state["holdings"][1]["guns"]] == [["2S", "2H"]]
+    assert state["holdings"][1]["building"]["cards"] == ["4D"]
+    assert state["end"]["player"] == "Bojan"
 
 
 # ---------------------------------------------------------------- the shot referee
 
 
-def shot(t, gun, held, drawn="yes"):
-    t.tap("/view", view="shot")
-    t.tap("/shot/player", role="attacker", player=str(t.ids["Ana"]))
-    t.tap("/shot/player", role="victim", player=str(t.ids["Bojan"]))
-    for i, code in enumerate(gun):
-        out = t.tap("/shot/card", zone="gun", card=code, seen=" ".join(gun[:i]))
-    for i, code in enumerate(held):
-        out = t.tap("/shot/card", zone="held", card=code, seen=" ".join(held[:i]))
-    if drawn != "yes":
-        out = t.tap("/shot/drawn", drawn=drawn)
-    return out
+def shot(t, gun, held, drawn=True):
+    t.tap("aim", role="attacker", seat=0)
+    t.tap("aim", role="victim", seat=1)
+    for card in gun:
+        t.press(f'data-card="{card}"', "load")
+    for card in held:
+        t.press(f'data-card="{card}"', "victim_holds")
+    if not drawn:
+        t.tap("victim_gun", seat=1, drawn=False)
+    return t.panel
 
 
 def outcome(text):
@@ -485,107 +676,92 @@ def test_the_referee_says_the_outcome_in_one_sentence(cowboy):
     )
     assert outcome(out) == answer["outcome"] == "backfire"
     assert html.escape(answer["reason"], quote=False) in out
-    assert "cb-turn" not in out  # no card to turn
+    assert "cb-turn" not in out
+    assert 'data-view-default="shot"' in out
 
 
 def test_the_referee_asks_for_the_turned_card_only_when_needed(cowboy):
     t = cowboy()
     out = shot(t, ["3H", "8C"], ["KS", "AS"])  # only a protected cowboy: the 38 misses
-    assert outcome(out) == "miss"
-    assert "cb-turn" not in out
-    out = t.tap("/shot/card", zone="held", card="KD", seen="KS AS")
-    assert outcome(out) == "turn_card"
-    assert 'class="cb-turn"' in out
-    out = t.tap("/shot/suit", suit="D")
-    out = t.tap("/shot/card", zone="turned", card="9D")
-    assert outcome(out) == "dodge"
-    out = t.tap("/shot/suit", suit="C")  # another suit: the turned 9♦ is dropped
-    assert outcome(out) == "turn_card"
-    out = t.tap("/shot/card", zone="turned", card="9C")
-    assert outcome(out) == "hit"
+    assert outcome(out) == "miss" and "cb-turn" not in out
+    out = t.press('data-card="KD"', "victim_holds")
+    assert outcome(t.panel) == "turn_card" and 'class="cb-turn"' in t.panel
+    t.press('data-card="9D"', '"turn')
+    assert outcome(t.panel) == "dodge"
+    t.press('data-card="9C"', '"turn')  # another card turned instead
+    assert outcome(t.panel) == "hit"
 
 
 def test_a_victim_without_a_drawn_gun_cannot_be_shot(cowboy):
     t = cowboy()
-    out = shot(t, ["4H", "5H"], ["KS"], drawn="no")
+    out = shot(t, ["4H", "5H"], ["KS"], drawn=False)
     assert outcome(out) == "not_allowed"
-    assert t.draft(screen.SHOT)["has_gun"] is False
+    assert t.state()["shot"]["has_gun_drawn"] is False
 
 
 def test_a_dodge_taking_the_fourth_ace_ends_the_deal_by_the_attacker(cowboy):
     t = cowboy()
     shot(t, ["3H", "8C"], ["KS"])
-    for code, seen in (("AH", "AS AH AD AC"), ("AD", "AS AD AC"), ("AC", "AS AC")):
-        t.tap("/shot/card", zone="aces", card=code, seen=seen)
-    assert t.draft(screen.SHOT)["aces"] == ["AS"]
-    t.tap("/shot/suit", suit="S")
-    out = t.tap("/shot/card", zone="turned", card="7S")
-    assert outcome(out) == "dodge"
-    assert "cb-end-deal" in out and "The deal ends: Ana ended it" in out
-    version = t.store.draft(t.table.id, screen.SHOT)[1]
-    out = t.tap("/shot/end-deal", version=str(version))
-    d = t.draft()
-    assert (d["end_by"], d["end_reason"], d["view"]) == (t.ids["Ana"], "aces", "end")
-    assert t.draft(screen.SHOT) is None  # the next deal starts with four aces
-    assert 'data-view="end"' in out
+    for code in ("AH", "AD", "AC"):
+        t.press(f'data-card="{code}"', "ace_off_table")
+    assert t.state()["aces_on_table"] == ["AS"]
+    t.press('data-card="7S"', '"turn')
+    assert outcome(t.panel) == "dodge"
+    assert "cb-end-deal" in t.panel and "The deal ends: Ana ended it" in t.panel
+    t.press("cb-end-deal")
+    assert t.state()["end"] == {"seat": 0, "player": "Ana", "reason": "aces"}
+    assert 'data-view-default="end"' in t.panel
 
 
 def test_next_shot_takes_the_dodged_ace_off_the_table_once(cowboy):
     t = cowboy()
     shot(t, ["3H", "8C"], ["KS"])
-    t.tap("/shot/suit", suit="S")
-    t.tap("/shot/card", zone="turned", card="7S")
-    version = t.store.draft(t.table.id, screen.SHOT)[1]
-    t.tap("/shot/next", version=str(version))
-    sh = t.draft(screen.SHOT)
-    assert sh["aces"] == ["AH", "AD", "AC"] and sh["gun"] == [] and sh["held"] == []
-    t.tap("/shot/next", version=str(version))  # a retry: stale version, nothing changes
-    assert t.draft(screen.SHOT) == sh
+    t.press('data-card="7S"', '"turn')
+    fields = t.button("cb-next-shot")
+    for _ in range(2):  # the same tap twice: a retry
+        t.post("/tap", {**{k: str(v) for k, v in fields.items()}, "tap_id": "next-1"})
+    state = t.state()
+    assert state["aces_on_table"] == ["AH", "AD", "AC"] and state["shot"] is None
+    assert len(state["shots"]) == 1
 
 
 def test_c_d11_the_victim_may_leave_the_last_ace_on_the_table(cowboy):
-    """C-D11: on a dodge the screen offers to leave the ace; then the last ace does not
-    end the deal, and the next shot keeps it on the table."""
     t = cowboy()
     shot(t, ["3H", "8C"], ["KS"])
-    for code, seen in (("AH", "AS AH AD AC"), ("AD", "AS AD AC"), ("AC", "AS AC")):
-        t.tap("/shot/card", zone="aces", card=code, seen=seen)
-    t.tap("/shot/suit", suit="S")
-    out = t.tap("/shot/card", zone="turned", card="7S")
-    assert outcome(out) == "dodge" and "cb-end-deal" in out
-    assert "Leave the ace on the table" in out
-    out = t.tap("/shot/decline", declines="yes")
-    assert t.draft(screen.SHOT)["declines_ace"] is True
-    assert outcome(out) == "dodge" and "cb-end-deal" not in out
-    assert "the victim leaves AS on the table" in out
-    assert "Next shot (the ace stays on the table)" in out
-    out = t.tap("/shot/decline", declines="no")  # he takes it after all
-    assert "cb-end-deal" in out
-    t.tap("/shot/decline", declines="yes")
-    version = t.store.draft(t.table.id, screen.SHOT)[1]
-    t.tap("/shot/next", version=str(version))
-    sh = t.draft(screen.SHOT)
-    assert sh["aces"] == ["AS"] and sh["declines_ace"] is False
+    for code in ("AH", "AD", "AC"):
+        t.press(f'data-card="{code}"', "ace_off_table")
+    t.press('data-card="7S"', '"turn')
+    assert outcome(t.panel) == "dodge" and "cb-end-deal" in t.panel
+    assert "Leave the ace on the table" in t.panel
+    t.press("cb-decline-ace")
+    assert t.state()["shot"]["declines_ace"] is True
+    assert "cb-end-deal" not in t.panel and "the victim leaves AS on the table" in t.panel
+    assert "Next shot (the ace stays on the table)" in t.panel
+    t.press("cb-decline-ace")  # he takes it after all
+    assert "cb-end-deal" in t.panel
+    t.press("cb-decline-ace")
+    t.press("cb-next-shot")
+    assert t.state()["aces_on_table"] == ["AS"]
 
 
 def test_c_d11_no_leave_the_ace_choice_without_a_dodge(cowboy):
     t = cowboy()
     shot(t, ["3H", "8C"], ["KS"])
-    t.tap("/shot/suit", suit="D")
-    out = t.tap("/shot/card", zone="turned", card="7D")
-    assert outcome(out) == "hit" and "cb-decline-ace" not in out
+    t.press('data-card="7D"', '"turn')
+    assert outcome(t.panel) == "hit" and "cb-decline-ace" not in t.panel
 
 
 def test_c_d10_the_turned_card_picker_offers_no_ace(cowboy):
     t = cowboy()
     shot(t, ["3H", "8C"], ["KS"])
-    out = t.tap("/shot/suit", suit="S")
-    picker = out[out.index("cb-turnpick") :]
-    picker = picker[: picker.index("</div>")]
-    assert "KS" in picker and "2S" in picker and "AS" not in picker
-    refused = t.post("/shot/card", zone="turned", card="AS")
-    assert refused.status_code == 422 and "cannot be chosen" in refused.get_data(as_text=True)
-    assert t.draft(screen.SHOT)["turned"] is None
+    picker = t.panel[t.panel.index('class="cb-turn"') :]
+    picker = picker[: picker.index('class="cb-outcome"')]
+    assert (
+        'data-card="KS"' in picker and 'data-card="2S"' in picker and 'data-card="AS"' not in picker
+    )
+    out = t.send("turn", seat=0, card="AS")
+    assert t.status == 422 and "C-D10" in " ".join(errors(out))
+    assert t.state()["shot"]["turned"] is None
 
 
 def test_a_shot_refusal_is_shown_next_to_the_victims_cards(cowboy):
@@ -598,106 +774,111 @@ def test_a_shot_refusal_is_shown_next_to_the_victims_cards(cowboy):
 # ---------------------------------------------------------------- the watch link
 
 
-def write_routes(app):
-    return sorted(
-        rule.rule
-        for rule in app.url_map.iter_rules()
-        if rule.endpoint.startswith("cowboy.") and "POST" in rule.methods
-    )
-
-
 def test_the_watch_link_is_refused_on_every_write_route(app, cowboy, store):
     t = cowboy()
-    t.marriage("Ana", "H", "m-1")
-    t.card("held", "Ana", "KS")
-    before = (t.draft(), [e.id for e in t.entries()], store.version(t.table.id))
-    watch = t.table.watch_key
-    routes = write_routes(app)
-    assert len(routes) >= 14
+    t.marriage("Ana", "H")
+    t.hold("Ana", "KS")
+    before = (t.taps(), [e.id for e in t.entries()], store.version(t.table.id))
+    routes = sorted(
+        r.rule
+        for r in app.url_map.iter_rules()
+        if r.endpoint.startswith("cowboy.") and "POST" in r.methods
+    )
+    assert len(routes) >= 5
     for rule in routes:
-        path = rule.replace("<key>", watch)
+        path = rule.replace("<key>", t.table.watch_key).replace("<rowid:entry_id>", "1")
         response = t.client.post(
             path,
             data={
                 "csrf_token": t.csrf,
-                "player": str(t.ids["Ana"]),
-                "card": "KH",
-                "zone": "held",
-                "suit": "S",
-                "view": "end",
-                # URL-safe, as every id the app makes (a route's path is not)
-                "submission_id": "w-" + re.sub(r"[^A-Za-z0-9_-]", "-", rule),
+                "tap_id": "w1",
+                "v": "1",
+                "round": "1",
+                "tap": json.dumps({"action": "hold", "seat": 0, "card": "KH"}),
             },
             headers=HX,
         )
         assert response.status_code == 403, rule
         assert "watch link" in response.get_data(as_text=True)
-    assert (t.draft(), [e.id for e in t.entries()], store.version(t.table.id)) == before
+    assert (t.taps(), [e.id for e in t.entries()], store.version(t.table.id)) == before
 
 
-def test_the_watch_page_shows_the_draft_without_controls(cowboy):
+def test_the_watch_page_shows_the_deal_without_controls(cowboy):
     t = cowboy()
-    t.marriage("Ana", "H", "m-1")
+    t.marriage("Ana", "H")
     enter_whole_deal(t)
     page = t.client.get(f"/t/{t.table.watch_key}").get_data(as_text=True)
     panel = re.search(r'<section id="cowboy-panel".*?</section>', page, re.S).group(0)
     assert "hx-post" not in panel and "<button" not in panel
     assert 'data-player="Ana" data-suit="H"' in panel
     expected = api.evaluate("cowboy-deal", whole_deal_request([("Ana", "H")]))["players"]
-    assert f'<td class="pts">{expected["Bojan"]["total"]:+d}</td>' in panel
+    total = f"{expected['Bojan']['total']:+d}".replace("-", "−")
+    assert re.search(rf'data-player="Bojan">.*?class="cb-total">{total}<', panel, re.S)
 
 
-def test_another_phone_sees_the_draft_in_the_poll(cowboy):
+def test_another_phone_sees_the_deal_in_the_poll(cowboy):
     t = cowboy()
     version = t.store.version(t.table.id)
-    t.tap("/view", view="end")
-    t.card("held", "Ana", "QD")
+    t.hold("Ana", "QD")
     live = t.client.get(f"{t.url}/live?v={version}").get_data(as_text=True)
     panel = re.search(r'<section id="cowboy-panel".*?</section>', live, re.S).group(0)
-    assert 'hx-swap-oob="true"' in panel
-    assert pressed(panel, "QD")
+    assert 'hx-swap-oob="true"' in panel and pressed(seat_panel(panel, "Ana"), "QD")
 
 
 # ---------------------------------------------------------------- bad input
 
 
 @pytest.mark.parametrize(
-    ("path", "fields", "status", "message"),
+    ("tap", "message"),
     [
-        ("/card", {"zone": "held", "player": "@Ana", "card": "ZZ"}, 422, "not a card"),
-        ("/card", {"zone": "held", "player": "@Ana", "card": "9H"}, 422, "cannot be chosen"),
-        ("/card", {"zone": "tens", "player": "@Ana", "card": "JH"}, 422, "cannot be chosen"),
-        ("/card", {"zone": "held", "player": "@Ana", "card": "RJ"}, 422, "cannot be chosen"),
-        ("/card", {"zone": "feet", "player": "@Ana", "card": "KH"}, 400, "not one of the choices"),
-        ("/card", {"zone": "held", "player": "999", "card": "KH"}, 422, "not at this table"),
-        ("/card", {"zone": "held", "card": "KH"}, 400, "missing"),
-        ("/view", {"view": "cellar"}, 400, "no such part"),
-        ("/end", {"reason": "boredom"}, 400, "not one of the choices"),
-        ("/end", {}, 400, "who ended the deal"),
-        ("/focus", {"player": "x"}, 422, "not at this table"),
-        ("/marriage/player", {"player": ""}, 422, "not at this table"),
-        ("/marriage", {"player": "@Ana", "suit": "X", "submission_id": "s"}, 400, "choices"),
-        ("/marriage", {"player": "77", "suit": "H", "submission_id": "s"}, 422, "not at this"),
-        ("/shot/card", {"zone": "gun", "card": "KH"}, 422, "cannot be chosen"),
-        ("/shot/card", {"zone": "turned", "card": "11X"}, 422, "not a card"),
-        ("/shot/player", {"role": "judge", "player": "@Ana"}, 400, "not one of the choices"),
-        ("/shot/drawn", {"drawn": "maybe"}, 400, "not one of the choices"),
-        ("/shot/decline", {"declines": "maybe"}, 400, "not one of the choices"),
-        ("/shot/suit", {"suit": "♠♠"}, 400, "not one of the choices"),
+        ({"action": "hold", "seat": 0, "card": "ZZ"}, "not a card"),
+        ({"action": "hold", "seat": 9, "card": "KH"}, "seat number"),
+        ({"action": "lay", "seat": 0, "card": "JH"}, "not a 10"),
+        ({"action": "hold", "seat": 0, "card": "RJ"}, "without jokers"),
+        ({"action": "build", "seat": 0, "card": "KH"}, "never part of a gun"),
+        ({"action": "feet", "seat": 0}, "no tap called"),
+        ({"action": "hold", "card": "KH"}, "needs 'seat'"),
+        ({"action": "end", "seat": 0, "reason": "boredom"}, "reason must be"),
+        ({"action": "marriage", "seat": 0, "suit": "X"}, "suit must be"),
+        ({"action": "aim", "role": "judge", "seat": 0}, "role must be"),
+        ({"action": "victim_gun", "seat": 1, "drawn": "maybe"}, "No shot"),
+        ({"action": "shot_over"}, "No shot"),
     ],
 )
-def test_bad_input_is_refused_with_a_message_and_nothing_is_stored(
-    cowboy, store, path, fields, status, message
-):
+def test_bad_input_is_refused_with_a_message_and_nothing_is_stored(cowboy, store, tap, message):
     t = cowboy()
-    fields = {k: str(t.ids["Ana"]) if v == "@Ana" else v for k, v in fields.items()}
-    before = (t.draft(), t.draft(screen.SHOT), store.version(t.table.id))
-    response = t.post(path, **fields)
-    assert response.status_code == status
-    text = response.get_data(as_text=True)
-    assert message in " ".join(errors(text)), errors(text)
-    assert t.entries() == []
-    assert (t.draft(), t.draft(screen.SHOT), store.version(t.table.id)) == before
+    before = (t.taps(), store.version(t.table.id))
+    out = t.send(tap.pop("action"), **tap)
+    assert t.status == 422
+    assert message in " ".join(errors(out)), errors(out)
+    assert t.entries() == [] and (t.taps(), store.version(t.table.id)) == before
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"tap_id": "b1", "tap": "{not json", "v": "0", "round": "1"},
+        {
+            "tap_id": "",
+            "tap": json.dumps({"action": "hold", "seat": 0, "card": "KH"}),
+            "v": "0",
+            "round": "1",
+        },
+        {"tap_id": "b2", "tap": json.dumps({"action": "hold", "seat": 0, "card": "KH"})},
+        {
+            "tap_id": "b3",
+            "tap": json.dumps({"action": "hold", "seat": 0, "card": "KH"}),
+            "v": "0",
+            "round": "7",
+        },
+    ],
+)
+def test_a_malformed_or_stale_tap_changes_nothing(cowboy, store, fields):
+    t = cowboy()
+    before = (t.taps(), store.version(t.table.id))
+    t.post("/tap", fields)
+    assert t.status in (409, 422)
+    assert (t.taps(), store.version(t.table.id)) == before
 
 
 def test_a_finished_game_offers_no_entry(cowboy, client):
@@ -705,15 +886,12 @@ def test_a_finished_game_offers_no_entry(cowboy, client):
     page = t.parsed(client.get(t.url))
     client.post(
         f"{t.url}/rounds",
+        headers=HX,
         data={
             "csrf_token": t.csrf,
             "submission_id": page.submission_id,
-            **{
-                field: pts
-                for field, pts in zip(page.player_fields(), ["510", "0", "0"], strict=True)
-            },
+            **dict(zip(page.player_fields(), ["510", "0", "0"], strict=True)),
         },
-        headers=HX,
     )
-    panel = re.search(r'<section id="cowboy-panel".*?</section>', t.page(), re.S).group(0)
+    panel = re.search(r'<section id="cowboy-panel".*?</section>', t.reload(), re.S).group(0)
     assert "The game is over" in panel and "hx-post" not in panel

@@ -383,8 +383,7 @@ def test_a_write_sent_with_the_id_of_another_is_refused_with_a_message(client, n
 # kind of write made: "seed-undo" by an undo, "seed" by a saved round.
 RETRY_CHECKS = [
     ("tables.add_round", "submission_id", "seed-undo"),
-    ("cowboy.marriage", "submission_id", "seed-undo"),
-    ("cowboy.save_deal", "submission_id", "seed-undo"),
+    ("cowboy.save", "submission_id", "seed-undo"),
     ("vezimas.save_trumps", "submission_id", "seed-undo"),
     ("vezimas.save", "submission_id", "seed-undo"),
     ("szaman.save", "submission_id", "seed-undo"),

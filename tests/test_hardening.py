@@ -616,15 +616,18 @@ def test_a_refused_cowboy_marriage_changes_no_version(client, store, new_table):
             f"{url}/cowboy{path}", data={"csrf_token": page.csrf, **data}, headers=HX
         )
 
-    assert (
-        post("/marriage", player=str(ids["Ana"]), suit="H", submission_id="m-1").status_code == 200
-    )
-    assert post("/marriage/player", player=str(ids["Bojan"])).status_code == 200
-    version, draft = store.version(table.id), store.draft(table.id, "deal")
-    refused = post("/marriage", player=str(ids["Bojan"]), suit="H", submission_id="m-2")
+    def marriage(tap_id, seat):
+        tap = json.dumps({"action": "marriage", "seat": seat, "suit": "H"})
+        version = store.draft(table.id, "cowboy-deal")[1]
+        return post("/tap", tap_id=tap_id, tap=tap, v=str(version), round="1")
+
+    assert marriage("m-1", 0).status_code == 200
+    assert store.totals(table.id)[ids["Ana"]] == 25
+    version, draft = store.version(table.id), store.draft(table.id, "cowboy-deal")
+    refused = marriage("m-2", 1)
     assert refused.status_code == 422
     assert store.version(table.id) == version
-    assert store.draft(table.id, "deal") == draft
+    assert store.draft(table.id, "cowboy-deal") == draft
 
 
 def test_a_player_or_table_named_like_a_cached_pages_mark_is_shown_as_named(client, new_table):
@@ -784,10 +787,15 @@ def test_the_score_pad_never_replaces_a_game_screens_entry(client, store, new_ta
     Cowboy marriage, stored by its screen)."""
     url, page = new_table("cowboy", ("Ana", "Bojan", "Ceca"))
     table = table_of(store, url)
-    ana = store.players(table.id)[0].id
     shown = client.post(
-        f"{url}/cowboy/marriage",
-        data={"csrf_token": page.csrf, "player": str(ana), "suit": "H", "submission_id": "m-1"},
+        f"{url}/cowboy/tap",
+        data={
+            "csrf_token": page.csrf,
+            "tap_id": "m-1",
+            "tap": json.dumps({"action": "marriage", "seat": 0, "suit": "H"}),
+            "v": "0",
+            "round": "1",
+        },
         headers=HX,
     )
     assert shown.status_code == 200
@@ -934,8 +942,8 @@ def test_a_game_screen_never_takes_another_tables_submission_for_its_own(app, cl
     assert saved.status_code == 303
     url_c, page_c = start_table(client, "cowboy", ("Ana", "Bojan", "Ceca"))
     deal = client.post(
-        f"{url_c}/cowboy/deal",
-        data={"csrf_token": page_c.csrf, "submission_id": "shared-entry"},
+        f"{url_c}/cowboy/save",
+        data={"csrf_token": page_c.csrf, "submission_id": "shared-entry", "v": "0", "round": "1"},
         headers=HX,
     )
     assert deal.status_code == 422
