@@ -203,8 +203,7 @@ def test_layout_holes_never_overlap():
 
 def test_setup_mode_stores_a_correction(pg):
     t = pg(SIX)
-    t.tap("mode", mode="setup")
-    html = t.tap("peg", seat=1, **{"from": "S"})
+    html = t.tap("setpeg", seat=1, **{"from": "S"})
     assert "Moving:" in html and 'data-to="H1"' in html
     response = t.fix(1, "S", "t20")
     assert_out_of_band_answer(response)
@@ -227,7 +226,6 @@ def test_setup_mode_stores_a_correction(pg):
 
 def test_setup_refuses_an_impossible_board(pg):
     t = pg(FOUR)
-    t.tap("mode", mode="setup")
     t.fix(0, "S", "T20")
     before = len(t.entries())
     response = t.fix(1, "S", "T20", expect=422)
@@ -323,8 +321,7 @@ def test_an_undo_and_another_phones_move_at_the_same_moment(pg, monkeypatch):
 
 def test_a_correction_and_another_phones_correction_at_the_same_moment(pg, monkeypatch):
     t = pg(SIX)
-    t.tap("mode", mode="setup")
-    t.tap("peg", seat=1, **{"from": "S"})
+    t.tap("setpeg", seat=1, **{"from": "S"})
     base = t.base()
     other_phone = another_phone_first(
         monkeypatch, screen, "store_board", lambda: t.fix(1, "S", "T30", base=base)
@@ -555,7 +552,8 @@ def test_the_watch_link_shows_the_board_and_cannot_write(pg):
         ("player", {"player": "x"}, "Choose one of the players"),
         ("player", {"player": "9"}, "Choose one of the players"),
         ("card", {"card": "Z"}, "Choose a card"),
-        ("mode", {"mode": "fly"}, "Choose play or set-up"),
+        ("mode", {"mode": "setup"}, "no such control"),  # a phone's own view now
+        ("setpeg", {"seat": "0", "from": "T5"}, "no longer there"),
         ("peg", {"seat": "0", "from": "T5"}, "no longer there"),
         ("hand", {"hand": "Z"}, "Choose cards"),
         ("nope", {}, "no such control"),
@@ -765,10 +763,30 @@ def test_refusals_name_the_players_not_seat_numbers(pg):
     t.turn(0, "5")
     html = unescape(t.step(1, "S", "T26", expect=422).get_data(as_text=True))
     assert panel_error(html) == "Bojan is on the other team; you move only your team's pegs."
-    t.tap("mode", mode="setup")
     t.fix(2, "S", "T30")
     html = unescape(t.fix(2, "S", "T30", expect=422).get_data(as_text=True))
     assert panel_error(html) == "T30 holds two pegs (both Ceca's); a hole holds one."
     html = unescape(t.fix(1, "S", "T30", expect=422).get_data(as_text=True))
     assert panel_error(html) == "T30 holds two pegs (Bojan and Ceca); a hole holds one."
     assert not re.search(r"\bseats? \d", panel_error(html))
+
+
+def test_play_or_set_up_is_each_phones_own_view(pg):
+    """Issue #20: which of play and set-up a phone shows is that phone's own (data-view,
+    kept in the phone): the shared draft holds no mode, and the panel carries both, the
+    board's play and set-up tap areas each in a layer of its own."""
+    t = pg(FOUR)
+    t.turn(0, "A")
+    html = t.tap("setpeg", seat=1, **{"from": "S"})
+    draft, _v = t.store.draft(t.table.id, screen.DRAFT)
+    assert "mode" not in draft and draft["fix"] == {"seat": 1, "from": "S"}
+    assert 'data-view-key="pegs-mode:' in html and 'data-view-default="play"' in html
+    assert 'class="pg-play" data-view-only="play"' in html
+    assert 'class="pg-setup" data-view-only="setup" hidden' in html
+    play = html.split('class="pg-layer pg-layer-play"')[1].split('class="pg-layer pg-layer-setup"')[
+        0
+    ]
+    setup = html.split('class="pg-layer pg-layer-setup"')[1].split("</svg>")[0]
+    assert 'data-hit="T8"' in play and "/pegs/step" in play  # Ana's ace comes out
+    assert 'data-hit="T20"' in setup and "/pegs/fix" in setup  # Bojan's peg goes anywhere
+    assert "/pegs/step" not in setup and "/pegs/fix" not in play

@@ -12,8 +12,8 @@ stores what is done; ``pegs_view`` builds the panel and ``pegs_board`` draws the
 * Each write carries ``base`` (the board entry the phone showed) and a submission id,
   and is checked against the table's version inside the write: a retry is stored once
   and a move on an outdated board is refused (409).
-* What is in progress (mode, whose turn, card, chosen peg, first part of a split, the
-  hand, the peg being set up) is the draft ``pegs-turn``; taps *set* values, so a
+* What is in progress (whose turn, card, chosen peg, first part of a split, the hand,
+  the peg being set up) is the draft ``pegs-turn``; taps *set* values, so a
   retried tap changes nothing.
 """
 
@@ -42,7 +42,6 @@ bp = Blueprint("pegs", __name__, url_prefix="/t/<key>/pegs")
 
 BOARD_KINDS = (APPLY_KIND, BOARD_KIND)
 DRAFT = "pegs-turn"
-MODES = ("play", "setup")
 TURN_FIELDS = ("player", "card", "first", "peg", "hand")  # valid after the move ``moved``
 
 
@@ -152,10 +151,6 @@ class Table:
         s = get_store()
         return cls(table, s.recent_entries(table.id), [p.name for p in s.players(table.id)])
 
-    @property
-    def mode(self) -> str:
-        return self.draft.get("mode") if self.draft.get("mode") in MODES else "play"
-
     def first(self) -> engine.Step | None:
         raw = self.draft.get("first")
         return parse_step(raw, self.board) if raw else None
@@ -231,13 +226,6 @@ def form_int(field: str, lo: int, hi: int, message: str) -> int:
     return value
 
 
-def set_mode(t: Table, draft: dict) -> dict:
-    mode = request.form.get("mode", "")
-    if mode not in MODES:
-        raise BadTap(_("Choose play or set-up."), "mode")
-    return {**draft, "mode": mode, "fix": None}
-
-
 def set_player(t: Table, draft: dict) -> dict:
     player = form_int("player", 0, len(t.names) - 1, _("Choose one of the players at this table."))
     if t.player == player and draft.get("moved", 0) == t.moved:
@@ -264,9 +252,13 @@ def read_peg(t: Table) -> tuple[int, str]:
 
 def set_peg(t: Table, draft: dict) -> dict:
     seat, frm = read_peg(t)
-    if t.mode == "setup":
-        return {**draft, "fix": {"seat": seat, "from": frm}}
     return t.turn(player=t.player, peg={"seat": seat, "from": frm})(draft)
+
+
+def set_fix_peg(t: Table, draft: dict) -> dict:
+    """Set-up: the peg to put on another hole."""
+    seat, frm = read_peg(t)
+    return {**draft, "fix": {"seat": seat, "from": frm}}
 
 
 def clear_first(t: Table, draft: dict) -> dict:
@@ -288,10 +280,10 @@ def set_hand(t: Table, draft: dict) -> dict:
 
 
 TAPS: dict[str, Callable[[Table, dict], dict]] = {
-    "mode": set_mode,
     "player": set_player,
     "card": set_card,
     "peg": set_peg,
+    "setpeg": set_fix_peg,
     "first": clear_first,
     "hand": set_hand,
 }
@@ -420,7 +412,7 @@ def step(s: store.Store, t: Table, submission_id: str | None) -> str | None:
         )
     except RuleError as exc:
         raise BadTap(exc.message, "play") from None
-    update_draft(s, table.id, lambda d: {"mode": d.get("mode"), "moved": saved["entry_id"]})
+    update_draft(s, table.id, lambda d: {"moved": saved["entry_id"]})
     parts = [bump_note(b, t.names) for b in result["bumps"]]
     if result.get("winner_team") is not None:
         team = result["winner_team"]
@@ -451,7 +443,7 @@ def pass_turn(s: store.Store, t: Table, submission_id: str | None) -> str:
     discard = {"seat": player, "card": card}
     version = t.table.version
     saved = store_board(s, t.table, t.board, submission_id, version, discard=discard)
-    update_draft(s, t.table.id, lambda d: {"mode": d.get("mode"), "moved": saved["entry_id"]})
+    update_draft(s, t.table.id, lambda d: {"moved": saved["entry_id"]})
     return _("%(name)s discarded.", name=t.names[player])
 
 
@@ -495,5 +487,5 @@ def undo(s: store.Store, t: Table, submission_id: str | None) -> str:
     s.void_entry(table.id, latest.id, submission_id, based_on_version=table.version)
     moved = Table.of(s.table(table.id)).moved
     player = t.player if player_of(latest) is None else player_of(latest)
-    update_draft(s, table.id, lambda d: {"mode": d.get("mode"), "moved": moved, "player": player})
+    update_draft(s, table.id, lambda d: {"moved": moved, "player": player})
     return _("Last move undone.")

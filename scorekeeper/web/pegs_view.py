@@ -113,7 +113,7 @@ def panel(t, urls: dict, can_write: bool) -> dict:
         "urls": urls if can_write else {},
         "can_write": can_write,
         "live": live,
-        "mode": t.mode,
+        "view_key": f"pegs-mode:{t.table.watch_key}",
         "seats": seats,
         "teams": [{"n": n + 1, "seats": [s for s in seats if s["team"] == n]} for n in (0, 1)],
         "ranks": RANKS,
@@ -153,14 +153,16 @@ def panel(t, urls: dict, can_write: bool) -> dict:
         }
         screen["undo"] = {"entry": latest.id, "kind": latest.kind}
     screen["hand"] = hand_context(t)
-    if t.mode == "play":
-        screen["play"] = play_context(svg, lay, t, rank, live)
-    else:
-        screen["setup"] = setup_context(svg, lay, t, live)
+    # play and set-up are both drawn, each in its own layer of the board: which one a
+    # phone shows is that phone's own choice (data-view), never the shared draft's
+    svg["layers"] = {"play": {"rings": [], "hits": []}, "setup": {"rings": [], "hits": []}}
+    screen["play"] = play_context(svg["layers"]["play"], lay, t, rank, live)
+    screen["setup"] = setup_context(svg["layers"]["setup"], lay, t, live)
     return screen
 
 
-def play_context(svg: dict, lay: drawing.Layout, t, rank: str | None, live: bool) -> dict:
+def play_context(layer: dict, lay: drawing.Layout, t, rank: str | None, live: bool) -> dict:
+    """Play: the card's step options, rings and tap areas in the board's play ``layer``."""
     names, base = t.names, t.base
     play: dict = {"ready": False, "first": None, "pegs": [], "dests": [], "peg": None, "moves": []}
     if t.player is None or rank is None or t.race.complete:
@@ -186,7 +188,7 @@ def play_context(svg: dict, lay: drawing.Layout, t, rank: str | None, live: bool
         frm, to = engine.position_name(first.frm), engine.position_name(first.to)
         play["first"] = {"name": names[first.seat], "seat": first.seat, "from": frm, "to": to}
         x, y = spot(lay, first.seat, to)
-        svg["rings"].append({"x": x, "y": y, "cls": f"pending c-{COLOURS[first.seat]}"})
+        layer["rings"].append({"x": x, "y": y, "cls": f"pending c-{COLOURS[first.seat]}"})
     pegs: dict[tuple[int, str], list[dict]] = {}
     by_spot: dict[tuple, list[dict]] = {}
     for o in options:
@@ -229,7 +231,7 @@ def play_context(svg: dict, lay: drawing.Layout, t, rank: str | None, live: bool
     hits = []
     for d in play["dests"]:
         x, y = spot(lay, d["seat"], d["to"])
-        svg["rings"].append({"x": x, "y": y, "cls": f"dest c-{d['colour']}", "to": d["to"]})
+        layer["rings"].append({"x": x, "y": y, "cls": f"dest c-{d['colour']}", "to": d["to"]})
         if live:
             label = _(
                 "Move %(name)s's peg from %(frm)s to %(to)s",
@@ -240,16 +242,17 @@ def play_context(svg: dict, lay: drawing.Layout, t, rank: str | None, live: bool
             hits.append(drawing.hit(x, y, "step", d["vals"], label, "hit dest-hit", d["to"]))
     for p in play["pegs"]:
         x, y = spot(lay, p["seat"], p["from"])
-        svg["rings"].append({"x": x, "y": y, "cls": "movable" + (" chosen" if p["on"] else "")})
+        layer["rings"].append({"x": x, "y": y, "cls": "movable" + (" chosen" if p["on"] else "")})
         if live:
             label = _("%(name)s's peg on %(pos)s", name=p["name"], pos=p["from"])
             data = f"{p['seat']}-{p['from']}"
             hits.append(drawing.hit(x, y, "peg", p["vals"], label, "hit peg-hit", data))
-    drawing.add_hits(svg, lay, hits)
+    drawing.add_hits(layer, lay, hits)
     return play
 
 
-def setup_context(svg: dict, lay: drawing.Layout, t, live: bool) -> dict:
+def setup_context(layer: dict, lay: drawing.Layout, t, live: bool) -> dict:
+    """Set-up: the peg being put elsewhere and where it may go, in the set-up ``layer``."""
     names, board, base = t.names, t.board, t.base
     fix = t.draft.get("fix") or {}
     seat, frm = fix.get("seat"), fix.get("from")
@@ -264,7 +267,7 @@ def setup_context(svg: dict, lay: drawing.Layout, t, live: bool) -> dict:
     if valid:
         setup["peg"] = {"seat": seat, "from": frm, "name": names[seat], "colour": COLOURS[seat]}
         x, y = spot(lay, seat, frm)
-        svg["rings"].append({"x": x, "y": y, "cls": "movable chosen"})
+        layer["rings"].append({"x": x, "y": y, "cls": "movable chosen"})
         taken = {p for s in range(lay.seats) for p in board.positions(s) if p.startswith("T")}
         own = set(board.positions(seat))
         quick = ["S", *(f"T{engine.SIDE * seat + h}" for h in (engine.COME_OUT, engine.IN_SPOT))]
@@ -292,8 +295,8 @@ def setup_context(svg: dict, lay: drawing.Layout, t, live: bool) -> dict:
                 x, y = spot(lay, s, pos)
                 label = _("%(name)s's peg on %(pos)s", name=names[s], pos=pos)
                 vals = {"seat": s, "from": pos}
-                hits.append(drawing.hit(x, y, "peg", vals, label, "hit peg-hit", f"{s}-{pos}"))
-    drawing.add_hits(svg, lay, hits)
+                hits.append(drawing.hit(x, y, "setpeg", vals, label, "hit peg-hit", f"{s}-{pos}"))
+    drawing.add_hits(layer, lay, hits)
     return setup
 
 
@@ -344,6 +347,6 @@ def error_place(field: str, screen: dict) -> str:
         return "board"
     if field == "hand":
         return "hand" if screen["turn"]["player"] is not None else "board"
-    if screen["mode"] == "play":
-        return field if field in ("player", "card") else "play"
-    return "fix"
+    if field in ("fix", "setpeg"):
+        return "fix"
+    return field if field in ("player", "card") else "play"

@@ -289,3 +289,29 @@ def test_a_refusal_names_the_players(page, live_server, taps, console_errors):
     taps(".pg-to button[type=submit]")
     error = page.locator("#pegs-panel .field-error")
     expect(error).to_have_text("T8 holds two pegs (Ana and Bojan); a hole holds one.")
+
+
+def test_play_or_set_up_stays_on_each_phone(page, browser, live_server, taps, console_errors):
+    """Issue #20: one phone switching to set-up leaves the other phone in play mode, and
+    the other phone's poll does not switch it back."""
+    url = start_table(page, live_server, "pegs", ["Ana", "Bojan", "Ceca", "Dule"])
+    other_context = phone_context(browser)
+    other = other_context.new_page()
+    other.goto(url)
+    choose(page, taps, '.pg-mode [data-mode="setup"]')
+    expect(page.locator(".pg-setup")).to_be_visible()
+    expect(page.locator(".pg-play")).to_be_hidden()
+    taps('.pg-pos[data-peg="1-S"]')
+    expect(page.locator(".pg-fixing")).to_contain_text("Bojan")
+    # the other phone stays in play and enters Ana's move meanwhile
+    other.locator('.pg-players [data-seat="0"]').tap()
+    expect(other.locator('.pg-players [data-seat="0"]')).to_have_attribute("aria-pressed", "true")
+    other.locator('.pg-cards [data-card="A"]').tap()
+    expect(other.locator(".pg-setup")).to_be_hidden()
+    other.locator('.pg-layer-play .hit[data-hit="T8"]').tap()
+    expect(other.locator(peg(0, "T8"))).to_have_count(1)
+    expect(page.locator(peg(0, "T8"))).to_have_count(1, timeout=5000)  # the poll
+    expect(page.locator(".pg-setup")).to_be_visible()  # still set-up on this phone
+    expect(page.locator('.pg-mode [data-mode="setup"]')).to_have_attribute("aria-pressed", "true")
+    expect(other.locator(".pg-play")).to_be_visible()
+    other_context.close()
