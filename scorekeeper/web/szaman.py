@@ -16,6 +16,7 @@ from flask import Blueprint
 
 from .. import store
 from ..cards import RANKS, SUIT_SYMBOLS, Card
+from ..games import catalog
 from ..games import szaman as engine
 from ..games.play import Refused, Tap
 from ..games.play.szaman import JOKERS, SzamanDeal
@@ -384,7 +385,7 @@ def view(v: screens.View) -> dict:
     tricks = trick_rows(st, names)
     rows, current = end_rows(v, st, names) if st["over"] else ([], None)
     return {
-        "deals": int(table.settings.get("deals", 6)),
+        "deals": dict(state.settings)["deals"],
         "deal_no": context.get("deal_no", 1),
         "variant": state.variant,
         "finished": False,
@@ -458,7 +459,7 @@ def panel_context(table: store.Table, summary: TableSummary, access: str) -> dic
     editing = bool(log.data and (log.data.get("context") or {}).get("supersedes") is not None)
     if summary.standings.finished and not editing:
         return {
-            "deals": int(table.settings.get("deals", 6)),
+            "deals": catalog.game(table.game).clean_settings(screens.settings_of(table))["deals"],
             "finished": True,
             "can_write": access == "score",
         }
