@@ -136,8 +136,9 @@ def buttons(html, action):
     for tag in re.findall(r"<button\b[^>]*>", html):
         if f'/vezimas/{action}"' not in tag:
             continue
-        what = re.search(r'data-(?:player|card)="([^"]+)"', tag)[1]
-        found[what] = ('aria-pressed="true"' in tag, " disabled" in tag)
+        what = re.search(r'data-(?:player|card)="([^"]+)"', tag)
+        if what:  # a player's or a card's button (not the one-tap shortcuts)
+            found[what[1]] = ('aria-pressed="true"' in tag, " disabled" in tag)
     return found
 
 
@@ -375,6 +376,21 @@ def test_v_d5_going_out_with_a_beat_leaves_nothing_to_beat_for_the_next_player(v
     # a new top card asks for a beat again
     html = t.tap("/check/top", card="10H")
     assert nothing_note(html) is None and t.question()["nothing_to_beat"] is False
+
+
+def test_v_d5_a_beat_offers_its_last_card_tap(vz):
+    """A card that beats offers one tap for "that was his last card" (V-D5): it puts
+    him out, and the next player is told he lays without beating."""
+    t = vz(FOUR)
+    t.set_trumps("Jonas")
+    assert "vz-last-card" not in t.ask("9S", "Jonas", "KH")  # no beat: nothing to offer
+    html = t.tap("/check/card", card="JC")
+    button = re.search(r'<button[^>]*class="small vz-last-card"[^>]*>([^<]*)<', html)
+    assert button[1] == "That was Jonas’s last card: Rūta lays without beating"
+    vals = json.loads(html_module.unescape(re.search(r"hx-vals='([^']*)'", button[0])[1]))
+    html = t.tap("/check/out", **{k: str(v) for k, v in vals.items()})
+    assert nothing_note(html).startswith("Nothing to beat: Rūta lays any card.")
+    assert "vz-last-card" not in panel_of(t.page(watch_url(t.page().html)).html)
 
 
 def test_v_d5_going_out_after_a_card_that_does_not_beat_asks_as_before(vz):

@@ -319,3 +319,27 @@ def test_ending_the_game_keeps_the_round_number(page, live_server, taps, console
     expect(page.locator('#history [data-round="2"]')).to_have_count(0)
     expect(page.locator('#history [data-round="1"]').first).to_be_attached()
     expect(page.locator("#board")).not_to_contain_text("Round 2")
+
+
+def test_a_beat_with_the_last_card_says_the_next_player_lays_without_beating(
+    page, live_server, taps, console_errors
+):
+    """V-D5 at the moment it happens: Jonas's J♣ beats 9♠; one tap says it was his
+    last card, and the screen tells Rūta she lays any card, nothing to beat."""
+    start_table(page, live_server, "vezimas", NAMES)
+    tap_and_wait(page, taps, pick("Who holds the queen of clubs", "Jonas"))
+    taps(".vz-save-trumps")
+    expect(page.locator(".vz-trumps")).to_contain_text("Jonas leads")
+    tap_and_wait(page, taps, pick("Top card", "9S"))
+    tap_and_wait(page, taps, pick("Whose turn", "Jonas"))
+    tap_and_wait(page, taps, pick("Their card", "JC"))
+    last = page.locator(".vz-last-card")
+    expect(last).to_have_text("That was Jonas’s last card: Rūta lays without beating")
+    expect(last).to_be_in_viewport()
+    taps(".vz-last-card")
+    expect(page.locator("#vz-nothing")).to_contain_text("Nothing to beat: Rūta lays any card.")
+    expect(page.locator(pick("Players out of cards", "Jonas"))).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(page.locator(".vz-last-card")).to_have_count(0)
+    assert_inside_viewport(page)
