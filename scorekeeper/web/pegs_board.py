@@ -18,6 +18,9 @@ from ..games import pegs as engine
 
 # seat colours: team 0 (even seats) warm, team 1 (odd seats) cool
 COLOURS = ("red", "blue", "orange", "teal", "gold", "violet", "pink", "green")
+# the biggest tap area's radius in viewBox units: the board (400 wide) is drawn about
+# 355 CSS px wide on a 390 px phone, so 2 × 26 units are 46 px (≥ 44 px, a thumb)
+HIT_R = 26.0
 
 
 @dataclass(frozen=True)
@@ -124,8 +127,9 @@ def spot(lay: Layout, seat: int, pos: str) -> tuple[float, float]:
 
 
 def hit_radii(points: list[tuple[float, float]], lay: Layout) -> list[float]:
-    """Invisible tap areas as big as they can be without covering another one's centre."""
-    biggest = 22.0
+    """Invisible tap areas as big as they can be without overlapping another one, at most
+    ``HIT_R``: a lone target is a thumb's 44 CSS px wide on a 390 px phone."""
+    biggest = HIT_R
     out = []
     for i, p in enumerate(points):
         others = [math.dist(p, q) for j, q in enumerate(points) if j != i]

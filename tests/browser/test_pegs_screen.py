@@ -195,6 +195,8 @@ def test_undo_twice_then_redo_twice_names_the_right_player(page, live_server, ta
     choose(page, taps, '.pg-players [data-seat="0"]')
     for rank, hole, seat in (("A", "T8", 0), ("K", "T26", 1), ("Q", "T44", 2)):
         choose(page, taps, f'.pg-cards [data-card="{rank}"]')
+        box = page.locator(f'.pg-layer-play .hit[data-hit="{hole}"]').bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, box  # a lone target: a thumb's
         taps(f'.hit[data-hit="{hole}"]')
         expect(page.locator(peg(seat, hole))).to_have_count(1)
     expect(title).to_have_text("Dule to play")
