@@ -627,6 +627,7 @@ PEGS = RuleCard(
         ),
         Section(
             "Moving",
+            back=True,
             bullets=(
                 "Never pass or land on your own colour (P-D5); others may be passed.",
                 "Land on an **opponent**: it goes back to start. On a **teammate**: "
@@ -642,7 +643,6 @@ PEGS = RuleCard(
         ),
         Section(
             "Winning",
-            back=True,
             text=("The first team with every peg of every member home wins.",),
         ),
     ),
