@@ -169,6 +169,22 @@ def test_table_downloads_work_with_the_watch_link(client, new_table, store):
     assert printing.renders == renders
 
 
+@pytest.mark.parametrize(
+    ("game", "printed"),
+    [("kvanta", "First dealer: Ceca"), ("pegs", "Notes 1 Ceca"), ("szaman", "Deals first Ceca")],
+)
+def test_a_tables_blank_sheet_names_the_first_dealer_chosen_for_it(
+    client, new_table, game, printed
+):
+    players = ("Ana", "Bojan", "Ceca", "Dule")
+    _url, page = new_table(game, players, first_dealer="2")
+    scorer, watch = _keys(page)
+    for key in (scorer, watch):
+        assert printed in pdf_text(client.get(f"/t/{key}/blank-sheet.pdf").data)
+    # the game's own blank sheet leaves it to be written in
+    assert "Ceca" not in pdf_text(client.get(f"/print/{game}/score-sheet.pdf").data)
+
+
 def test_filled_sheet_follows_new_rounds(client, new_table):
     url, table_page = new_table("vezimas", ("Rūta", "Jonas"))
     scorer, _watch = _keys(table_page)
