@@ -34,6 +34,7 @@ import html
 import json
 import random
 import re
+import signal
 import sys
 import tempfile
 import time
@@ -304,6 +305,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, help="serve --threads (default: serve's own)")
     args = parser.parse_args()
     POLL_EVERY_S = args.poll_every
+    # stopped (SIGTERM), it still stops the server it started
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(1))
     counts = [int(t) for t in args.tables.split(",")]
 
     from scorekeeper import server as serve_defaults
