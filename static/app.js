@@ -384,7 +384,22 @@
     if (!part || (part.hasAttribute("data-view-done") && !stored.done)) return fallback;
     return stored.v;
   }
+  // a fold ([data-fold] on a <details>) stays as this phone left it when a tap's
+  // answer or the poll redraws the panel
+  var FOLD = "scorekeeper.fold:";
+  document.addEventListener("toggle", function (ev) {
+    var key = ev.target.getAttribute ? ev.target.getAttribute("data-fold") : null;
+    if (!key) return;
+    try { sessionStorage.setItem(FOLD + key, ev.target.open ? "open" : ""); } catch (e) { /* this page still shows it */ }
+  }, true);
   function applyViews(root) {
+    if (root.querySelectorAll) {
+      root.querySelectorAll("details[data-fold]").forEach(function (el) {
+        var stored = null;
+        try { stored = sessionStorage.getItem(FOLD + el.getAttribute("data-fold")); } catch (e) { stored = null; }
+        if (stored !== null && el.open !== (stored === "open")) el.open = stored === "open";
+      });
+    }
     var scopes = root.querySelectorAll ? root.querySelectorAll("[data-view-key]") : [];
     Array.prototype.forEach.call(scopes, function (scope) {
       var value = readView(scope);

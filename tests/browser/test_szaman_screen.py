@@ -17,6 +17,7 @@ from scorekeeper import api
 from .conftest import assert_inside_viewport, phone_context, start_table, totals
 
 PANEL = "#szaman-panel"
+POLL = re.compile(r"/live\?v=")  # the table's poll
 
 
 def open_table(page, live_server, names, settings=None) -> str:
@@ -271,6 +272,8 @@ def test_a_card_tap_whose_answer_is_lost_tapped_again_ends_right(page, live_serv
             route.continue_()
 
     page.route("**/szaman/tap", take_it_then_drop_the_answer)
+    # meanwhile the poll hears of nothing (else it could redraw the panel first)
+    page.route(POLL, lambda route: route.fulfill(status=200, body=""))
     settled(page)
     taps(f'{PANEL} .pick[data-card="2C"]:visible')
     expect(page.locator("#net-status")).to_be_visible()
@@ -282,6 +285,7 @@ def test_a_card_tap_whose_answer_is_lost_tapped_again_ends_right(page, live_serv
     tap_ids = [re.search(r"tap_id=(\w+)", body).group(1) for body in dropped]
     assert len(tap_ids) == 2 and tap_ids[0] == tap_ids[1]  # the same tap, sent twice
     page.unroute("**/szaman/tap")
+    page.unroute(POLL)
     tap(page, taps, '.pick[data-card="KC"]')
     expect(page.locator(f"{PANEL} .sz-plays")).to_contain_text("2♣")
     expect(page.locator(f"{PANEL} .sz-plays li strong")).to_have_count(2)  # 2♣ once, K♣
@@ -320,3 +324,19 @@ def test_two_phones_enter_two_players_cards_at_once(
     save(page, taps, 1)
     assert totals(page) == api.evaluate("szaman-deal", quick_request())["totals"]
     other_context.close()
+
+
+def test_what_a_phone_opened_stays_open_through_taps(page, live_server, taps, console_errors):
+    """The list of tricks opened on this phone stays open when a tap's answer redraws
+    the panel, and the quick entry chosen here stays chosen; neither is in the deal."""
+    open_table(page, live_server, NAMES)
+    taps(f'{PANEL} [data-mode="quick"]')
+    tap(page, taps, f'[data-op="winner"][data-seat="{seat("Piotr")}"]')
+    page.locator(f"{PANEL} .sz-tricks summary").tap()
+    expect(page.locator(f"{PANEL} .sz-tricks")).to_have_attribute("open", "")
+    tap(page, taps, f'[data-op="winner"][data-seat="{seat("Ola")}"]')
+    expect(page.locator(f"{PANEL} .sz-tricks")).to_have_attribute("open", "")
+    expect(page.locator(f"{PANEL} .sz-quick")).to_be_visible()
+    page.reload()
+    expect(page.locator(f"{PANEL} .sz-tricks")).to_have_attribute("open", "")
+    expect(page.locator(f"{PANEL} .sz-quick")).to_be_visible()
