@@ -289,22 +289,25 @@ def chart_rounds(
     return labels, (before if any(before) else None)
 
 
-def chart_of(history: list, details: dict, players, *, earlier: bool) -> str:
+def chart_of(history: list, details: dict, players, *, earlier: bool, newest: bool = True) -> str:
     """The chart of the totals after the rounds of ``history`` (oldest first); none
-    while nobody has a point. ``earlier``: older rounds are left out, and it says so."""
+    while nobody has a point. ``earlier``: older rounds are left out; ``newest``:
+    no later ones are (a page of the history further back says which it draws)."""
     rounds, start = chart_rounds(history, details)
     if not any(v for _label, totals in rounds for v in totals):
         return ""
+    if not newest:
+        note = _("rounds %(first)s–%(last)s", first=rounds[0][0], last=rounds[-1][0])
+    elif earlier:
+        note = ngettext("the latest %(num)d round", "the latest %(num)d rounds", len(rounds))
+    else:
+        note = ""
     return totals_chart(
         [p.name for p in players],
         rounds,
         start,
         title=_("Totals after each round"),
-        earlier_note=(
-            ngettext("the latest %(num)d round", "the latest %(num)d rounds", len(rounds))
-            if earlier
-            else ""
-        ),
+        earlier_note=note,
     )
 
 
