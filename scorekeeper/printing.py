@@ -779,18 +779,21 @@ def _pegs_move(entry, names: list[str]) -> str:
 
 def _kvanta_rounds(summary: TableSummary) -> dict[int, dict[str, str]]:
     """Each printed round's target and turned card (the poker prize's card), from
-    its live entries; a round that has not recorded one leaves it out."""
+    its live entries, by the id of the round's first live row (where the sheet
+    prints them); a round that recorded neither prints none."""
     rounds: dict[int, dict[str, str]] = {}
+    first_row: dict[int, int] = {}
     for row in summary.history:
         entry = row.entry
         if not entry.live:
             continue
+        first_row.setdefault(entry.round, entry.id)
         found = rounds.setdefault(entry.round, {})
         if isinstance(entry.request.get("target"), int):
             found.setdefault("target", str(entry.request["target"]))
         if entry.kind == "kvanta-poker" and entry.request.get("prize_card"):
             found["turned"] = _card_text(entry.request["prize_card"])
-    return rounds
+    return {first_row[number]: found for number, found in rounds.items()}
 
 
 def _team_home(summary: TableSummary) -> list[dict] | None:

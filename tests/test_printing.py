@@ -812,11 +812,13 @@ def test_filled_kvanta_sheet_prints_each_rounds_target_and_turned_card(ctx, stor
     store.add_entry(
         table.id, 1, "kvanta-poker", {"prize_card": "JH", "hands": {}}, {}, {bojan.id: 3}
     )
+    store.add_entry(table.id, 2, "kvanta-call", {**call, "target": 8}, {}, {ceca.id: 4})
+    store.void_entry(table.id, store.entries(table.id)[-1].id)  # undone: printed struck, bare
     store.add_entry(table.id, 2, "kvanta-call", {**call, "target": 9}, {}, {ceca.id: 5})
     text = pdf_text(printing.filled_sheet(store, store.table(table.id)).pdf)
     assert "Target Turned card Ana Bojan Ceca" in text
     assert "1 Call 14 J♥ +10 0 0" in text
-    assert "2 Call 9 0 0 +5" in text
+    assert "2 Call · undone 0 0 +4 2 Call 9 0 0 +5" in text
 
 
 @pytest.mark.parametrize(
