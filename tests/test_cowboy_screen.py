@@ -168,8 +168,8 @@ def seat_panel(text, name):
 
 
 def pressed(text, code):
-    m = re.search(rf'data-card="{code}"\s+aria-pressed="(true|false)"', text)
-    return m.group(1) == "true"
+    tag = next(t for t in re.findall(r"<button\b[^>]*>", text) if f'data-card="{code}"' in t)
+    return 'aria-pressed="true"' in tag
 
 
 def enter_whole_deal(t):

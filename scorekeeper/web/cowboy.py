@@ -36,7 +36,6 @@ KIND = "cowboy-deal"
 MARRIAGE = "cowboy-marriage"
 DRAFT = "cowboy-deal"  # the draft's name (an older shape of it is upgraded)
 MARRIAGE_TAPS = ("marriage", "withdraw_marriage")
-PARTS = ("play", "shot", "end")
 # RULES §1 "Scoring": no held card other than these ranks has a value
 HELD_CARDS = tuple(str(Card(r, s)) for s in SUITS for r in (ACE, KING, QUEEN, JACK, 10, 6, 2))
 
@@ -266,31 +265,11 @@ def replaces(s: store.Store, table: store.Table, context: dict) -> tuple[int, ..
 # ---------------------------------------------------------------- what the panel shows
 
 
-class Buttons:
-    """Tap buttons of one view: each what the player means, in the state's notation."""
-
-    def __init__(self, v: screens.View):
-        self.v = v
-
-    def __call__(self, action: str | None, on: bool = False, why: str = "", **args) -> dict:
-        """``why``: the reason shown on a button that cannot be tapped."""
-        vals = self.v.tap_vals(action, **args) if action and self.v.writable else None
-        return {"vals": vals, "on": on, "reason": why}
-
-    def cards(self, codes, choose) -> list[dict]:
-        return [{"code": code, **choose(code)} for code in codes]
-
-
-def _where(st: dict) -> dict[str, tuple[int, str]]:
-    """card → (seat, zone) of every card of the holdings ("held", "gun", "drawn", "tens")."""
-    out = {}
-    for h in st["holdings"]:
-        seat = h["seat"]
-        out.update({c: (seat, "held") for c in h["held"]})
-        out.update({c: (seat, "drawn") for g in h["guns"] for c in g["cards"]})
-        out.update({c: (seat, "gun") for c in (h["building"] or {}).get("cards", [])})
-        out.update({c: (seat, "tens") for c in h["tens"]})
-    return out
+def _button(v: screens.View, action: str | None, on: bool = False, why: str = "", **args):
+    """One tap button: what the player means, in the state's notation (none: disabled,
+    ``why`` says why)."""
+    vals = v.tap_vals(action, **args) if action and v.writable else None
+    return {"vals": vals, "on": on, "reason": why}
 
 
 def _problem_seat(problem: dict | None, names: list[str]) -> int | None:
@@ -304,71 +283,75 @@ def _problem_seat(problem: dict | None, names: list[str]) -> int | None:
     return None
 
 
-def _holdings(st: dict, names: list[str], b: Buttons) -> list[dict]:
-    where = _where(st)
+def _holdings(v: screens.View, st: dict, names: list[str]) -> list[dict]:
+    """Every player's cards at the end: three pickers each, the cards used elsewhere
+    disabled with whose they are."""
+    where = {}  # card → (seat, zone)
+    for h in st["holdings"]:
+        for zone, cards in (
+            ("held", h["held"]),
+            ("drawn", [c for g in h["guns"] for c in g["cards"]]),
+            ("gun", (h["building"] or {}).get("cards", [])),
+            ("tens", h["tens"]),
+        ):
+            where.update({c: (h["seat"], zone) for c in cards})
     own = {"held": _("held"), "gun": _("gun"), "drawn": _("gun"), "tens": _("laid")}
     other = {"held": "%s", "gun": _("%s · gun"), "drawn": _("%s · gun"), "tens": _("%s · laid")}
-    score = st["score"]
-    problem = st["problem"]
-    at = _problem_seat(problem, names)
+    score, at = st["score"], _problem_seat(st["problem"], names)
     rows = []
     for h in st["holdings"]:
         seat = h["seat"]
 
-        def pick(zones, put, take, seat=seat):
-            def choose(code):
-                found = where.get(code)
-                if found is None:
-                    return b(put, seat=seat, card=code)
-                owner, zone = found
-                if owner == seat and zone in zones:
-                    return b(take, on=True, seat=seat, card=code)
-                label = own[zone] if owner == seat else other[zone] % names[owner]
-                return b(None, on=zone in zones and owner == seat, why=label)
+        def picker(cards, zone, actions, seat=seat):
+            mine = [c for c, (x, z) in where.items() if (x, z) == (seat, zone)]
+            taken = {
+                c: own[z] if x == seat else other[z] % names[x]
+                for c, (x, z) in where.items()
+                if (x, z) != (seat, zone)
+            }
+            return v.picker(cards, actions, {"seat": seat}, taken, mine)
 
-            return choose
-
-        count = len(h["held"]) + len(h["tens"]) + sum(len(g["cards"]) for g in h["guns"])
-        count += len((h["building"] or {}).get("cards", []))
+        building = (h["building"] or {}).get("cards", [])
         rows.append(
             {
                 "seat": seat,
                 "name": names[seat],
-                "count": count,
+                "count": len(h["held"])
+                + len(h["tens"])
+                + len(building)
+                + sum(len(g["cards"]) for g in h["guns"]),
                 "total": signed(score["players"][names[seat]]["total"]) if score else None,
                 "invalid": at == seat,
-                "held": b.cards(HELD_CARDS, pick(("held",), "hold", "unhold")),
-                "gun": b.cards(GUN_CARDS, pick(("gun",), "build", "unbuild")),
-                "tens": b.cards(TENS, pick(("tens",), "lay", "unlay")),
+                "held": picker(HELD_CARDS, "held", ("hold", "unhold")),
+                "gun": picker(GUN_CARDS, "gun", ("build", "unbuild")),
+                "tens": picker(TENS, "tens", ("lay", "unlay")),
                 "guns": [
-                    {**g, "remove": b("undraw", seat=seat, gun=g["cards"])} for g in h["guns"]
+                    {**g, "remove": _button(v, "undraw", seat=seat, gun=g["cards"])}
+                    for g in h["guns"]
                 ],
                 "building": h["building"],
-                "summary": [*h["held"], *h["tens"]],
             }
         )
     return rows
 
 
 def _preview(st: dict, names: list[str]) -> list[dict]:
-    score = st["score"]
-    if not score:
-        return []
+    players = (st["score"] or {}).get("players", {})
     return [
         {
             "name": name,
-            "total": signed(score["players"][name]["total"]),
+            "total": signed(players[name]["total"]),
             "lines": [
                 {
-                    "code": item["code"],
+                    **item,
                     "label": _(engine.item_label(item["code"])),
-                    "count": item["count"],
                     "points": signed(item["points"]),
                 }
-                for item in score["players"][name]["items"]
+                for item in players[name]["items"]
             ],
         }
         for name in names
+        if name in players
     ]
 
 
@@ -397,34 +380,45 @@ def outcome_label(code: str) -> str:
     }.get(code, code)
 
 
-def _shot(st: dict, names: list[str], b: Buttons) -> dict:
-    """The referee: who shoots at whom with which gun, the victim's cards, the verdict."""
+def _shot(v: screens.View, st: dict, names: list[str]) -> dict:
+    """The referee: who shoots at whom with which gun, the victim's cards, the verdict;
+    every choice offered is one of the state's legal taps."""
     shot, aim = st["shot"], st["aim"]
     legal = {e["action"]: e for e in st["legal"]}
     current = shot or aim or {"attacker": None, "victim": None, "gun": []}
     attacker, victim = current["attacker"], current["victim"]
-    aiming = "aim" in legal
     out: dict = {
         "active": bool(shot or aim),
         "started": shot is not None,
-        "attacker": attacker,
-        "victim": victim,
         "attacker_name": names[attacker] if attacker is not None else None,
         "victim_name": names[victim] if victim is not None else None,
+        "gun_cards": current["gun"],
         "gun_name": current.get("gun_name"),
-        "gun_reason": (aim or {}).get("reason", "") if aim and aim["gun"] else "",
-        "step": st["next"]["text"],
-        "cancel": b("cancel_shot") if shot or aim else None,
+        "gun_reason": aim["reason"] if aim and aim["gun"] else "",
+        "cancel": _button(v, "cancel_shot") if shot or aim else None,
+        "over": _button(v, "shot_over") if "shot_over" in legal else None,
+        "error": shot and shot["error"] and shot["error"]["message"],
+        "shots": [
+            {
+                **x,
+                "attacker": names[x["attacker"]],
+                "victim": names[x["victim"]],
+                "label": outcome_label(x["outcome"]),
+                "tone": OUTCOMES.get(x["outcome"], "info"),
+            }
+            for x in st["shots"]
+        ],
     }
+    aiming = "aim" in legal
     out["roles"] = [
         {
             "role": role,
             "label": label,
             "players": [
                 {
-                    "seat": seat,
                     "name": name,
-                    **b(
+                    **_button(
+                        v,
                         "aim" if aiming and not (role == "victim" and seat == attacker) else None,
                         on=current[role] == seat,
                         role=role,
@@ -436,110 +430,72 @@ def _shot(st: dict, names: list[str], b: Buttons) -> dict:
         }
         for role, label in (("attacker", _("Who shoots")), ("victim", _("At whom")))
     ]
-    gun = set(current["gun"])
-    loading = "load" in legal and aiming
-
-    def gun_card(code):
-        if code in gun:
-            return b("unload" if aiming else None, on=True, card=code)
-        return b(
-            "load" if loading else None, why="" if aiming else _("not in this shot"), card=code
-        )
-
-    out["gun"] = b.cards(GUN_CARDS, gun_card)
-    held = set(shot["held"]) if shot else set()
-    used = gun | ({shot["turned"]} if shot and shot["turned"] else set())
-
-    def victim_card(code):
-        if code in held:
-            return b("victim_lacks", on=True, seat=victim, card=code)
-        if code in used:
-            return b(None, why=_("the gun") if code in gun else _("turned"))
-        return b("victim_holds", seat=victim, card=code)
-
-    out["held"] = b.cards(SHOT_CARDS, victim_card) if shot else []
+    if aiming:
+        full = {} if "load" in legal else {c: _("3 cards") for c in GUN_CARDS}
+        out["gun"] = v.picker(GUN_CARDS, ("load", "unload"), {}, full, current["gun"])
     if shot:
+        used = {c: _("the gun") for c in shot["gun"]}
+        if shot["turned"]:
+            used[shot["turned"]] = _("turned")
+        out["held"] = v.picker(
+            SHOT_CARDS, ("victim_holds", "victim_lacks"), {"seat": victim}, used, shot["held"]
+        )
         out["drawn"] = [
             {
-                "value": value,
+                "value": d,
                 "label": label,
-                **b("victim_gun", on=shot["has_gun_drawn"] == value, seat=victim, drawn=value),
+                **_button(v, "victim_gun", on=shot["has_gun_drawn"] == d, seat=victim, drawn=d),
             }
-            for value, label in ((True, _("Yes")), (False, _("No")))
+            for d, label in ((True, _("Yes")), (False, _("No")))
         ]
-    verdict = shot and shot["verdict"]
-    out["error"] = shot and shot["error"] and shot["error"]["message"]
-    out["turn"] = None
-    if "turn" in legal:
-        turnable = set(legal["turn"]["card"])
-        suits = []
-        for suit in SUITS:
-            cards = [str(Card(r, suit)) for r in (KING, QUEEN, JACK, 10, 9, 8, 7, 6, 5, 4, 3, 2)]
-            suits.append(
-                {
-                    "suit": suit,
-                    "symbol": SUIT_SYMBOLS[suit],
-                    "colour": "red" if suit in "HD" else "black",
-                    "cards": b.cards(
-                        cards,
-                        lambda c: b(
-                            "turn" if c in turnable or c == shot["turned"] else None,
-                            on=c == shot["turned"],
-                            why="" if c in turnable else _("used"),
-                            seat=attacker,
-                            card=c,
-                        ),
-                    ),
-                }
-            )
-        out["turn"] = {"suits": suits, "suit": shot["turned"][-1] if shot["turned"] else ""}
-    out["choose"] = [
-        {"label": outcome_label(o), **b("choose", on=shot["chosen"] == o, seat=victim, outcome=o)}
-        for o in (legal.get("choose") or {}).get("outcome", [])
-    ]
-    out["give"] = [
-        {"code": c, **b("give", on=shot["given"] == c, seat=victim, card=c)}
-        for c in (legal.get("give") or {}).get("card", [])
-    ]
-    out["outcome"] = None
-    if verdict:
-        code = verdict["outcome"]
-        out["outcome"] = {
-            "code": code,
-            "tone": OUTCOMES.get(code, "info"),
-            "label": outcome_label(code),
-            "gun": engine.GUN_NAMES.get(verdict.get("gun")),
-            "reason": verdict.get("reason", ""),
-            "ends_deal": bool(verdict.get("ends_deal")),
-            "declined": code == "dodge" and shot["declines_ace"],
-        }
-    out["take_ace"] = None
-    if "take_ace" in legal:
-        declined = shot["declines_ace"]
-        out["take_ace"] = {
-            "declined": declined,
-            **b("take_ace", on=declined, seat=victim, take=declined),
-        }
-    out["over"] = b("shot_over") if "shot_over" in legal else None
-    aces = set(st["aces_on_table"])
+        verdict = shot["verdict"]
+        if verdict:
+            code = verdict["outcome"]
+            out["outcome"] = {
+                "code": code,
+                "tone": OUTCOMES.get(code, "info"),
+                "label": outcome_label(code),
+                "gun": engine.GUN_NAMES.get(verdict.get("gun")),
+                "reason": verdict.get("reason", ""),
+                "ends_deal": bool(verdict.get("ends_deal")),
+                "declined": code == "dodge" and shot["declines_ace"],
+            }
+        if "turn" in legal:
+            turnable = set(legal["turn"]["card"])
+            suits = []
+            for suit in SUITS:
+                cards = [str(Card(r, suit)) for r in (KING, QUEEN, JACK, *range(10, 1, -1))]
+                used = {c: _("used") for c in cards if c not in turnable}
+                picked = [shot["turned"]] if shot["turned"] else []
+                suits.append(
+                    {
+                        "suit": suit,
+                        "symbol": SUIT_SYMBOLS[suit],
+                        "colour": "red" if suit in "HD" else "black",
+                        "cards": v.picker(cards, "turn", {"seat": attacker}, used, picked),
+                    }
+                )
+            out["turn"] = {"suits": suits, "suit": shot["turned"][-1] if shot["turned"] else ""}
+        out["choose"] = [
+            {
+                "label": outcome_label(o),
+                **_button(v, "choose", on=shot["chosen"] == o, seat=victim, outcome=o),
+            }
+            for o in (legal.get("choose") or {}).get("outcome", [])
+        ]
+        out["give"] = [
+            {"code": c, **_button(v, "give", on=shot["given"] == c, seat=victim, card=c)}
+            for c in (legal.get("give") or {}).get("card", [])
+        ]
+        if "take_ace" in legal:
+            declined = shot["declines_ace"]
+            out["take_ace"] = {
+                "declined": declined,
+                **_button(v, "take_ace", on=declined, seat=victim, take=declined),
+            }
     back = set((legal.get("ace_on_table") or {}).get("card", []))
-    out["aces"] = b.cards(
-        ACES,
-        lambda c: (
-            b("ace_off_table", on=True, card=c)
-            if c in aces
-            else b("ace_on_table" if c in back else None, why=_("held"), card=c)
-        ),
-    )
-    out["shots"] = [
-        {
-            "attacker": names[x["attacker"]],
-            "victim": names[x["victim"]],
-            "label": outcome_label(x["outcome"]),
-            "tone": OUTCOMES.get(x["outcome"], "info"),
-        }
-        for x in st["shots"]
-    ]
+    held = {c: _("held") for c in ACES if c not in back and c not in st["aces_on_table"]}
+    out["aces"] = v.picker(ACES, ("ace_on_table", "ace_off_table"), {}, held, st["aces_on_table"])
     return out
 
 
@@ -547,24 +503,22 @@ def view(v: screens.View) -> dict:
     state, context, table = v.state, v.context, v.table
     st = state.to_json()
     names = list(state.players)
-    b = Buttons(v)
-    shown = set(st["suits_shown"])
-    end = st["end"]
-    part = "shot" if st["shot"] or st["aim"] else ("end" if end else "play")
+    shown, end = set(st["suits_shown"]), st["end"]
     key = table.scorer_key if v.writable else table.watch_key
-    editing = context.get("supersedes") is not None
-    holdings = _holdings(st, names, b)
     at = _problem_seat(st["problem"], names)
+    reasons = (
+        ("tens", _("Tens: all four 10s out and a 22 drawn")),
+        ("aces", _("Fourth ace left the table")),
+    )
     return {
         "finished": False,
         "can_write": v.writable,
         "v": v,
         "version": v.version,
         "round": context.get("round"),
-        "editing": editing,
-        "names": names,
+        "editing": context.get("supersedes") is not None,
         "view_key": f"cowboy:{key}",
-        "part": part,
+        "part": "shot" if st["shot"] or st["aim"] else ("end" if end else "play"),
         "step": st["next"],
         "house_rules": [
             {
@@ -578,12 +532,12 @@ def view(v: screens.View) -> dict:
         "marriages": [
             {
                 **m,
-                "withdraw": b("withdraw_marriage", seat=m["seat"], suit=m["suit"]),
                 "points": signed(m["points"]),
+                "withdraw": _button(v, "withdraw_marriage", seat=m["seat"], suit=m["suit"]),
             }
             for m in st["marriages"]
         ],
-        "marriage_seats": [
+        "seats": [
             {
                 "seat": seat,
                 "name": name,
@@ -593,40 +547,31 @@ def view(v: screens.View) -> dict:
                         "symbol": SUIT_SYMBOLS[suit],
                         "colour": "red" if suit in "HD" else "black",
                         "shown": suit in shown,
-                        **b(None if suit in shown else "marriage", seat=seat, suit=suit),
+                        **_button(v, None if suit in shown else "marriage", seat=seat, suit=suit),
                     }
                     for suit in SUITS
                 ],
-            }
-            for seat, name in enumerate(names)
-        ],
-        "shot": _shot(st, names, b),
-        "end_seat": str(end["seat"]) if end else "",
-        "enders": [
-            {
-                "seat": seat,
-                "name": name,
                 "reasons": [
                     {
                         "code": code,
                         "label": label,
-                        **b(
+                        **_button(
+                            v,
                             "end",
                             on=bool(end) and (end["seat"], end["reason"]) == (seat, code),
                             seat=seat,
                             reason=code,
                         ),
                     }
-                    for code, label in (
-                        ("tens", _("Tens: all four 10s out and a 22 drawn")),
-                        ("aces", _("Fourth ace left the table")),
-                    )
+                    for code, label in reasons
                 ],
             }
             for seat, name in enumerate(names)
         ],
+        "shot": _shot(v, st, names) if v.writable else {},
+        "end_seat": str(end["seat"]) if end else "",
         "ended": bool(end),
-        "holdings": holdings,
+        "holdings": _holdings(v, st, names) if v.writable else [],
         "problem": st["problem"]["message"] if st["problem"] else None,
         "problem_player": names[at] if at is not None else None,
         "preview": _preview(st, names),

@@ -251,7 +251,7 @@ class View:
     def picker(
         self,
         cards: list[str],
-        action: str,
+        action: str | tuple[str, str],
         args: dict,
         taken: dict[str, str],
         selected: tuple | list = (),
@@ -259,13 +259,15 @@ class View:
     ) -> Markup:
         """A card picker's buttons (as ``partials/_cards.html``'s ``card_picker`` draws
         them): each card's tap (``args`` with its ``card``; with ``toggle``, ``on`` says
-        whether the card is to be there), and for a card already elsewhere in the deal,
+        whether the card is to be there; ``action`` a pair: the tap that puts a card in,
+        and the one that takes it out), and for a card already elsewhere in the deal,
         why it is disabled. Written here in one pass, from one tap template per state of
         the button: a picker of 54 cards is on the answer of most taps."""
+        put, take = (action, action) if isinstance(action, str) else action
         made = {}
         for on in (True, False):
             tap = {**args, "card": CARD_SLOT, **({"on": on} if toggle else {})}
-            made[on] = str(htmlsafe_json_dumps(self.tap_vals(action, **tap)))
+            made[on] = str(htmlsafe_json_dumps(self.tap_vals(put if on else take, **tap)))
         url = str(escape(self.url("tap") or ""))
         out = []
         for code in cards:  # card codes (letters and digits): nothing to escape
