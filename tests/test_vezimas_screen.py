@@ -518,6 +518,16 @@ def test_the_game_ends_when_the_players_say_so(vz):
     assert "hx-post" not in panel_of(html)  # no more taps in the panel
 
 
+def test_after_the_end_the_trumps_and_the_checker_are_refused_with_a_reason(vz):
+    t = vz(THREE)
+    t.client.post(f"{t.url}/end", data={"csrf_token": t.csrf}, headers=HX)
+    for path, data in (("/trumps", {"submission_id": "late"}), ("/check/top", {"card": "9S"})):
+        response = t.post(path, data)
+        assert response.status_code == 409, path
+        assert "The session is over." in response.get_data(as_text=True)
+    assert t.entries("vezimas-trumps") == [] and t.draft(screen.CHECK_DRAFT) == (None, 0)
+
+
 def test_ending_the_game_does_not_bump_the_round_number(vz):
     """Ending is no round of its own: the end sits in the last round played, and once
     undone (a slip) the next deal is still round 2."""

@@ -370,15 +370,12 @@ def save_trumps(key: str):
     if trumps_entry(s.recent_entries(table.id)) is not None:
         return render_board(table, access, 409, error=_("The trumps are already set."))
     log = s.tap_log(table.id, DRAFT)
-    state = screens.view_of(SCREEN, table, access, log).state
-    setup = state.setup()
-    if setup is None:
-        missing = (
-            _("Tap who holds Q♣ first.") if state.queen is None else _("Tap who holds 9♦ first.")
-        )
-        refusal = screens.Refusal(missing, "trumps")
-        return screens.answer(SCREEN, table, access, log, refusal=refusal)
     try:
+        state = screens.view_of(SCREEN, table, access, log).state
+        setup = state.setup()
+        if setup is None:
+            missing = _("Tap who holds Q♣ first.") if state.queen is None else None
+            raise screens.Refusal(missing or _("Tap who holds 9♦ first."), "trumps")
         screens.record(
             s,
             table,
@@ -389,6 +386,8 @@ def save_trumps(key: str):
             close_draft=DRAFT,
             based_on_draft=(DRAFT, log.version),
         )
+    except screens.Refusal as exc:
+        return screens.answer(SCREEN, table, access, log, refusal=exc)
     except (RuleError, store.StoreError) as exc:
         return render_board(table, access, 409, error=screens.Refusal.of(exc).message)
     return after_write(table, access, message=_("Trumps set for the session."))
