@@ -790,3 +790,51 @@ def test_play_or_set_up_is_each_phones_own_view(pg):
     assert 'data-hit="T8"' in play and "/pegs/step" in play  # Ana's ace comes out
     assert 'data-hit="T20"' in setup and "/pegs/fix" in setup  # Bojan's peg goes anywhere
     assert "/pegs/step" not in setup and "/pegs/fix" not in play
+
+
+def test_changing_the_last_move_supersedes_it_and_undo_brings_it_back(pg, client):
+    """Issue #20: a saved move can be changed (Edit): it is entered again on the board it
+    was played on, and the new entry supersedes the old one in the same round; the
+    history keeps both, and undoing the change brings the old move back."""
+    t = pg(FOUR)
+    t.set_board({**start(4), "0": ["T8", "S", "S", "S", "S"], "1": ["T30", "S", "S", "S", "S"]})
+    t.turn(0, "5")
+    t.step(0, "T8", "T13")
+    [old] = t.entries(screen.APPLY_KIND)
+    assert header(t.page().html) == "Bojan to play"
+    html = t.tap("edit", entry=old.id)
+    assert "Changing the last move" in html
+    assert header(html) == "Ana plays 5"
+    assert pegs_drawn(html)[0] == ["S", "S", "S", "S", "T8"]  # the board it was played on
+    # one thing changed: the 3 instead of the 5
+    t.tap("card", card="3")
+    response = t.step(0, "T8", "T11")
+    assert "Move changed." in response.get_data(as_text=True)
+    new = t.entries(screen.APPLY_KIND)[-1]
+    assert new.supersedes == old.id and new.round == old.round and new.live
+    assert not [e for e in t.entries(screen.APPLY_KIND) if e.id == old.id][0].live
+    assert new.request["card"] == "3S" and new.request["pegs"] == old.request["pegs"]
+    assert t.board().positions(0)[-1] == "T11"
+    html = t.page().html
+    assert header(html) == "Bojan to play" and "Changing the last move" not in html
+    row = rf'data-round="{new.round}" data-entry="{new.id}">.*?· edited'
+    assert re.search(row, html, re.S)  # the history shows the move as changed
+    # undoing the change restores the old move
+    response = client.post(
+        f"{t.url}/entries/{new.id}/undo",
+        data={"csrf_token": t.csrf, "submission_id": "h1"},
+        headers=HX,
+    )
+    assert response.status_code == 200
+    assert t.board().positions(0)[-1] == "T13"
+    assert header(t.page().html) == "Bojan to play"
+    # only the last move can be changed; "keep it as it was" leaves it
+    t.turn(1, "5")
+    t.step(1, "T30", "T35")
+    html = t.tap("edit", expect=422, entry=old.id)
+    assert "Only the last move can be changed" in unescape(html)
+    last = t.entries(screen.APPLY_KIND)[-1]
+    t.tap("edit", entry=last.id)
+    html = t.tap("edit", entry="")
+    assert "Changing the last move" not in html and header(html) == "Ceca to play"
+    assert t.board().positions(1)[-1] == "T35"

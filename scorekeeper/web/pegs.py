@@ -27,7 +27,6 @@ from flask import Blueprint, request, url_for
 
 from .. import api, store
 from ..errors import RuleError
-from ..games import catalog
 from ..games import pegs as engine
 from ..games.play import Refused, Tap
 from ..games.play.pegs import HAND_SIZE, RANKS, PegsRace, card_for_rank, in_names, next_seat
@@ -35,50 +34,34 @@ from ..i18n import gettext as _
 from ..summary import TableSummary
 from . import pegs_view as view
 from . import screens
-from .pegs_view import APPLY_KIND, BOARD_KIND, bump_note, hand_codes, player_of, rank_of
+from .pegs_view import (
+    APPLY_KIND,
+    BOARD_KIND,
+    board_entries,
+    bump_note,
+    current_board,
+    hand_codes,
+    house_rules,
+    player_of,
+    rank_of,
+)
+from .screens import Refusal
 from .tables import after_write, get_store, live_fragments, load, render_board, wants_partial
 
 bp = Blueprint("pegs", __name__, url_prefix="/t/<key>/pegs")
 
-BOARD_KINDS = (APPLY_KIND, BOARD_KIND)
 DRAFT = "pegs-turn"
-TURN_FIELDS = ("player", "card", "first", "peg", "hand")  # valid after the move ``moved``
-
-
-class BadTap(Exception):
-    """A tap the screen refuses: the message is shown next to the control, nothing stored."""
-
-    def __init__(self, message: str, field: str):
-        super().__init__(message)
-        self.message = message
-        self.field = field
+TURN_FIELDS = (
+    "player",
+    "card",
+    "first",
+    "peg",
+    "hand",
+    "editing",
+)  # valid after the move ``moved``
 
 
 # ---------------------------------------------------------------- reading the table
-
-
-def house_rules(table: store.Table) -> dict:
-    game = catalog.GAMES["pegs"]
-    return {key: table.settings.get(key, game.setting(key).default) for key in engine.HOUSE_RULES}
-
-
-def board_entries(entries: list[store.Entry]) -> list[store.Entry]:
-    return [e for e in entries if e.live and e.kind in BOARD_KINDS]
-
-
-def current_board(
-    table: store.Table, seats: int, entries: list[store.Entry]
-) -> tuple[engine.Board, store.Entry | None]:
-    """The board the latest live board entry left (all pegs in start without one)."""
-    rules = house_rules(table)
-    live = board_entries(entries)
-    latest = live[-1] if live else None
-    if latest is not None:
-        try:
-            return engine.Board(seats, latest.result["pegs"], **rules), latest
-        except (RuleError, KeyError, TypeError):
-            pass  # an entry from another seat count cannot happen; start over if it does
-    return engine.Board(seats, **rules), latest
 
 
 def store_board(
@@ -140,6 +123,12 @@ class Table:
         player = draft.get("player")
         if not (isinstance(player, int) and 0 <= player < len(names)):
             player = next_seat(player_of(moves[-1]), len(names)) if moves else None
+        # the last move being changed: entered again on the board it was played on
+        latest, self.editing = self.latest, None
+        if latest and latest.kind == APPLY_KIND and draft.get("editing") == latest.id:
+            self.editing = latest
+            self.board = engine.Board(len(names), latest.request["pegs"], **self.rules)
+            player = latest.request["player"]
         self.player = player
         self.race = PegsRace.start(
             names,
@@ -194,7 +183,7 @@ def render_panel(
     table: store.Table,
     access: str,
     status: int = 200,
-    error: BadTap | None = None,
+    error: Refusal | None = None,
     message: str | None = None,
 ):
     """The answer to a tap: for htmx, the panel and the rest of what the poll refreshes,
@@ -222,7 +211,7 @@ def form_int(field: str, lo: int, hi: int, message: str) -> int:
     except ValueError:
         value = None
     if value is None or not lo <= value <= hi:
-        raise BadTap(message, field)
+        raise Refusal(message, field)
     return value
 
 
@@ -236,7 +225,7 @@ def set_player(t: Table, draft: dict) -> dict:
 def set_card(t: Table, draft: dict) -> dict:
     rank = request.form.get("card", "")
     if rank not in RANKS:
-        raise BadTap(_("Choose a card: A, 2 to 10, J, Q, K or the joker."), "card")
+        raise Refusal(_("Choose a card: A, 2 to 10, J, Q, K or the joker."), "card")
     if t.draft.get("card") == rank and t.draft.get("first") is None:
         return draft
     return t.turn(player=t.player, card=rank, first=None, peg=None)(draft)
@@ -246,7 +235,7 @@ def read_peg(t: Table) -> tuple[int, str]:
     seat = form_int("seat", 0, len(t.names) - 1, _("There is no such seat."))
     frm = request.form.get("from", "")
     if frm not in t.board.positions(seat):
-        raise BadTap(_("That peg is no longer there; the board has changed."), "peg")
+        raise Refusal(_("That peg is no longer there; the board has changed."), "peg")
     return seat, frm
 
 
@@ -261,6 +250,19 @@ def set_fix_peg(t: Table, draft: dict) -> dict:
     return {**draft, "fix": {"seat": seat, "from": frm}}
 
 
+def set_edit(t: Table, draft: dict) -> dict:
+    """Change the last move (its entry named), or keep it as it was (none named)."""
+    entry = request.form.get("entry", "")
+    if not entry:
+        return {k: v for k, v in draft.items() if k not in TURN_FIELDS}  # the turn as it was
+    latest = t.latest
+    if latest is None or latest.kind != APPLY_KIND or entry != str(latest.id):
+        raise Refusal(_("Only the last move can be changed; the board changed since."), "board")
+    card = rank_of(latest.request["card"])
+    player = latest.request["player"]
+    return t.turn(editing=latest.id, player=player, card=card, first=None, peg=None)(draft)
+
+
 def clear_first(t: Table, draft: dict) -> dict:
     return {**draft, "first": None, "peg": None}
 
@@ -273,9 +275,9 @@ def set_hand(t: Table, draft: dict) -> dict:
     if add:
         ranks.append(add)
     if any(r not in RANKS for r in ranks):
-        raise BadTap(_("Choose cards from A, 2 to 10, J, Q, K and the joker."), "hand")
+        raise Refusal(_("Choose cards from A, 2 to 10, J, Q, K and the joker."), "hand")
     if len(ranks) > HAND_SIZE:
-        raise BadTap(_("A hand holds at most 5 cards."), "hand")
+        raise Refusal(_("A hand holds at most 5 cards."), "hand")
     return t.turn(player=t.player, hand=ranks)(draft)
 
 
@@ -286,6 +288,7 @@ TAPS: dict[str, Callable[[Table, dict], dict]] = {
     "setpeg": set_fix_peg,
     "first": clear_first,
     "hand": set_hand,
+    "edit": set_edit,
 }
 
 
@@ -297,14 +300,14 @@ def tap(key: str, field: str):
     setter = TAPS.get(field)
     try:
         if setter is None:
-            raise BadTap(_("There is no such control."), "play")
+            raise Refusal(_("There is no such control."), "play")
         t = Table.of(table)
         setter(t, t.draft)  # refuse a bad tap before writing anything
         update_draft(s, table.id, lambda d: setter(t, d))
-    except BadTap as exc:
+    except Refusal as exc:
         return render_panel(table, access, 422, exc)
     except store.Conflict as exc:
-        return render_panel(table, access, 409, BadTap(exc.message, field))
+        return render_panel(table, access, 409, Refusal(exc.message, field))
     return render_panel(table, access)
 
 
@@ -322,7 +325,7 @@ def whole_move() -> list:
     except ValueError:
         steps = None
     if not isinstance(steps, list) or not 1 <= len(steps) <= 2:
-        raise BadTap(_("That is not a move of this card."), "play")
+        raise Refusal(_("That is not a move of this card."), "play")
     return steps
 
 
@@ -333,7 +336,7 @@ def step_by_step(s: store.Store, t: Table, card: str) -> list | None:
     raw = {"seat": seat, "from": request.form.get("from", ""), "to": request.form.get("to", "")}
     chosen = parse_step(raw, t.board)
     if chosen is None:
-        raise BadTap(_("That is not a hole on this board."), "play")
+        raise Refusal(_("That is not a hole on this board."), "play")
     first = t.first()
     option = next((o for o in t.race.options(card, first) if {k: o[k] for k in raw} == raw), None)
     if option is not None and option["continues"] and not option["complete"]:
@@ -360,10 +363,10 @@ def board_write(path: str, action: str = "add_entry", again: Callable[[], str] |
                 )
             try:
                 message = body(s, Table.of(table), submission_id)
-            except BadTap as exc:
+            except Refusal as exc:
                 return render_panel(table, access, 422, exc)
             except store.Conflict as exc:
-                return render_panel(table, access, 409, BadTap(exc.message, "board"))
+                return render_panel(table, access, 409, Refusal(exc.message, "board"))
             return render_panel(table, access, message=message)
 
         return bp.post(path)(route)
@@ -375,9 +378,9 @@ def whose_turn(t: Table) -> int:
     """The player to play now, for a move or a discard."""
     check_base(t)
     if t.race.complete:
-        raise BadTap(_("The game is over; undo the last move to play on."), "play")
+        raise Refusal(_("The game is over; undo the last move to play on."), "play")
     if t.player is None:
-        raise BadTap(_("Choose whose turn it is first."), "player")
+        raise Refusal(_("Choose whose turn it is first."), "player")
     return t.player
 
 
@@ -388,12 +391,13 @@ def step(s: store.Store, t: Table, submission_id: str | None) -> str | None:
     player, table = whose_turn(t), t.table
     rank = t.draft.get("card")
     if rank not in RANKS:
-        raise BadTap(_("Choose the card first."), "card")
+        raise Refusal(_("Choose the card first."), "card")
     card = card_for_rank(rank)
     steps = whole_move() if "steps" in request.form else step_by_step(s, t, card)
     if steps is None:  # the first part of a split, kept in the draft
         return None
     move = {"id": "move", "action": "move", "seat": player, "card": card, "steps": steps}
+    edited = t.editing
     try:
         after = t.race.apply(Tap.from_json(move))
         req = after.apply_request(after.plays[-1])
@@ -403,22 +407,24 @@ def step(s: store.Store, t: Table, submission_id: str | None) -> str | None:
             table,
             APPLY_KIND,
             req,
-            s.next_round(table.id),
+            edited.round if edited else s.next_round(table.id),
             submission_id=submission_id,
+            # a changed move supersedes the old one (the history keeps both)
+            supersedes=edited.id if edited else None,
             exclusive=False,
             # worked out from the board as this request read it: a move another
             # phone saved meanwhile must not be overwritten by this one
             based_on_version=table.version,
         )
     except RuleError as exc:
-        raise BadTap(exc.message, "play") from None
+        raise Refusal(exc.message, "play") from None
     update_draft(s, table.id, lambda d: {"moved": saved["entry_id"]})
     parts = [bump_note(b, t.names) for b in result["bumps"]]
     if result.get("winner_team") is not None:
         team = result["winner_team"]
         members = [name for seat, name in enumerate(t.names) if t.board.team[seat] == team]
         parts.append(_("Team %(n)d wins: %(names)s!", n=team + 1, names=", ".join(members)))
-    return " ".join([_("Move saved."), *parts])
+    return " ".join([_("Move changed.") if edited else _("Move saved."), *parts])
 
 
 @board_write("/pass")
@@ -427,10 +433,12 @@ def pass_turn(s: store.Store, t: Table, submission_id: str | None) -> str:
     naming the discard. With the hand entered in the hand check, the race refuses it
     while a card other than a joker can move, naming those cards (RULES §5)."""
     player = whose_turn(t)
+    if t.editing:
+        raise Refusal(_("Finish changing the last move first, or keep it as it was."), "play")
     hand = hand_codes([r for r in t.draft.get("hand", []) if r in RANKS])
     rank = request.form.get("card") or None
     if rank is not None and rank not in RANKS:
-        raise BadTap(_("Choose a card: A, 2 to 10, J, Q, K or the joker."), "hand")
+        raise Refusal(_("Choose a card: A, 2 to 10, J, Q, K or the joker."), "hand")
     card = card_for_rank(rank) if rank else None
     if hand:  # the hand is known: the race checks the discard
         ranks = [rank_of(c) for c in hand]
@@ -439,7 +447,7 @@ def pass_turn(s: store.Store, t: Table, submission_id: str | None) -> str:
         try:
             t.race.apply(Tap.from_json(tap))
         except Refused as exc:
-            raise BadTap(exc.message, "hand") from None
+            raise Refusal(exc.message, "hand") from None
     discard = {"seat": player, "card": card}
     version = t.table.version
     saved = store_board(s, t.table, t.board, submission_id, version, discard=discard)
@@ -456,7 +464,7 @@ def fix(s: store.Store, t: Table, submission_id: str | None) -> str:
     seat, frm = read_peg(t)
     to = (request.form.get("to") or "").strip().upper()
     if not to:
-        raise BadTap(_("Tap a hole, or write one like T44, H2 or S."), "fix")
+        raise Refusal(_("Tap a hole, or write one like T44, H2 or S."), "fix")
     pegs = {str(x): board.positions(x) for x in range(board.seats)}
     moved = list(pegs[str(seat)])
     try:
@@ -465,9 +473,9 @@ def fix(s: store.Store, t: Table, submission_id: str | None) -> str:
         pegs[str(seat)] = moved
         new = engine.Board(board.seats, pegs, team_pegs=board.team_pegs, nine=board.nine)
     except RuleError as exc:
-        raise BadTap(in_names(exc.message, t.race.players), "fix") from None
+        raise Refusal(in_names(exc.message, t.race.players), "fix") from None
     if new == board:
-        raise BadTap(_("That peg is already there."), "fix")
+        raise Refusal(_("That peg is already there."), "fix")
     store_board(s, t.table, new, submission_id, based_on_version=t.table.version)
     update_draft(s, t.table.id, lambda d: {**d, "fix": None, "first": None, "peg": None})
     return _("%(name)s's peg put on %(pos)s.", name=t.names[seat], pos=to)

@@ -1,7 +1,8 @@
-"""What the Pegs and Jokers panel shows, drawn from one read of the table (``pegs.Table``:
-the board, whose turn, the draft, the race's play state): the turn, the card's step
-options and every move of it in words, set-up mode, the hand check, the last move. View
-code only: every rule comes from the race (``scorekeeper.games.play.pegs``).
+"""The Pegs and Jokers board as the table's entries leave it, and what the panel shows,
+drawn from one read of the table (``pegs.Table``: the board, whose turn, the draft, the
+race's play state): the turn, the card's step options and every move of it in words,
+set-up, the hand check, the last move. View code only: every rule comes from the race
+(``scorekeeper.games.play.pegs``).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+from .. import store
 from ..cards import SUITS
 from ..errors import RuleError
 from ..games import catalog
@@ -20,7 +22,35 @@ from .pegs_board import COLOURS, layout, spot
 
 APPLY_KIND = "pegs-apply"
 BOARD_KIND = "pegs-board"  # a correction (or a discard): the whole new state, no points
+BOARD_KINDS = (APPLY_KIND, BOARD_KIND)
 PANEL = "games/pegs/_panel.html"
+
+
+# ---------------------------------------------------------------- reading the table
+
+
+def house_rules(table: store.Table) -> dict:
+    game = catalog.GAMES["pegs"]
+    return {key: table.settings.get(key, game.setting(key).default) for key in engine.HOUSE_RULES}
+
+
+def board_entries(entries: list[store.Entry]) -> list[store.Entry]:
+    return [e for e in entries if e.live and e.kind in BOARD_KINDS]
+
+
+def current_board(
+    table: store.Table, seats: int, entries: list[store.Entry]
+) -> tuple[engine.Board, store.Entry | None]:
+    """The board the latest live board entry left (all pegs in start without one)."""
+    rules = house_rules(table)
+    live = board_entries(entries)
+    latest = live[-1] if live else None
+    if latest is not None:
+        try:
+            return engine.Board(seats, latest.result["pegs"], **rules), latest
+        except (RuleError, KeyError, TypeError):
+            pass  # an entry from another seat count cannot happen; start over if it does
+    return engine.Board(seats, **rules), latest
 
 
 def rank_label(rank: str | None) -> str:
@@ -98,7 +128,8 @@ def panel(t, urls: dict, can_write: bool) -> dict:
     winner = board.winner_team()
     live = can_write and winner is None
     lay = layout(len(names))
-    last_steps = latest.request.get("steps", []) if latest and latest.kind == APPLY_KIND else []
+    moved = latest and latest.kind == APPLY_KIND and not t.editing
+    last_steps = latest.request.get("steps", []) if moved else []
     last_bumps = latest.result.get("bumps", []) if last_steps else []
     turn = t.player if winner is None else None
     svg = drawing.draw(lay, board, names, last_steps, last_bumps, turn)
@@ -140,6 +171,7 @@ def panel(t, urls: dict, can_write: bool) -> dict:
         "turn": {"player": turn, "name": names[turn] if turn is not None else None},
         "card": rank,
         "card_label": rank_label(rank),
+        "editing": t.editing.id if t.editing else None,
     }
     if winner is not None:
         screen["winner"] = {

@@ -317,3 +317,24 @@ def test_play_or_set_up_stays_on_each_phone(page, browser, live_server, taps, co
     expect(page.locator('.pg-mode [data-mode="setup"]')).to_have_attribute("aria-pressed", "true")
     expect(other.locator(".pg-play")).to_be_visible()
     other_context.close()
+
+
+def test_changing_the_last_move(page, live_server, taps, console_errors):
+    """Issue #20: Edit of a saved move changing one thing: Ana's king is changed into an
+    ace; the history keeps both, the board and the turn follow the changed move."""
+    start_table(page, live_server, "pegs", ["Ana", "Bojan", "Ceca", "Dule"])
+    choose(page, taps, '.pg-players [data-seat="0"]')
+    choose(page, taps, '.pg-cards [data-card="K"]')
+    taps('.hit[data-hit="T8"]')
+    expect(page.locator("#pg-last")).to_contain_text("Ana played K")
+    taps(".pg-edit")
+    expect(page.locator(".pg-editing")).to_be_visible()
+    expect(page.locator(peg(0, "T8"))).to_have_count(0)  # the board it was played on
+    expect(page.locator('.pg-cards [data-card="K"]')).to_have_attribute("aria-pressed", "true")
+    choose(page, taps, '.pg-cards [data-card="A"]')
+    taps('.hit[data-hit="T8"]')
+    expect(page.locator("#board .flash.ok")).to_contain_text("Move changed.")
+    expect(page.locator("#pg-last")).to_contain_text("Ana played A")
+    expect(page.locator(peg(0, "T8"))).to_have_count(1)
+    expect(page.locator("#pg-title")).to_have_text("Bojan to play")
+    expect(page.locator('#history li[data-round="1"]')).to_contain_text("edited")
