@@ -230,7 +230,8 @@ class View:
         """The URL of one of the screen's routes, for the scorer link only."""
         if not self.writable:
             return None
-        return f"/t/{self.table.scorer_key}/{self.table.game}/{route}"
+        # as url_for would make it (under the app's mount point), for a fraction of its cost
+        return f"{request.script_root}/t/{self.table.scorer_key}/{self.table.game}/{route}"
 
     @property
     def last_tap(self) -> str | None:
