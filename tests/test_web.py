@@ -644,3 +644,29 @@ def test_undo_and_end_game_ask_for_a_second_tap(client, new_table, parsed):
         r'<button type="submit" class="small" data-confirm="Tap again to undo">Undo<', p.html
     )
     assert 'data-confirm="Tap again to end the game">End the game<' in p.html
+
+
+def test_a_pegs_move_in_the_history_says_card_pegs_and_bumps(client, new_table, parsed, store):
+    """A move scores nothing, so its row shows what it did, unfolded: the card, each
+    peg from → to (seats by their players' names), and who was bumped."""
+    url, _table = new_table("pegs", ("Ana", "Bojan", "Ceca", "Dule"))
+    tid = store.list_tables()[0].id
+    request = {
+        "seats": 4,
+        "pegs": {"0": ["S"] * 5, "1": ["S"] * 5, "2": ["S"] * 5, "3": ["S"] * 5},
+        "player": 2,
+        "card": "7H",
+        "steps": [{"seat": 2, "from": "T20", "to": "T27"}],
+    }
+    result = {"pegs": {}, "bumps": [{"seat": 1, "from": "T27", "to": "S"}], "winner_team": None}
+    store.add_entry(tid, 1, "pegs-apply", request, result, {})
+    page = parsed(client.get(url))
+    row = page.html[page.html.index('data-round="1"') :]
+    row = row[
+        : row.index("</li>\n  {% endfor %}")
+        if "{% endfor %}" in row
+        else row.index("round-actions")
+    ]
+    assert "Ceca plays 7♥: Ceca&#39;s peg T20 → T27" in row
+    assert "bumps Bojan&#39;s peg from T27 to start" in row
+    assert "round-why" not in row  # nothing folded: it is all the row says
