@@ -92,88 +92,59 @@ def rename_in_draft(data: dict, old: str, new: str) -> dict:
     return data
 
 
-def _start(table: store.Table, context: dict) -> CowboyDeal:
-    return CowboyDeal.start(context["players"], screens.settings_of(table))
+class _Log:
+    """Taps made up from stored data (a deal's marriages, an old draft, a request), each
+    applied as it is logged; one that no longer fits is left out (what fits is kept)."""
 
+    def __init__(self, table: store.Table, context: dict, prefix: str):
+        self.state = CowboyDeal.start(context["players"], screens.settings_of(table))
+        self.taps: list[dict] = []
+        self.prefix = prefix
+        for entry_id, seat, suit in context.get("marriages") or []:  # already stored
+            self.add("marriage", f"m{entry_id}", seat=seat, suit=suit)
 
-def _logged(state: CowboyDeal, taps: list[dict], tap: dict) -> CowboyDeal:
-    """Apply one tap made up from stored data and log it; one that no longer fits is
-    left out (what fits is kept, the rest is entered again)."""
-    try:
-        state = state.apply(Tap.from_json(tap))
-    except (Refused, KeyError, TypeError, ValueError):
-        return state
-    taps.append(tap)
-    return state
+    def add(self, action: str, tap_id: str | None = None, **args) -> None:
+        tap = {"id": tap_id or f"{self.prefix}{len(self.taps)}", "action": action, **args}
+        try:
+            self.state = self.state.apply(Tap.from_json(tap))
+        except (Refused, KeyError, TypeError, ValueError):
+            return
+        self.taps.append(tap)
+
+    def holdings(self, seat: int, held=(), guns=(), tens=(), building=()) -> None:
+        for card in held:
+            self.add("hold", seat=seat, card=card)
+        for card in (card for gun in [*guns, building] for card in gun):
+            self.add("build", seat=seat, card=card)
+        for card in tens:
+            self.add("lay", seat=seat, card=card)
 
 
 def seed(table: store.Table, context: dict) -> list[dict]:
     """A new deal's log begins with the marriages already stored in its round."""
-    state, taps = _start(table, context), []
-    for entry_id, seat, suit in context.get("marriages") or []:
-        tap = {"id": f"m{entry_id}", "action": "marriage", "seat": seat, "suit": suit}
-        state = _logged(state, taps, tap)
-    return taps
-
-
-def _holding_taps(state, taps, prefix, seat, held=(), guns=(), tens=(), building=()):
-    for card in held:
-        state = _logged(
-            state,
-            taps,
-            {"id": f"{prefix}{len(taps)}", "action": "hold", "seat": seat, "card": card},
-        )
-    for gun in [*guns, building]:
-        for card in gun:
-            state = _logged(
-                state,
-                taps,
-                {"id": f"{prefix}{len(taps)}", "action": "build", "seat": seat, "card": card},
-            )
-    for card in tens:
-        state = _logged(
-            state, taps, {"id": f"{prefix}{len(taps)}", "action": "lay", "seat": seat, "card": card}
-        )
-    return state
+    return _Log(table, context, "m").taps
 
 
 def rebuild(table: store.Table, context: dict, entry: store.Entry) -> list[dict]:
     """The taps of a deal saved without its log: marriages, the end and the holdings of
     its request (its shots never counted and are not known)."""
-    request, prefix = entry.request, f"e{entry.id}-"
+    request, log = entry.request, _Log(table, {**context, "marriages": []}, f"e{entry.id}-")
     seat = {name: i for i, name in enumerate(request.get("players") or [])}
-    state, taps = _start(table, context), []
     for m in request.get("shown_marriages") or []:
-        tap = {
-            "id": f"{prefix}{len(taps)}",
-            "action": "marriage",
-            "seat": seat.get(m.get("player")),
-        }
-        state = _logged(state, taps, {**tap, "suit": m.get("suit")})
+        log.add("marriage", seat=seat.get(m.get("player")), suit=m.get("suit"))
     end = request.get("end") or {}
     if end.get("by") in seat:
-        tap = {"id": f"{prefix}{len(taps)}", "action": "end", "seat": seat[end["by"]]}
-        state = _logged(state, taps, {**tap, "reason": end.get("reason")})
-    for name, s in seat.items():
-        state = _holding_taps(
-            state,
-            taps,
-            prefix,
-            s,
-            (request.get("held") or {}).get(name, ()),
-            (request.get("guns") or {}).get(name, ()),
-            (request.get("tens") or {}).get(name, ()),
-        )
-    return taps
+        log.add("end", seat=seat[end["by"]], reason=end.get("reason"))
+    for name, at in seat.items():
+        part = {key: (request.get(key) or {}).get(name, ()) for key in ("held", "guns", "tens")}
+        log.holdings(at, **part)
+    return log.taps
 
 
 def upgrade(table: store.Table, data: dict, context: dict) -> list[dict]:
     """The taps of a draft stored before the tap log (per player id: held cards, drawn
     guns, the gun being built, laid-out 10s; who ended the deal and how)."""
-    taps = seed(table, context)
-    state = _start(table, context)
-    for tap in taps:
-        state = state.apply(Tap.from_json(tap))
+    log = _Log(table, context, "u")
     seat_of = {str(pid): seat for seat, pid in enumerate(context.get("ids") or [])}
 
     def of(field: str, pid: str) -> list:
@@ -181,24 +152,12 @@ def upgrade(table: store.Table, data: dict, context: dict) -> list[dict]:
         return list(value.get(pid) or []) if isinstance(value, dict) else []
 
     for pid, seat in seat_of.items():
-        state = _holding_taps(
-            state,
-            taps,
-            "u",
-            seat,
-            of("held", pid),
-            of("guns", pid),
-            of("tens", pid),
-            of("pending", pid),
-        )
+        fields = {"held": "held", "guns": "guns", "tens": "tens", "building": "pending"}
+        log.holdings(seat, **{key: of(field, pid) for key, field in fields.items()})
     ender = seat_of.get(str(data.get("end_by")))
     if ender is not None and data.get("end_reason"):
-        state = _logged(
-            state,
-            taps,
-            {"id": f"u{len(taps)}", "action": "end", "seat": ender, "reason": data["end_reason"]},
-        )
-    return taps
+        log.add("end", seat=ender, reason=data["end_reason"])
+    return log.taps
 
 
 # ---------------------------------------------------------------- marriages count at once
@@ -311,15 +270,11 @@ def _holdings(v: screens.View, st: dict, names: list[str]) -> list[dict]:
             }
             return v.picker(cards, actions, {"seat": seat}, taken, mine)
 
-        building = (h["building"] or {}).get("cards", [])
         rows.append(
             {
                 "seat": seat,
                 "name": names[seat],
-                "count": len(h["held"])
-                + len(h["tens"])
-                + len(building)
-                + sum(len(g["cards"]) for g in h["guns"]),
+                "count": sum(1 for x, _zone in where.values() if x == seat),
                 "total": signed(score["players"][names[seat]]["total"]) if score else None,
                 "invalid": at == seat,
                 "held": picker(HELD_CARDS, "held", ("hold", "unhold")),
@@ -336,48 +291,30 @@ def _holdings(v: screens.View, st: dict, names: list[str]) -> list[dict]:
 
 
 def _preview(st: dict, names: list[str]) -> list[dict]:
+    """The engine's score of the deal, item by item."""
     players = (st["score"] or {}).get("players", {})
-    return [
-        {
-            "name": name,
-            "total": signed(players[name]["total"]),
-            "lines": [
-                {
-                    **item,
-                    "label": _(engine.item_label(item["code"])),
-                    "points": signed(item["points"]),
-                }
-                for item in players[name]["items"]
-            ],
-        }
-        for name in names
-        if name in players
-    ]
+    rows = [{"name": name, **players[name]} for name in names if name in players]
+    for row in rows:
+        row["total"] = signed(row["total"])
+        row["lines"] = [
+            {**i, "label": _(engine.item_label(i["code"])), "points": signed(i["points"])}
+            for i in row["items"]
+        ]
+    return rows
 
 
-OUTCOMES = {  # the referee's outcome codes (CONTRACT cowboy-shot) → tone
-    "not_allowed": "no",
-    "choice": "info",
-    "backfire": "no",
-    "quick_draw": "no",
-    "miss": "no",
-    "turn_card": "info",
-    "hit": "yes",
-    "dodge": "yes",
-}
-
-
-def outcome_label(code: str) -> str:
+def outcome_of(code: str) -> tuple[str, str]:
+    """The referee's outcome codes (CONTRACT cowboy-shot) → (tone, label)."""
     return {
-        "not_allowed": _("Not allowed"),
-        "choice": _("The victim chooses"),
-        "backfire": _("Backfire"),
-        "quick_draw": _("Quick Draw"),
-        "miss": _("Miss"),
-        "turn_card": _("Turn a card"),
-        "hit": _("Hit"),
-        "dodge": _("Dodge"),
-    }.get(code, code)
+        "not_allowed": ("no", _("Not allowed")),
+        "choice": ("info", _("The victim chooses")),
+        "backfire": ("no", _("Backfire")),
+        "quick_draw": ("no", _("Quick Draw")),
+        "miss": ("no", _("Miss")),
+        "turn_card": ("info", _("Turn a card")),
+        "hit": ("yes", _("Hit")),
+        "dodge": ("yes", _("Dodge")),
+    }.get(code, ("info", code))
 
 
 def _shot(v: screens.View, st: dict, names: list[str]) -> dict:
@@ -403,8 +340,8 @@ def _shot(v: screens.View, st: dict, names: list[str]) -> dict:
                 **x,
                 "attacker": names[x["attacker"]],
                 "victim": names[x["victim"]],
-                "label": outcome_label(x["outcome"]),
-                "tone": OUTCOMES.get(x["outcome"], "info"),
+                "label": outcome_of(x["outcome"])[1],
+                "tone": outcome_of(x["outcome"])[0],
             }
             for x in st["shots"]
         ],
@@ -453,8 +390,8 @@ def _shot(v: screens.View, st: dict, names: list[str]) -> dict:
             code = verdict["outcome"]
             out["outcome"] = {
                 "code": code,
-                "tone": OUTCOMES.get(code, "info"),
-                "label": outcome_label(code),
+                "tone": outcome_of(code)[0],
+                "label": outcome_of(code)[1],
                 "gun": engine.GUN_NAMES.get(verdict.get("gun")),
                 "reason": verdict.get("reason", ""),
                 "ends_deal": bool(verdict.get("ends_deal")),
@@ -478,7 +415,7 @@ def _shot(v: screens.View, st: dict, names: list[str]) -> dict:
             out["turn"] = {"suits": suits, "suit": shot["turned"][-1] if shot["turned"] else ""}
         out["choose"] = [
             {
-                "label": outcome_label(o),
+                "label": outcome_of(o)[1],
                 **_button(v, "choose", on=shot["chosen"] == o, seat=victim, outcome=o),
             }
             for o in (legal.get("choose") or {}).get("outcome", [])
@@ -514,7 +451,6 @@ def view(v: screens.View) -> dict:
         "finished": False,
         "can_write": v.writable,
         "v": v,
-        "version": v.version,
         "round": context.get("round"),
         "editing": context.get("supersedes") is not None,
         "view_key": f"cowboy:{key}",
@@ -576,19 +512,12 @@ def view(v: screens.View) -> dict:
         "problem_player": names[at] if at is not None else None,
         "preview": _preview(st, names),
         "complete": st["complete"],
-        "tap_url": v.url("tap"),
-        "save_url": v.url("save"),
-        "undo_url": v.url("undo"),
-        "redo_url": v.url("redo"),
-        "discard_url": v.url("discard"),
-        "submission_id": screens_submission_id(),
-        "undo_tap": v.last_tap,
-        "redo_tap": v.redo_tap,
+        "submission_id": new_submission_id(),
     }
 
 
-def screens_submission_id() -> str:
-    from .tables import new_submission_id
+def new_submission_id() -> str:
+    from .tables import new_submission_id  # tables imports the screens
 
     return new_submission_id()
 
