@@ -1,19 +1,12 @@
 """The Vežimas table screen (RULES §4) on the one screen mechanism (``screens.adopt``).
 
-The deal being entered is the draft's log of taps in the play state's notation
-(``scorekeeper.games.play.vezimas``, PLAY.md): who holds Q♣ (and 9♦), who got the cart.
-Whose trumps, who deals and leads, which taps may come, the cart's letters and the next
-deal all come from ``VezimasDeal``; the session's context (its trumps once saved, the
-dealer, the totals) goes to it through its settings. This module only draws the state.
-
-* **Trumps** are tapped in the first deal and saved once per session as a
-  ``vezimas-trumps`` entry in round 0 (the deals keep numbering from 1); the save closes
-  that log, and every later deal gets the trumps from the entry. Undoing the entry asks
-  again at the next deal.
-* **"Can this beat that?"** is a referee's question outside the deal: the top card,
-  whose turn, the card or the whole hand, who is out. It is kept in its own draft so
-  every phone sees the same question; each tap *sets* a value (a retry changes
-  nothing) and the verdicts are the ``vezimas-beat`` engine's.
+The deal is the draft's log of taps (``games.play.vezimas``, PLAY.md): who holds Q♣
+(and 9♦), who got the cart. The trumps, who deals and leads, the legal taps, the cart's
+letters and the next deal come from ``VezimasDeal``, which gets the session (trumps once
+saved, dealer, totals) through its settings. The trumps are saved once per session as a
+``vezimas-trumps`` entry in round 0, closing the first log; undoing it asks again.
+"Can this beat that?" is a referee's question outside the deal, in its own draft so
+every phone sees it; each tap *sets* a value, the verdicts are ``vezimas-beat``'s.
 """
 
 from __future__ import annotations
@@ -42,7 +35,6 @@ DRAFT = "vezimas-deal"  # the deal's tap log
 CHECK_DRAFT = "vezimas-check"  # the referee's question
 TRUMPS_ROUND = 0  # set-up, before deal 1: the deals keep the table's round numbers
 QUESTION = ("top", "player", "mode", "card", "hand", "out", "nothing_to_beat")
-MODES = ("card", "hand")
 CLEARED = {"top": None, "player": None, "card": None, "hand": [], "nothing_to_beat": False}
 # where a refused tap's message is shown: next to the controls it is about
 ERROR_PLACES = {"queen": "setup", "nine": "setup", "loser": "cart"}
@@ -146,9 +138,19 @@ def rebuild(table: store.Table, context: dict, entry: store.Entry) -> list[dict]
 
 def upgrade(table: store.Table, data: dict, context: dict) -> list[dict]:
     """The taps of a deal's draft stored before the tap log (``{"loser": player id, …}``):
-    its cart. (Its question for the referee stays readable: see ``question_of``.)"""
+    its cart; its question for the referee goes along in the context (``question_of``)."""
     ids, loser = context.get("player_ids", []), data.get("loser")
+    context["question"] = old_question(data, ids, context["round"])
     return [{"id": "u0", "action": "loser", "seat": ids.index(loser)}] if loser in ids else []
+
+
+def old_question(old: dict, ids: list[int], round_number) -> dict:
+    """An old-shape draft's question for the referee, its player ids made seats."""
+    seat = {pid: n for n, pid in enumerate(ids)}
+    data = {k: old[k] for k in QUESTION if k in old}
+    data["player"] = seat.get(data.get("player"))
+    data["out"] = [seat[p] for p in data.get("out", []) if p in seat]
+    return {**data, "round": round_number}
 
 
 def saved(context: dict, outcome: dict) -> str:
@@ -182,18 +184,15 @@ def symbolic(text: str) -> str:
 
 
 def question_of(s: store.Store, table: store.Table, round_number) -> tuple[dict, int]:
-    """The referee's question of this deal and its draft version (an old-shape deal
-    draft's question is read from it, with its player ids as seats)."""
+    """The referee's question of this deal and its draft version (or an old-shape deal
+    draft's question, kept readable until the next tap of the referee)."""
     data, version = s.draft(table.id, CHECK_DRAFT)
     if data is None:
         old, _v = s.draft(table.id, DRAFT)
         if isinstance(old, dict) and "context" not in old:
-            ids = [p.id for p in s.players(table.id)]
-            seat = {pid: n for n, pid in enumerate(ids)}
-            data = {k: old[k] for k in QUESTION if k in old}
-            data["player"] = seat.get(data.get("player"))
-            data["out"] = [seat[p] for p in data.get("out", []) if p in seat]
-            data["round"] = round_number
+            data = old_question(old, [p.id for p in s.players(table.id)], round_number)
+        elif isinstance(old, dict):
+            data = old["context"].get("question")
     if not data or data.get("round") != round_number:  # a question of an earlier deal
         data = {}
     question = {"mode": "card", "hand": [], "out": [], **data, "round": round_number}
@@ -275,7 +274,7 @@ def ask_player(names, trumps, q: dict) -> dict:
 
 def ask_mode(names, trumps, q: dict) -> dict:
     mode = request.form.get("mode", "")
-    if mode not in MODES:
+    if mode not in ("card", "hand"):
         raise screens.Refusal(_("Check one card or the whole hand."), "mode")
     return {**q, "mode": mode}
 
@@ -350,6 +349,8 @@ def check(key: str, field: str):
                 break
             except store.Conflict:
                 continue  # another phone set a value meanwhile: set ours on what it did
+        else:
+            raise screens.Refusal(_("Too many phones are changing this at once; tap again."))
         log = replace(s.tap_log(table.id, DRAFT), changed=True)  # the table moved on
     except (screens.Refusal, store.StoreError) as exc:
         return screens.answer(SCREEN, table, access, log, refusal=screens.Refusal.of(exc))
@@ -398,15 +399,12 @@ def save_trumps(key: str):
 
 def error_place() -> str:
     """Where this request's message is shown: by the controls that sent it."""
-    if request.endpoint == f"{bp.name}.check":
-        return "check"
-    if request.endpoint == f"{bp.name}.save_trumps":
-        return "setup"
+    where = {f"{bp.name}.check": "check", f"{bp.name}.save_trumps": "setup"}
     try:
         action = json.loads(request.form.get("tap") or "{}").get("action")
     except (ValueError, AttributeError):
         action = None
-    return ERROR_PLACES.get(action, "cart")
+    return where.get(request.endpoint) or ERROR_PLACES.get(action, "cart")
 
 
 def view(v: screens.View) -> dict:
