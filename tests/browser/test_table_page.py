@@ -233,3 +233,13 @@ def test_recent_tables_say_who_plays_and_who_leads(page, live_server):
     expect(first).to_contain_text("Ola, Piotr, Ceca")
     expect(first).to_contain_text("In play · Ola leads (5)")
     expect(first).to_contain_text("seen")
+
+
+@pytest.mark.parametrize(("game", "names"), [("cowboy", 4), ("kvanta", 6)])
+def test_the_next_action_starts_on_the_first_screen(page, live_server, game, names):
+    """Title and standings stay compact (five or more players two to a line), so the
+    game's screen, where the next tap goes, begins in the upper half of the phone."""
+    players = [f"Player{chr(65 + i)} Longname" for i in range(names)]
+    start_table(page, live_server, game, players)
+    top = page.locator("#standings + *").evaluate("el => el.getBoundingClientRect().top")
+    assert top < PHONE["height"] / 2, top
