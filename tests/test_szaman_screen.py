@@ -362,11 +362,20 @@ def test_bad_or_missing_fields_store_nothing(table, store):
         {"tap_id": "a", "tap": lead, "v": "x", "round": "1"},
         {"tap_id": "a", "tap": "{not json", "v": "0", "round": "1"},
         {"tap_id": "a", "tap": "[1]", "v": "0", "round": "1"},
+        # a tap no page sends: its refusal never echoes it back at length
+        {
+            "tap_id": "a",
+            "tap": json.dumps({"action": "card", "seat": 0, "card": "Z" * 5000}),
+            "v": "0",
+            "round": "1",
+        },
+        {"tap_id": "a", "tap": "[" * 900 + "]" * 900, "v": "0", "round": "1"},
         {"tap": lead, "v": "0", "round": "1"},  # no tap id
         {"tap_id": "a b", "tap": lead, "v": "0", "round": "1"},  # not an id
     ):
         screen.post("/szaman/tap", data)
         assert screen.status == 422 and screen.error(), data
+        assert len(screen.error()) < 200
     assert "reload" in screen.error() or "id" in screen.error()
     screen.post("/szaman/save", {"submission_id": "s1"})
     assert screen.status == 422

@@ -45,6 +45,7 @@ from ..summary import TableSummary, summarize
 
 GAME_SLUGS = ("cowboy", "kvanta", "vezimas", "szaman", "pegs")
 CARD_SLOT = "__card__"  # where a picker's tap template takes each card's code
+MAX_TAP_CHARS = 1_000  # a tap's JSON as a page sends it, with room to spare
 
 
 def record(
@@ -514,9 +515,11 @@ def _posted_int(name: str) -> int | None:
 def _posted_tap() -> Tap:
     """The tap a button sent: its id (made on the phone) and its JSON notation."""
     tap_id = request.form.get("tap_id") or ""
+    text = request.form.get("tap") or ""
     try:
-        raw = json.loads(request.form.get("tap") or "")
-    except ValueError:
+        # a button's tap is a few dozen characters: a longer one is no tap of a page
+        raw = json.loads(text) if len(text) <= MAX_TAP_CHARS else None
+    except (ValueError, RecursionError):
         raw = None
     if not isinstance(raw, dict):
         raise Refusal(_("That is not something this screen can do."), "tap")
