@@ -697,6 +697,25 @@ def test_an_old_shape_draft_is_read_and_upgraded_by_the_next_tap(vz):
     assert data["context"]["round"] == 1
 
 
+def test_an_old_set_up_draft_is_carried_into_the_first_deal(vz):
+    """A set-up draft stored before tap logs (``vezimas-setup``: Q♣ and 9♦ holders by
+    player id) shows as tapped, and Save trumps stores it."""
+    t = vz(THREE)
+    ids = {p.name: p.id for p in t.store.players(t.table.id)}
+    t.store.save_draft(t.table.id, "vezimas-setup", {"queen": ids["Rūta"], "nine": ids["Jonas"]})
+    t.page()
+    assert taps(t.html, "queen")["Rūta"] == (True, False)
+    assert taps(t.html, "nine")["Jonas"] == (True, False)
+    board = t.tap("/trumps", submission_id="old-setup")
+    (entry,) = t.entries("vezimas-trumps")
+    assert entry.request == {
+        "players": list(THREE),
+        "queen_of_clubs": "Rūta",
+        "nine_of_diamonds": "Jonas",
+    }
+    assert badges(board) == {"Rūta": "♣", "Asta": "♠", "Jonas": "♥"} and "Jonas leads" in board
+
+
 def test_a_rename_in_the_middle_of_a_deal_keeps_it(vz):
     t = vz(FOUR)
     t.set_trumps("Jonas")

@@ -22,7 +22,7 @@ from .. import api, store
 from ..cards import RED_SUITS, SUIT_SYMBOLS
 from ..errors import RuleError
 from ..games import vezimas as engine
-from ..games.play.vezimas import DECK
+from ..games.play.vezimas import DECK, nine_of_diamonds_leads
 from ..i18n import gettext as _
 from ..summary import TableSummary, summarize
 from . import screens
@@ -33,6 +33,7 @@ bp = Blueprint("vezimas", __name__, url_prefix="/t/<key>/vezimas")
 TRUMPS_KIND, BEAT_KIND, DEAL_KIND = "vezimas-trumps", "vezimas-beat", "vezimas-deal"
 DRAFT = "vezimas-deal"  # the deal's tap log
 CHECK_DRAFT = "vezimas-check"  # the referee's question
+OLD_SETUP, ARGS_SEAT = "vezimas-setup", ("queen", "nine")  # a set-up draft before tap logs
 TRUMPS_ROUND = 0  # set-up, before deal 1: the deals keep the table's round numbers
 QUESTION = ("top", "player", "mode", "card", "hand", "out", "nothing_to_beat")
 CLEARED = {"top": None, "player": None, "card": None, "hand": [], "nothing_to_beat": False}
@@ -83,13 +84,18 @@ def new_deal(s: store.Store, table: store.Table, summary: TableSummary | None) -
     dealer = summary.standings.dealer
     settings = session(summary.names, summary.entries, dealer if played else None)
     settings["totals"] = {name: summary.totals.get(name, 0) for name in summary.names}
-    return {
-        "players": summary.names,
-        "player_ids": [p.id for p in summary.players],  # an old-shape draft's (upgrade)
-        "round": s.next_round(table.id),
-        "settings": settings,
-        "dealer": dealer,
-    }
+    ids = [p.id for p in summary.players]  # an old-shape draft's (upgrade, seed)
+    old, _version = s.draft(table.id, OLD_SETUP) if "queen_of_clubs" not in settings else ({}, 0)
+    setup = {k: ids.index(v) for k, v in (old or {}).items() if k in ARGS_SEAT and v in ids}
+    context = {"players": summary.names, "player_ids": ids, "round": s.next_round(table.id)}
+    return {**context, "settings": settings, "dealer": dealer, "old_setup": setup}
+
+
+def seed(table: store.Table, context: dict) -> list[dict]:
+    """A first deal begun where an old set-up draft named the Q♣ (9♦) holder: its taps."""
+    old = context.get("old_setup", {})
+    taps = [{"id": f"o{k}", "action": k, "seat": old[k]} for k in ARGS_SEAT if k in old]
+    return taps if nine_of_diamonds_leads(len(context["players"])) else taps[:1]
 
 
 def edit_context(s: store.Store, table: store.Table, entry: store.Entry) -> dict:
@@ -99,17 +105,16 @@ def edit_context(s: store.Store, table: store.Table, entry: store.Entry) -> dict
     entries = s.entries(table.id, live_only=True)
     earlier = [e for e in entries if TRUMPS_ROUND < e.round < entry.round]
     deals = [e for e in earlier if e.kind == DEAL_KIND]
-    dealer = (
-        renamed(deals[-1], list(names.values()), deals[-1].request.get("loser")) if deals else None
-    )
-    settings = session(list(names.values()), entries, dealer)
+    listed = list(names.values())
+    dealer = renamed(deals[-1], listed, deals[-1].request.get("loser")) if deals else None
+    settings = session(listed, entries, dealer)
     totals = dict.fromkeys(names.values(), 0)
     for e in earlier:
         for pid, points in e.points.items():
             if pid in names:
                 totals[names[pid]] += points
     settings["totals"] = totals
-    return {"players": list(names.values()), "settings": settings, "dealer": dealer}
+    return {"players": listed, "settings": settings, "dealer": dealer}
 
 
 def rename_in_draft(data: dict, old: str, new: str) -> dict:
@@ -129,11 +134,9 @@ def rename_in_draft(data: dict, old: str, new: str) -> dict:
 
 def rebuild(table: store.Table, context: dict, entry: store.Entry) -> list[dict]:
     """The taps of a deal saved without its log: who got the cart."""
-    players = entry.request.get("players", [])
-    loser = entry.request.get("loser")
-    if loser not in players:
-        return []
-    return [{"id": f"e{entry.id}-0", "action": "loser", "seat": players.index(loser)}]
+    players, loser = entry.request.get("players", []), entry.request.get("loser")
+    seat = players.index(loser) if loser in players else None
+    return [] if seat is None else [{"id": f"e{entry.id}-0", "action": "loser", "seat": seat}]
 
 
 def upgrade(table: store.Table, data: dict, context: dict) -> list[dict]:
@@ -454,9 +457,8 @@ def view(v: screens.View) -> dict:
         screen["question"] = question
         screen["answer"] = answer
         screen["turn"] = seats[question["player"]] if question.get("player") is not None else None
-        screen["next_seat"] = (
-            seats[names.index(answer["next_player"])] if answer.get("next_player") else None
-        )
+        following = answer.get("next_player")
+        screen["next_seat"] = seats[names.index(following)] if following else None
         screen["out_names"] = out
         screen["free_now"] = [badge(t) for t in engine.free_suits(trumps, out)]
     # RULES §4 (V-D3): once the others are out, the last one holding cards gets the cart
@@ -485,6 +487,7 @@ SCREEN = screens.TapScreen(
     rebuild=rebuild,
     saved=saved,
     upgrade=upgrade,
+    seed=seed,
 )
 screens.adopt(bp, SCREEN)
 
