@@ -838,3 +838,26 @@ def test_changing_the_last_move_supersedes_it_and_undo_brings_it_back(pg, client
     html = t.tap("edit", entry="")
     assert "Changing the last move" not in html and header(html) == "Ceca to play"
     assert t.board().positions(1)[-1] == "T35"
+
+
+def test_a_replayed_tap_id_is_applied_once_and_a_tap_answers_with_the_panel_alone(pg):
+    """Issue #20: a tap carries the id its phone made; sent again (its answer lost) after
+    another phone's tap, it changes nothing. A tap answers with the panel alone."""
+    t = pg(FOUR)
+    t.tap("player", player=0, tap_id="a1")
+    html = t.tap("card", card="5", tap_id="a2")
+    assert 'id="pegs-panel" class="pg" hx-swap-oob="true"' in html
+    assert 'id="standings"' not in html and 'id="history"' not in html
+    t.tap("card", card="7", tap_id="b1")  # another phone
+    version = t.store.version(t.table.id)
+    html = t.tap("card", card="5", tap_id="a2")  # the first phone's tap again
+    assert re.search(r'aria-pressed="true"\s+data-card="7"', html)
+    assert t.store.version(t.table.id) == version
+    draft, _v = t.store.draft(t.table.id, screen.DRAFT)
+    assert draft["card"] == "7" and draft["taps"].count("a2") == 1
+    # a new tap (a new id) is applied; the ids kept survive the move
+    t.tap("card", card="A", tap_id="a3")
+    t.step(0, "S", "T8")
+    html = t.tap("card", card="A", tap_id="a3")  # Bojan's turn now: nothing chosen for him
+    assert not re.search(r'aria-pressed="true"\s+data-card=', html)
+    assert "Bojan to play" in html

@@ -23,157 +23,61 @@ import functools
 import json
 from collections.abc import Callable
 
-from flask import Blueprint, request, url_for
+from flask import Blueprint, render_template, request, url_for
 
 from .. import api, store
 from ..errors import RuleError
 from ..games import pegs as engine
-from ..games.play import Refused, Tap
-from ..games.play.pegs import HAND_SIZE, RANKS, PegsRace, card_for_rank, in_names, next_seat
+from ..games.play import TAP_ID, Refused, Tap
+from ..games.play.pegs import HAND_SIZE, RANKS, card_for_rank, in_names
 from ..i18n import gettext as _
 from ..summary import TableSummary
 from . import pegs_view as view
 from . import screens
-from .pegs_view import (
+from .pegs_table import (
     APPLY_KIND,
     BOARD_KIND,
+    DRAFT,
+    TAPS_KEPT,
+    TURN_FIELDS,
+    Table,
     board_entries,
-    bump_note,
     current_board,
-    hand_codes,
     house_rules,
+    parse_step,
     player_of,
-    rank_of,
+    store_board,
+    update_draft,
 )
+from .pegs_view import bump_note, hand_codes, rank_of
 from .screens import Refusal
-from .tables import after_write, get_store, live_fragments, load, render_board, wants_partial
+from .tables import (
+    after_write,
+    get_store,
+    live_fragments,
+    load,
+    new_submission_id,
+    render_board,
+    wants_partial,
+)
 
 bp = Blueprint("pegs", __name__, url_prefix="/t/<key>/pegs")
-
-DRAFT = "pegs-turn"
-TURN_FIELDS = (
-    "player",
-    "card",
-    "first",
-    "peg",
-    "hand",
-    "editing",
-)  # valid after the move ``moved``
-
-
-# ---------------------------------------------------------------- reading the table
-
-
-def store_board(
-    s: store.Store,
-    table: store.Table,
-    board: engine.Board,
-    submission_id: str | None = None,
-    based_on_version: int | None = None,
-    discard: dict | None = None,
-) -> dict:
-    """A correction: the whole board as the ``pegs-board`` entry's request and result
-    (with ``winner_team``, as a move's result has), no points. A discard is such an
-    entry too, of the board unchanged, its request naming it: ``{"seat", "card"}`` (the
-    card None when the hand was not entered), so the history and "Last:" show it and
-    the turn passes with it."""
-    state = board.to_json() if discard is None else {**board.to_json(), "discard": discard}
-    result = {**board.to_json(), "bumps": [], "winner_team": board.winner_team()}
-    return s.add_entry(
-        table.id,
-        s.next_round(table.id),
-        BOARD_KIND,
-        state,
-        result,
-        {},
-        submission_id=submission_id,
-        based_on_version=based_on_version,
-    )
-
-
-def update_draft(s: store.Store, table_id: int, change: Callable[[dict], dict]) -> dict:
-    """Read, change and save the draft; another phone saving in between makes us re-read
-    and apply the change again (taps set values, so applying twice is harmless)."""
-    for _attempt in range(5):
-        data, version = s.draft(table_id, DRAFT)
-        new = change(dict(data or {}))
-        try:
-            s.save_draft(table_id, DRAFT, new, expected_version=version)
-            return new
-        except store.Conflict:
-            continue
-    raise store.Conflict(_("Too many phones are changing this at once; tap again."))
-
-
-class Table:
-    """One read of a Pegs table: its players, board, whose turn and the draft."""
-
-    def __init__(self, table: store.Table, entries: list[store.Entry], names: list[str]):
-        s = get_store()
-        self.table, self.names = table, names
-        self.rules = house_rules(table)
-        self.board, self.latest = current_board(table, len(names), entries)
-        self.base = self.latest.id if self.latest else 0
-        moves = [e for e in board_entries(entries) if player_of(e) is not None]
-        self.moved = moves[-1].id if moves else 0  # the latest live move or discard
-        draft = s.draft(table.id, DRAFT)[0] or {}
-        if draft.get("moved", 0) != self.moved:  # a move made or undone since: a new turn
-            draft = {k: v for k, v in draft.items() if k not in TURN_FIELDS}
-        self.draft = draft
-        player = draft.get("player")
-        if not (isinstance(player, int) and 0 <= player < len(names)):
-            player = next_seat(player_of(moves[-1]), len(names)) if moves else None
-        # the last move being changed: entered again on the board it was played on
-        latest, self.editing = self.latest, None
-        if latest and latest.kind == APPLY_KIND and draft.get("editing") == latest.id:
-            self.editing = latest
-            self.board = engine.Board(len(names), latest.request["pegs"], **self.rules)
-            player = latest.request["player"]
-        self.player = player
-        self.race = PegsRace.start(
-            names,
-            {**self.rules, "pegs": self.board.to_json()["pegs"], "turn": player or 0},
-        )
-
-    @classmethod
-    def of(cls, table: store.Table) -> Table:
-        s = get_store()
-        return cls(table, s.recent_entries(table.id), [p.name for p in s.players(table.id)])
-
-    def first(self) -> engine.Step | None:
-        raw = self.draft.get("first")
-        return parse_step(raw, self.board) if raw else None
-
-    def turn(self, **fields) -> Callable[[dict], dict]:
-        """A draft change of the turn's fields, for this turn (those of another, which a
-        move or an undo elsewhere left behind, are dropped)."""
-
-        def change(d: dict) -> dict:
-            if d.get("moved", 0) != self.moved:
-                d = {k: v for k, v in d.items() if k not in TURN_FIELDS}
-            return {**d, "moved": self.moved, **fields}
-
-        return change
-
-
-def parse_step(raw: object, board: engine.Board) -> engine.Step | None:
-    try:
-        return engine.Step.from_json(raw, board.seats)
-    except (RuleError, TypeError):
-        return None
+# what the rest of the app and the tests read of the screen
+__all__ = ["BOARD_KIND", "DRAFT", "board_entries", "current_board", "house_rules", "panel_context"]
 
 
 def panel_context(table: store.Table, summary: TableSummary, access: str) -> dict:
     t = Table(table, summary.entries, list(summary.names))
+    return view.panel(t, urls(table), access == "score")
+
+
+def urls(table: store.Table) -> dict:
     key = table.scorer_key
-    urls = {
-        "step": url_for("pegs.step", key=key),
-        "fix": url_for("pegs.fix", key=key),
-        "undo": url_for("pegs.undo", key=key),
-        "pass": url_for("pegs.pass_turn", key=key),
+    routes = {"step": "pegs.step", "fix": "pegs.fix", "undo": "pegs.undo", "pass": "pegs.pass_turn"}
+    return {
+        **{name: url_for(route, key=key) for name, route in routes.items()},
         **{name: url_for("pegs.tap", key=key, field=name) for name in TAPS},
     }
-    return view.panel(t, urls, access == "score")
 
 
 # ---------------------------------------------------------------- answering a tap
@@ -294,21 +198,44 @@ TAPS: dict[str, Callable[[Table, dict], dict]] = {
 
 @bp.post("/tap/<field>")
 def tap(key: str, field: str):
-    """One tap of the panel that only changes the shared draft."""
+    """One tap of the panel that only changes the shared draft, answered with the panel
+    alone. Its id (made on the phone) is kept in the draft: the same tap sent again (an
+    answer lost) changes nothing, even after another phone's tap."""
     table, access = load(key, write=True)
     s = get_store()
-    setter = TAPS.get(field)
+    setter, tap_id = TAPS.get(field), request.form.get("tap_id") or None
+    tap_id = tap_id if tap_id and TAP_ID.fullmatch(tap_id) else None  # one the phones make
     try:
         if setter is None:
             raise Refusal(_("There is no such control."), "play")
         t = Table.of(table)
         setter(t, t.draft)  # refuse a bad tap before writing anything
-        update_draft(s, table.id, lambda d: setter(t, d))
+
+        def change(d: dict) -> dict:
+            seen = d.get("taps", [])
+            if tap_id is None or tap_id in seen:
+                return d if tap_id else setter(t, d)  # a retry is applied once
+            return {**setter(t, d), "taps": [*seen[-TAPS_KEPT + 1 :], tap_id]}
+
+        update_draft(s, table.id, change)
     except Refusal as exc:
         return render_panel(table, access, 422, exc)
     except store.Conflict as exc:
         return render_panel(table, access, 409, Refusal(exc.message, field))
-    return render_panel(table, access)
+    if not wants_partial():
+        return render_panel(table, access)
+    table = s.table(table.id)
+    html = render_template(
+        view.PANEL,
+        screen=view.panel(Table(table, t.entries, t.names), urls(table), True),
+        pg_oob=True,
+        submission_id=new_submission_id(),
+    )
+    if request.form.get("seen") == str(table.version - 1):  # nothing else changed meanwhile
+        html += render_template(
+            "tables/_poll.html", table=table, can_write=True, version=table.version
+        )
+    return html
 
 
 def check_base(t: Table) -> None:
@@ -418,7 +345,7 @@ def step(s: store.Store, t: Table, submission_id: str | None) -> str | None:
         )
     except RuleError as exc:
         raise Refusal(exc.message, "play") from None
-    update_draft(s, table.id, lambda d: {"moved": saved["entry_id"]})
+    update_draft(s, table.id, lambda d: {"taps": d.get("taps", []), "moved": saved["entry_id"]})
     parts = [bump_note(b, t.names) for b in result["bumps"]]
     if result.get("winner_team") is not None:
         team = result["winner_team"]
@@ -451,7 +378,7 @@ def pass_turn(s: store.Store, t: Table, submission_id: str | None) -> str:
     discard = {"seat": player, "card": card}
     version = t.table.version
     saved = store_board(s, t.table, t.board, submission_id, version, discard=discard)
-    update_draft(s, t.table.id, lambda d: {"moved": saved["entry_id"]})
+    update_draft(s, t.table.id, lambda d: {"taps": d.get("taps", []), "moved": saved["entry_id"]})
     return _("%(name)s discarded.", name=t.names[player])
 
 
@@ -495,5 +422,7 @@ def undo(s: store.Store, t: Table, submission_id: str | None) -> str:
     s.void_entry(table.id, latest.id, submission_id, based_on_version=table.version)
     moved = Table.of(s.table(table.id)).moved
     player = t.player if player_of(latest) is None else player_of(latest)
-    update_draft(s, table.id, lambda d: {"moved": moved, "player": player})
+    update_draft(
+        s, table.id, lambda d: {"taps": d.get("taps", []), "moved": moved, "player": player}
+    )
     return _("Last move undone.")

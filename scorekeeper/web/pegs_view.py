@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from .. import store
 from ..cards import SUITS
 from ..errors import RuleError
 from ..games import catalog
@@ -19,38 +18,9 @@ from ..games.play.pegs import HAND_SIZE, RANKS, card_for_rank
 from ..i18n import gettext as _
 from . import pegs_board as drawing
 from .pegs_board import COLOURS, layout, spot
+from .pegs_table import APPLY_KIND, BOARD_KIND, player_of
 
-APPLY_KIND = "pegs-apply"
-BOARD_KIND = "pegs-board"  # a correction (or a discard): the whole new state, no points
-BOARD_KINDS = (APPLY_KIND, BOARD_KIND)
 PANEL = "games/pegs/_panel.html"
-
-
-# ---------------------------------------------------------------- reading the table
-
-
-def house_rules(table: store.Table) -> dict:
-    game = catalog.GAMES["pegs"]
-    return {key: table.settings.get(key, game.setting(key).default) for key in engine.HOUSE_RULES}
-
-
-def board_entries(entries: list[store.Entry]) -> list[store.Entry]:
-    return [e for e in entries if e.live and e.kind in BOARD_KINDS]
-
-
-def current_board(
-    table: store.Table, seats: int, entries: list[store.Entry]
-) -> tuple[engine.Board, store.Entry | None]:
-    """The board the latest live board entry left (all pegs in start without one)."""
-    rules = house_rules(table)
-    live = board_entries(entries)
-    latest = live[-1] if live else None
-    if latest is not None:
-        try:
-            return engine.Board(seats, latest.result["pegs"], **rules), latest
-        except (RuleError, KeyError, TypeError):
-            pass  # an entry from another seat count cannot happen; start over if it does
-    return engine.Board(seats, **rules), latest
 
 
 def rank_label(rank: str | None) -> str:
@@ -83,14 +53,6 @@ def bump_note(bump: dict, names: list[str]) -> str:
         pos=bump["from"],
         spot=bump["to"],
     )
-
-
-def player_of(entry) -> int | None:
-    """Who played a move or discarded (None: a correction by hand)."""
-    if entry.kind == APPLY_KIND:
-        return entry.request.get("player")
-    discard = entry.request.get("discard")
-    return discard.get("seat") if isinstance(discard, dict) else None
 
 
 def move_text(entry, names: list[str]) -> str:

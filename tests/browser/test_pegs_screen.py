@@ -338,3 +338,27 @@ def test_changing_the_last_move(page, live_server, taps, console_errors):
     expect(page.locator(peg(0, "T8"))).to_have_count(1)
     expect(page.locator("#pg-title")).to_have_text("Bojan to play")
     expect(page.locator('#history li[data-round="1"]')).to_contain_text("edited")
+
+
+def test_a_tap_whose_answer_is_lost_is_applied_once(page, live_server, taps):
+    """Issue #20: a card tap whose answer is dropped (the server got it), tapped again,
+    ends in the state the player meant; the tap carried the id made on the phone, so a
+    second send of it is a retry (tests/test_pegs_screen.py checks the id's effect)."""
+    start_table(page, live_server, "pegs", ["Ana", "Bojan", "Ceca", "Dule"])
+    choose(page, taps, '.pg-players [data-seat="0"]')
+    lost = []
+
+    def drop_the_answer(route):
+        route.fetch()  # the server does the tap; its answer never reaches the phone
+        lost.append(route.request.post_data)
+        route.abort()
+
+    page.route("**/pegs/tap/card", drop_the_answer)
+    with page.expect_event("requestfailed"):
+        taps('.pg-cards [data-card="A"]')
+    page.unroute("**/pegs/tap/card")
+    assert re.search(r"(^|&)tap_id=[0-9a-f]{24}(&|$)", lost[0]), lost
+    taps('.pg-cards [data-card="A"]')  # tapped again
+    expect(page.locator('.pg-cards [data-card="A"]')).to_have_attribute("aria-pressed", "true")
+    expect(page.locator('#pegs-panel .ring.dest[data-to="T8"]')).to_have_count(1)
+    expect(page.locator('.pg-cards [aria-pressed="true"]')).to_have_count(1)
