@@ -861,3 +861,20 @@ def test_a_replayed_tap_id_is_applied_once_and_a_tap_answers_with_the_panel_alon
     html = t.tap("card", card="A", tap_id="a3")  # Bojan's turn now: nothing chosen for him
     assert not re.search(r'aria-pressed="true"\s+data-card=', html)
     assert "Bojan to play" in html
+
+
+def test_a_draft_of_the_old_shape_is_kept_readable(pg):
+    """A draft saved before the turn followed the moves (with a shared ``mode``, no
+    ``moved``) still shows: on a table without a move its turn and card stand; once a
+    move is saved, the turn follows it and the old fields are gone."""
+    t = pg(FOUR)
+    old = {"mode": "setup", "player": 2, "card": "A", "first": None, "peg": None, "hand": ["K"]}
+    t.store.save_draft(t.table.id, screen.DRAFT, old)
+    html = t.page().html
+    assert header(html) == "Ceca plays A"
+    assert re.search(r'class="ring dest c-orange"[^>]*data-to="T44"', html)  # Ceca's come-out
+    assert re.search(r'data-rank="K">\s*K ✓', html)
+    t.step(2, "S", "T44")
+    html = t.page().html
+    assert header(html) == "Dule to play"
+    assert not re.search(r'aria-pressed="true"\s+data-card=', html)
