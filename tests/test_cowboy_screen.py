@@ -16,6 +16,7 @@ from conftest import another_phone_first
 
 from scorekeeper import api
 from scorekeeper import store as store_module
+from scorekeeper.web.cowboy import symbols
 
 HX = {"HX-Request": "true"}
 NAMES = ("Ana", "Bojan", "Ceca", "Dragan")
@@ -296,7 +297,7 @@ def test_the_gun_builder_names_the_gun_or_says_why_not(cowboy):
     t.gun("Ceca", ["4S", "5S"])
     t.gun("Ceca", ["4D", "5C"])
     reason = api.evaluate("cowboy-gun", {"cards": ["4D", "5C"]})["reason"]
-    assert reason in html.unescape(seat_panel(t.panel, "Ceca"))
+    assert symbols(reason) in html.unescape(seat_panel(t.panel, "Ceca"))
     # a drawn gun can be taken back (its ✕)
     t.tap("undraw", seat=2, gun=["5H", "3H", "7H"])
     assert [g["cards"] for g in t.state()["holdings"][2]["guns"]] == [["4S", "5S"]]
@@ -367,8 +368,10 @@ def test_an_engine_refusal_is_shown_next_to_the_right_player(cowboy):
     except api.RuleError as exc:
         message, path = exc.message, exc.path
     assert path == "held.Ceca[0]"
-    assert errors(seat_panel(t.panel, "Ana")) == [f"Ceca: {message}"]
-    assert errors(seat_panel(t.panel, "Ceca")) == [message]
+    shown = symbols(message)  # its card as the screen shows cards: A♦
+    assert "A♦" in shown and "AD" not in shown
+    assert errors(seat_panel(t.panel, "Ana")) == [f"Ceca: {shown}"]
+    assert errors(seat_panel(t.panel, "Ceca")) == [shown]
     assert re.search(r'class="cb-tab invalid"[^>]*data-player="Ceca"', t.panel)
     # saving is refused; nothing is stored, the log stays
     t.save()
@@ -675,7 +678,7 @@ def test_the_referee_says_the_outcome_in_one_sentence(cowboy):
         },
     )
     assert outcome(out) == answer["outcome"] == "backfire"
-    assert html.escape(answer["reason"], quote=False) in out
+    assert html.escape(symbols(answer["reason"]), quote=False) in out
     assert "cb-turn" not in out
     assert 'data-view-default="shot"' in out
 
@@ -735,7 +738,7 @@ def test_c_d11_the_victim_may_leave_the_last_ace_on_the_table(cowboy):
     assert "Leave the ace on the table" in t.panel
     t.press("cb-decline-ace")
     assert t.state()["shot"]["declines_ace"] is True
-    assert "cb-end-deal" not in t.panel and "the victim leaves AS on the table" in t.panel
+    assert "cb-end-deal" not in t.panel and "the victim leaves A♠ on the table" in t.panel
     assert "Next shot (the ace stays on the table)" in t.panel
     t.press("cb-decline-ace")  # he takes it after all
     assert "cb-end-deal" in t.panel
@@ -768,7 +771,7 @@ def test_a_shot_refusal_is_shown_next_to_the_victims_cards(cowboy):
     t = cowboy()
     out = shot(t, ["3H", "8C"], ["AD"])  # an ace without its king
     assert outcome(out) is None
-    assert any("without KD" in e for e in errors(out))
+    assert any("without K♦" in e for e in errors(out))
 
 
 # ---------------------------------------------------------------- the watch link
@@ -895,3 +898,18 @@ def test_a_finished_game_offers_no_entry(cowboy, client):
     )
     panel = re.search(r'<section id="cowboy-panel".*?</section>', t.reload(), re.S).group(0)
     assert "The game is over" in panel and "hx-post" not in panel
+
+
+def test_every_sentence_names_cards_by_their_symbols(cowboy):
+    """The referee's verdict, a refusal and a gun's reason show cards as the screen
+    does (9♥), never by code (9H)."""
+    t = cowboy()
+    shot(t, ["3H", "8C"], ["KS"])
+    t.press('data-card="7S"', '"turn')
+    reason = html.unescape(re.search(r'class="cb-reason">([^<]*)<', t.panel).group(1))
+    assert "A♠" in reason and not re.search(r"\b(10|[2-9AKQJ])[SHDC]\b", reason)
+    t.tap("cancel_shot")
+    t.lay("Ana", "10S")
+    out = t.send("hold", seat=seat("Bojan"), card="10S")
+    assert t.status == 422
+    assert any("10♠ is already in Ana" in e for e in errors(out))

@@ -18,6 +18,8 @@ undoing the deal brings them back (its next log begins with them).
 
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint
 
 from .. import store
@@ -38,6 +40,15 @@ DRAFT = "cowboy-deal"  # the draft's name (an older shape of it is upgraded)
 MARRIAGE_TAPS = ("marriage", "withdraw_marriage")
 # RULES §1 "Scoring": no held card other than these ranks has a value
 HELD_CARDS = tuple(str(Card(r, s)) for s in SUITS for r in (ACE, KING, QUEEN, JACK, 10, 6, 2))
+
+
+CARD_CODE = re.compile(r"(?<![\w-])(?:10|[2-9AKQJ])[SHDC](?!\w)")
+
+
+def symbols(text: str | None) -> str:
+    """The engine's and the state's sentences name cards by code ("turned 9H"); the
+    screen shows every card by its symbol (9♥)."""
+    return CARD_CODE.sub(lambda m: screens.card_symbol(m.group(0)), text or "")
 
 
 def signed(points: int) -> str:
@@ -449,6 +460,7 @@ def view(v: screens.View) -> dict:
     )
     return {
         "finished": False,
+        "symbols": symbols,
         "can_write": v.writable,
         "v": v,
         "round": context.get("round"),

@@ -12,6 +12,7 @@ from urllib.parse import unquote_plus
 from playwright.sync_api import expect
 
 from scorekeeper import api
+from scorekeeper.web.cowboy import symbols
 
 from .conftest import assert_inside_viewport, phone_context, start_table, totals
 
@@ -209,7 +210,9 @@ def test_a_shot_refereed_to_a_dodge(page, live_server, taps, shots, console_erro
     assert answer["outcome"] == "dodge" and answer["ends_deal"] is False
     verdict = page.locator("[data-outcome]")
     expect(verdict).to_have_attribute("data-outcome", "dodge")
-    expect(verdict.locator(".cb-reason")).to_have_text(answer["reason"])
+    # the engine's sentence, every card shown by its symbol
+    expect(verdict.locator(".cb-reason")).to_have_text(symbols(answer["reason"]))
+    expect(verdict.locator(".cb-reason")).to_contain_text("7♠")
     expect(page.locator(".cb-end-deal")).to_have_count(0)  # three aces still on the table
     shots(page, "cowboy-8-shot-dodge")
     assert_inside_viewport(page)
@@ -251,7 +254,7 @@ def test_a_dodging_victim_leaves_the_last_ace_on_the_table(page, live_server, ta
     expect(page.locator(".cb-end-deal")).to_be_visible()
     choose(page, taps, ".cb-decline-ace")
     expect(page.locator(".cb-end-deal")).to_have_count(0)
-    expect(page.locator(".cb-reason")).to_contain_text("the victim leaves AS on the table")
+    expect(page.locator(".cb-reason")).to_contain_text("the victim leaves A♠ on the table")
     assert_inside_viewport(page)
     tap(page, taps, ".cb-next-shot")
     expect(page.locator("[data-outcome]")).to_have_count(0)
@@ -355,6 +358,13 @@ def test_a_card_tap_whose_answer_is_lost_tapped_again_ends_right(page, live_serv
             dropped.append(route.request.post_data)
             route.continue_()
 
+    # the poll waits meanwhile, so only the taps' own answers could tell this phone
+    polls = []
+
+    def hold_the_poll(route):
+        polls.append(route)
+
+    page.route(re.compile(r"/live\?"), hold_the_poll)
     page.route("**/cowboy/tap", take_it_then_drop_the_answer)
     card = f'{held_picker("Ana")} .pick[data-card="KH"]'
     tap(page, taps, card)
@@ -363,12 +373,15 @@ def test_a_card_tap_whose_answer_is_lost_tapped_again_ends_right(page, live_serv
     tap(page, taps, card)  # tapped again: the same tap id, so the server answers as is
     expect(page.locator(card)).to_have_attribute("aria-pressed", "true", timeout=WAIT)
     expect(page.locator("#net-status")).to_be_hidden()
-    # both were the same tap, saying what was meant ("K♥ is in Ana's hand"): under its
-    # own id it is applied once; under a new one (the poll redrew the button between
-    # the two) it is already so and changes nothing
+    # both were the same tap ("K♥ is in Ana's hand") under the same id, applied once
     sent = [unquote_plus(re.search(r"(?:^|&)tap=([^&]*)", body).group(1)) for body in dropped]
     assert len(sent) == 2 and sent[0] == sent[1] == '{"action":"hold","seat":0,"card":"KH"}'
+    ids = [re.search(r"tap_id=(\w+)", body).group(1) for body in dropped]
+    assert ids[0] == ids[1]
     page.unroute("**/cowboy/tap")
+    for poll in polls:  # the poll goes on
+        poll.continue_()
+    page.unroute(re.compile(r"/live\?"), hold_the_poll)
     # placed once: one card in Ana's tab, and one undo takes it away
     expect(page.locator('.cb-tab[data-player="Ana"] small')).to_have_text("1 card")
     tap(page, taps, ".cb-undo")
