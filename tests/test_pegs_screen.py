@@ -878,3 +878,25 @@ def test_a_draft_of_the_old_shape_is_kept_readable(pg):
     html = t.page().html
     assert header(html) == "Dule to play"
     assert not re.search(r'aria-pressed="true"\s+data-card=', html)
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [
+        "[1, 2]",
+        '[{"seat": "x"}]',
+        '[{"seat": 0, "from": [], "to": {}}]',
+        '[null, {"seat": 0, "from": "S", "to": "T8"}]',
+        '[{"seat": 99, "from": "S", "to": "T8"}]',
+        '{"seat": 0}',
+        "[" * 5000 + "]" * 5000,
+        '[{"seat": 0, "from": "S", "to": "T8"}, {"seat": 0, "from": "S", "to": "T8"}, {}]',
+    ],
+)
+def test_a_malformed_move_list_is_refused_with_a_reason(pg, steps):
+    t = pg(FOUR)
+    t.turn(0, "A")
+    response = t.post("/step", {"steps": steps, "base": t.base(), "submission_id": "m1"})
+    assert response.status_code == 422
+    assert panel_error(response.get_data(as_text=True))
+    assert t.entries() == []

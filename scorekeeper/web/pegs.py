@@ -249,7 +249,7 @@ def whole_move() -> list:
     """A move from the list of every move of the card: all its steps at once."""
     try:
         steps = json.loads(request.form.get("steps") or "")
-    except ValueError:
+    except (ValueError, RecursionError):
         steps = None
     if not isinstance(steps, list) or not 1 <= len(steps) <= 2:
         raise Refusal(_("That is not a move of this card."), "play")
