@@ -913,3 +913,24 @@ def test_every_sentence_names_cards_by_their_symbols(cowboy):
     out = t.send("hold", seat=seat("Bojan"), card="10S")
     assert t.status == 422
     assert any("10♠ is already in Ana" in e for e in errors(out))
+
+
+def test_the_victim_picks_the_cowboy_he_gives_c_d3_and_chooses_c_d2(cowboy):
+    t = cowboy()
+    shot(t, ["3D", "8C"], ["KS", "KD"])
+    t.press('data-card="9H"', '"turn')
+    assert "cb-next-shot" not in t.panel  # he must pick first
+    t.press('data-card="KD"', '"give')
+    assert t.state()["shot"]["given"] == "KD" and "cb-next-shot" in t.panel
+    t.press("cb-next-shot")
+    assert t.state()["shots"][0]["given"] == ["KD"]
+    # C-D2: a 22 at a victim holding a six and a one-suit 3-5-7: he chooses
+    t.tap("aim", role="attacker", seat=0)
+    t.tap("aim", role="victim", seat=1)
+    for card in ("2S", "2H"):
+        t.tap("load", card=card)
+    for card in ("6C", "3D", "5D", "7D"):
+        t.tap("victim_holds", seat=1, card=card)
+    assert outcome(t.panel) == "choice"
+    t.press("quick_draw")
+    assert outcome(t.panel) == "quick_draw" and t.state()["shot"]["chosen"] == "quick_draw"

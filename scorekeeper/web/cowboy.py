@@ -242,6 +242,22 @@ def _button(v: screens.View, action: str | None, on: bool = False, why: str = ""
     return {"vals": vals, "on": on, "reason": why}
 
 
+def _choices(v: screens.View, action: str, arg: str, options, chosen, seat: int) -> list:
+    """One button per (value, label): the tap of ``action`` naming ``seat`` and the value."""
+    return [
+        {"value": x, "label": label, **_button(v, action, on=chosen == x, seat=seat, **{arg: x})}
+        for x, label in options
+    ]
+
+
+def _suit(suit: str) -> dict:
+    return {
+        "suit": suit,
+        "symbol": SUIT_SYMBOLS[suit],
+        "colour": "red" if suit in "HD" else "black",
+    }
+
+
 def _problem_seat(problem: dict | None, names: list[str]) -> int | None:
     """The seat an engine refusal is about (its path names the player), or None."""
     path = (problem or {}).get("path", "")
@@ -388,21 +404,16 @@ def _shot(v: screens.View, st: dict, names: list[str]) -> dict:
         out["held"] = v.picker(
             SHOT_CARDS, ("victim_holds", "victim_lacks"), {"seat": victim}, used, shot["held"]
         )
-        out["drawn"] = [
-            {
-                "value": d,
-                "label": label,
-                **_button(v, "victim_gun", on=shot["has_gun_drawn"] == d, seat=victim, drawn=d),
-            }
-            for d, label in ((True, _("Yes")), (False, _("No")))
-        ]
+        yes_no = ((True, _("Yes")), (False, _("No")))
+        out["drawn"] = _choices(v, "victim_gun", "drawn", yes_no, shot["has_gun_drawn"], victim)
         verdict = shot["verdict"]
         if verdict:
             code = verdict["outcome"]
+            tone, label = outcome_of(code)
             out["outcome"] = {
                 "code": code,
-                "tone": outcome_of(code)[0],
-                "label": outcome_of(code)[1],
+                "tone": tone,
+                "label": label,
                 "gun": engine.GUN_NAMES.get(verdict.get("gun")),
                 "reason": verdict.get("reason", ""),
                 "ends_deal": bool(verdict.get("ends_deal")),
@@ -415,26 +426,13 @@ def _shot(v: screens.View, st: dict, names: list[str]) -> dict:
                 cards = [str(Card(r, suit)) for r in (KING, QUEEN, JACK, *range(10, 1, -1))]
                 used = {c: _("used") for c in cards if c not in turnable}
                 picked = [shot["turned"]] if shot["turned"] else []
-                suits.append(
-                    {
-                        "suit": suit,
-                        "symbol": SUIT_SYMBOLS[suit],
-                        "colour": "red" if suit in "HD" else "black",
-                        "cards": v.picker(cards, "turn", {"seat": attacker}, used, picked),
-                    }
-                )
+                cards = v.picker(cards, "turn", {"seat": attacker}, used, picked)
+                suits.append({**_suit(suit), "cards": cards})
             out["turn"] = {"suits": suits, "suit": shot["turned"][-1] if shot["turned"] else ""}
-        out["choose"] = [
-            {
-                "label": outcome_of(o)[1],
-                **_button(v, "choose", on=shot["chosen"] == o, seat=victim, outcome=o),
-            }
-            for o in (legal.get("choose") or {}).get("outcome", [])
-        ]
-        out["give"] = [
-            {"code": c, **_button(v, "give", on=shot["given"] == c, seat=victim, card=c)}
-            for c in (legal.get("give") or {}).get("card", [])
-        ]
+        outcomes = [(o, outcome_of(o)[1]) for o in legal.get("choose", {}).get("outcome", [])]
+        out["choose"] = _choices(v, "choose", "outcome", outcomes, shot["chosen"], victim)
+        kings = [(c, screens.card_symbol(c)) for c in legal.get("give", {}).get("card", [])]
+        out["give"] = _choices(v, "give", "card", kings, shot["given"], victim)
         if "take_ace" in legal:
             declined = shot["declines_ace"]
             out["take_ace"] = {
@@ -491,9 +489,7 @@ def view(v: screens.View) -> dict:
                 "name": name,
                 "suits": [
                     {
-                        "suit": suit,
-                        "symbol": SUIT_SYMBOLS[suit],
-                        "colour": "red" if suit in "HD" else "black",
+                        **_suit(suit),
                         "shown": suit in shown,
                         **_button(v, None if suit in shown else "marriage", seat=seat, suit=suit),
                     }
