@@ -900,3 +900,17 @@ def test_a_malformed_move_list_is_refused_with_a_reason(pg, steps):
     assert response.status_code == 422
     assert panel_error(response.get_data(as_text=True))
     assert t.entries() == []
+
+
+def test_a_tap_made_for_a_turn_that_has_passed_is_refused(pg):
+    """Issue #20: every tap names its player. A card tapped for Ana after her move was
+    saved on another phone is refused, not put on Bojan's turn."""
+    t = pg(FOUR)
+    t.turn(0, "A")
+    t.step(0, "S", "T8")  # another phone saved Ana's move
+    html = unescape(t.tap("card", expect=422, card="K", player="0"))
+    assert panel_error(html) == "It is Bojan's turn now; tap again."
+    assert header(t.page().html) == "Bojan to play"
+    html = unescape(t.tap("hand", expect=422, hand="5", card="K", player="0"))
+    assert "It is Bojan's turn now" in html
+    assert "Bojan plays K" in t.tap("card", card="K", player="1")

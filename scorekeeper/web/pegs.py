@@ -126,7 +126,16 @@ def set_player(t: Table, draft: dict) -> dict:
     return t.turn(player=player, first=None, peg=None)(draft)
 
 
+def for_this_turn(t: Table, field: str) -> None:
+    """A tap names the player it was made for: one made for a turn that has passed (on
+    another phone, or an answer that came late) is refused, not put on the next one."""
+    meant = request.form.get("player")
+    if meant not in (None, "", str(t.player)) and t.player is not None:
+        raise Refusal(_("It is %(name)s's turn now; tap again.", name=t.names[t.player]), field)
+
+
 def set_card(t: Table, draft: dict) -> dict:
+    for_this_turn(t, "card")
     rank = request.form.get("card", "")
     if rank not in RANKS:
         raise Refusal(_("Choose a card: A, 2 to 10, J, Q, K or the joker."), "card")
@@ -173,6 +182,7 @@ def clear_first(t: Table, draft: dict) -> dict:
 
 def set_hand(t: Table, draft: dict) -> dict:
     """The whole hand is sent (plus the card tapped), so a retried tap sets it again."""
+    for_this_turn(t, "hand")
     raw = request.form.get("hand", "")
     ranks = [r for r in raw.split(",") if r] if raw else []
     add = request.form.get("card")

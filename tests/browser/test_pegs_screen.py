@@ -362,3 +362,27 @@ def test_a_tap_whose_answer_is_lost_is_applied_once(page, live_server, taps):
     expect(page.locator('.pg-cards [data-card="A"]')).to_have_attribute("aria-pressed", "true")
     expect(page.locator('#pegs-panel .ring.dest[data-to="T8"]')).to_have_count(1)
     expect(page.locator('.pg-cards [aria-pressed="true"]')).to_have_count(1)
+
+
+def test_a_card_tapped_for_a_turn_that_passed_on_another_phone(page, browser, live_server, taps):
+    """Issue #20: every tap names its player. Phone A still shows Ana's turn (its poll held
+    back) when phone B saves Ana's move; A's card tap is refused, naming whose turn it
+    is now, and A shows Bojan's turn."""
+    url = start_table(page, live_server, "pegs", ["Ana", "Bojan", "Ceca", "Dule"])
+    choose(page, taps, '.pg-players [data-seat="0"]')
+    page.route("**/live?*", lambda route: route.abort())  # A's poll gets nothing meanwhile
+    other_context = phone_context(browser)
+    other = other_context.new_page()
+    other.goto(url)
+    other.locator('.pg-cards [data-card="A"]').tap()
+    expect(other.locator('.pg-cards [data-card="A"]')).to_have_attribute("aria-pressed", "true")
+    other.locator('.pg-layer-play .hit[data-hit="T8"]').tap()
+    expect(other.locator(peg(0, "T8"))).to_have_count(1)
+    expect(page.locator("#pg-title")).to_have_text("Ana to play")  # A has not seen it
+    taps('.pg-cards [data-card="K"]')
+    expect(page.locator("#pegs-panel .field-error")).to_have_text(
+        "It is Bojan's turn now; tap again."
+    )
+    expect(page.locator("#pg-title")).to_have_text("Bojan to play")
+    expect(page.locator('.pg-cards [aria-pressed="true"]')).to_have_count(0)
+    other_context.close()
