@@ -1,0 +1,326 @@
+"""What the Wyoming Cowboy panel shows (``scorekeeper.web.cowboy``'s view): drawn from
+the play state's JSON alone, each button the tap it means in the state's notation.
+Which part of the deal a phone shows, whose cards are open, who shows a marriage and
+the turned card's suit are that phone's own (``data-view``); every tap names its seat."""
+
+from __future__ import annotations
+
+import re
+
+from ..cards import ACE, JACK, KING, QUEEN, SUIT_SYMBOLS, SUITS, Card
+from ..games import catalog
+from ..games import cowboy as engine
+from ..games.play.cowboy import ACES, GUN_CARDS, SHOT_CARDS, TENS
+from ..i18n import gettext as _
+from . import screens
+
+# RULES §1 "Scoring": no held card other than these ranks has a value
+HELD_CARDS = tuple(str(Card(r, s)) for s in SUITS for r in (ACE, KING, QUEEN, JACK, 10, 6, 2))
+
+
+CARD_CODE = re.compile(r"(?<![\w-])(?:10|[2-9AKQJ])[SHDC](?!\w)")
+
+
+def symbols(text: str | None) -> str:
+    """The engine's and the state's sentences name cards by code ("turned 9H"); the
+    screen shows every card by its symbol (9♥)."""
+    return CARD_CODE.sub(lambda m: screens.card_symbol(m.group(0)), text or "")
+
+
+def signed(points: int) -> str:
+    return f"+{points}" if points > 0 else (f"−{-points}" if points < 0 else "0")
+
+
+def _button(v: screens.View, action: str | None, on: bool = False, why: str = "", **args):
+    """One tap button: what the player means, in the state's notation (none: disabled,
+    ``why`` says why)."""
+    vals = v.tap_vals(action, **args) if action and v.writable else None
+    return {"vals": vals, "on": on, "reason": why}
+
+
+def _choices(v: screens.View, action: str, arg: str, options, chosen, seat: int) -> list:
+    """One button per (value, label): the tap of ``action`` naming ``seat`` and the value."""
+    return [
+        {"value": x, "label": label, **_button(v, action, on=chosen == x, seat=seat, **{arg: x})}
+        for x, label in options
+    ]
+
+
+def _suit(suit: str) -> dict:
+    return {
+        "suit": suit,
+        "symbol": SUIT_SYMBOLS[suit],
+        "colour": "red" if suit in "HD" else "black",
+    }
+
+
+def _problem_seat(problem: dict | None, names: list[str]) -> int | None:
+    """The seat an engine refusal is about (its path names the player), or None."""
+    path = (problem or {}).get("path", "")
+    for name in sorted(names, key=len, reverse=True):
+        for section in ("held", "guns", "tens"):
+            at = f"{section}.{name}"
+            if path == at or path.startswith((at + "[", at + ".")):
+                return names.index(name)
+    return None
+
+
+def _holdings(v: screens.View, st: dict, names: list[str]) -> list[dict]:
+    """Every player's cards at the end: three pickers each, the cards used elsewhere
+    disabled with whose they are."""
+    where = {}  # card → (seat, zone)
+    for h in st["holdings"]:
+        for zone, cards in (
+            ("held", h["held"]),
+            ("drawn", [c for g in h["guns"] for c in g["cards"]]),
+            ("gun", (h["building"] or {}).get("cards", [])),
+            ("tens", h["tens"]),
+        ):
+            where.update({c: (h["seat"], zone) for c in cards})
+    own = {"held": _("held"), "gun": _("gun"), "drawn": _("gun"), "tens": _("laid")}
+    other = {"held": "%s", "gun": _("%s · gun"), "drawn": _("%s · gun"), "tens": _("%s · laid")}
+    score, at = st["score"], _problem_seat(st["problem"], names)
+    rows = []
+    for h in st["holdings"]:
+        seat = h["seat"]
+
+        def picker(cards, zone, actions, seat=seat):
+            mine = [c for c, (x, z) in where.items() if (x, z) == (seat, zone)]
+            taken = {
+                c: own[z] if x == seat else other[z] % names[x]
+                for c, (x, z) in where.items()
+                if (x, z) != (seat, zone)
+            }
+            return v.picker(cards, actions, {"seat": seat}, taken, mine)
+
+        rows.append(
+            {
+                "seat": seat,
+                "name": names[seat],
+                "count": sum(1 for x, _zone in where.values() if x == seat),
+                "total": signed(score["players"][names[seat]]["total"]) if score else None,
+                "invalid": at == seat,
+                "held": picker(HELD_CARDS, "held", ("hold", "unhold")),
+                "gun": picker(GUN_CARDS, "gun", ("build", "unbuild")),
+                "tens": picker(TENS, "tens", ("lay", "unlay")),
+                "guns": [
+                    {**g, "remove": _button(v, "undraw", seat=seat, gun=g["cards"])}
+                    for g in h["guns"]
+                ],
+                "building": h["building"],
+            }
+        )
+    return rows
+
+
+def _preview(st: dict, names: list[str]) -> list[dict]:
+    """The engine's score of the deal, item by item."""
+    players = (st["score"] or {}).get("players", {})
+    rows = [{"name": name, **players[name]} for name in names if name in players]
+    for row in rows:
+        row["total"] = signed(row["total"])
+        row["lines"] = [
+            {**i, "label": _(engine.item_label(i["code"])), "points": signed(i["points"])}
+            for i in row["items"]
+        ]
+    return rows
+
+
+def outcome_of(code: str) -> tuple[str, str]:
+    """The referee's outcome codes (CONTRACT cowboy-shot) → (tone, label)."""
+    return {
+        "not_allowed": ("no", _("Not allowed")),
+        "choice": ("info", _("The victim chooses")),
+        "backfire": ("no", _("Backfire")),
+        "quick_draw": ("no", _("Quick Draw")),
+        "miss": ("no", _("Miss")),
+        "turn_card": ("info", _("Turn a card")),
+        "hit": ("yes", _("Hit")),
+        "dodge": ("yes", _("Dodge")),
+    }.get(code, ("info", code))
+
+
+def _shot(v: screens.View, st: dict, names: list[str]) -> dict:
+    """The referee: who shoots at whom with which gun, the victim's cards, the verdict;
+    every choice offered is one of the state's legal taps."""
+    shot, aim = st["shot"], st["aim"]
+    legal = {e["action"]: e for e in st["legal"]}
+    current = shot or aim or {"attacker": None, "victim": None, "gun": []}
+    attacker, victim = current["attacker"], current["victim"]
+    out: dict = {
+        "active": bool(shot or aim),
+        "started": shot is not None,
+        "attacker_name": names[attacker] if attacker is not None else None,
+        "victim_name": names[victim] if victim is not None else None,
+        "gun_cards": current["gun"],
+        "gun_name": current.get("gun_name"),
+        "gun_reason": aim["reason"] if aim and aim["gun"] else "",
+        "cancel": _button(v, "cancel_shot") if shot or aim else None,
+        "over": _button(v, "shot_over") if "shot_over" in legal else None,
+        "error": shot and shot["error"] and shot["error"]["message"],
+        "shots": [
+            {
+                **x,
+                "attacker": names[x["attacker"]],
+                "victim": names[x["victim"]],
+                "label": outcome_of(x["outcome"])[1],
+                "tone": outcome_of(x["outcome"])[0],
+            }
+            for x in st["shots"]
+        ],
+    }
+    aiming = "aim" in legal
+    out["roles"] = [
+        {
+            "role": role,
+            "label": label,
+            "players": [
+                {
+                    "name": name,
+                    **_button(
+                        v,
+                        "aim" if aiming and not (role == "victim" and seat == attacker) else None,
+                        on=current[role] == seat,
+                        role=role,
+                        seat=seat,
+                    ),
+                }
+                for seat, name in enumerate(names)
+            ],
+        }
+        for role, label in (("attacker", _("Who shoots")), ("victim", _("At whom")))
+    ]
+    if aiming:
+        full = {} if "load" in legal else {c: _("3 cards") for c in GUN_CARDS}
+        out["gun"] = v.picker(GUN_CARDS, ("load", "unload"), {}, full, current["gun"])
+    if shot:
+        used = {c: _("the gun") for c in shot["gun"]}
+        if shot["turned"]:
+            used[shot["turned"]] = _("turned")
+        out["held"] = v.picker(
+            SHOT_CARDS, ("victim_holds", "victim_lacks"), {"seat": victim}, used, shot["held"]
+        )
+        yes_no = ((True, _("Yes")), (False, _("No")))
+        out["drawn"] = _choices(v, "victim_gun", "drawn", yes_no, shot["has_gun_drawn"], victim)
+        verdict = shot["verdict"]
+        if verdict:
+            code = verdict["outcome"]
+            tone, label = outcome_of(code)
+            out["outcome"] = {
+                "code": code,
+                "tone": tone,
+                "label": label,
+                "gun": engine.GUN_NAMES.get(verdict.get("gun")),
+                "reason": verdict.get("reason", ""),
+                "ends_deal": bool(verdict.get("ends_deal")),
+                "declined": code == "dodge" and shot["declines_ace"],
+            }
+        if "turn" in legal:
+            turnable = set(legal["turn"]["card"])
+            suits = []
+            for suit in SUITS:
+                cards = [str(Card(r, suit)) for r in (KING, QUEEN, JACK, *range(10, 1, -1))]
+                used = {c: _("used") for c in cards if c not in turnable}
+                picked = [shot["turned"]] if shot["turned"] else []
+                cards = v.picker(cards, "turn", {"seat": attacker}, used, picked)
+                suits.append({**_suit(suit), "cards": cards})
+            out["turn"] = {"suits": suits, "suit": shot["turned"][-1] if shot["turned"] else ""}
+        outcomes = [(o, outcome_of(o)[1]) for o in legal.get("choose", {}).get("outcome", [])]
+        out["choose"] = _choices(v, "choose", "outcome", outcomes, shot["chosen"], victim)
+        kings = [(c, screens.card_symbol(c)) for c in legal.get("give", {}).get("card", [])]
+        out["give"] = _choices(v, "give", "card", kings, shot["given"], victim)
+        if "take_ace" in legal:
+            declined = shot["declines_ace"]
+            out["take_ace"] = {
+                "declined": declined,
+                **_button(v, "take_ace", on=declined, seat=victim, take=declined),
+            }
+    back = set((legal.get("ace_on_table") or {}).get("card", []))
+    held = {c: _("held") for c in ACES if c not in back and c not in st["aces_on_table"]}
+    out["aces"] = v.picker(ACES, ("ace_on_table", "ace_off_table"), {}, held, st["aces_on_table"])
+    return out
+
+
+def view(v: screens.View) -> dict:
+    state, context, table = v.state, v.context, v.table
+    st = state.to_json()
+    names = list(state.players)
+    shown, end = set(st["suits_shown"]), st["end"]
+    key = table.scorer_key if v.writable else table.watch_key
+    at = _problem_seat(st["problem"], names)
+    reasons = (
+        ("tens", _("Tens: all four 10s out and a 22 drawn")),
+        ("aces", _("Fourth ace left the table")),
+    )
+    return {
+        "finished": False,
+        "symbols": symbols,
+        "can_write": v.writable,
+        "v": v,
+        "round": context.get("round"),
+        "editing": context.get("supersedes") is not None,
+        "view_key": f"cowboy:{key}",
+        "part": "shot" if st["shot"] or st["aim"] else ("end" if end else "play"),
+        "step": st["next"],
+        "house_rules": [
+            {
+                "label": s.label,
+                "decision": s.decision,
+                "on": bool(table.settings.get(s.key, s.default)),
+            }
+            for s in catalog.game("cowboy").settings
+            if s.house_rule
+        ],
+        "marriages": [
+            {
+                **m,
+                "points": signed(m["points"]),
+                "withdraw": _button(v, "withdraw_marriage", seat=m["seat"], suit=m["suit"]),
+            }
+            for m in st["marriages"]
+        ],
+        "seats": [
+            {
+                "seat": seat,
+                "name": name,
+                "suits": [
+                    {
+                        **_suit(suit),
+                        "shown": suit in shown,
+                        **_button(v, None if suit in shown else "marriage", seat=seat, suit=suit),
+                    }
+                    for suit in SUITS
+                ],
+                "reasons": [
+                    {
+                        "code": code,
+                        "label": label,
+                        **_button(
+                            v,
+                            "end",
+                            on=bool(end) and (end["seat"], end["reason"]) == (seat, code),
+                            seat=seat,
+                            reason=code,
+                        ),
+                    }
+                    for code, label in reasons
+                ],
+            }
+            for seat, name in enumerate(names)
+        ],
+        "shot": _shot(v, st, names) if v.writable else {},
+        "end_seat": str(end["seat"]) if end else "",
+        "ended": bool(end),
+        "holdings": _holdings(v, st, names) if v.writable else [],
+        "problem": st["problem"]["message"] if st["problem"] else None,
+        "problem_player": names[at] if at is not None else None,
+        "preview": _preview(st, names),
+        "complete": st["complete"],
+        "submission_id": new_submission_id(),
+    }
+
+
+def new_submission_id() -> str:
+    from .tables import new_submission_id  # tables imports the screens
+
+    return new_submission_id()
