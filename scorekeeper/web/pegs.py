@@ -2,8 +2,9 @@
 
 The race comes from its play state, :class:`PegsRace` (``games/play/pegs.py``): whose
 turn it is (``next_seat``, written once), the steps a card may take, a move checked and
-applied, the must-play rule for a discard, the winner. This module reads the table and
-stores what is done; ``pegs_view`` builds the panel and ``pegs_board`` draws the board.
+applied, the must-play rule for a discard, the winner. This module takes the taps and
+stores what is done; ``pegs_table`` reads the table, ``pegs_view`` builds the panel and
+``pegs_board`` draws the board.
 
 * **The board** is the result of the latest live board entry: ``pegs-apply`` (a move) or
   ``pegs-board`` (a correction, or a discard naming ``{"seat", "card"}``: the whole
@@ -13,8 +14,9 @@ stores what is done; ``pegs_view`` builds the panel and ``pegs_board`` draws the
   and is checked against the table's version inside the write: a retry is stored once
   and a move on an outdated board is refused (409).
 * What is in progress (whose turn, card, chosen peg, first part of a split, the hand,
-  the peg being set up) is the draft ``pegs-turn``; taps *set* values, so a
-  retried tap changes nothing.
+  the peg being set up, the last move being changed) is the draft ``pegs-turn``. Taps
+  *set* values and name the player they were made for; each carries the id its phone
+  made, so one sent again is applied once. Play or set-up is each phone's own view.
 """
 
 from __future__ import annotations
