@@ -546,3 +546,119 @@ def test_any_tap_is_taken_or_refused_with_a_reason(case, action, data):
         assert refused.message and refused.path.startswith((".", "")) and len(refused.message) < 300
     else:
         json.dumps(after.to_json())
+
+
+# ― the poker prize's working (#24: how the prize follows from the turned card) ―
+
+
+def final_poker(prize_card: str, hands: list[list[str]], players=NAMES, settle=True) -> KvantaRound:
+    log = Log()("end", case="poker")("turn", seat=len(players) - 1, card=prize_card)
+    for seat, cards in enumerate(hands):
+        log("cards", seat=seat, cards=cards)
+    if settle:
+        log("settle")
+    return state(log.taps, players, round=7, dealer=players[-1])
+
+
+def test_a_j_prize_shows_v_vmax_the_gap_over_four_and_the_rounding_up():
+    done = final_poker("JS", [["AS", "AH", "AD", "2C", "3C"],  # three aces, value 4
+                              ["KS", "KH", "4D", "4C", "9S"],  # two pair, value 9
+                              ["2S", "3S", "4S", "6S", "9D"]])  # fmt: skip
+    working = done.to_json()["prize"]
+    assert working == {
+        "card": "JS", "rank": "J", "winner": "Milica", "prize": 2, "case": "gap",
+        "v": 4, "vmax": 9, "gap": 5, "divisor": 4, "top": 5,
+        "text": "J: v = 4 (Milica), vmax = 9; (vmax − v) / 4 = 5 / 4 = 1.25, rounded up: 2.",
+    }  # fmt: skip
+    assert done.scoring()[-1]["points"]["Milica"] == working["prize"]
+
+
+def test_a_j_prize_on_an_exact_quarter_is_not_rounded():
+    done = final_poker("JS", [["AS", "AH", "AD", "2C", "3C"],  # value 4
+                              ["KS", "KH", "4D", "4C", "8S"],  # value 8
+                              ["2S", "3S", "4S", "6S", "9D"]])  # fmt: skip
+    working = done.to_json()["prize"]
+    assert (working["gap"], working["prize"]) == (4, 1)
+    assert working["text"] == "J: v = 4 (Milica), vmax = 8; (vmax − v) / 4 = 4 / 4 = 1."
+
+
+def test_a_q_prize_to_the_highest_value_is_its_top_prize():
+    done = final_poker("QS", [["9H", "9D", "9C", "8H", "8D"],  # full house, value 25
+                              ["KS", "KH", "4D", "4C", "9S"],
+                              ["2S", "3S", "4S", "6S", "9D"]])  # fmt: skip
+    working = done.to_json()["prize"]
+    assert (working["case"], working["gap"], working["divisor"], working["prize"]) == (
+        "gap", 0, 2, 2)  # fmt: skip
+    assert working["text"] == "Q: Milica's value v = 25 is the highest, so the prize is 2."
+    assert done.scoring()[-1]["points"]["Milica"] == 2
+
+
+def test_the_working_is_shown_once_every_hand_is_in_before_the_settle():
+    hands = [["AS", "AH", "AD", "2C", "3C"], ["KS", "KH", "4D", "4C", "9S"]]
+    assert final_poker("JS", hands, settle=False).to_json()["prize"] is None
+    shown = final_poker("JS", [*hands, ["2S", "3S", "4S", "6S", "9D"]], settle=False)
+    assert shown.phase == "final-poker" and shown.to_json()["prize"]["prize"] == 2
+
+
+def test_a_face_an_ace_and_a_cancelled_prize_say_so():
+    hands = [["AS", "AH", "AD", "2C", "3C"], ["KS", "KH", "4D", "4C", "9S"],
+             ["2S", "3S", "4S", "6S", "9D"]]  # fmt: skip
+    face = final_poker("7D", hands).to_json()["prize"]
+    assert (face["case"], face["prize"]) == ("face", 7)
+    assert face["text"] == "A 7 is worth its face value: Milica wins 7."
+    ace = final_poker("AC", [["AS", "AH", "KD", "2C", "3C"], *hands[1:]]).to_json()["prize"]
+    assert (ace["case"], ace["prize"], ace["winner"]) == ("ace", 1, "Dragan")
+    assert ace["text"] == "An ace is worth 1 (K-D5): Dragan wins 1."
+    same = [["AS", "KS", "QH", "JD", "9C"], ["AH", "KH", "QD", "JC", "9S"]]
+    cancelled = final_poker("5H", same, players=NAMES[:2]).to_json()["prize"]
+    assert (cancelled["case"], cancelled["winner"], cancelled["prize"]) == ("cancelled", None, 0)
+
+
+def test_a_k_prize_shows_the_winners_total_and_the_lead():
+    log = to_tricks(Log(), turned="KD")("trick-winner", seat=2)("exchange", seat=2, die=1)
+    log("call", seat=2)("sum", seat=0, sum=10)("sum", seat=1, sum=14)("sum", seat=2, sum=12)
+    log("settle")
+    log("cards", seat=0, cards=["2C", "3C", "4C", "5C", "6C"])
+    log("cards", seat=1, cards=["2D", "2S", "9D", "9S", "9C"])
+    log("cards", seat=2, cards=["AH", "KS", "QD", "JD", "9H"])
+    log("settle")
+    done = state(log.taps, dealer="Milica", burned=True, totals={"Milica": 10, "Ceca": 40})
+    working = done.to_json()["prize"]
+    totals = done.scoring()[-1]["request"]["totals"]
+    assert working["case"] == "king" and working["winner"] == "Milica"
+    assert (working["total"], working["leader_total"]) == (totals["Milica"], max(totals.values()))
+    assert working["prize"] == working["leader_total"] - working["total"] > 0
+    assert working["text"] == (
+        f"K: Milica has {working['total']}, the lead is {working['leader_total']}: "
+        f"{working['prize']} draws level with it."
+    )
+
+
+@SETTINGS
+@given(
+    st.sampled_from(["J", "Q"]),
+    st.sampled_from("SHDC"),
+    st.lists(
+        st.lists(st.sampled_from(CARDS), min_size=5, max_size=7).filter(lambda h: len(h) != 6),
+        min_size=2,
+        max_size=4,
+    ),
+)
+def test_a_j_or_q_working_adds_up_to_the_engines_prize(rank, suit, hands):
+    """The working's divisor and top prize are the engine's: its arithmetic (the gap
+    over the divisor, rounded up, or the top prize on a gap of 0) gives the prize the
+    engine scored, for any hands."""
+    players = ["Ana", "Bojan", "Ceca", "Dragan"][: len(hands)]
+    try:
+        done = final_poker(rank + suit, hands, players=players)
+    except Refused:  # more than three copies of a card: not a showing
+        return
+    working = done.to_json()["prize"]
+    scored = done.scoring()[-1]
+    assert working["prize"] == scored["result"]["prize"]
+    if working["winner"] is None:
+        return
+    assert scored["points"][working["winner"]] == working["prize"]
+    gap, divisor = working["gap"], working["divisor"]
+    assert gap == working["vmax"] - working["v"] >= 0
+    assert working["prize"] == (working["top"] if gap == 0 else -(-gap // divisor))

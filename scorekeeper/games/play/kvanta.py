@@ -27,7 +27,7 @@ from functools import cached_property
 from typing import Any, ClassVar, NamedTuple
 
 from ... import validate as v
-from ...cards import Card, CardError, parse_card
+from ...cards import ACE, JACK, KING, QUEEN, RANK_TEXT, Card, CardError, parse_card
 from ...dice import FACES, FLUX_FACE, TARGET_DICE
 from ...errors import RuleError
 from .. import catalog
@@ -36,6 +36,10 @@ from ..poker import hand_sum
 from . import Refused, Tap
 
 MAX_BURN = 10  # RULES §3 "Game start": 0–10 cards
+# RULES §3 "Prize": a J or Q prize is the gap (vmax − v) over this divisor, rounded up,
+# or this top prize when the winner's value is the highest (the engine's poker_prize;
+# a test checks the working against the engine's prize for every J and Q case)
+GAP_PRIZES = {JACK: (4, 5), QUEEN: (2, 2)}
 ENDINGS = ("stop", "poker", "compare")  # RULES §3 "End of game"
 SHOWINGS = ("hand", "call", "final-compare", "poker", "final-poker")  # cards or sums shown
 SUM_SHOWINGS = ("hand", "call", "final-compare")  # a seat may give a plain sum there
@@ -702,6 +706,69 @@ class KvantaRound:
             return self._with(ending=case, phase="over")
         return self._with(ending=case, phase="final-poker")
 
+    # ― the poker prize's working (#24: show how the prize was reached) ―
+
+    def _poker_result(self) -> tuple[dict, dict] | None:
+        """The poker's (request, result): as scored, else the preview of a complete
+        showing (None before every hand is in)."""
+        if self.poker_shows is not None:
+            request = self.poker_request(self.poker_shows)
+            return request, engine.poker(request)
+        shown = self._preview
+        if shown is None or shown["kind"] != "kvanta-poker" or "result" not in shown:
+            return None
+        return self.poker_request(), shown["result"]
+
+    def prize_working(self) -> dict | None:
+        """How the poker prize follows from the turned card (RULES §3 "Prize"): for a J
+        or Q, v (the winner's value), vmax, their gap, the divisor and the rounding up;
+        for a K, the winner's total and the leader's. None until every hand is in."""
+        made = self._poker_result()
+        if made is None:
+            return None
+        request, result = made
+        card = parse_card(self.turned)
+        winner, prize = result["winner"], result["prize"]
+        out: dict = {"card": self.turned, "rank": RANK_TEXT[card.rank], "winner": winner}
+        out["prize"] = prize
+        if winner is None:
+            out["case"] = "cancelled"
+            out["text"] = "Every best hand cancelled out (K-D4): nobody wins the prize."
+        elif card.rank == ACE:
+            out["case"] = "ace"
+            out["text"] = f"An ace is worth 1 (K-D5): {winner} wins {prize}."
+        elif card.rank <= 10:
+            out["case"] = "face"
+            out["text"] = f"A {card.rank} is worth its face value: {winner} wins {prize}."
+        elif card.rank == KING:
+            totals = request["totals"]
+            lead = max(totals.values())
+            out.update(case="king", total=totals[winner], leader_total=lead)
+            out["text"] = f"K: {winner} has {totals[winner]}, the lead is {lead}: " + (
+                f"{winner} leads already, so the prize is 0."
+                if prize == 0
+                else f"{prize} draws level with it."
+            )
+        else:
+            values = result["values"]
+            value, vmax = values[winner], max(values.values())
+            divisor, top = GAP_PRIZES[card.rank]
+            gap = vmax - value
+            out.update(case="gap", v=value, vmax=vmax, gap=gap, divisor=divisor, top=top)
+            if gap == 0:
+                out["text"] = (
+                    f"{out['rank']}: {winner}'s value v = {value} is the highest, "
+                    f"so the prize is {top}."
+                )
+            else:
+                exact = f"{gap / divisor:g}"
+                rounded = "" if gap % divisor == 0 else f", rounded up: {prize}"
+                out["text"] = (
+                    f"{out['rank']}: v = {value} ({winner}), vmax = {vmax}; "
+                    f"(vmax − v) / {divisor} = {gap} / {divisor} = {exact}{rounded}."
+                )
+        return out
+
     # ― the answer ―
 
     def _next_text(self) -> str:
@@ -893,6 +960,7 @@ class KvantaRound:
             "used_up": self.used_up(),
             "scoring": scoring,
             "round_points": points,
+            "prize": self.prize_working(),
             "ending": self.ending,
             "game_over": self.phase == "over",
             "complete": self.complete,
