@@ -333,6 +333,31 @@
     if (ev.detail.target && ev.detail.target.id === "flash" && !isPoll(ev) &&
         ev.detail.xhr && ev.detail.xhr.status >= 400) ev.detail.target.scrollIntoView({ block: "start" });
   });
+  // ---- a write answered with the whole board (every Save: the game screens', the score
+  // pad's, End game) disables what sent it until its answer arrives, and the board that
+  // answer brings ignores taps for a moment: the second tap of a double tap on Save
+  // never lands on whatever the next deal shows where Save was (pointer-events off, so
+  // the tap falls on the page behind it and does nothing).
+  var QUIET_MS = 500;
+  function writesBoard(ev) {
+    var target = ev.detail.target;
+    return !isPoll(ev) && !!(target && target.id === "board");
+  }
+  document.addEventListener("htmx:beforeRequest", function (ev) {
+    var elt = ev.detail.elt;
+    if (!writesBoard(ev) || !elt || !elt.setAttribute || elt.hasAttribute("hx-disabled-elt")) return;
+    if (elt.tagName === "BUTTON") elt.setAttribute("hx-disabled-elt", "this");
+    else if (elt.tagName === "FORM") elt.setAttribute("hx-disabled-elt", "find button");
+  });
+  // (on the page's body, which outlives the swap: the old board is gone by then)
+  var quietTimer = null;
+  document.addEventListener("htmx:beforeSwap", function (ev) {
+    if (!writesBoard(ev) || !ev.detail.shouldSwap) return;
+    document.body.classList.add("board-quiet");
+    clearTimeout(quietTimer);
+    quietTimer = setTimeout(function () { document.body.classList.remove("board-quiet"); }, QUIET_MS);
+  });
+
   document.addEventListener("click", function (ev) {
     if (ev.target.id !== "net-status") return;
     noAnswer.tap = false;
