@@ -484,6 +484,32 @@ def test_a_stale_board_and_a_retry_store_once(pg):
     assert len(t.entries(screen.APPLY_KIND)) == 1
 
 
+def test_a_card_that_cannot_move_says_why(pg):
+    """Issue #24: not only "No legal move": the engine's reason, by the players' names."""
+    t = pg(FOUR)
+    html = t.turn(0, "5")
+    assert "No legal move with this card" in html
+    assert re.search(
+        r"data-why>No move with 5: the pegs in start come out only with A, K, Q, J or a "
+        r"joker\.</p>",
+        html,
+    )
+    t.set_board(
+        {
+            **start(4),
+            "0": ["H1", "H2", "H3", "H4", "H5"],
+            "2": ["S", "H2", "H3", "H4", "H5"],
+        }
+    )
+    html = t.turn(0, "4")
+    assert (
+        "Ana&#39;s peg on H2 has only 3 more holes ahead in its home lane: 4 is not an exact fit"
+        in html
+    )
+    html = t.turn(0, "K")  # Ceca's start peg comes out: a reason is shown only when stuck
+    assert "data-why" not in html
+
+
 # ---------------------------------------------------------------- hand check
 
 
@@ -502,6 +528,9 @@ def test_the_hand_check(pg):
     t.set_board(start(4))
     html = t.tap("hand", hand="2,3,4,5", card="6")
     assert 'data-verdict="none"' in html
+    # why each stuck card cannot move, once per rank (issue #24)
+    assert html.count("data-why>No move with") == 5
+    assert "data-why>No move with 6: the pegs in start come out only" in html
     # at most five cards
     html = t.tap("hand", expect=422, hand="2,3,4,5,6", card="7")
     assert "at most 5 cards" in html

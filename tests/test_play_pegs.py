@@ -364,3 +364,89 @@ def test_a_move_sent_again_under_a_new_id_is_refused_as_the_turn_has_passed():
     with pytest.raises(Refused, match="Ján's turn") as caught:
         race([first, {**first, "id": "again"}])
     assert caught.value.index == 1
+
+
+# ― why a card cannot move (issue #24: the engine says why, not only "no legal move") ―
+
+ALL_HOME = ["H1", "H2", "H3", "H4", "H5"]
+IN_START = ["S"] * 5
+
+
+def board_race(pegs: dict, turn: int = 0, **rules) -> PegsRace:
+    """A race from a board: the seats left out have every peg in start."""
+    full = {str(seat): pegs.get(str(seat), IN_START) for seat in range(len(NAMES))}
+    return PegsRace.start(NAMES, {"pegs": full, "turn": turn, **rules})
+
+
+def test_why_not_a_card_that_can_move_has_no_reason():
+    assert PegsRace.start(NAMES, {}).why_not("AH") is None
+    # the player whose turn it is: Ján, whose team's pegs are all in start
+    after = race([tap(1, "move", seat=0, card="AH", steps=[step(0, "S", "T8")])])
+    assert after.why_not("3H").startswith("No move with 3: the pegs in start")
+    assert board_race({"0": ["T8", *IN_START[1:]]}).why_not("5C") is None
+
+
+def test_why_not_start_pegs_come_out_only_with_a_come_out_card():
+    """P-D1/RULES §5: a peg leaves start only with A, K, Q, J or a joker."""
+    assert PegsRace.start(NAMES, {}).why_not("5H") == (
+        "No move with 5: the pegs in start come out only with A, K, Q, J or a joker."
+    )
+
+
+def test_why_not_a_split_seven_needs_two_pegs_out_of_start():
+    """P-D3: a 7 is split over two different pegs."""
+    text = PegsRace.start(NAMES, {}).why_not("7H")
+    assert text.endswith("a split 7 needs two pegs out of start.")
+
+
+def test_why_not_a_joker_takes_start_pegs_first_and_needs_a_peg_to_bump():
+    """P-D4: a joker brings a start peg onto another colour's track peg."""
+    assert PegsRace.start(NAMES, {}).why_not("JK") == (
+        "No move with the joker: a joker brings a peg out of start first (P-D4); "
+        "no peg of another colour is on the track for it to land on."
+    )
+    home = {"0": ALL_HOME, "2": ALL_HOME[:4] + ["S"]}
+    assert board_race({**home, "2": ALL_HOME}, team_pegs="own").why_not("JK") == (
+        "No move with the joker: every peg that may move is in its home lane."
+    )
+
+
+def test_why_not_a_home_lane_move_is_not_an_exact_fit_or_passes_its_own_peg():
+    """P-D7: in the home lane a peg moves by an exact fit, never past its own peg;
+    P-D2 team_pegs=own: only the player's own pegs."""
+    pegs = {"0": ["T60", "H1", "H2", "H3", "H4"], "2": ALL_HOME}
+    text = board_race({"0": ["H1", "H2", "H3", "H4", "H5"]}, team_pegs="own").why_not("3H")
+    assert text.startswith("No move with 3: Zuzana's peg on H1: H4 would pass your own peg on H2")
+    assert "Zuzana's peg on H3 has only 2 more holes ahead in its home lane" in text
+    assert "3 is not an exact fit" in text
+    assert board_race(pegs, team_pegs="own").why_not("3H") is None  # T60 moves on
+
+
+def test_why_not_names_each_blocked_peg_by_its_player():
+    """P-D2: with her own pegs home Zuzana moves Eva's too; an 8 moves none in a lane."""
+    lane = board_race({"0": ALL_HOME, "2": ["S", "H2", "H3", "H4", "H5"]})
+    assert lane.why_not("8S") == (
+        "No move with 8: a peg in its home lane never moves back; "
+        "the pegs in start come out only with A, K, Q, J or a joker."
+    )
+    assert lane.why_not("4S") == (
+        "No move with 4: Zuzana's peg on H1: H5 would pass your own peg on H2; "
+        "Zuzana's peg on H2 has only 3 more holes ahead in its home lane: 4 is not an exact "
+        "fit; Zuzana's peg on H3 has only 2 more holes ahead in its home lane: 4 is not an "
+        "exact fit; Zuzana's peg on H4 has only 1 more hole ahead in its home lane: 4 is not "
+        "an exact fit; and 6 more."
+    )
+
+
+@SETTINGS
+@given(logs(), st.sampled_from(RANK_CARDS))
+def test_why_not_is_given_exactly_when_a_card_cannot_move(case, card):
+    players, rules, taps = case
+    state = race(taps, players, **rules)
+    if state.complete:
+        return
+    reason = state.why_not(card)
+    assert (reason is None) == bool(state.moves(card))
+    if reason is not None:
+        assert reason.startswith("No move with ") and reason.endswith(".")
+        assert "seat " not in reason.lower()  # players by name, never a seat number

@@ -168,6 +168,8 @@ def play_context(layer: dict, lay: drawing.Layout, t, rank: str | None, live: bo
         first = None  # the board changed under the first part: start the card again
         options = t.race.options(card)
     play.update(ready=True, count=len(options))
+    if not options:  # issue #24: the engine says why (own colour, exact fit, start first…)
+        play["why"] = t.race.why_not(card)
     if first is None:  # every move of the card at once, each naming its pegs in words
         play["moves"] = [
             {
@@ -328,6 +330,14 @@ def hand_context(t) -> dict:
         "cards": shown,
         "must_play": answer["must_play"],
         "joker_only": answer["joker_only"],
+        # why each card that is stuck cannot move, once per rank (jokers are never compulsory)
+        "why": [
+            t.race.why_not(code)
+            for rank, code in dict(zip(ranks, codes, strict=True)).items()
+            if code not in playable and rank != "JK"
+        ]
+        if not answer["must_play"]
+        else [],
     }
     plays = dict.fromkeys(c["rank"] for c in shown if c["playable"])
     out["plays"] = [(rank, rank_label(rank)) for rank in plays]

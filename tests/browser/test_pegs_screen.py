@@ -233,6 +233,10 @@ def test_must_play_refuses_a_discard_and_every_discard_is_recorded(
         taps(f'.pg-hand [data-card="{rank}"]')
         expect(page.locator(f'.pg-hand-cards [data-rank="{rank}"]')).to_have_count(1)
     expect(page.locator(".pg-verdict")).to_have_attribute("data-verdict", "none")
+    # issue #24: why each stuck card cannot move, in the engine's words
+    expect(page.locator(".pg-why").first).to_contain_text(
+        "No move with 5: the pegs in start come out only with A, K, Q, J or a joker."
+    )
     taps('.pg-discards [data-rank="5"]')
     expect(page.locator("#pg-last")).to_contain_text("Ana discarded 5.")
     expect(page.locator("#pg-title")).to_have_text("Bojan to play")
@@ -386,3 +390,18 @@ def test_a_card_tapped_for_a_turn_that_passed_on_another_phone(page, browser, li
     expect(page.locator("#pg-title")).to_have_text("Bojan to play")
     expect(page.locator('.pg-cards [aria-pressed="true"]')).to_have_count(0)
     other_context.close()
+
+
+def test_a_card_that_cannot_move_says_why(page, live_server, taps, console_errors):
+    """Issue #24: a card with no legal move says why (here: start pegs come out only
+    with A, K, Q, J or a joker), next to "No legal move", in view on the phone."""
+    start_table(page, live_server, "pegs", ["Ana", "Bojan", "Ceca", "Dule"])
+    choose(page, taps, '.pg-players [data-seat="0"]')
+    choose(page, taps, '.pg-cards [data-card="5"]')
+    expect(page.locator(".pg-none")).to_be_visible()
+    why = page.locator("#pg-options .pg-why")
+    expect(why).to_have_text(
+        "No move with 5: the pegs in start come out only with A, K, Q, J or a joker."
+    )
+    choose(page, taps, '.pg-cards [data-card="A"]')  # the ace comes out: no reason shown
+    expect(page.locator("#pg-options .pg-why")).to_have_count(0)

@@ -25,6 +25,8 @@ from . import Refused, Tap
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK")
 HAND_SIZE = 5
+JOKER_CODE = "JK"
+SHOWN_REASONS = 4  # why a card cannot move: the first reasons, and how many more
 
 
 def next_seat(seat: int, seats: int) -> int:
@@ -217,6 +219,107 @@ class PegsRace:
             text = ", ".join(parts) + (f", bumps {' and '.join(bumped)}" if bumped else "")
             out.append({**move.as_json(), "text": text})
         return out
+
+    def why_not(self, card: str) -> str | None:
+        """Why ``card`` cannot move for the player whose turn it is (None when it can):
+        each peg's reason as the engine gives it, peg by peg, with the players' names.
+
+        >>> race = PegsRace.start(["Ana", "Ben", "Eva", "Jan"], {})
+        >>> race.why_not("5H")
+        'No move with 5: the pegs in start come out only with A, K, Q, J or a joker.'
+        >>> race.why_not("AH") is None
+        True
+        """
+        board = self.board()
+        seat_of_turn = self.turn
+        if board.has_legal_move(seat_of_turn, card):
+            return None
+        played = parse_card(card)
+        reasons: list[str] = []
+        seats = board.movable_seats(seat_of_turn)
+        if played.rank == JOKER:
+            reasons = self._joker_reasons(board, seats)
+        else:
+            for seat in seats:
+                for pos in sorted(set(board.pegs[seat]), key=engine._position_order):
+                    reason = self._peg_reason(board, seat, pos, played)
+                    if reason and reason not in reasons:
+                        reasons.append(reason)
+            if engine._splittable(played, self.nine):
+                out = sum(p != engine.START for s in seats for p in board.pegs[s])
+                reasons.append(
+                    f"a split {rank_text(played)} needs two pegs out of start"
+                    if out < 2
+                    else f"no split of the {rank_text(played)} over two pegs fits either"
+                )
+        shown = [r.rstrip(".") for r in reasons[:SHOWN_REASONS]]
+        if len(reasons) > SHOWN_REASONS:
+            shown.append(f"and {len(reasons) - SHOWN_REASONS} more")
+        text = "; ".join(shown) or "no peg may move"
+        name = "the joker" if played.rank == JOKER else rank_text(played)
+        return in_names(f"No move with {name}: {text}.", self.players)
+
+    def _peg_reason(self, board: engine.Board, seat: int, pos: int, card: Card) -> str | None:
+        """Why the ``seat`` peg on ``pos`` cannot move with ``card`` on its own."""
+        who = f"{self.players[seat]}'s peg on {engine.position_name(pos)}"
+        rank = card.rank
+        if pos == engine.START:
+            if rank not in engine.COME_OUT_RANKS:
+                return "the pegs in start come out only with A, K, Q, J or a joker"
+            who = f"{self.players[seat]}'s pegs in start"
+            return self._verified(board, card, seat, pos, board.come_out[seat], who)
+        if pos <= -2:  # in the home lane (P-D7): an exact fit, never past a peg
+            if rank == engine.BACKWARD:
+                return "a peg in its home lane never moves back"
+            depth = engine.lane_number(pos) + engine._forward_value(rank)
+            if depth > engine.LANE:
+                left = engine.LANE - engine.lane_number(pos)
+                room = f"only {left} more hole{'s' if left != 1 else ''}" if left else "no hole"
+                return (
+                    f"{who} has {room} ahead in its home lane: "
+                    f"{engine._forward_value(rank)} is not an exact fit"
+                )
+            return self._verified(board, card, seat, pos, engine.home(depth), who)
+        distance = -engine.BACKWARD if rank == engine.BACKWARD else engine._forward_value(rank)
+        return self._verified(board, card, seat, pos, (pos + distance) % board.length, who)
+
+    def _verified(
+        self, board: engine.Board, card: Card, seat: int, frm: int, to: int, who: str
+    ) -> str | None:
+        move = engine.Move(self.turn, card, (engine.Step(seat, frm, to),))
+        try:
+            board.verify_move(move)
+        except RuleError as exc:
+            return f"{who}: {exc.message}" if who else exc.message
+        return None
+
+    def _joker_reasons(self, board: engine.Board, seats: list[int]) -> list[str]:
+        """P-D4: a joker takes a start peg onto another colour's track peg; a track peg
+        only once no start peg is left; never a peg in its home lane."""
+        joker = parse_card(JOKER_CODE)
+        from_start = [s for s in seats if engine.START in board.pegs[s]]
+        if from_start:
+            movers = [(s, engine.START) for s in from_start]
+            head = ["a joker brings a peg out of start first (P-D4)"]
+        else:
+            movers = [(s, p) for s in seats for p in board.pegs[s] if p >= 0]
+            head = [] if movers else ["every peg that may move is in its home lane"]
+        targets = [(hole, occ) for hole, occ in enumerate(board.track) if occ >= 0]
+        reasons: list[str] = []
+        for seat, pos in movers:
+            others = [hole for hole, occ in targets if occ != seat]
+            if not others:
+                reason = "no peg of another colour is on the track for it to land on"
+                if reason not in reasons:
+                    reasons.append(reason)
+            for hole in others:
+                frm = "start" if pos == engine.START else engine.position_name(pos)
+                reason = self._verified(
+                    board, joker, seat, pos, hole, f"{self.players[seat]}'s peg from {frm}"
+                )
+                if reason and reason not in reasons:
+                    reasons.append(reason)
+        return head + reasons
 
     def movable_ranks(self) -> list[str]:
         board = self.board()
