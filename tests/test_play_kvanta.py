@@ -218,13 +218,15 @@ def test_every_die_rolled_is_listed_with_who_rolled_it_and_whether_it_was_real()
     log("trick-winner", seat=0)("exchange", seat=0, die=4)
     answer = state(log.taps, dealer="Milica", burned=True).to_json()
     assert answer["rolls"] == [
-        {"by": "Dragan", "dice": [3, 5, 6], "target": 14, "physical": True, "counts": True}
-    ]
-    assert [(e["by"], e["trick"], e["die"], e["flux"]) for e in answer["exchanges"]] == [
-        ("Ceca", 1, 6, True),
-        ("Milica", 2, 4, False),
+        {"by": "Dragan", "dice": [3, 5, 6], "target": 14, "physical": True, "counts": True,
+         "tap": "t1"}
+    ]  # fmt: skip
+    assert [(e["by"], e["trick"], e["die"], e["flux"], e["tap"]) for e in answer["exchanges"]] == [
+        ("Ceca", 1, 6, True, "t4"),
+        ("Milica", 2, 4, False, "t7"),
     ]
     assert [s["kind"] for s in answer["scoring"]] == ["kvanta-flux"]
+    assert answer["scoring_taps"] == ["t4"]  # the Flux is its exchange tap's
     with pytest.raises(Refused, match="physical is true"):
         state(Log()("turn", seat=0, card="JH")("roll", seat=1, dice=[1, 1, 1], physical=1).taps,
               dealer="Milica", burned=True)  # fmt: skip
@@ -662,3 +664,62 @@ def test_a_j_or_q_working_adds_up_to_the_engines_prize(rank, suit, hands):
     gap, divisor = working["gap"], working["divisor"]
     assert gap == working["vmax"] - working["v"] >= 0
     assert working["prize"] == (working["top"] if gap == 0 else -(-gap // divisor))
+
+
+# ― which tap made each scoring step (a screen stores a step under its tap's id) ―
+
+
+def test_each_scoring_step_names_the_tap_that_made_it():
+    log = Log()("draw", seat=0, card="5C")("draw", seat=1, card="2S")("draw", seat=2, card="9D")
+    log("burn", seat=1, count=3)("turn", seat=1, card="JH")("roll", seat=2, dice=[3, 5, 6])
+    log("no-hand")("trick-winner", seat=0)("exchange", seat=0, die=6)("next-trick", seat=0)
+    log("trick-winner", seat=1)("exchange", seat=1, die=2)("call", seat=1)
+    for seat, total in enumerate([10, 14, 12]):
+        log("sum", seat=seat, sum=total)
+    log("settle")  # t16: the call
+    for seat, cards in enumerate([["2C", "3C", "4C", "5C", "6C"], ["2D", "2S", "9D", "9S", "9C"],
+                                  ["AH", "KS", "QD", "JD", "9H"]]):  # fmt: skip
+        log("cards", seat=seat, cards=cards)
+    log("settle")  # t20: the poker
+    steps = []
+    for k in range(len(log.taps) + 1):
+        answer = state(log.taps[:k]).to_json()
+        assert len(answer["scoring_taps"]) == len(answer["scoring"])
+        steps.append(answer["scoring_taps"])
+    assert steps[-1] == ["t2", "t8", "t16", "t20"]
+    assert [s["kind"] for s in answer["scoring"]] == [
+        "kvanta-dealer", "kvanta-flux", "kvanta-call", "kvanta-poker"]  # fmt: skip
+    # a step appears with its tap and goes with it: the log cut before the tap lacks it
+    for k, taps in enumerate(steps[1:], start=1):
+        made = [t for t in taps if t not in steps[k - 1]]
+        assert made in ([], [log.taps[k - 1]["id"]])
+    # a roll again is listed under its own tap
+    again = Log()("turn", seat=0, card="JH")("roll", seat=1, dice=[1, 2, 3])
+    again("reroll", seat=2, dice=[6, 6, 6], seen=1)
+    rolls = state(again.taps, dealer="Milica", burned=True).to_json()["rolls"]
+    assert [(r["by"], r["tap"], r["counts"]) for r in rolls] == [
+        ("Dragan", "t1", False), ("Ceca", "t2", True)]  # fmt: skip
+
+
+def test_a_hand_and_a_final_comparison_name_their_settling_taps():
+    log = Log()("turn", seat=0, card="2H")("roll", seat=1, dice=[3, 5, 6])
+    log("cards", seat=0, cards=["9H", "5D", "KS", "QS", "JC", "KH", "QH"])
+    log("sum", seat=1, sum=-3)("sum", seat=2, sum=20)("settle")
+    assert state(log.taps, dealer="Milica", burned=True).scoring_taps() == ["t5"]
+    final = to_tricks(Log())("end", case="compare")
+    for seat, total in enumerate([13, 11, 17]):
+        final("sum", seat=seat, sum=total)
+    final("settle")
+    assert state(final.taps, dealer="Milica", burned=True).scoring_taps() == ["t7"]
+
+
+@SETTINGS
+@given(logs())
+def test_scoring_taps_run_beside_scoring_and_name_taps_of_the_log(case):
+    players, context, taps = case
+    answer = state(taps, players, **context).to_json()
+    ids = [t["id"] for t in taps]
+    assert len(answer["scoring_taps"]) == len(answer["scoring"])
+    assert all(t in ids for t in answer["scoring_taps"])
+    positions = [ids.index(t) for t in answer["scoring_taps"]]
+    assert positions == sorted(positions)  # in the order the steps were made

@@ -149,7 +149,8 @@ class KvantaRound:
     dealer_draw: tuple[str, ...] | None = None  # the deciding draw
     burn: int | None = None
     turned: str | None = None  # trump and poker prize (the prize card in a final poker)
-    rolls: tuple[tuple[int, tuple[int, ...], bool], ...] = ()  # (who rolled, dice, physical)
+    # (who rolled, dice, physical, the tap's id)
+    rolls: tuple[tuple[int, tuple[int, ...], bool, str], ...] = ()
     shows: tuple[Show, ...] = ()  # the current showing, per seat
     draw_winner: int | None = None
     hand_shows: tuple[Show, ...] | None = None  # as settled
@@ -159,13 +160,19 @@ class KvantaRound:
     dead_tricks: int = 0
     trick_winner: int | None = None
     die: int | None = None
-    exchanges: tuple[tuple[int, int, int, bool], ...] = ()  # (seat, trick, die, physical)
+    # (seat, trick, die, physical, the tap's id)
+    exchanges: tuple[tuple[int, int, int, bool, str], ...] = ()
     leader: int | None = None
     caller: int | None = None
     flux_call: bool = False
     call_shows: tuple[Show, ...] | None = None
     poker_shows: tuple[Show, ...] | None = None
     ending: str | None = None  # "stop", "poker" or "compare" (the burned cards reached)
+    # the ids of the taps that made the scoring steps (a Flux's is its exchange's)
+    dealer_tap: str | None = None
+    hand_tap: str | None = None
+    call_tap: str | None = None
+    poker_tap: str | None = None
 
     # ― start ―
 
@@ -384,7 +391,7 @@ class KvantaRound:
             steps.append(("kvanta-hand", self.hand_request(self.hand_shows)))
         steps.extend(
             ("kvanta-flux", self.flux_request(seat))
-            for seat, _trick, die, _physical in self.exchanges
+            for seat, _trick, die, _physical, _tap in self.exchanges
             if die == FLUX_FACE
         )
         if self.call_shows is not None:
@@ -406,6 +413,20 @@ class KvantaRound:
             points = result["points"]
             out.append({"kind": "kvanta-poker", "request": req, "points": points, "result": result})
         return out
+
+    def scoring_taps(self) -> list[str]:
+        """The id of the tap that made each step of ``scoring``, in the same order (a
+        screen stores a step under its tap's id, and taking that tap back takes the step
+        back)."""
+        taps = [self.dealer_tap] if self.dealer_draw is not None else []
+        if self.hand_shows is not None:
+            taps.append(self.hand_tap)
+        taps.extend(tap for _s, _t, die, _p, tap in self.exchanges if die == FLUX_FACE)
+        if self.call_shows is not None:
+            taps.append(self.call_tap)
+        if self.poker_shows is not None:
+            taps.append(self.poker_tap)
+        return taps
 
     def _points(self, steps: list[dict]) -> dict[str, int]:
         points = dict.fromkeys(self.players, 0)
@@ -469,6 +490,7 @@ class KvantaRound:
         return state._with(
             dealer=dealer,
             dealer_draw=draws,
+            dealer_tap=tap.id,
             phase="turn" if self.burned_before else "burn",
         )
 
@@ -497,7 +519,8 @@ class KvantaRound:
 
     def _roll(self, tap: Tap) -> KvantaRound:
         seat = self._expect(tap, self.roller, "rolls the target (the player left of the dealer)")
-        return self._with(rolls=((seat, self._dice(tap), _physical(tap)),), phase="hand")
+        roll = (seat, self._dice(tap), _physical(tap), tap.id)
+        return self._with(rolls=(roll,), phase="hand")
 
     def _reroll(self, tap: Tap) -> KvantaRound:
         """A deliberate roll again (issue: every roll stays listed; the last counts); the
@@ -516,7 +539,7 @@ class KvantaRound:
                     ".seen",
                 )
         seat = _seat_of(tap, self.players)
-        roll = (seat, self._dice(tap), _physical(tap))
+        roll = (seat, self._dice(tap), _physical(tap), tap.id)
         return self._with(rolls=(*self.rolls, roll), draw_winner=None)
 
     # showing cards or sums
@@ -609,6 +632,7 @@ class KvantaRound:
                 )
             return self._with(
                 hand_shows=self.shows,
+                hand_tap=tap.id,
                 hand_winner=self.players.index(result["hand"]),
                 phase="poker",
                 shows=tuple(Show(s.cards, None) for s in self.shows),  # carried to the poker
@@ -616,9 +640,10 @@ class KvantaRound:
         if self.phase in ("call", "final-compare"):
             _engine(engine.call, self.call_request())  # e.g. a Flux call off the target
             if self.phase == "final-compare":
-                return self._with(call_shows=self.shows, phase="over")
+                return self._with(call_shows=self.shows, call_tap=tap.id, phase="over")
             return self._with(
                 call_shows=self.shows,
+                call_tap=tap.id,
                 phase="poker",
                 shows=tuple(Show(s.cards, None) for s in self.shows),
             )
@@ -626,7 +651,9 @@ class KvantaRound:
             raise Refused("Enter the prize card first.", ".card")
         _engine(engine.poker, self.poker_request())
         return self._with(
-            poker_shows=self.shows, phase="over" if self.phase == "final-poker" else "done"
+            poker_shows=self.shows,
+            poker_tap=tap.id,
+            phase="over" if self.phase == "final-poker" else "done",
         )
 
     # tricks
@@ -664,7 +691,7 @@ class KvantaRound:
             raise Refused("The exchange die was already rolled for this trick.", ".die")
         seat = self._expect(tap, self.trick_winner, "won the trick and rolls the exchange die")
         die = _die(tap.get("die"), ".die")
-        roll = (seat, self.trick, die, _physical(tap))
+        roll = (seat, self.trick, die, _physical(tap), tap.id)
         return self._with(die=die, exchanges=(*self.exchanges, roll))
 
     def _after_roll(self, tap: Tap) -> int:
@@ -923,8 +950,9 @@ class KvantaRound:
                     "target": sum(dice),
                     "physical": physical,
                     "counts": i == len(self.rolls) - 1,  # a roll again replaces the earlier
+                    "tap": tap,
                 }
-                for i, (seat, dice, physical) in enumerate(self.rolls)
+                for i, (seat, dice, physical, tap) in enumerate(self.rolls)
             ],
             "exchanges": [
                 {
@@ -933,8 +961,9 @@ class KvantaRound:
                     "die": die,
                     "flux": die == FLUX_FACE,
                     "physical": physical,
+                    "tap": tap,
                 }
-                for seat, trick, die, physical in self.exchanges
+                for seat, trick, die, physical, tap in self.exchanges
             ],
             "hand": self._name(self.hand_winner),
             "trick": {
@@ -959,6 +988,7 @@ class KvantaRound:
             "preview": self._preview,
             "used_up": self.used_up(),
             "scoring": scoring,
+            "scoring_taps": self.scoring_taps(),
             "round_points": points,
             "prize": self.prize_working(),
             "ending": self.ending,
