@@ -70,10 +70,21 @@ def as_progress_entry(entry: Entry, name_of: dict[int, str]) -> dict:
     }
 
 
+# an entry of a kind that stands for something else when its request names a field:
+# a Pegs discard is stored as the board unchanged, its request naming the discard
+KIND_VARIANTS = {("pegs-board", "discard"): "Discard"}
+
+
+def entry_label(entry: Entry) -> str:
+    request = entry.request if isinstance(entry.request, dict) else {}
+    for (kind, field), label in KIND_VARIANTS.items():
+        if entry.kind == kind and field in request:
+            return label
+    return KIND_LABELS.get(entry.kind, entry.kind)
+
+
 def history_row(entry: Entry, players: list[Player]) -> HistoryRow:
-    return HistoryRow(
-        entry, KIND_LABELS.get(entry.kind, entry.kind), [entry.points.get(p.id) for p in players]
-    )
+    return HistoryRow(entry, entry_label(entry), [entry.points.get(p.id) for p in players])
 
 
 def table_progress(

@@ -693,6 +693,7 @@ def test_undo_twice_then_redo_twice_names_the_right_player(pg, client):
     discard = t.entries(screen.BOARD_KIND)[-1]
     assert discard.request["discard"] == {"seat": 3, "card": None}
     assert "Dule discarded a card." in t.page().html
+    assert "Dule discards a card (which one was not entered)" in unescape(t.page().html)
     assert history("undo", discard, "h8") == "Dule to play"
 
 
@@ -729,6 +730,16 @@ def test_a_discard_is_refused_while_a_card_can_move_and_every_discard_is_recorde
     html = t.page().html
     assert "Zuzana discarded 5." in unescape(html)
     assert header(html) == "Ján to play"
+    # issue #24: its history row says what it was, not "Board set"
+    row = re.search(
+        rf'data-entry="{discard.id}">(.*?)</li>\s*(?:<li class="round|</ol>)', html, re.S
+    )
+    assert row is not None
+    assert re.search(r'class="round-kind">Discard<', row.group(1))
+    assert "<li>Zuzana discards 5</li>" in row.group(1)
+    correction = t.entries(screen.BOARD_KIND)[-2]  # the board set before it
+    kept = re.search(rf'data-entry="{correction.id}">.*?class="round-kind">([^<]*)<', html, re.S)
+    assert kept.group(1) == "Board set"
     # a retried discard is stored once; a card not in the hand is refused
     assert (
         t.post("/pass", {"base": t.base(), "card": "5", "submission_id": "p2"}).status_code == 200

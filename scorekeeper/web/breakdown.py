@@ -216,6 +216,22 @@ def _pegs_apply(request: dict, result: dict, seat_names: list[str]) -> list[str]
     return lines
 
 
+def _pegs_board(request: dict, result: dict, seat_names: list[str]) -> list[str]:
+    """A discard (the board unchanged, its request naming it); a correction says nothing
+    more than its label."""
+    if "discard" not in request:
+        return []
+    discard = _dict(request["discard"])
+    who = _seat_name(discard.get("seat"), seat_names)
+    if discard.get("card") is None:
+        return [_("%(name)s discards a card (which one was not entered)", name=who)]
+    value = str(discard["card"])
+    rank = "JK" if value == "JK" else value[:-1]  # a card stands for its rank here
+    return [
+        _("%(name)s discards %(rank)s", name=who, rank=_("the joker") if rank == "JK" else rank)
+    ]
+
+
 BUILDERS: dict[str, Callable[[dict, dict, list[str]], list[str]]] = {
     "cowboy-deal": _cowboy_deal,
     "szaman-deal": _szaman_deal,
@@ -225,6 +241,7 @@ BUILDERS: dict[str, Callable[[dict, dict, list[str]], list[str]]] = {
     "kvanta-poker": _kvanta_poker,
     "vezimas-deal": _vezimas_deal,
     "pegs-apply": _pegs_apply,
+    "pegs-board": _pegs_board,
 }
 
 

@@ -241,6 +241,9 @@ def test_must_play_refuses_a_discard_and_every_discard_is_recorded(
     expect(page.locator("#pg-last")).to_contain_text("Ana discarded 5.")
     expect(page.locator("#pg-title")).to_have_text("Bojan to play")
     expect(page.locator("#history li.round").first).to_contain_text("Round 1")
+    # its history row says what it was (issue #24), not "Board set"
+    expect(page.locator("#history li.round").first.locator(".round-kind")).to_have_text("Discard")
+    expect(page.locator("#history li.round").first).to_contain_text("Ana discards 5")
     # Bojan's king can come out: his discard is refused, naming it
     for rank in ("8", "2", "JK", "5", "K"):
         taps(f'.pg-hand [data-card="{rank}"]')
