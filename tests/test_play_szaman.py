@@ -273,7 +273,7 @@ def test_held_cards_give_the_rounded_up_penalty_from_the_engine():
         "Ceca": [],
     }
     # the hand sizes did not add up: the engine says so once the deal is complete
-    assert any("should hold 4" in w for w in state["warnings"])
+    assert any("Ana should have 4 cards left at the end" in w for w in state["warnings"])
 
 
 def test_a_held_card_is_removed_by_saying_so():

@@ -203,8 +203,8 @@ def test_s_d3_the_last_trick_winner_does_not_draw():
     assert fine["warnings"] == []
     drew = score(deal(tricks, {"Ola": [*seven, "9C"], "Piotr": []}, players=["Ola", "Piotr"]))
     assert drew["warnings"] == [
-        "Ola was dealt 8 cards and drew 7, then played 8, so should hold 7 at the end, "
-        "but left lists 8."
+        "Ola should have 7 cards left at the end of this deal (8 dealt + 7 drawn − 8 played), "
+        "but 8 are entered."
     ]
 
 
@@ -240,7 +240,7 @@ def test_s_d6_russian_everyone_draws_while_the_stock_lasts_so_no_revoke_is_suspe
     # in classic only the winner (Ola) draws: Piotr's heart is a likely revoke
     classic = score(deal(tricks, {"Ola": ["AS"], "Piotr": []}, players=two))
     assert revokes(classic) == [
-        "Piotr played off-suit to a hearts lead in trick 1, then played 5H in trick 2 "
+        "Piotr played off-suit to a hearts lead in trick 1, then played 5♥ in trick 2 "
         "without drawing in between: a likely revoke."
     ]
 
@@ -297,7 +297,7 @@ def test_refused_a_card_appears_twice_in_the_tricks():
     )
     assert (err.path, err.message) == (
         "tricks[1].plays[0][1]",
-        "2C appears more than once; a deal uses one deck.",
+        "2♣ appears more than once; a deal uses one deck.",
     )
 
 
@@ -473,7 +473,7 @@ def test_warning_a_suit_shown_after_proving_void_without_a_draw():
         )
     )
     assert revokes(got) == [
-        "Zosia played off-suit to a clubs lead in trick 1, then played 5C in trick 2 "
+        "Zosia played off-suit to a clubs lead in trick 1, then played 5♣ in trick 2 "
         "without drawing in between: a likely revoke."
     ]
 
@@ -483,7 +483,7 @@ def test_warning_a_suit_still_held_after_proving_void():
         deal([full("Ola 2C", "Piotr KC", "Zosia 3H")], {"Ola": [], "Piotr": [], "Zosia": ["9C"]})
     )
     assert revokes(got) == [
-        "Zosia played off-suit to a clubs lead in trick 1, yet still holds 9C at the end "
+        "Zosia played off-suit to a clubs lead in trick 1, yet still holds 9♣ at the end "
         "without drawing since: a likely revoke."
     ]
 
@@ -512,7 +512,7 @@ def test_revoke_warning_when_a_winner_could_not_draw_from_an_empty_stock():
     ]
     got = score(deal(tricks, {name: [] for name in six}, players=six))
     assert revokes(got) == [
-        "Asta played off-suit to a clubs lead in trick 7, then played 10C in trick 9 "
+        "Asta played off-suit to a clubs lead in trick 7, then played 10♣ in trick 9 "
         "without drawing in between: a likely revoke."
     ]
 
@@ -522,12 +522,12 @@ def test_warning_hand_sizes_that_do_not_add_up():
         deal([full("Ola 2C", "Piotr KC", "Zosia 3C")], {"Ola": ["4S"], "Piotr": [], "Zosia": []})
     )
     assert got["warnings"] == [
-        "Ola was dealt 8 cards and drew 0, then played 1, so should hold 7 at the end, "
-        "but left lists 1.",
-        "Piotr was dealt 8 cards and drew 0, then played 1, so should hold 7 at the end, "
-        "but left lists 0.",
-        "Zosia was dealt 8 cards and drew 0, then played 1, so should hold 7 at the end, "
-        "but left lists 0.",
+        "Ola should have 7 cards left at the end of this deal (8 dealt + 0 drawn − 1 played), "
+        "but 1 is entered.",
+        "Piotr should have 7 cards left at the end of this deal (8 dealt + 0 drawn − 1 played), "
+        "but none are entered.",
+        "Zosia should have 7 cards left at the end of this deal (8 dealt + 0 drawn − 1 played), "
+        "but none are entered.",
     ]
 
 
@@ -538,7 +538,7 @@ def test_warning_a_deal_that_should_have_ended_earlier():
         "Piotr had no cards left after trick 8, so the deal should have ended there "
         "(S-D3), but 1 more trick(s) are listed."
     )
-    assert "Piotr was dealt 8 cards and drew 0, but played 9." in got["warnings"]
+    assert "Piotr played in 9 tricks but had only 8 cards (8 dealt + 0 drawn)." in got["warnings"]
 
 
 def test_warning_a_quick_trick_says_its_leader_played_off_suit():
@@ -633,3 +633,14 @@ def test_doctests_hold():
 def test_kind_is_registered():
     assert szaman.KINDS == {"szaman-deal": szaman.score_deal}
     assert "szaman-deal" in api.KINDS
+
+
+def test_the_first_lead_goes_to_the_earliest_card_of_the_lead_order():
+    """RULES §2 "Play": the order the screen's hint lists is the one the engine uses —
+    of any two cards, the holder of the one earlier in the order leads."""
+    order = szaman.first_lead_order()
+    assert len(order) == 52 and [c.symbol for c in order[:5]] == ["2♣", "2♦", "2♥", "2♠", "3♣"]
+    for i, early in enumerate(order[:12]):
+        for late in order[i + 1 : 12]:
+            hands = {"Ola": [str(late)], "Piotr": [str(early)]}
+            assert szaman.first_leader(hands) == "Piotr", (early, late)

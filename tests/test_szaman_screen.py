@@ -870,3 +870,34 @@ def test_undo_of_a_saved_deal_brings_its_taps_back_not_an_empty_deal(table, clie
         (1, "live"),
     ]
     assert "Deal 2 of 6" in screen.panel
+
+
+def test_the_first_lead_hint_lists_the_engine_order(table):
+    """The hint under "who leads?" names the cards in the order the engine picks the
+    first leader by (RULES §2), never a sentence that contradicts its own list."""
+    from scorekeeper.games import szaman as engine
+
+    screen = table()
+    found = re.search(r'class="hint sz-lead-hint">([^<]+)<', screen.panel)
+    hint = html.unescape(found.group(1))
+    shown = re.findall(r"(?:10|[2-9JQKA])[♣♦♥♠]", hint)
+    assert len(shown) >= 5
+    assert shown == [card.symbol for card in engine.first_lead_order()][: len(shown)]
+    assert "club" not in hint
+
+
+def test_held_cards_that_do_not_add_up_are_told_in_a_sentence(table):
+    """A hand closed with fewer cards than it should hold: the warning says how many
+    that player should have left and that none are entered, not "left lists 0"."""
+    screen = table(players=("Ola", "Piotr"))
+    screen.tap("lead", seat=0)
+    for card in ("2S", "3S"):
+        screen.card(card)
+    screen.press('data-op="end"')
+    screen.press('data-done-seat="0"')
+    screen.press('data-done-seat="1"')
+    panel = html.unescape(screen.panel)
+    assert "Ola should have 7 cards left at the end of this deal" in panel
+    assert "but none are entered." in panel
+    assert "left lists" not in panel
+

@@ -248,6 +248,22 @@ def game_winners(totals: Mapping[str, int], target: int = TARGET) -> list[str]:
     return [name for name, total in totals.items() if abs(total - target) == closest]
 
 
+def lead_key(card: Card) -> tuple[int, int]:
+    """A card's place in the first-lead order: rank first, then ♣ ♦ ♥ ♠."""
+    return (card.rank, LEAD_SUIT_ORDER[card.suit])
+
+
+def first_lead_order() -> list[Card]:
+    """Every card but the jokers, in the order that decides who leads a deal.
+
+    >>> [card.symbol for card in first_lead_order()[:6]]
+    ['2♣', '2♦', '2♥', '2♠', '3♣', '3♦']
+    """
+    return sorted(
+        (Card(rank, suit) for rank in range(2, 15) for suit in LEAD_SUIT_ORDER), key=lead_key
+    )
+
+
 def first_leader(hands: Mapping[str, Iterable]) -> str:
     """Who leads a deal's first trick: the holder of 2♣, else 2♦, 2♥, 2♠, 3♣, …
     (ranks upward, suits ♣ ♦ ♥ ♠). Jokers don't count.
@@ -265,7 +281,7 @@ def first_leader(hands: Mapping[str, Iterable]) -> str:
             card = szaman_card(value, v.join(v.join("hands", str(name)), i))
             if card.rank == JOKER:
                 continue
-            key = (card.rank, LEAD_SUIT_ORDER[card.suit])
+            key = lead_key(card)
             if best_key is None or key < best_key:
                 best_key, best_name = key, name
     if best_name is None:
@@ -286,7 +302,7 @@ class DeckCheck:
 
     def add(self, card: Card, path: str) -> None:
         if card in self.seen:
-            raise RuleError(f"{card} appears more than once; a deal uses one deck.", path)
+            raise RuleError(f"{card.symbol} appears more than once; a deal uses one deck.", path)
         self.seen.add(card)
         if card.rank == JOKER:
             self.add_joker(path)
@@ -569,15 +585,29 @@ def hand_size_warnings(
             hand[name] += 1
             drawn[name] += 1
     for name in players:
-        dealt = f"{name} was dealt {DEAL_SIZE} cards and drew {drawn[name]}"
+        had = f"{DEAL_SIZE} dealt + {drawn[name]} drawn − {len(tricks)} played"
         if hand[name] < 0:
-            warnings.append(f"{dealt}, but played {len(tricks)}.")
+            warnings.append(
+                f"{name} played in {len(tricks)} tricks but had only "
+                f"{DEAL_SIZE + drawn[name]} cards ({DEAL_SIZE} dealt + {drawn[name]} drawn)."
+            )
         elif hand[name] != len(left[name]):
             warnings.append(
-                f"{dealt}, then played {len(tricks)}, so should hold {hand[name]} at the "
-                f"end, but left lists {len(left[name])}."
+                f"{name} should have {_cards(hand[name])} left at the end of this deal "
+                f"({had}), but {_entered(len(left[name]))}."
             )
     return warnings
+
+
+def _cards(n: int) -> str:
+    return "1 card" if n == 1 else f"{n} cards"
+
+
+def _entered(n: int) -> str:
+    """How many held cards are entered for a player, as the end of a sentence."""
+    if n == 0:
+        return "none are entered"
+    return "1 is entered" if n == 1 else f"{n} are entered"
 
 
 def revoke_warnings(
@@ -594,7 +624,7 @@ def revoke_warnings(
             if proof is not None:
                 warnings.append(
                     f"{name} played off-suit to a {SUIT_NAMES[card.suit]} lead in trick "
-                    f"{proof}, then played {card} in trick {number} without drawing in "
+                    f"{proof}, then played {card.symbol} in trick {number} without drawing in "
                     "between: a likely revoke."
                 )
         for name in trick.off_suit if trick.plays else ():  # quick tricks don't say the suit
@@ -613,7 +643,7 @@ def revoke_warnings(
             if proof is not None:
                 warnings.append(
                     f"{name} played off-suit to a {SUIT_NAMES[card.suit]} lead in trick "
-                    f"{proof}, yet still holds {card} at the end without drawing since: "
+                    f"{proof}, yet still holds {card.symbol} at the end without drawing since: "
                     "a likely revoke."
                 )
     return warnings

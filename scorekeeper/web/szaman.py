@@ -280,6 +280,20 @@ def legal_actions(st: dict) -> set[str]:
     return {tap["action"] for tap in st["legal"]}
 
 
+def lead_hint() -> str:
+    """Who leads the first trick, in the engine's own order (RULES §2): the first card
+    of that order, the rest of its rank in turn, then the next rank's first two."""
+    order = [card.symbol for card in engine.first_lead_order()]
+    suits = len(engine.LEAD_SUIT_ORDER)
+    return _(
+        "Whoever holds %(first)s leads; if nobody holds it, whoever holds the first of "
+        "%(others)s, then %(next)s and on up.",
+        first=order[0],
+        others=", ".join(order[1:suits]),
+        next=", ".join(order[suits : suits + 2]),
+    )
+
+
 def step_of(v: screens.View, st: dict, names: list[str], mode: str) -> dict:
     """What the panel asks next, from the state's phase and its legal taps."""
     phase, current = st["phase"], st["current"]
@@ -289,6 +303,7 @@ def step_of(v: screens.View, st: dict, names: list[str], mode: str) -> dict:
     step["full"] = "card" in legal and phase != "quick"
     step["quick"] = "winner" in legal
     step["lead"] = list(enumerate(names)) if phase == "first-lead" and "lead" in legal else []
+    step["lead_hint"] = lead_hint() if step["lead"] else ""
     step["kind"] = {"first-lead": "lead", "suit": "suit", "quick": "quick", "card": "card"}.get(
         phase
     )

@@ -340,3 +340,28 @@ def test_what_a_phone_opened_stays_open_through_taps(page, live_server, taps, co
     page.reload()
     expect(page.locator(f"{PANEL} .sz-tricks")).to_have_attribute("open", "")
     expect(page.locator(f"{PANEL} .sz-quick")).to_be_visible()
+
+
+def test_the_lead_hint_and_the_hand_size_warning_read_as_sentences(
+    page, live_server, taps, console_errors
+):
+    """The first-lead hint lists the engine's order (RULES §2); a hand closed short is
+    told as a sentence a player understands."""
+    open_table(page, live_server, ["Ola", "Piotr"])
+    hint = page.locator(f"{PANEL} .sz-lead-hint")
+    expect(hint).to_be_visible()
+    text = hint.inner_text()
+    assert "club" not in text
+    assert (
+        text.index("2♣") < text.index("2♦") < text.index("2♥") < text.index("2♠") < text.index("3♣")
+    )
+    tap(page, taps, '[data-op="lead"][data-seat="0"]')
+    for card in ("2S", "3S"):
+        tap(page, taps, f'.pick[data-card="{card}"]')
+    tap(page, taps, '[data-op="end"]')
+    tap(page, taps, '[data-done-seat="0"]')
+    tap(page, taps, '[data-done-seat="1"]')
+    warning = page.locator(f"{PANEL} .sz-warning").first
+    expect(warning).to_contain_text("Ola should have 7 cards left at the end of this deal")
+    expect(warning).to_contain_text("but none are entered.")
+    assert_inside_viewport(page)
