@@ -901,3 +901,21 @@ def test_held_cards_that_do_not_add_up_are_told_in_a_sentence(table):
     assert "but none are entered." in panel
     assert "left lists" not in panel
 
+
+def test_the_watch_link_is_told_what_happens_never_asked(table, client):
+    """A watcher cannot answer, so the panel states the trick being played instead of
+    asking who leads or who won it."""
+    screen = table()
+    page = client.get(screen.url).get_data(as_text=True)
+    watch = re.findall(r'data-copy="http://[^/]+(/t/[^"]+)"', page)[-1]
+
+    def heads() -> list[str]:
+        view = client.get(watch).get_data(as_text=True)
+        panel = Screen(client, watch, view, screen.csrf).panel
+        return [html.unescape(h) for h in re.findall(r"<h[34][^>]*>([^<]*)</h[34]>", panel)]
+
+    assert "Trick 1 about to be led" in heads()
+    screen.tap("winner", seat=1)  # a quick trick: Piotr leads the next one
+    assert "Trick 2 being played" in heads()
+    assert not [h for h in heads() if "?" in h]
+    assert "who won it?" in html.unescape(screen.reload().panel)  # the scorer is asked

@@ -365,3 +365,27 @@ def test_the_lead_hint_and_the_hand_size_warning_read_as_sentences(
     expect(warning).to_contain_text("Ola should have 7 cards left at the end of this deal")
     expect(warning).to_contain_text("but none are entered.")
     assert_inside_viewport(page)
+
+
+def test_the_watch_phone_states_the_trick_never_asks(
+    page, browser, live_server, taps, console_errors
+):
+    """A watcher cannot answer: the watch phone states the trick being played ("Trick 1
+    about to be led", "Trick 2 being played"), never asks who leads or who won it."""
+    open_table(page, live_server, ["Ola", "Piotr", "Zosia"])
+    watch_url = page.locator("[data-copy]").last.get_attribute("data-copy")
+    context = phone_context(browser)
+    watcher = context.new_page()
+    watcher.goto(watch_url)
+    asking = watcher.locator(f"{PANEL} h3:visible, {PANEL} h4:visible", has_text="?")
+    expect(watcher.locator(PANEL)).to_contain_text("Trick 1 about to be led")
+    expect(asking).to_have_count(0)
+    taps(f'{PANEL} [data-mode="quick"]')
+    tap(page, taps, '[data-op="winner"][data-seat="1"]')
+    expect(watcher.locator(PANEL)).to_contain_text("Trick 1: Piotr wins", timeout=3000)
+    watcher.locator(f'{PANEL} [data-mode="quick"]').tap()  # what a watcher may choose to see
+    expect(watcher.locator(f"{PANEL} .sz-quick")).to_contain_text("Trick 2 being played")
+    expect(watcher.locator(f"{PANEL} .sz-quick")).to_contain_text("Piotr leads.")
+    expect(asking).to_have_count(0)
+    assert_inside_viewport(watcher)
+    context.close()
