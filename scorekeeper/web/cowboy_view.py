@@ -5,8 +5,6 @@ the turned card's suit are that phone's own (``data-view``); every tap names its
 
 from __future__ import annotations
 
-import re
-
 from ..cards import ACE, JACK, KING, QUEEN, SUIT_SYMBOLS, SUITS, Card
 from ..games import catalog
 from ..games import cowboy as engine
@@ -18,13 +16,9 @@ from . import screens
 HELD_CARDS = tuple(str(Card(r, s)) for s in SUITS for r in (ACE, KING, QUEEN, JACK, 10, 6, 2))
 
 
-CARD_CODE = re.compile(r"(?<![\w-])(?:10|[2-9AKQJ])[SHDC](?!\w)")
-
-
-def symbols(text: str | None) -> str:
-    """The engine's and the state's sentences name cards by code ("turned 9H"); the
-    screen shows every card by its symbol (9♥)."""
-    return CARD_CODE.sub(lambda m: screens.card_symbol(m.group(0)), text or "")
+# the engine's and the state's sentences name cards by code ("turned 9H"); the screen
+# shows every card by its symbol (9♥)
+symbols = screens.symbols
 
 
 def signed(points: int) -> str:

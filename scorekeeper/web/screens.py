@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import importlib
 import json
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -166,8 +167,19 @@ def card_colour(value) -> str:
     return (card.colour or "none") if card else "none"
 
 
+CARD_CODE = re.compile(r"(?<![\w-])(?:10|[2-9AKQJ])[SHDC](?![\w-])")
+
+
+def symbols(text) -> str:
+    """A sentence of an engine or a play state names cards by code ("turned 9H", "KC
+    goes to the attacker"), as their JSON does; what a player reads names them by
+    symbol (9♥, K♣), as the rest of the app does."""
+    return CARD_CODE.sub(lambda m: card_symbol(m.group(0)), "" if text is None else str(text))
+
+
 def register_template_helpers(app) -> None:
     app.jinja_env.filters["card_symbol"] = card_symbol
+    app.jinja_env.filters["symbols"] = symbols
     app.jinja_env.filters["card_colour"] = card_colour
     app.jinja_env.globals.update(template_globals())
 
@@ -192,6 +204,7 @@ class Refusal(Exception):
     another state of the table, and ``notice`` shows the message as news, not a fault)."""
 
     def __init__(self, message: str, field: str = "", status: int = 422, notice: bool = False):
+        message = symbols(message)  # a state's refusal names its cards by code
         super().__init__(message)
         self.message, self.field, self.status, self.notice = message, field, status, notice
 

@@ -431,8 +431,8 @@ def view(v: screens.View) -> dict:
             for name in names
         ],
         "penalties": points_line(names, score.get("penalties", {})) if score and st["over"] else [],
-        "warnings": st["warnings"],
-        "problem": st["problem"],
+        "warnings": [screens.symbols(w) for w in st["warnings"]],
+        "problem": screens.symbols(st["problem"]) if st["problem"] else None,
         "over": st["over"],
         "complete": st["complete"],
         "can_end": "end" in legal_actions(st),
