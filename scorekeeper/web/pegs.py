@@ -21,11 +21,12 @@ stores what is done; ``pegs_table`` reads the table, ``pegs_view`` builds the pa
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from collections.abc import Callable
 
-from flask import Blueprint, render_template, request, url_for
+from flask import Blueprint, abort, g, render_template, request, url_for
 
 from .. import api, store
 from ..errors import RuleError
@@ -50,6 +51,7 @@ from .pegs_table import (
     player_of,
     store_board,
     update_draft,
+    write_draft,
 )
 from .pegs_view import bump_note, hand_codes, rank_of
 from .screens import Refusal
@@ -109,6 +111,16 @@ def render_panel(
             screen["error_at"] = view.error_place(error.field, screen)
 
     return live_fragments(table, access, status, adjust=show)
+
+
+def screen_table() -> tuple[store.Table, str]:
+    """The table of this request, as the screens' guard read it, for the scorer link."""
+    table, access = g.screen_table
+    if access != "score":
+        abort(
+            403, description=_("This is the watch link: it shows the table but cannot change it.")
+        )
+    return table, access
 
 
 def form_int(field: str, lo: int, hi: int, message: str) -> int:
@@ -213,7 +225,7 @@ def tap(key: str, field: str):
     """One tap of the panel that only changes the shared draft, answered with the panel
     alone. Its id (made on the phone) is kept in the draft: the same tap sent again (an
     answer lost) changes nothing, even after another phone's tap."""
-    table, access = load(key, write=True)
+    table, access = screen_table()
     s = get_store()
     setter, tap_id = TAPS.get(field), request.form.get("tap_id") or None
     tap_id = tap_id if tap_id and TAP_ID.fullmatch(tap_id) else None  # one the phones make
@@ -229,17 +241,19 @@ def tap(key: str, field: str):
                 return d if tap_id else setter(t, d)  # a retry is applied once
             return {**setter(t, d), "taps": [*seen[-TAPS_KEPT + 1 :], tap_id]}
 
-        update_draft(s, table.id, change)
+        new, version = write_draft(s, table.id, change, t.stored_draft)
     except Refusal as exc:
         return render_panel(table, access, 422, exc)
     except store.Conflict as exc:
         return render_panel(table, access, 409, Refusal(exc.message, field))
     if not wants_partial():
         return render_panel(table, access)
-    table = s.table(table.id)
+    if version is not None:  # the draft's write moved the table on by one
+        table = dataclasses.replace(table, version=table.version + 1)
+    stored = (new, version if version is not None else t.stored_draft[1])
     html = render_template(
         view.PANEL,
-        screen=view.panel(Table(table, t.entries, t.names), urls(table), True),
+        screen=view.panel(Table(table, t.entries, t.names, stored), urls(table), True),
         pg_oob=True,
         submission_id=new_submission_id(),
     )

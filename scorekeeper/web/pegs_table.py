@@ -84,17 +84,33 @@ def store_board(
     )
 
 
-def update_draft(s: store.Store, table_id: int, change: Callable[[dict], dict]) -> dict:
+def update_draft(
+    s: store.Store,
+    table_id: int,
+    change: Callable[[dict], dict],
+    known: tuple[dict | None, int] | None = None,
+) -> dict:
     """Read, change and save the draft; another phone saving in between makes us re-read
-    and apply the change again (taps set values, so applying twice is harmless)."""
+    and apply the change again (taps set values, so applying twice is harmless).
+    ``known``: the draft as just read (data, version), tried first instead of reading."""
+    return write_draft(s, table_id, change, known)[0]
+
+
+def write_draft(
+    s: store.Store,
+    table_id: int,
+    change: Callable[[dict], dict],
+    known: tuple[dict | None, int] | None = None,
+) -> tuple[dict, int | None]:
+    """``update_draft``, also saying the draft's new version (None: nothing written)."""
     for _attempt in range(5):
-        data, version = s.draft(table_id, DRAFT)
+        data, version = known if known is not None else s.draft(table_id, DRAFT)
+        known = None
         new = change(dict(data or {}))
         if new == (data or {}):
-            return new  # already so (a retry): nothing written
+            return new, None  # already so (a retry): nothing written
         try:
-            s.save_draft(table_id, DRAFT, new, expected_version=version)
-            return new
+            return new, s.save_draft(table_id, DRAFT, new, expected_version=version)
         except store.Conflict:
             continue
     raise store.Conflict(_("Too many phones are changing this at once; tap again."))
@@ -103,7 +119,13 @@ def update_draft(s: store.Store, table_id: int, change: Callable[[dict], dict]) 
 class Table:
     """One read of a Pegs table: its players, board, whose turn and the draft."""
 
-    def __init__(self, table: store.Table, entries: list[store.Entry], names: list[str]):
+    def __init__(
+        self,
+        table: store.Table,
+        entries: list[store.Entry],
+        names: list[str],
+        stored_draft: tuple[dict | None, int] | None = None,
+    ):
         s = get_store()
         self.table, self.names, self.entries = table, names, entries
         self.rules = house_rules(table)
@@ -111,7 +133,9 @@ class Table:
         self.base = self.latest.id if self.latest else 0
         moves = [e for e in board_entries(entries) if player_of(e) is not None]
         self.moved = moves[-1].id if moves else 0  # the latest live move or discard
-        draft = s.draft(table.id, DRAFT)[0] or {}
+        # the draft as stored (data, version); given when the caller just wrote it
+        self.stored_draft = stored_draft or s.draft(table.id, DRAFT)
+        draft = self.stored_draft[0] or {}
         if draft.get("moved", 0) != self.moved:  # a move made or undone since: a new turn
             draft = {k: v for k, v in draft.items() if k not in TURN_FIELDS}
         self.draft = draft
