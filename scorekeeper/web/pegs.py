@@ -59,7 +59,6 @@ from .tables import (
     after_write,
     get_store,
     live_fragments,
-    load,
     new_submission_id,
     render_board,
     wants_partial,
@@ -293,7 +292,7 @@ def step_by_step(s: store.Store, t: Table, card: str) -> list | None:
     first = t.first()
     option = next((o for o in t.race.options(card, first) if {k: o[k] for k in raw} == raw), None)
     if option is not None and option["continues"] and not option["complete"]:
-        update_draft(s, t.table.id, t.turn(first=chosen.as_json(), peg=None))
+        update_draft(s, t.table.id, t.turn(first=chosen.as_json(), peg=None), t.stored_draft)
         return None
     return [st.as_json() for st in (*([first] if first else []), chosen)]
 
@@ -307,7 +306,7 @@ def board_write(path: str, action: str = "add_entry", again: Callable[[], str] |
     def wrap(body: Callable) -> Callable:
         @functools.wraps(body)
         def route(key: str):
-            table, access = load(key, write=True)
+            table, access = screen_table()
             s = get_store()
             submission_id = request.form.get("submission_id") or None
             if s.submission(submission_id, getattr(s, action)) is not None:
@@ -371,7 +370,8 @@ def step(s: store.Store, t: Table, submission_id: str | None) -> str | None:
         )
     except RuleError as exc:
         raise Refusal(exc.message, "play") from None
-    update_draft(s, table.id, lambda d: {"taps": d.get("taps", []), "moved": saved["entry_id"]})
+    turn_over = {"moved": saved["entry_id"]}
+    update_draft(s, table.id, lambda d: {"taps": d.get("taps", []), **turn_over}, t.stored_draft)
     parts = [bump_note(b, t.names) for b in result["bumps"]]
     if result.get("winner_team") is not None:
         team = result["winner_team"]
@@ -404,7 +404,8 @@ def pass_turn(s: store.Store, t: Table, submission_id: str | None) -> str:
     discard = {"seat": player, "card": card}
     version = t.table.version
     saved = store_board(s, t.table, t.board, submission_id, version, discard=discard)
-    update_draft(s, t.table.id, lambda d: {"taps": d.get("taps", []), "moved": saved["entry_id"]})
+    turn_over = {"moved": saved["entry_id"]}
+    update_draft(s, t.table.id, lambda d: {"taps": d.get("taps", []), **turn_over}, t.stored_draft)
     return _("%(name)s discarded.", name=t.names[player])
 
 
@@ -430,7 +431,8 @@ def fix(s: store.Store, t: Table, submission_id: str | None) -> str:
     if new == board:
         raise Refusal(_("That peg is already there."), "fix")
     store_board(s, t.table, new, submission_id, based_on_version=t.table.version)
-    update_draft(s, t.table.id, lambda d: {**d, "fix": None, "first": None, "peg": None})
+    cleared = {"fix": None, "first": None, "peg": None}
+    update_draft(s, t.table.id, lambda d: {**d, **cleared}, t.stored_draft)
     return _("%(name)s's peg put on %(pos)s.", name=t.names[seat], pos=to)
 
 
