@@ -212,3 +212,24 @@ def test_a_round_of_several_entries_closes_reopens_and_is_superseded_whole(s, ta
     )
     assert [e.state for e in s.entries(table_id)] == ["superseded", "superseded", "live"]
     assert s.totals(table_id)[ola] == 4
+
+
+def test_a_closing_with_its_own_result_is_stored_as_made_without_points(s, table_id):
+    """A kind no engine scores (a Pegs correction or discard, the board as it stands)
+    closes the draft into one entry as given: its request, its result, no points."""
+    from types import SimpleNamespace
+
+    from scorekeeper.web.screens import save_into_entry
+
+    log = s.append_tap(table_id, DRAFT, tap("a"), accept, begin)
+    table = s.table(table_id)
+    screen = SimpleNamespace(draft=DRAFT, replaces=None)
+    board = {"seats": 4, "pegs": {"0": ["S"] * 5}, "discard": {"seat": 0, "card": "5S"}}
+    closing = {"kind": "pegs-board", "request": board, "result": {"winner_team": None}}
+    outcome = save_into_entry(s, table, screen, closing, log.version, "own-result")
+    (entry,) = s.entries(table_id)
+    assert entry.id == outcome["entry_id"] and entry.kind == "pegs-board"
+    assert entry.request == board and entry.result == {"winner_team": None}
+    assert entry.points == {}
+    assert s.entry_taps(entry.id) == [tap("a")]
+    assert s.tap_log(table_id, DRAFT).data is None  # closed in the same write

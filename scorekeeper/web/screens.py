@@ -683,7 +683,8 @@ def save_into_entry(
     """The one save-into-entry helper: the closing request scored by its engine and
     stored with the draft's tap log, the draft closed in the same transaction. A
     closing that is a list (a Kvanta round's several scores) is one entry each, in
-    one round."""
+    one round. A closing that carries its own ``result`` is of a kind no engine scores
+    (a Pegs correction or discard: the board as it stands): stored as made, no points."""
     closings = closing if isinstance(closing, list) else [closing]
     context = (s.tap_log(table.id, screen.draft).data or {}).get("context") or {}
     taken = screen.replaces(s, table, context) if screen.replaces else ()
@@ -691,6 +692,9 @@ def save_into_entry(
     scored = []
     for one in closings:
         kind, request_json = one["kind"], one["request"]
+        if "result" in one:
+            scored.append((kind, request_json, one["result"], {}))
+            continue
         result = api.evaluate(kind, request_json)
         points = {
             ids[name]: pts
