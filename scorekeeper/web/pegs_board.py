@@ -14,6 +14,8 @@ import functools
 import math
 from dataclasses import dataclass
 
+from markupsafe import Markup
+
 from ..games import pegs as engine
 
 # seat colours: team 0 (even seats) warm, team 1 (odd seats) cool
@@ -148,6 +150,7 @@ def draw(
     last_steps: list[dict] = (),
     last_bumps: list[dict] = (),
     turn: int | None = None,
+    fixed: bool = True,
 ) -> dict:
     """The static part of the SVG: track, holes, the pegs, and marks on the last move's
     destinations (``last_steps``) and on the pegs it bumped (``last_bumps``)."""
@@ -229,6 +232,7 @@ def draw(
             spots.append({"x": x, "y": y, "cls": f"{kind}-ring c-{COLOURS[s]}"})
     return {
         "viewbox": f"0 0 {lay.width:g} {lay.height:g}",
+        "fixed": fixed_svg(n) if fixed else None,
         "spots": spots,
         "seats": n,
         "hole_r": lay.hole_r,
@@ -268,3 +272,37 @@ def add_hits(svg: dict, lay: Layout, hits: list[dict]) -> None:
     radii = hit_radii([(h["x"], h["y"]) for h in unique], lay)
     for hit, r in zip(unique, radii, strict=True):
         svg["hits"].append({**hit, "r": r})
+
+
+def _circles(items: list[dict], r: float, named: bool = False) -> str:
+    return "".join(
+        f'<circle class="{c["cls"]}" cx="{c["x"]}" cy="{c["y"]}" r="{r}"'
+        + (f' data-hole="{c["name"]}"' if named else "")
+        + "/>"
+        for c in items
+    )
+
+
+def _lines(items: list[dict], prefix: str = "") -> str:
+    return "".join(
+        f'<line class="{prefix}{i["cls"]}" x1="{i["x1"]}" y1="{i["y1"]}" x2="{i["x2"]}" '
+        f'y2="{i["y2"]}"/>'
+        for i in items
+    )
+
+
+@functools.lru_cache(maxsize=8)
+def fixed_svg(seats: int) -> Markup:
+    """The board's groups that depend on its seat count alone (the track, the holes, the
+    start areas), written once per seat count: most of the SVG is the same on every tap.
+    Numbers and class names only: nothing to escape."""
+    svg = draw(layout(seats), engine.Board(seats), [""] * seats, fixed=False)
+    return Markup(
+        f'<g class="pg-sides">{_lines(svg["sides"])}</g>\n'
+        f'  <g class="pg-links">{_lines(svg["links"], "link ")}</g>\n'
+        f'  <g class="pg-areas">{_circles(svg["centres"], svg["start_r"])}</g>\n'
+        f'  <g class="pg-spots">{_circles(svg["spots"], svg["co_r"])}</g>\n'
+        f'  <g class="pg-holes">{_circles(svg["holes"], svg["hole_r"], named=True)}'
+        f"{_circles(svg['lanes'], svg['hole_r'])}{_circles(svg['starts'], svg['hole_r'])}\n"
+        "  </g>"
+    )
