@@ -437,6 +437,19 @@
       });
     });
   }
+  // a fold that opens with a choice (details[data-open-with=scope key][data-open-value]):
+  // open while that scope shows its value (the score of the player whose cards are
+  // open), folded otherwise; set again only when the choice changes, so a fold the
+  // player opened by hand stays open through the poll
+  function applyOpenWith() {
+    document.querySelectorAll("details[data-open-with]").forEach(function (el) {
+      var scope = document.querySelector('[data-view-key="' + el.getAttribute("data-open-with").replace(/["\\]/g, "\\$&") + '"]');
+      var shown = scope ? scope.getAttribute("data-view") || "" : "";
+      if (el.getAttribute("data-open-seen") === shown) return;
+      el.setAttribute("data-open-seen", shown);
+      el.open = shown === el.getAttribute("data-open-value");
+    });
+  }
   document.addEventListener("click", function (ev) {
     var btn = ev.target.closest ? ev.target.closest("[data-view-set]") : null;
     if (!btn) return;
@@ -447,6 +460,7 @@
     var choice = { v: value, done: !!(part && part.hasAttribute("data-view-done")) };
     try { sessionStorage.setItem(VIEW + scope.getAttribute("data-view-key"), JSON.stringify(choice)); } catch (e) { /* this page still shows it */ }
     applyViews(scope.parentNode);
+    applyOpenWith();
   });
   // ---- folded parts ([data-keep]: a round's breakdown, the chart) stay as this phone
   // left them when another phone's change redraws the history
@@ -464,11 +478,12 @@
   document.addEventListener("htmx:afterSettle", applyKept);
   document.addEventListener("htmx:oobAfterSwap", applyKept);
 
-  document.addEventListener("htmx:afterSettle", function () { applyViews(document); });
-  document.addEventListener("htmx:oobAfterSwap", function () { applyViews(document); });
+  document.addEventListener("htmx:afterSettle", function () { applyViews(document); applyOpenWith(); });
+  document.addEventListener("htmx:oobAfterSwap", function () { applyViews(document); applyOpenWith(); });
 
   document.addEventListener("DOMContentLoaded", function () {
     applyViews(document);
+    applyOpenWith();
     initPad(document);
     rememberTable();
     showRecent();

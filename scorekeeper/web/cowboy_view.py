@@ -110,7 +110,11 @@ def _holdings(v: screens.View, st: dict, names: list[str]) -> list[dict]:
 def _preview(st: dict, names: list[str]) -> list[dict]:
     """The engine's score of the deal, item by item."""
     players = (st["score"] or {}).get("players", {})
-    rows = [{"name": name, **players[name]} for name in names if name in players]
+    rows = [
+        {"name": name, "seat": seat, **players[name]}
+        for seat, name in enumerate(names)
+        if name in players
+    ]
     for row in rows:
         row["total"] = signed(row["total"])
         row["lines"] = [
@@ -256,14 +260,14 @@ def view(v: screens.View) -> dict:
         "view_key": f"cowboy:{key}",
         "part": "shot" if st["shot"] or st["aim"] else ("end" if end else "play"),
         "step": st["next"],
+        "rules_on": sum(bool(table.settings.get(s.key, s.default)) for s in _house_rules()),
         "house_rules": [
             {
                 "label": s.label,
                 "decision": s.decision,
                 "on": bool(table.settings.get(s.key, s.default)),
             }
-            for s in catalog.game("cowboy").settings
-            if s.house_rule
+            for s in _house_rules()
         ],
         "marriages": [
             {
@@ -304,6 +308,11 @@ def view(v: screens.View) -> dict:
         ],
         "shot": _shot(v, st, names) if v.writable else {},
         "end_seat": str(end["seat"]) if end else "",
+        "ended_by": (
+            {"name": names[end["seat"]], "how": dict(reasons).get(end["reason"], "")}
+            if end
+            else None
+        ),
         "ended": bool(end),
         "holdings": _holdings(v, st, names) if v.writable else [],
         "problem": st["problem"]["message"] if st["problem"] else None,
@@ -312,6 +321,10 @@ def view(v: screens.View) -> dict:
         "complete": st["complete"],
         "submission_id": new_submission_id(),
     }
+
+
+def _house_rules():
+    return [s for s in catalog.game("cowboy").settings if s.house_rule]
 
 
 def new_submission_id() -> str:

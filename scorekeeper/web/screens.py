@@ -294,7 +294,8 @@ class View:
             vals = made[not is_on].replace(CARD_SLOT, code)
             if reason:
                 reason = str(escape(reason))
-                why = f' disabled aria-label="{symbol} — {reason}"'
+                # the reason's small print may be cut on a phone: whole in the title
+                why = f' disabled aria-label="{symbol} — {reason}" title="{symbol} — {reason}"'
                 small = f"<small>{reason}</small>"
             else:
                 why = small = ""

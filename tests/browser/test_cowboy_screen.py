@@ -454,3 +454,94 @@ def test_edit_of_a_saved_deal_changes_one_card(page, live_server, taps, shots, c
         str(before["Bojan"])
     )
     assert totals(page) == before
+
+
+def section_heights(page) -> dict[str, float]:
+    """The page and the end-of-deal section (its cards and the scores), in CSS px."""
+    return page.evaluate(
+        """() => {
+            const h = (sel) => { const el = document.querySelector(sel);
+                                 return el ? el.getBoundingClientRect().height : 0; };
+            return {page: document.documentElement.scrollHeight,
+                    end: h('#cowboy-panel .cb-end') + h('#cowboy-preview')};
+        }"""
+    )
+
+
+def test_the_end_of_deal_fits_a_phone_with_four_players(
+    page, live_server, taps, shots, console_errors
+):
+    """At 390×844 the entry comes first: the house rules are one folded line, the end of
+    a 4-player deal keeps only the player being entered open (the others' scores folded
+    to a line each, who ended the deal one line once answered), so the end-of-deal
+    section stays within 1,200 px (it was about 1,630 px, the page 2,760)."""
+    start_table(page, live_server, "cowboy", NAMES)
+    rules = page.locator("#cowboy-panel details.cb-rules")
+    expect(rules).not_to_have_attribute("open", "")
+    expect(rules.locator("summary")).to_contain_text("2 of 2 on")
+    expect(rules).to_contain_text("C-D7")  # in the fold, one tap away
+    choose(page, taps, '.cb-view[data-part="end"]')
+    end_by(page, taps, "Bojan", "tens")
+    expect(page.locator(".cb-ender summary")).to_contain_text("Bojan")
+    expect(page.locator('[data-end-for="Ana"]')).to_be_hidden()  # one player's choices only
+    for name in NAMES:
+        enter_player(page, taps, name)
+    scores = page.locator("#cowboy-preview details.cb-score")
+    expect(scores).to_have_count(4)
+    # only the player whose cards are open shows the breakdown
+    expect(page.locator("#cowboy-preview details.cb-score[open]")).to_have_count(1)
+    expect(scores.locator("xpath=self::*[@open]")).to_have_attribute("data-player", "Dragan")
+    figures = section_heights(page)
+    shots(page, "cowboy-end-four-players")
+    print(f"\ncowboy end of a 4-player deal at 390x844 (px): {figures}")
+    assert figures["end"] <= 1200, figures
+    assert_inside_viewport(page)
+    # another player's tab: his score opens, Dragan's folds
+    open_tab(page, taps, "Ana")
+    expect(page.locator('#cowboy-preview details.cb-score[data-player="Ana"]')).to_have_attribute(
+        "open", ""
+    )
+    expect(page.locator("#cowboy-preview details.cb-score[open]")).to_have_count(1)
+    # a card disabled by its place elsewhere: the cut small print is whole in the title
+    ten = page.locator(f'{ten_picker("Ana")} .pick[data-card="10H"]')
+    expect(ten).to_have_attribute("title", re.compile(r"10♥ — Bojan"))
+
+
+LONG = ["Grzegorz Brzęczyszczykiewicz", "Aleksandar", "Šćepan Šćepanović", "Ana"]
+
+
+def test_long_names_wrap_between_words_with_the_full_name_as_title(
+    page, live_server, taps, console_errors
+):
+    """The marriage buttons' names break between words, never inside one ("Grzegor z"),
+    and carry the whole name as their title; so do the tabs of the end of the deal."""
+    start_table(page, live_server, "cowboy", LONG)
+    buttons = page.locator("#cowboy-panel .cb-marriage .cb-players button")
+    expect(buttons).to_have_count(4)
+    for i, name in enumerate(LONG):
+        expect(buttons.nth(i)).to_have_attribute("title", name)
+    broken = page.evaluate(
+        """() => {
+            const out = [];
+            for (const b of document.querySelectorAll('#cowboy-panel .cb-marriage .cb-players button')) {
+                const text = b.textContent.trim();
+                const node = [...b.childNodes].find(n => n.nodeType === 3 && n.textContent.trim());
+                let at = node.textContent.indexOf(text.split(/\\s+/)[0]);
+                for (const word of text.split(/\\s+/)) {
+                    at = node.textContent.indexOf(word, at);
+                    const r = document.createRange();
+                    r.setStart(node, at); r.setEnd(node, at + word.length);
+                    const lines = new Set([...r.getClientRects()].map(x => Math.round(x.top)));
+                    if (lines.size > 1) out.push(word);
+                    at += word.length;
+                }
+            }
+            return out;
+        }"""
+    )
+    assert broken == [], broken
+    assert_inside_viewport(page)
+    choose(page, taps, '.cb-view[data-part="end"]')
+    expect(page.locator('.cb-tab[data-player="Šćepan Šćepanović"]')).to_have_attribute(
+        "title", "Šćepan Šćepanović"
+    )
