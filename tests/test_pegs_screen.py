@@ -880,6 +880,50 @@ def test_changing_the_last_move_supersedes_it_and_undo_brings_it_back(pg, client
     assert t.board().positions(1)[-1] == "T35"
 
 
+def test_edit_in_the_history_reopens_the_last_move_on_its_board(pg, client):
+    """Issue #20: a saved move has Edit in the history; it reopens the move on the board
+    it was played on, saving supersedes it, undoing the change brings it back. An older
+    move (the board has moved on) is refused with the reason, nothing changed."""
+    t = pg(FOUR)
+    t.set_board({**start(4), "0": ["T8", "S", "S", "S", "S"], "1": ["T30", "S", "S", "S", "S"]})
+    t.turn(0, "5")
+    t.step(0, "T8", "T13")
+    [old] = t.entries(screen.APPLY_KIND)
+    html = t.page().html
+    edit_url = f"{t.url}/pegs/edit/{old.id}"
+    form = rf'data-entry="{old.id}">.*?<form method="post" class="reopen" action="{edit_url}"'
+    assert re.search(form, html, re.S)  # Edit on the move's row
+    response = client.post(edit_url, data={"csrf_token": t.csrf}, headers=HX)
+    assert response.status_code == 200
+    html = t.page().html
+    assert "Changing the last move" in html and header(html) == "Ana plays 5"
+    assert pegs_drawn(html)[0] == ["S", "S", "S", "S", "T8"]  # the board it was played on
+    t.tap("card", card="3")
+    assert "Move changed." in t.step(0, "T8", "T11").get_data(as_text=True)
+    new = t.entries(screen.APPLY_KIND)[-1]
+    assert new.supersedes == old.id and new.round == old.round
+    assert t.board().positions(0)[-1] == "T11"
+    client.post(
+        f"{t.url}/entries/{new.id}/undo",
+        data={"csrf_token": t.csrf, "submission_id": "h1"},
+        headers=HX,
+    )
+    assert t.board().positions(0)[-1] == "T13"  # the old move is back
+    # a move with another after it: refused, nothing changed
+    t.turn(1, "5")
+    t.step(1, "T30", "T35")
+    before = t.store.draft(t.table.id, screen.DRAFT)
+    response = client.post(edit_url, data={"csrf_token": t.csrf}, headers=HX)
+    assert response.status_code == 422
+    assert "Only the last move can be changed" in unescape(response.get_data(as_text=True))
+    assert t.store.draft(t.table.id, screen.DRAFT) == before
+    # the watch link cannot edit
+    watch = client.post(
+        f"{t.watch_url()}/pegs/edit/{old.id}", data={"csrf_token": t.csrf}, headers=HX
+    )
+    assert watch.status_code == 403
+
+
 def test_a_replayed_tap_id_is_applied_once_and_a_tap_answers_with_the_panel_alone(pg):
     """Issue #20: a tap carries the id its phone made; sent again (its answer lost) after
     another phone's tap, it changes nothing. A tap answers with the panel alone."""

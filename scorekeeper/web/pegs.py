@@ -181,12 +181,17 @@ def set_edit(t: Table, draft: dict) -> dict:
     entry = request.form.get("entry", "")
     if not entry:
         return {k: v for k, v in draft.items() if k not in TURN_FIELDS}  # the turn as it was
+    return change_move(t, entry)(draft)
+
+
+def change_move(t: Table, entry: str) -> Callable[[dict], dict]:
+    """The draft change that reopens the last move (entered again on its board)."""
     latest = t.latest
     if latest is None or latest.kind != APPLY_KIND or entry != str(latest.id):
         raise Refusal(_("Only the last move can be changed; the board changed since."), "board")
     card = rank_of(latest.request["card"])
     player = latest.request["player"]
-    return t.turn(editing=latest.id, player=player, card=card, first=None, peg=None)(draft)
+    return t.turn(editing=latest.id, player=player, card=card, first=None, peg=None)
 
 
 def clear_first(t: Table, draft: dict) -> dict:
@@ -217,6 +222,27 @@ TAPS: dict[str, Callable[[Table, dict], dict]] = {
     "hand": set_hand,
     "edit": set_edit,
 }
+
+
+screens.offer_edit(APPLY_KIND, "pegs.edit")  # Edit on a move in the history
+
+
+@bp.post("/edit/<rowid:entry_id>")
+def edit(key: str, entry_id: int):
+    """Edit from the history: the last move entered again on the board it was played on
+    (as "Change this move"); saving it supersedes it, undoing that brings it back."""
+    table, access = screen_table()
+    s = get_store()
+    try:
+        t = Table.of(table)
+        update_draft(s, table.id, change_move(t, str(entry_id)), t.stored_draft)
+    except Refusal as exc:
+        return render_panel(table, access, 422, exc)
+    except store.Conflict as exc:
+        return render_panel(table, access, 409, Refusal(exc.message, "board"))
+    return after_write(
+        table, access, message=_("Enter the move again on the board it was played on.")
+    )
 
 
 @bp.post("/tap/<field>")

@@ -362,12 +362,22 @@ def adopt(bp: Blueprint, screen: TapScreen) -> None:
     bp.add_url_rule("/edit/<rowid:entry_id>", "edit", edit_route, methods=["POST"])
 
 
+# Edit routes of screens that reopen an entry their own way (not a TapScreen's log)
+_EDITS: dict[str, str] = {}
+
+
+def offer_edit(kind: str, endpoint: str) -> None:
+    """A screen that reopens saved entries of ``kind`` itself offers Edit on them in the
+    history: ``endpoint`` is its route, posted with the entry's id as ``entry_id``."""
+    _EDITS[kind] = endpoint
+
+
 def reopen_endpoint(kind: str) -> str | None:
     """The Edit route for a saved entry of ``kind``, when its screen can reopen it."""
     for screen in _SCREENS.values():
         if screen.kind == kind:
             return f"{screen.game}.edit"
-    return None
+    return _EDITS.get(kind)
 
 
 def settings_of(table: store.Table) -> dict:

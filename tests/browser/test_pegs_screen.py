@@ -347,6 +347,26 @@ def test_changing_the_last_move(page, live_server, taps, console_errors):
     expect(page.locator('#history li[data-round="1"]')).to_contain_text("edited")
 
 
+def test_edit_in_the_history_changes_the_last_move(page, live_server, taps, console_errors):
+    """Issue #20: Edit on a saved move in the history reopens it on the board it was
+    played on; changing its card stores one entry superseding it."""
+    start_table(page, live_server, "pegs", ["Ana", "Bojan", "Ceca", "Dule"])
+    choose(page, taps, '.pg-players [data-seat="0"]')
+    choose(page, taps, '.pg-cards [data-card="K"]')
+    taps('.hit[data-hit="T8"]')
+    expect(page.locator("#pg-title")).to_have_text("Bojan to play")
+    taps('#history li[data-round="1"] form.reopen button')
+    expect(page.locator(".pg-editing")).to_be_visible()
+    expect(page.locator("#pg-title")).to_have_text("Ana plays K")
+    expect(page.locator(peg(0, "T8"))).to_have_count(0)  # the board it was played on
+    choose(page, taps, '.pg-cards [data-card="A"]')
+    taps('.hit[data-hit="T8"]')
+    expect(page.locator("#board .flash.ok")).to_contain_text("Move changed.")
+    expect(page.locator("#pg-last")).to_contain_text("Ana played A")
+    expect(page.locator("#pg-title")).to_have_text("Bojan to play")
+    expect(page.locator('#history li[data-round="1"]').first).to_contain_text("edited")
+
+
 def test_a_tap_whose_answer_is_lost_is_applied_once(page, live_server, taps):
     """Issue #20: a card tap whose answer is dropped (the server got it), tapped again,
     ends in the state the player meant; the tap carried the id made on the phone, so a
