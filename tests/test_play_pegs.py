@@ -450,3 +450,16 @@ def test_why_not_is_given_exactly_when_a_card_cannot_move(case, card):
     if reason is not None:
         assert reason.startswith("No move with ") and reason.endswith(".")
         assert "seat " not in reason.lower()  # players by name, never a seat number
+
+
+def test_the_state_says_why_each_rank_that_cannot_move_is_stuck():
+    """The public door's answer: ``stuck`` has every rank ``legal`` leaves out, each
+    with the engine's reason; nothing once a team has won."""
+    answer = play("pegs", {"players": NAMES, "taps": []})
+    movable = next(e["card"] for e in answer["legal"] if e["action"] == "move")
+    assert set(answer["stuck"]) == set(module.RANKS) - set(movable)
+    assert answer["stuck"]["5"] == (
+        "No move with 5: the pegs in start come out only with A, K, Q, J or a joker."
+    )
+    won = {"0": ALL_HOME, "2": ALL_HOME}
+    assert board_race(won).to_json()["stuck"] == {}

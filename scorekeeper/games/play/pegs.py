@@ -321,6 +321,17 @@ class PegsRace:
                     reasons.append(reason)
         return head + reasons
 
+    def stuck(self) -> dict[str, str]:
+        """Each rank that cannot move now, with why (``why_not``); none once a team won.
+
+        >>> PegsRace.start(["Ana", "Ben", "Eva", "Jan"], {}).stuck()["9"]
+        'No move with 9: the pegs in start come out only with A, K, Q, J or a joker; a split 9 needs two pegs out of start.'
+        """
+        if self.complete:
+            return {}
+        movable = set(self.movable_ranks())
+        return {r: self.why_not(card_for_rank(r)) for r in RANKS if r not in movable}
+
     def movable_ranks(self) -> list[str]:
         board = self.board()
         return [r for r in RANKS if board.has_legal_move(self.turn, card_for_rank(r))]
@@ -522,6 +533,7 @@ class PegsRace:
             "next": {"step": step, "text": text},
             "turn": None if winner is not None else self.turn,
             "legal": self.legal(),
+            "stuck": self.stuck(),
             "board": self.state(),
             "teams": [[s for s in range(self.seats) if s % 2 == t] for t in (0, 1)],
             "log": [
