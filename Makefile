@@ -30,6 +30,9 @@ bench: $(VENV)/.installed-test system-run
 	$(BIN)/python bench/load.py
 	$(BIN)/python bench/club.py
 	$(BIN)/python bench/longtable.py
+	$(BIN)/python bench/play.py
+	$(BIN)/python bench/taps.py
+	$(BIN)/python bench/pegs_taps.py
 
 # the long fuzzing campaign: 10,000 generated requests per endpoint and per score kind,
 # one pytest worker per core
