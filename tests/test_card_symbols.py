@@ -4,6 +4,7 @@ engines' JSON uses (9H, KC): referee verdicts, refusals and warnings in every ga
 from __future__ import annotations
 
 import html
+import json
 import re
 
 from scorekeeper.web import screens
@@ -31,10 +32,12 @@ def test_the_kvanta_dealer_verdict_names_the_card_by_symbol(client, new_table):
     """The first-dealer draw's verdict ("… the lowest card still standing, 3♦")."""
     url, page = new_table("kvanta", ("Ana", "Bojan", "Ceca"))
     headers = {"HX-Request": "true", "X-CSRFToken": page.csrf}
-    for name, code in (("Ana", "5C"), ("Bojan", "7H"), ("Ceca", "3D")):
+    for seat, code in enumerate(("5C", "7H", "3D")):
+        version = re.search(r'id="kv-panel"[^>]*data-v="(\d+)"', client.get(url).text, re.S)
+        tap = {"action": "draw", "seat": seat, "card": code}
         answer = client.post(
-            f"{url}/kvanta/card",
-            data={"slot": "dealer", "player": name, "card": code},
+            f"{url}/kvanta/tap",
+            data={"tap": json.dumps(tap), "tap_id": f"d{seat}", "v": version.group(1), "round": 1},
             headers=headers,
         )
         assert answer.status_code == 200

@@ -390,9 +390,6 @@ RETRY_CHECKS = [
     ("pegs.step", "submission_id", "seed-undo"),
     ("pegs.fix", "submission_id", "seed-undo"),
     ("pegs.undo", "submission_id", "seed"),
-    ("kvanta.save-hand", "sid", "seed-undo"),
-    ("kvanta.dealer", "sid", "seed-undo"),
-    ("kvanta.roll", "sid", "seed"),
 ]
 
 

@@ -926,10 +926,10 @@ def test_a_game_screen_never_takes_another_tables_submission_for_its_own(app, cl
     b = Kvanta(client, url_b, page_b.csrf, store)
     assert a.table.id != b.table.id
     app.config["DICE_RNG"] = Scripted(4, 5, 5, 6, 6, 6)
-    answer = a.dealt()
-    assert a.post("roll", which="target", v=answer.v, sid="shared-roll").status == 200
-    answer = b.dealt()
-    replay = b.post("roll", which="target", v=answer.v, sid="shared-roll")
+    a.dealt()
+    assert a.roll(seat=1, tap_id="shared-roll").status == 200
+    b.dealt()
+    replay = b.roll(seat=1, tap_id="shared-roll")
     assert replay.status == 422
     assert b.rolls() == []
     assert [r["dice"] for r in a.rolls()] == [[4, 5, 5]]

@@ -1,11 +1,14 @@
-"""The Kvanta round wizard through the Flask client: rolls stored at once and listed,
-a reposted roll returns the stored roll, physical dice marked, every step's entry,
-previews before saving, refusals shown with nothing stored, the three ends of the
-game, drafts shared between phones, undo from the history, and the watch link
-refused on every write."""
+"""The Kvanta round through the Flask client, on the one screen mechanism: rolls stored
+at once and listed, a retried roll tap returns the stored roll, physical dice marked,
+every step's entry (stored under its tap, taken back with it), previews before settling,
+refusals shown with nothing stored, the three ends of the game, rounds shared between
+phones, undo from the history and on the screen, an older screen's round converted,
+and the watch link refused on every write."""
 
 from __future__ import annotations
 
+import itertools
+import json
 import re
 import threading
 
@@ -16,6 +19,8 @@ from scorekeeper import api
 from scorekeeper.web import kvanta as screen
 
 NAMES = ("Ana", "Bojan", "Ceca")
+SEAT = {name: i for i, name in enumerate(NAMES)}
+_ids = itertools.count(1)
 
 
 class Scripted:
@@ -36,7 +41,7 @@ class Answer:
         self.html = response.get_data(as_text=True)
 
     def attr(self, name: str) -> str | None:
-        m = re.search(rf'id="kv-panel"[^>]*\b{name}="([^"]*)"', self.html)
+        m = re.search(rf'id="kv-panel"[^>]*\b{name}="([^"]*)"', self.html, flags=re.S)
         return m.group(1) if m else None
 
     @property
@@ -47,10 +52,9 @@ class Answer:
     def v(self) -> str:
         return self.attr("data-v")
 
-    def sid(self, suffix: str) -> str:
-        m = re.search(rf'"sid": "([^"]+{re.escape(suffix)})"', self.html)
-        assert m, f"no {suffix} button"
-        return m.group(1)
+    @property
+    def round(self) -> str:
+        return self.attr("data-round")
 
     @property
     def error(self) -> str:
@@ -58,6 +62,17 @@ class Answer:
             r'class="(?:flash error|verdict no|field-error)"[^>]*>([^<]+)<', self.html
         )
         return " ".join(found)
+
+    def taps(self, action: str) -> list[dict]:
+        """The taps this page's buttons would send for ``action``."""
+        out = []
+        for raw in re.findall(
+            r"data-tap hx-post=\"[^\"]+\" hx-swap=\"none\" hx-vals='([^']+)'", self.html
+        ):
+            tap = json.loads(json.loads(raw)["tap"])
+            if tap["action"] == action:
+                out.append(tap)
+        return out
 
     def rolls(self) -> list[dict]:
         return [
@@ -96,19 +111,31 @@ class Answer:
 
 
 class Kvanta:
-    """One phone at a Kvanta table."""
+    """One phone at a Kvanta table: each tap names what is meant, with its own id."""
 
     def __init__(self, client, url, csrf, store):
         self.client, self.url, self.csrf, self.store = client, url, csrf, store
-        self.table = store.list_tables()[0]
+        self.table = [t for t in store.list_tables() if url.endswith(t.scorer_key)][0]
 
-    def post(self, action: str, headers: dict | None = None, **data) -> Answer:
+    def post(self, route: str, headers: dict | None = None, **data) -> Answer:
         hx = {"HX-Request": "true", "X-CSRFToken": self.csrf}
         hx.update(headers or {})
-        return Answer(self.client.post(f"{self.url}/kvanta/{action}", data=data, headers=hx))
+        return Answer(self.client.post(f"{self.url}/kvanta/{route}", data=data, headers=hx))
 
     def page(self) -> Answer:
         return Answer(self.client.get(self.url))
+
+    def tap(self, action: str, at: Answer | None = None, tap_id: str | None = None,
+            route: str = "tap", form: dict | None = None, **args) -> Answer:  # fmt: skip
+        """A tap as a button sends it, from the screen ``at`` (by default: as it is now)."""
+        at = at or self.page()
+        self.last_id = tap_id or f"tap-{next(_ids)}"
+        data = {"tap": json.dumps({"action": action, **args}), "tap_id": self.last_id,
+                "v": at.v, "round": at.round, **(form or {})}  # fmt: skip
+        return self.post(route, **data)
+
+    def roll(self, action: str = "roll", **args) -> Answer:
+        return self.tap(action, route="roll", **args)
 
     def entries(self, kind: str | None = None, live: bool = True):
         return [
@@ -131,46 +158,53 @@ class Kvanta:
             for t in ("entries", "entry_points", "entry_events", "rolls", "drafts")
         ]
 
+    def draft(self):
+        return self.store.tap_log(self.table.id, screen.DRAFT).data
+
     # -- getting somewhere quickly, through the screen
 
-    def sums(self, slot: str, values: dict) -> Answer:
+    def sums(self, values: dict) -> Answer:
         answer = None
         for name, value in values.items():
-            answer = self.post("key", slot=slot, player=name, value=str(value), next="1")
+            answer = self.tap("sum", seat=SEAT[name], sum=value)
             assert answer.status == 200, answer.error
         return answer
 
-    def cards(self, slot: str, hands: dict) -> Answer:
-        answer = self.page()
+    def cards(self, hands: dict, action: str = "card") -> Answer:
+        answer = None
         for name, cards in hands.items():
             for code in cards:
-                answer = self.post("card", slot=slot, player=name, card=code, v=answer.v)
+                answer = self.tap(action, seat=SEAT[name], card=code)
                 assert answer.status == 200, answer.error
         return answer
 
-    def dealt(self) -> Answer:
-        """Dealer drawn (Ana), 3 burned, 7♥ turned."""
+    def drawn(self) -> Answer:
+        """The dealer draw: Ana deals (2♣ is the lowest)."""
         for name, code in zip(NAMES, ("2C", "9D", "KS"), strict=True):
-            answer = self.post("card", slot="dealer", player=name, card=code)
-        answer = self.post("dealer", sid=answer.sid("-dealer"))
-        assert answer.phase == "setup", answer.error
-        self.post("burn", burn="3")
-        return self.post("trump", card="7H")
+            answer = self.tap("draw", seat=SEAT[name], card=code)
+        assert answer.phase == "burn", answer.error
+        return answer
 
-    def rolled(self, app, *faces) -> Answer:
+    def dealt(self, turned: str | None = "7H") -> Answer:
+        """Dealer drawn (Ana), 3 burned, 7♥ turned."""
+        self.drawn()
+        answer = self.tap("burn", seat=0, count=3)
+        return self.tap("turn", seat=0, card=turned) if turned else answer
+
+    def rolled(self, app, *faces, turned: str = "7H") -> Answer:
         app.config["DICE_RNG"] = Scripted(*faces)
-        answer = self.dealt()
-        answer = self.post("roll", which="target", v=answer.v, sid=answer.sid("-t"))
+        self.dealt(turned)
+        answer = self.roll(seat=1)
         assert answer.phase == "hand", answer.error
         return answer
 
-    def tricks(self, app, *faces) -> Answer:
-        self.rolled(app, *faces)
-        return self.post("hand", go="none")
+    def tricks(self, app, *faces, turned: str = "7H") -> Answer:
+        self.rolled(app, *faces, turned=turned)
+        return self.tap("no-hand")
 
     def exchange(self, winner: str) -> Answer:
-        answer = self.post("trick-winner", player=winner)
-        return self.post("roll", which="exchange", sid=answer.sid("-x"))
+        self.tap("trick-winner", seat=SEAT[winner])
+        return self.roll("exchange", seat=SEAT[winner])
 
 
 @pytest.fixture
@@ -182,11 +216,12 @@ def kv(client, new_table, store):
 # ---------------------------------------------------------------- rolls
 
 
-def test_target_roll_is_stored_at_once_listed_and_a_repost_returns_it(app, kv):
+def test_target_roll_is_stored_at_once_listed_and_a_retried_tap_returns_it(app, kv):
     app.config["DICE_RNG"] = Scripted(4, 5, 5, 1, 1, 2)
     answer = kv.dealt()
-    sid = answer.sid("-t")
-    first = kv.post("roll", which="target", v=answer.v, sid=sid)
+    (offered,) = [t for t in answer.taps("roll") if "physical" not in t]
+    assert offered == {"action": "roll", "seat": 1}  # Bojan, left of the dealer, rolls
+    first = kv.roll(seat=1, at=answer, tap_id="roll-1")
     assert first.status == 200 and first.phase == "hand"
     (roll,) = kv.rolls()
     assert roll["kind"] == "kvanta-target" and roll["dice"] == [4, 5, 5]
@@ -199,16 +234,17 @@ def test_target_roll_is_stored_at_once_listed_and_a_repost_returns_it(app, kv):
     assert re.search(r'<time datetime="[^"]+">\d\d:\d\d:\d\d</time>', first.html)
     assert first.html.count('class="die') >= 6  # drawn in the facts and in the list
 
-    # the same roll request again (lost answer, double tap): the stored roll, not a new one
-    again = kv.post("roll", which="target", v=answer.v, sid=sid)
+    # the same tap again (lost answer, double tap): the stored roll, not a new one
+    again = kv.roll(seat=1, at=answer, tap_id="roll-1")
     assert again.status == 200
     assert len(kv.rolls()) == 1
     assert again.attr("data-target") == "14" and again.rolls() == first.rolls()
-    # the page never offers a used roll request again: the next button is a new one
-    assert first.sid("-t") != sid and kv.page().sid("-t") != sid
+    # the screen offers a deliberate roll again, from the one roll it shows
+    (reroll,) = [t for t in first.taps("reroll") if "physical" not in t]
+    assert reroll == {"action": "reroll", "seat": 1, "seen": 1}
 
     # a deliberate re-roll is a new, listed roll, and the latest counts
-    redo = kv.post("roll", which="target", v=first.v, sid=first.sid("-t"))
+    redo = kv.roll("reroll", at=first, **{k: reroll[k] for k in ("seat", "seen")})
     assert [r["dice"] for r in kv.rolls()] == [[4, 5, 5], [1, 1, 2]]
     assert redo.attr("data-target") == "4"
     assert len(redo.rolls()) == 2
@@ -220,43 +256,41 @@ def test_two_phones_tapping_roll_at_once_roll_the_target_once(app, kv):
     must not roll the target again behind everyone's back (the latest roll counts)."""
     app.config["DICE_RNG"] = Scripted(4, 5, 5, 1, 1, 2)
     answer = kv.dealt()
-    phone_b = kv.page()  # its own page: its own submission id, the same round
-    assert phone_b.sid("-t") != answer.sid("-t")
-    first = kv.post("roll", which="target", v=answer.v, sid=answer.sid("-t"))
+    phone_b = kv.page()  # the same round, as phone B shows it
+    first = kv.roll(seat=1, at=answer)
     assert first.attr("data-target") == "14"
-    late = kv.post("roll", which="target", v=phone_b.v, sid=phone_b.sid("-t"))
-    assert late.status == 200
-    assert "older screen" in late.html
+    late = kv.roll(seat=1, at=phone_b)
+    assert late.status == 409
+    assert "changed a moment ago" in late.html
     assert late.attr("data-target") == "14"  # B now sees A's roll
     assert [r["dice"] for r in kv.rolls()] == [[4, 5, 5]]
     # a "Roll again" from the screen that shows the roll is deliberate: it counts
-    again = kv.post("roll", which="target", v=late.v, sid=late.sid("-t"))
+    again = kv.roll("reroll", at=late, seat=1, seen=1)
     assert again.attr("data-target") == "4"
-    # and a stale "Roll again" (another phone rolled again meanwhile) is refused too
-    stale = kv.post("roll", which="target", v=late.v, sid=first.sid("-t"))
-    assert "older screen" in stale.html
+    # a stale "Roll again" (another phone rolled again meanwhile) is refused too, from
+    # an older screen and from one that counted one roll fewer
+    stale = kv.roll("reroll", at=late, seat=1, seen=1)
+    assert stale.status == 409 and "changed a moment ago" in stale.html
+    fewer = kv.roll("reroll", seat=1, seen=1)
+    assert fewer.status == 422 and "rolled 2 times already" in fewer.error
     assert [r["dice"] for r in kv.rolls()] == [[4, 5, 5], [1, 1, 2]]
 
 
-def test_physical_dice_are_typed_in_and_marked(app, kv):
+def test_physical_dice_are_chosen_on_the_phone_and_marked(app, kv):
     answer = kv.dealt()
-    refused = kv.post("roll", which="target", physical="1", v=answer.v, sid=answer.sid("-p"))
+    refused = kv.roll(seat=1, physical=True, at=answer)
     assert refused.status == 422 and "each of the three dice" in refused.error
-    assert kv.rolls() == []
-    for die, face in enumerate((6, 2, 3)):
-        kv.post("phys", which="target", die=str(die), face=str(face))
-    bad = kv.post("phys", which="target", die="1", face="7")
+    bad = kv.roll(seat=1, physical=True, form={"die0": "6", "die1": "7", "die2": "3"})
     assert bad.status == 422 and "1 to 6" in bad.error
-    page = kv.page()
-    answer = kv.post("roll", which="target", physical="1", v=page.v, sid=page.sid("-p"))
+    assert kv.rolls() == []
+    answer = kv.roll(seat=1, physical=True, form={"die0": "6", "die1": "2", "die2": "3"})
     (roll,) = kv.rolls()
     assert roll["physical"] and roll["dice"] == [6, 2, 3] and roll["result"]["target"] == 11
     assert answer.rolls()[0]["physical"] and "physical" in answer.html
     # a physical exchange die too
-    kv.post("hand", go="none")
-    kv.post("trick-winner", player="Bojan")
-    kv.post("phys", which="exchange", face="4")
-    answer = kv.post("roll", which="exchange", physical="1", sid=kv.page().sid("-xp"))
+    kv.tap("no-hand")
+    kv.tap("trick-winner", seat=1)
+    answer = kv.roll("exchange", seat=1, physical=True, form={"die0": "4"})
     roll = kv.rolls()[-1]
     assert roll["kind"] == "kvanta-exchange" and roll["physical"] and roll["dice"] == [4]
     assert roll["result"]["player"] == "Bojan" and not roll["result"]["flux"]
@@ -264,13 +298,13 @@ def test_physical_dice_are_typed_in_and_marked(app, kv):
 
 
 def test_rolling_needs_the_deal_first_and_the_exchange_die_once_per_trick(app, kv):
-    early = kv.post("roll", which="target", sid="too-early")  # no dealer drawn yet
-    assert early.status == 409 and "That step is over" in early.error
+    early = kv.roll(seat=1)  # no dealer drawn yet
+    assert early.status == 409 and "before the dice are rolled" in early.error
     kv.tricks(app, 3, 3, 3, 2, 5)
     answer = kv.exchange("Ceca")
     assert answer.status == 200 and kv.rolls()[-1]["dice"] == [2]
-    twice = kv.post("roll", which="exchange", sid="a-new-request")
-    assert twice.status == 409 and "already rolled" in twice.error
+    twice = kv.roll("exchange", seat=2)
+    assert twice.status == 422 and "already rolled" in twice.error
     assert len(kv.rolls()) == 2
 
 
@@ -280,17 +314,14 @@ def test_two_phones_rolling_the_exchange_die_at_the_same_moment_roll_it_once(app
     from scorekeeper import store
 
     kv.tricks(app, 3, 3, 3, 4, 2)  # target 9; this phone's die 4, the other phone's 2
-    answer = kv.post("trick-winner", player="Ceca")
-    other = kv.page()
+    kv.tap("trick-winner", seat=2)
+    mine, other = kv.page(), kv.page()
     another_phone_first(
-        monkeypatch,
-        store.Store,
-        "add_roll",
-        lambda: kv.post("roll", which="exchange", sid=other.sid("-x")),
+        monkeypatch, store.Store, "add_roll", lambda: kv.roll("exchange", seat=2, at=other)
     )
-    late = kv.post("roll", which="exchange", sid=answer.sid("-x"))
+    late = kv.roll("exchange", seat=2, at=mine)
     assert late.status == 409
-    assert "Another phone changed this deal a moment ago" in late.error
+    assert "Another phone changed this deal a moment ago" in late.html
     exchange = [r for r in kv.rolls() if r["kind"] == "kvanta-exchange"]
     assert [r["dice"] for r in exchange] == [[2]]
 
@@ -298,39 +329,36 @@ def test_two_phones_rolling_the_exchange_die_at_the_same_moment_roll_it_once(app
 # ---------------------------------------------------------------- the steps' entries
 
 
-def test_dealer_draw_is_an_entry_without_points_and_sets_the_dealer(kv, parsed):
-    for name, code in zip(NAMES, ("5C", "5C", "5C"), strict=True):
-        answer = kv.post("card", slot="dealer", player=name, card=code)
-    assert "again" in answer.verdicts()
-    refused = kv.post("dealer", sid="s1")
-    assert refused.status == 422 and "draws again" in refused.error and kv.entries() == []
-    answer = kv.post("draw-again")
-    for name, code in zip(NAMES, ("5C", "5C", "3D"), strict=True):
-        answer = kv.post("card", slot="dealer", player=name, card=code)
+def test_the_dealer_draw_is_an_entry_without_points_and_sets_the_dealer(kv):
+    for name in NAMES:
+        answer = kv.tap("draw", seat=SEAT[name], card="5C")
+    assert "again" in answer.verdicts() and kv.entries() == []
+    for name, code in zip(NAMES, ("5C", "5C", "3D"), strict=True):  # everyone draws again
+        answer = kv.tap("draw", seat=SEAT[name], card=code)
     assert "dealer" in answer.verdicts() and "Ceca deals." in answer.html
-    assert kv.entries() == []  # the verdict is a preview
-    answer = kv.post("dealer", sid=answer.sid("-dealer"))
     (entry,) = kv.entries()
     assert entry.kind == "kvanta-dealer" and entry.points == {} and entry.round == 0
     assert entry.result["dealer"] == "Ceca"
     assert re.search(r'Ceca <span class="badge dealer"', answer.html)
-    assert answer.phase == "setup"
+    assert answer.phase == "burn"
+    # the draw's last tap retried: stored once
+    kv.tap("draw", seat=2, card="3D", tap_id=kv.last_id)
+    assert len(kv.entries()) == 1
 
 
 def test_hand_with_a_tie_break_draw_then_poker(app, kv):
-    answer = kv.rolled(app, 4, 5, 5)  # target 14
-    kv.post("hand", go="open")
-    answer = kv.sums("hand", {"Ana": 14, "Bojan": -14, "Ceca": 3})
+    kv.rolled(app, 4, 5, 5)  # target 14
+    answer = kv.sums({"Ana": 14, "Bojan": -14, "Ceca": 3})
     assert "tied" in answer.verdicts()
-    refused = kv.post("save-hand", sid="h1")
+    refused = kv.tap("settle")
     assert refused.status == 422 and "tie-break" in refused.error
     assert kv.entries("kvanta-hand") == []
-    answer = kv.post("draw-winner", player="Bojan")
+    answer = kv.tap("draw-winner", seat=1)
     assert "hand" in answer.verdicts() and "Bojan has Hand" in answer.html
-    assert "tied" in kv.post("draw-winner", player="").verdicts()  # changed their mind
-    answer = kv.post("draw-winner", player="Bojan")
-    assert kv.entries("kvanta-hand") == []  # shown before saving
-    saved = kv.post("save-hand", sid=answer.sid("-hand"))
+    assert "Ana has Hand" in kv.tap("draw-winner", seat=0).html  # changed their mind
+    answer = kv.tap("draw-winner", seat=1)
+    assert kv.entries("kvanta-hand") == []  # shown before settling
+    saved = kv.tap("settle", at=answer)
     (entry,) = kv.entries("kvanta-hand")
     assert entry.request == {
         "target": 14,
@@ -341,26 +369,34 @@ def test_hand_with_a_tie_break_draw_then_poker(app, kv):
     assert saved.phase == "poker"  # straight to the poker phase
 
 
+def test_cards_typed_for_the_hand_are_carried_into_the_poker(app, kv):
+    """#24: the Hand's seven cards need not be typed again for the poker."""
+    kv.rolled(app, 4, 5, 5)  # target 14, 7♥ turned
+    kv.cards({"Ana": ["9H", "5D", "KS", "QS", "JC", "KH", "QH"]})  # 9 + 5 = 14
+    kv.sums({"Bojan": 3, "Ceca": 5})
+    answer = kv.tap("settle")
+    assert answer.phase == "poker" and kv.totals()["Ana"] == 15
+    assert "9♥" in answer.seat("Ana") and "7/7" in answer.html
+
+
 def test_no_hand_is_not_saved(app, kv):
     kv.rolled(app, 1, 1, 1)
-    kv.post("hand", go="open")
-    answer = kv.sums("hand", {"Ana": 4, "Bojan": 5, "Ceca": 6})
+    answer = kv.sums({"Ana": 4, "Bojan": 5, "Ceca": 6})
     assert "none" in answer.verdicts()
-    refused = kv.post("save-hand", sid="h-none")
+    refused = kv.tap("settle")
     assert refused.status == 422 and "no Hand" in refused.error
     assert kv.entries("kvanta-hand") == []
 
 
 def test_flux_is_recorded_at_once_and_once(app, kv):
     kv.tricks(app, 4, 5, 5, 6)
-    answer = kv.post("trick-winner", player="Bojan")
-    sid = answer.sid("-x")
-    rolled = kv.post("roll", which="exchange", sid=sid)
+    kv.tap("trick-winner", seat=1)
+    rolled = kv.roll("exchange", seat=1, tap_id="ex-1")
     assert "flux" in rolled.verdicts()
     (flux,) = kv.entries("kvanta-flux")
     assert flux.request == {"players": list(NAMES), "player": "Bojan", "target": 14}
     assert kv.totals() == {"Ana": 0, "Bojan": 5, "Ceca": 0}
-    again = kv.post("roll", which="exchange", sid=sid)
+    again = kv.roll("exchange", seat=1, tap_id="ex-1")
     assert again.status == 200
     assert len(kv.entries("kvanta-flux")) == 1 and len(kv.rolls()) == 2
     # the Flux is its own entry: undoing it from the history takes the +5 back
@@ -372,18 +408,19 @@ def test_flux_is_recorded_at_once_and_once(app, kv):
     assert undone.status_code == 200 and kv.totals()["Bojan"] == 0
     assert "flux-undone" in kv.page().verdicts()
     # no flux call: the next trick; the exchange die is rolled again only then
-    answer = kv.post("next-trick", trick="1")
+    answer = kv.tap("next-trick", seat=1, tap_id="next-1")
     assert "Trick 2" in answer.html and kv.page().phase == "tricks"
-    retried = kv.post("next-trick", trick="1")  # a retried tap moves on only once
-    assert "older screen" in retried.html and "Trick 2" in retried.html
+    retried = kv.tap("next-trick", seat=1, tap_id="next-1")  # a retried tap moves on once
+    assert "Trick 2" in retried.html and "Trick 3" not in retried.html
+    assert kv.totals()["Bojan"] == 0 and len(kv.entries("kvanta-flux", live=False)) == 1
 
 
-def test_call_preview_before_saving_then_the_entry(app, kv):
+def test_call_preview_before_settling_then_the_entry(app, kv):
     kv.tricks(app, 4, 5, 5, 3)  # target 14, Ceca rolls a 3
     kv.exchange("Ceca")
-    answer = kv.post("call")
+    answer = kv.tap("call", seat=2)
     assert answer.phase == "call" and "Call by Ceca" in answer.html
-    answer = kv.sums("call", {"Ana": 13, "Bojan": 20, "Ceca": 11})
+    answer = kv.sums({"Ana": 13, "Bojan": 20, "Ceca": 11})
     expected = api.evaluate(
         "kvanta-call",
         {"target": 14, "caller": "Ceca", "sums": {"Ana": 13, "Bojan": 20, "Ceca": 11}},
@@ -391,35 +428,34 @@ def test_call_preview_before_saving_then_the_entry(app, kv):
     assert "undercut" in answer.verdicts()
     assert answer.points("kv-call") == expected["points"]
     assert kv.entries("kvanta-call") == []  # the preview stores nothing
-    sid = answer.sid("-call")
-    saved = kv.post("save-call", sid=sid)
+    assert answer.taps("settle") == [{"action": "settle"}]
+    saved = kv.tap("settle", at=answer, tap_id="settle-call")
     (entry,) = kv.entries("kvanta-call")
     assert entry.result["points"] == expected["points"] and entry.round == 1
     assert kv.totals() == expected["points"]
     assert saved.phase == "poker"
-    again = kv.post("save-call", sid=sid)
-    assert "Already saved." in again.html and len(kv.entries("kvanta-call")) == 1
+    again = kv.tap("settle", at=answer, tap_id="settle-call")
+    assert again.status == 200 and len(kv.entries("kvanta-call")) == 1
 
 
 def test_a_call_by_cards_and_a_flux_call_that_misses_is_refused(app, kv):
     kv.tricks(app, 4, 5, 5, 6)  # target 14; Ana rolls a 6
     kv.exchange("Ana")
-    answer = kv.post("call")
+    answer = kv.tap("call", seat=0)
     assert "Flux call by Ana" in answer.html
-    kv.post("mode", slot="call", player="Ana", mode="cards")
-    kv.cards("call", {"Ana": ["10H", "3H", "AD", "KS", "QS", "JC", "2S"]})  # 10+3+1-2 = 12
-    answer = kv.sums("call", {"Bojan": 9, "Ceca": 30})
+    kv.cards({"Ana": ["10H", "3H", "AD", "KS", "QS", "JC", "2S"]})  # 10+3+1-2 = 12
+    answer = kv.sums({"Bojan": 9, "Ceca": 30})
     assert "Flux call is made only when" in answer.error
     before = kv.snapshot()
-    assert not re.search(r'"sid": "[^"]+-call"', answer.html)  # no save button under a refusal
-    refused = kv.post("save-call", sid="fc-1")
+    assert answer.taps("settle") == []  # no settle button under a refusal
+    refused = kv.tap("settle")
     assert refused.status == 422 and "Flux call" in refused.error
     assert kv.snapshot() == before
     # the right cards: 2♠ out, J♦ in — Bull's Eyes on a Flux call
-    kv.post("uncard", slot="call", player="Ana", index="6", v=kv.page().v)
-    answer = kv.cards("call", {"Ana": ["JD"]})
+    kv.tap("uncard", seat=0, card="2S")
+    answer = kv.cards({"Ana": ["JD"]})
     assert "bulls-eyes" in answer.verdicts()
-    kv.post("save-call", sid=answer.sid("-call"))
+    kv.tap("settle")
     (entry,) = kv.entries("kvanta-call")
     assert entry.request["flux"] is True and entry.result["bulls_eyes"]
     assert entry.request["hands"]["Ana"] == ["10H", "3H", "AD", "KS", "QS", "JC", "JD"]
@@ -428,15 +464,10 @@ def test_a_call_by_cards_and_a_flux_call_that_misses_is_refused(app, kv):
 def to_the_call(app, kv) -> Answer:
     """Round 1 up to the call's sums: K♥ turned, target 14, no Hand, Ana wins the
     first trick and calls; Ana 14, Bojan 4, Ceca 10."""
-    app.config["DICE_RNG"] = Scripted(4, 5, 5, 2)
-    kv.dealt()
-    kv.post("trump", card="KH")
-    page = kv.page()
-    kv.post("roll", which="target", v=page.v, sid=page.sid("-t"))
-    kv.post("hand", go="none")
+    kv.tricks(app, 4, 5, 5, 2, turned="KH")
     kv.exchange("Ana")
-    kv.post("call")
-    return kv.sums("call", {"Ana": 14, "Bojan": 4, "Ceca": 10})
+    kv.tap("call", seat=0)
+    return kv.sums({"Ana": 14, "Bojan": 4, "Ceca": 10})
 
 
 POKER_HANDS = {
@@ -446,109 +477,71 @@ POKER_HANDS = {
 }
 
 
-def bump_the_draft_before_the_write(kv, monkeypatch):
-    """Another phone's tap lands between a save reading the round's draft and its write."""
-
-    def a_tap_on_another_phone():  # as the store receives it: the draft written again
-        data, _v = kv.store.draft(kv.table.id, screen.DRAFT)
-        return kv.store.save_draft(kv.table.id, screen.DRAFT, data)
-
-    another_phone_first(monkeypatch, screen, "record", a_tap_on_another_phone)
-
-
-def test_a_tap_while_the_call_or_the_poker_is_saved_refuses_the_save(app, kv, monkeypatch):
-    """A save reads the round's draft; a tap on another phone changes it before the
-    write. Storing what was read would leave that tap out (or close it away with the
-    round), so the save is refused; saved again, it counts."""
+def test_a_settle_made_on_a_screen_another_phone_changed_counts_that_change(app, kv):
+    """A settle tap is added to the round inside the write, after every tap stored
+    before it: another phone's change just before it is never left out (nor closed
+    away with the round); the phone is told its tap went onto the round as it stands."""
     answer = to_the_call(app, kv)
-    bump_the_draft_before_the_write(kv, monkeypatch)
-    late = kv.post("save-call", sid=answer.sid("-call"))
-    assert late.status == 409
-    assert "Another phone changed this deal a moment ago" in late.html
-    assert kv.entries("kvanta-call") == []
-    monkeypatch.undo()
-    assert kv.post("save-call", sid=late.sid("-call")).status == 200
-    assert len(kv.entries("kvanta-call")) == 1
-
-    hands = POKER_HANDS
-    answer = kv.cards("poker", hands)
-    bump_the_draft_before_the_write(kv, monkeypatch)
-    late = kv.post("save-poker", sid=answer.sid("-poker"))
-    assert late.status == 409
-    assert "Another phone changed this deal a moment ago" in late.html
-    assert kv.entries("kvanta-poker") == []
-    assert kv.store.draft(kv.table.id, screen.DRAFT)[0] is not None
-
-
-def test_a_tap_while_the_dealer_draw_or_the_hand_is_saved_refuses_the_save(app, kv, monkeypatch):
-    for name, code in zip(NAMES, ("2C", "9D", "KS"), strict=True):
-        answer = kv.post("card", slot="dealer", player=name, card=code)
-    bump_the_draft_before_the_write(kv, monkeypatch)
-    late = kv.post("dealer", sid=answer.sid("-dealer"))
-    assert late.status == 409 and "Another phone changed this deal" in late.html
-    assert kv.entries("kvanta-dealer") == []
-    monkeypatch.undo()
-
-    answer = kv.rolled(app, 4, 5, 5)  # target 14: the dealer draw saved on the way
-    kv.post("hand", go="open")
-    answer = kv.sums("hand", {"Ana": 14, "Bojan": 3, "Ceca": 5})
-    bump_the_draft_before_the_write(kv, monkeypatch)
-    late = kv.post("save-hand", sid=answer.sid("-hand"))
-    assert late.status == 409 and "Another phone changed this deal" in late.html
-    assert kv.entries("kvanta-hand") == []
+    kv.tap("sum", seat=2, sum=12)  # the other phone corrects Ceca's sum
+    late = kv.tap("settle", at=answer)
+    assert late.status == 200
+    (entry,) = kv.entries("kvanta-call")
+    assert entry.request["sums"] == {"Ana": 14, "Bojan": 4, "Ceca": 12}
+    stale = kv.tap("card", seat=1, card="2C", at=answer)  # from the screen before the call
+    assert "Another phone changed this deal meanwhile" in stale.html
 
 
 def test_poker_prize_with_a_king_uses_the_totals_after_the_call(app, kv):
-    answer = to_the_call(app, kv)
-    kv.post("save-call", sid=answer.sid("-call"))
+    to_the_call(app, kv)
+    kv.tap("settle")
     after_call = kv.totals()
     assert after_call == {"Ana": 24, "Bojan": -10, "Ceca": -4}
-    hands = POKER_HANDS
-    answer = kv.cards("poker", hands)
+    answer = kv.cards(POKER_HANDS)
     expected = api.evaluate(
-        "kvanta-poker", {"prize_card": "KH", "hands": hands, "totals": after_call}
+        "kvanta-poker", {"prize_card": "KH", "hands": POKER_HANDS, "totals": after_call}
     )
     assert expected["winner"] == "Bojan" and expected["prize"] == 34
     assert "Bojan wins the poker prize: 34." in answer.html
     assert answer.points("kv-poker") == expected["points"]
-    saved = kv.post("save-poker", sid=answer.sid("-poker"))
+    assert 'data-prize="king"' in answer.html  # the prize's working is shown
+    saved = kv.tap("settle")
     (entry,) = kv.entries("kvanta-poker")
     assert entry.request["totals"] == after_call and entry.round == 1
     assert kv.totals()["Bojan"] == after_call["Ana"]  # drawn level with the leader
     # the round is complete: the draft is closed and round 2 begins, dealt by Bojan
-    assert kv.store.draft(kv.table.id, screen.DRAFT) == (None, 0)
-    assert saved.attr("data-round") == "2" and "Bojan deals" in saved.html
+    assert kv.draft() is None
+    assert saved.round == "2" and "Bojan deals" in saved.html
 
 
 def test_seven_cards_for_poker_keep_the_best_five(app, kv):
     kv.tricks(app, 4, 5, 5, 1)
     kv.exchange("Ana")
-    kv.post("call")
-    answer = kv.sums("call", {"Ana": 14, "Bojan": 4, "Ceca": 10})
-    kv.post("save-call", sid=answer.sid("-call"))
-    kv.post("poker-size", size="7")
+    kv.tap("call", seat=0)
+    kv.sums({"Ana": 14, "Bojan": 4, "Ceca": 10})
+    kv.tap("settle")
     hands = {
         "Ana": ["2S", "3S", "4S", "5S", "6S", "KD", "KC"],
         "Bojan": ["AS", "AH", "AD", "AC", "3C", "9D", "9H"],
-        "Ceca": ["KS", "KH", "4D", "5D", "9C", "10C", "JC"],
+        "Ceca": ["KS", "KH", "4D", "5D", "9C", "10C"],
     }
-    answer = kv.cards("poker", hands)
+    kv.cards(hands)
+    refused = kv.tap("settle")  # six cards are neither 5 nor 7
+    assert refused.status == 422 and "Ceca" in refused.error and kv.entries("kvanta-poker") == []
+    answer = kv.cards({"Ceca": ["JC"]})
     assert "Straight flush" in answer.html
     assert "Ana wins the poker prize: 7." in answer.html
-    bad = kv.post("poker-size", size="6")
-    assert bad.status == 422
 
 
 # ---------------------------------------------------------------- the end of the game
 
 
 def test_end_a_not_everyone_gets_seven(kv):
-    answer = kv.dealt()
-    answer = kv.post("end", case="stop", sid=answer.sid("-stop"))
+    kv.dealt(turned=None)
+    answer = kv.tap("end", case="stop")
     (end,) = kv.entries("game-end")
     assert end.round == 1
     assert answer.phase == "over" and "finished" in answer.html
-    assert kv.store.draft(kv.table.id, screen.DRAFT) == (None, 0)
+    assert kv.draft() is None
 
 
 def test_once_the_game_is_over_the_poll_sends_no_score_pad_round(kv):
@@ -557,23 +550,23 @@ def test_once_the_game_is_over_the_poll_sends_no_score_pad_round(kv):
     ``htmx:oobErrorNoTarget`` on every phone at the end of a Kvanta game (#24)."""
     live = kv.client.get(kv.url + "/live?v=0").get_data(as_text=True)
     assert 'id="pad-round" hx-swap-oob="true"' in live  # a game under way: the pad is there
-    answer = kv.dealt()
-    answer = kv.post("end", case="stop", sid=answer.sid("-stop"))
+    kv.dealt(turned=None)
+    answer = kv.tap("end", case="stop")
     assert answer.phase == "over" and 'id="pad"' not in kv.page().html
     live = kv.client.get(kv.url + "/live?v=0").get_data(as_text=True)
     assert "finished" in live and 'id="pad-round"' not in live
 
 
 def test_end_b_everyone_got_seven_final_poker(kv):
-    kv.dealt()
-    answer = kv.post("end", case="poker")
+    kv.dealt(turned=None)
+    answer = kv.tap("end", case="poker")
     assert answer.phase == "final-poker"
-    hands = POKER_HANDS
-    answer = kv.cards("poker", hands)
+    assert "The prize card" in answer.html  # the prize card's picker has its heading
+    answer = kv.cards(POKER_HANDS)
     assert "Enter the prize card first" in answer.html and kv.entries("kvanta-poker") == []
-    answer = kv.post("trump", card="9D")
+    answer = kv.tap("turn", seat=0, card="9D")
     assert "Bojan wins the poker prize: 9." in answer.html
-    answer = kv.post("save-poker", sid=answer.sid("-poker"))
+    answer = kv.tap("settle")
     assert [e.kind for e in kv.entries()] == ["kvanta-dealer", "kvanta-poker", "game-end"]
     assert kv.totals()["Bojan"] == 9 and answer.phase == "over"
     assert "Bojan wins with 9 (K-D7)." in answer.html
@@ -581,16 +574,16 @@ def test_end_b_everyone_got_seven_final_poker(kv):
 
 def test_end_c_while_drawing_final_comparison_without_caller(app, kv):
     kv.tricks(app, 4, 5, 5)
-    assert kv.post("end", case="stop", sid="too-late").status == 409  # not while dealing
-    answer = kv.post("end", case="compare")
+    assert kv.tap("end", case="stop").status == 422  # not while drawing
+    answer = kv.tap("end", case="compare")
     assert answer.phase == "final-compare" and "K-D6" in answer.html
-    answer = kv.sums("call", {"Ana": 14, "Bojan": 21, "Ceca": 10})
+    answer = kv.sums({"Ana": 14, "Bojan": 21, "Ceca": 10})
     expected = api.evaluate(
         "kvanta-call",
         {"target": 14, "caller": None, "sums": {"Ana": 14, "Bojan": 21, "Ceca": 10}},
     )
     assert answer.points("kv-call") == expected["points"]
-    kv.post("save-call", sid=answer.sid("-call"))
+    kv.tap("settle")
     call = kv.entries("kvanta-call")[0]
     assert call.request["caller"] is None and "flux" not in call.request
     assert [e.kind for e in kv.entries()][-1] == "game-end"
@@ -600,46 +593,46 @@ def test_end_c_while_drawing_final_comparison_without_caller(app, kv):
 # ---------------------------------------------------------------- drafts, undo, abandon
 
 
-def test_the_draft_survives_a_reload_and_another_phone_sees_it(app, kv, client):
+def test_the_round_survives_a_reload_and_another_phone_sees_it(app, kv):
     kv.rolled(app, 4, 5, 5)
-    kv.post("hand", go="open")
-    kv.post("key", slot="hand", player="Ana", value="1", next="0")
+    kv.tap("sum", seat=0, sum=1)
     second_phone = app.test_client()
     seen = Answer(second_phone.get(kv.url))
     assert seen.phase == "hand"
     assert seen.seat("Ana") == "1"
     # the second phone types the next digit; the first phone's reload shows it
-    kv.post("key", slot="hand", player="Ana", value="14", next="1")
+    kv.tap("sum", seat=0, sum=14, at=seen)
     assert kv.page().seat("Ana") == "14"
     # the poll carries the panel to the other phones out of band
     live = second_phone.get(kv.url + "/live?v=0").get_data(as_text=True)
-    assert re.search(r'id="kv-panel"[^>]*hx-swap-oob="true"', live)
+    assert re.search(r'id="kv-panel"[^>]*hx-swap-oob="true"', live, flags=re.S)
     assert 'class="kv-seat-value">14<' in live
 
 
-def test_a_stale_card_tap_adds_nothing(app, kv):
+def test_a_retried_card_tap_adds_one_copy_and_a_new_tap_another(app, kv):
     kv.tricks(app, 4, 5, 5, 2)
     kv.exchange("Ana")
-    kv.post("call")
-    kv.post("mode", slot="call", player="Ana", mode="cards")
+    kv.tap("call", seat=0)
     page = kv.page()
-    first = kv.post("card", slot="call", player="Ana", card="7H", v=page.v)
-    retry = kv.post("card", slot="call", player="Ana", card="7H", v=page.v)
+    first = kv.tap("card", seat=0, card="7H", at=page, tap_id="c-1")
+    retry = kv.tap("card", seat=0, card="7H", at=page, tap_id="c-1")
     assert first.status == retry.status == 200
-    data, _version = kv.store.draft(kv.table.id, screen.DRAFT)
-    assert data["slots"]["call"]["cards"]["Ana"] == ["7H"]
-    assert "older screen" in retry.html
+    assert [t["card"] for t in kv.draft()["taps"] if t["action"] == "card"] == ["7H"]
+    kv.tap("card", seat=0, card="7H", tap_id="c-2")  # three decks: a second copy
+    seat = re.search(r'kv-seat[^"]*" data-player="Ana">.*?</li>', kv.page().html, flags=re.S).group(
+        0
+    )
+    assert seat.count("7♥") == 2
 
 
 def test_undo_a_step_from_the_history_brings_it_back(app, kv):
     kv.tricks(app, 4, 5, 5, 2)
     kv.exchange("Ana")
-    kv.post("call")
-    answer = kv.sums("call", {"Ana": 14, "Bojan": 4, "Ceca": 10})
-    kv.post("save-call", sid=answer.sid("-call"))
+    kv.tap("call", seat=0)
+    kv.sums({"Ana": 14, "Bojan": 4, "Ceca": 10})
+    kv.tap("settle")
     (call,) = kv.entries("kvanta-call")
-    page = kv.page()
-    assert page.phase == "poker"
+    assert kv.page().phase == "poker"
     undone = kv.client.post(
         f"{kv.url}/entries/{call.id}/undo",
         data={"submission_id": "undo-1"},
@@ -649,59 +642,84 @@ def test_undo_a_step_from_the_history_brings_it_back(app, kv):
     page = kv.page()
     assert page.phase == "call"  # the sums are still there
     assert page.seat("Ana") == "14"
-    kv.post("save-call", sid=page.sid("-call"))
+    # redone in the history, the call is settled on the screen again
+    redone = kv.client.post(
+        f"{kv.url}/entries/{call.id}/redo",
+        data={"submission_id": "redo-1"},
+        headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
+    )
+    assert redone.status_code == 200 and kv.page().phase == "poker"
+    kv.client.post(
+        f"{kv.url}/entries/{call.id}/undo",
+        data={"submission_id": "undo-2"},
+        headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
+    )
+    kv.tap("settle", at=kv.page())
     assert len(kv.entries("kvanta-call")) == 1 and kv.totals()["Ana"] == 24
 
 
-def test_abandon_drops_the_draft_and_keeps_the_entries(app, kv):
+def test_undo_and_redo_on_the_screen_take_a_step_back_and_put_it_back(app, kv):
+    to_the_call(app, kv)
+    kv.tap("settle")
+    settle = kv.last_id
+    (call,) = kv.entries("kvanta-call")
+    undone = kv.post("undo", tap_id=settle)
+    assert undone.status == 200 and kv.entries("kvanta-call") == []
+    assert kv.totals() == {"Ana": 0, "Bojan": 0, "Ceca": 0} and kv.page().phase == "call"
+    assert kv.post("undo", tap_id=settle).status == 200  # retried: nothing more undone
+    assert kv.page().seat("Ceca") == "10"
+    redone = kv.post("redo", tap_id=settle)
+    assert redone.status == 200 and [e.id for e in kv.entries("kvanta-call")] == [call.id]
+    assert kv.totals() == call.result["points"]
+    assert kv.page().phase == "poker"
+
+
+def test_abandon_drops_the_round_and_keeps_the_entries(app, kv):
     kv.tricks(app, 4, 5, 5, 6)
     kv.exchange("Bojan")
-    answer = kv.post("abandon")
-    assert kv.store.draft(kv.table.id, screen.DRAFT) == (None, 0)
+    answer = kv.post("discard", v=kv.page().v)
+    assert kv.draft() is None
     assert [e.kind for e in kv.entries()] == ["kvanta-dealer", "kvanta-flux"]
     assert kv.totals()["Bojan"] == 5
-    assert answer.phase == "setup" and answer.attr("data-round") == "2"
+    assert answer.phase == "turn" and answer.round == "2"
     assert "Earlier dice at this table (2)" in answer.html  # every roll stays listed
 
 
 def test_k_d9_the_burned_cards_are_asked_once_per_game(app, kv):
     """K-D9: the first dealer burns the cards once; later rounds deal from the rest of
     the pack, so their set-up asks only for the turned card."""
-    first = kv.dealt()  # round 1: 3 burned
-    assert 'class="choices kv-burn"' in first.html
+    assert 'class="choices kv-burn"' in kv.drawn().html  # round 1: burned cards asked
+    kv.tap("burn", seat=0, count=3)
+    kv.tap("turn", seat=0, card="7H")
     app.config["DICE_RNG"] = Scripted(4, 5, 5, 6)
-    kv.post("roll", which="target", v=kv.page().v, sid="r1-t")
-    kv.post("hand", go="none")
+    kv.roll(seat=1)
+    kv.tap("no-hand")
     kv.exchange("Bojan")  # a Flux scores: round 1 has been played
-    answer = kv.post("abandon")
-    assert answer.phase == "setup" and answer.attr("data-round") == "2"
+    answer = kv.post("discard", v=kv.page().v)
+    assert answer.phase == "turn" and answer.round == "2"
     assert 'class="choices kv-burn"' not in answer.html
     assert "kv-burned-once" in answer.html
     assert re.search(r'data-fact="burn"><small>Burned</small> <strong>3</strong>', answer.html)
-    refused = kv.post("burn", burn="4")
-    assert refused.status == 409 and "once per game" in refused.error
+    refused = kv.tap("burn", seat=1, count=4)
+    assert refused.status == 422 and "No burn tap now" in refused.error
     assert kv.store.draft(kv.table.id, screen.GAME_DRAFT)[0] == {"burn": 3}
-    # the turned card alone lets the target be rolled
+    # the turned card alone lets the target be rolled (Bojan deals, Ceca rolls)
     app.config["DICE_RNG"] = Scripted(2, 3, 4)
-    answer = kv.post("trump", card="9S")
-    assert "Enter the turned card, then roll." not in answer.html
-    answer = kv.post("roll", which="target", v=answer.v, sid=answer.sid("-t"))
+    answer = kv.tap("turn", seat=1, card="9S")
+    assert answer.phase == "target"
+    answer = kv.roll(seat=2, at=answer)
     assert answer.phase == "hand" and answer.attr("data-target") == "9"
 
 
-def test_k_d10_the_turned_card_counts_toward_three_copies_in_every_slot(app, kv):
+def test_k_d10_the_turned_card_counts_toward_three_copies_in_every_showing(app, kv):
     """K-D10: with 7♥ turned, only two more 7♥ can be entered in the round's hands."""
     kv.tricks(app, 4, 5, 5, 2)  # 7♥ turned
     kv.exchange("Ana")
-    kv.post("call")
-    kv.post("mode", slot="call", player="Ana", mode="cards")
-    kv.post("mode", slot="call", player="Bojan", mode="cards")
-    kv.cards("call", {"Ana": ["7H", "7H"]})
-    refused = kv.post("card", slot="call", player="Bojan", card="7H", v=kv.page().v)
-    assert refused.status == 422 and "All three 7♥ are already used." in refused.error
-    data, _version = kv.store.draft(kv.table.id, screen.DRAFT)
-    assert data["slots"]["call"]["cards"].get("Bojan", []) == []
-    shown = kv.post("select", slot="call", player="Bojan")
+    kv.tap("call", seat=0)
+    shown = kv.cards({"Ana": ["7H", "7H"]})
+    refused = kv.tap("card", seat=1, card="7H")
+    assert refused.status == 422 and "All three 7♥ are already shown or turned." in refused.error
+    assert not [t for t in kv.draft()["taps"] if t["action"] == "card" and t["seat"] == 1]
     assert re.search(r'data-card="7H"\s+disabled aria-label="7♥ — 3 used"', shown.html)
 
 
@@ -719,13 +737,31 @@ def test_k_d10_the_deal_passes_to_the_left(app, kv):
 
 def test_the_trick_dispute_verdict_is_not_stored(app, kv):
     kv.tricks(app, 4, 5, 5)
-    kv.post("dispute", open="1")
     for name, code in zip(NAMES, ("KH", "KH", "10S"), strict=True):
-        answer = kv.post("card", slot="trick", player=name, card=code)
+        answer = kv.tap("play", seat=SEAT[name], card=code)
     assert "Ceca wins the trick." in answer.html and "Cancelled out" in answer.html
     assert [e.kind for e in kv.entries()] == ["kvanta-dealer"]
-    answer = kv.post("trick-winner", player="Ceca")
+    answer = kv.tap("trick-winner", seat=2)
     assert "Ceca rolls the exchange die." in answer.html
+
+
+def test_an_older_screens_round_is_converted_into_a_tap_log(app, kv):
+    """A round the older screen was entering (a draft of its phase and typed seats, the
+    dealer draw saved, the target rolled) goes on where it stood."""
+    kv.drawn()
+    kv.post("discard", v=kv.page().v)
+    since = kv.store.last_roll_id(kv.table.id)
+    kv.store.add_roll(kv.table.id, 1, screen.TARGET_ROLL, [4, 5, 5], {"target": 14})
+    old = {"round": 1, "since_roll": since, "phase": "hand", "burn": 3, "trump": "7H",
+           "slots": {"hand": {"sums": {"Ana": "14"}, "mode": {}, "cards": {}}}}  # fmt: skip
+    kv.store.save_draft(kv.table.id, screen.DRAFT, old)
+    page = kv.page()
+    assert page.phase == "hand" and page.attr("data-target") == "14"
+    assert re.search(r'data-fact="burn"><small>Burned</small> <strong>3</strong>', page.html)
+    answer = kv.sums({"Ana": 14, "Bojan": 3, "Ceca": 2})
+    assert "hand" in answer.verdicts()
+    kv.tap("settle")
+    assert [e.kind for e in kv.entries()] == ["kvanta-dealer", "kvanta-hand"]
 
 
 # ---------------------------------------------------------------- refusals and access
@@ -734,23 +770,29 @@ def test_the_trick_dispute_verdict_is_not_stored(app, kv):
 def test_bad_input_is_refused_with_a_message_and_stores_nothing(app, kv):
     kv.tricks(app, 4, 5, 5, 2)
     kv.exchange("Ana")
-    kv.post("call")
+    kv.tap("call", seat=0)
     before = kv.snapshot()
+    page = kv.page()
     bad = [
-        ("card", {"slot": "call", "player": "Ana", "card": "RJ", "v": "1"}, "not a card"),
-        ("mode", {"slot": "call", "player": "Zed", "mode": "cards"}, "Choose one of the players"),
-        ("key", {"slot": "call", "player": "Ana", "value": "99"}, "from −70 to 70"),
-        ("key", {"slot": "poker", "player": "Ana", "value": "9"}, "That step is over"),
-        ("burn", {"burn": "4"}, "That step is over"),
-        ("save-call", {"sid": "s-incomplete"}, "Enter every player"),
-        ("save-call", {}, "out of date"),
-        ("roll", {"which": "target", "sid": "r-late"}, "That step is over"),
+        ({"action": "card", "seat": 0, "card": "RJ"}, "not a card"),
+        ({"action": "card", "seat": 7, "card": "2C"}, "Name the seat"),
+        ({"action": "sum", "seat": 0, "sum": 99}, "from −70 to 70"),
+        ({"action": "burn", "seat": 0, "count": 4}, "No burn tap now"),
+        ({"action": "settle"}, "Enter every player"),
+        ({"action": "fly"}, "no tap called"),
     ]
-    for action, data, message in bad:
-        answer = kv.post(action, **data)
-        assert 400 <= answer.status < 500, (action, answer.status)
-        assert message in answer.error, (action, answer.error)
-        assert kv.snapshot() == before, action
+    for tap, message in bad:
+        answer = kv.tap(tap.pop("action"), at=page, **tap)
+        assert 400 <= answer.status < 500, (tap, answer.status)
+        assert message in answer.error, (tap, answer.error)
+        assert kv.snapshot() == before, tap
+    rolled = kv.roll(seat=1, at=page)
+    assert rolled.status == 422 and "No roll tap now" in rolled.error
+    no_id = kv.post("tap", tap='{"action": "settle"}', v=page.v, round=page.round)
+    assert no_id.status == 422 and "without its id" in no_id.error
+    garbled = kv.post("tap", tap="{", tap_id="g", v=page.v, round=page.round)
+    assert garbled.status == 422 and "not something this screen can do" in garbled.error
+    assert kv.snapshot() == before
 
 
 def test_the_watch_link_shows_the_round_and_refuses_every_write(app, kv, client, store):
@@ -761,21 +803,21 @@ def test_the_watch_link_shows_the_round_and_refuses_every_write(app, kv, client,
     panel = page.html.split('id="kv-panel"', 1)[1].split("</section>", 1)[0]
     assert "hx-post" not in panel and "<button" not in panel
     before = kv.snapshot()
-    for action in screen.ACTIONS:
+    for route in ("tap", "roll", "undo", "redo", "discard", "edit/1"):
         response = client.post(
-            f"{watch}/kvanta/{action}",
-            data={"sid": "w", "player": "Ana"},
+            f"{watch}/kvanta/{route}",
+            data={"tap": '{"action": "no-hand"}', "tap_id": "w", "v": "1", "round": "1"},
             headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
         )
-        assert response.status_code == 403, action
+        assert response.status_code == 403, route
     assert kv.snapshot() == before
 
 
 def test_other_games_have_no_kvanta_screen(client, new_table, parsed):
     url, page = new_table("szaman", NAMES)
     response = client.post(
-        url + "/kvanta/burn",
-        data={"burn": "2"},
+        url + "/kvanta/tap",
+        data={"tap": '{"action": "no-hand"}', "tap_id": "x", "v": "0", "round": "1"},
         headers={"HX-Request": "true", "X-CSRFToken": page.csrf},
     )
     assert response.status_code == 404
@@ -783,8 +825,14 @@ def test_other_games_have_no_kvanta_screen(client, new_table, parsed):
 
 def test_a_plain_form_post_redirects_to_the_table(kv):
     answer = kv.client.post(
-        f"{kv.url}/kvanta/card",
-        data={"csrf_token": kv.csrf, "slot": "dealer", "player": "Ana", "card": "2C"},
+        f"{kv.url}/kvanta/tap",
+        data={
+            "csrf_token": kv.csrf,
+            "tap": '{"action": "draw", "seat": 0, "card": "2C"}',
+            "tap_id": "plain-1",
+            "v": "0",
+            "round": "1",
+        },  # fmt: skip
     )
     assert answer.status_code == 303
     assert answer.headers["Location"].endswith("/t/" + kv.table.scorer_key)
@@ -794,8 +842,8 @@ def test_a_plain_form_post_redirects_to_the_table(kv):
 def test_a_rename_mid_round_keeps_what_was_typed_for_that_player(app, kv):
     kv.tricks(app, 4, 5, 5, 3)  # target 14, Ceca rolls a 3
     kv.exchange("Ceca")
-    kv.post("call")
-    kv.sums("call", {"Ana": 13, "Bojan": 20, "Ceca": 11})
+    kv.tap("call", seat=2)
+    kv.sums({"Ana": 13, "Bojan": 20, "Ceca": 11})
     ceca = next(p for p in kv.store.players(kv.table.id) if p.name == "Ceca")
     renamed = kv.client.post(
         f"{kv.url}/players/{ceca.id}/name",
@@ -805,17 +853,12 @@ def test_a_rename_mid_round_keeps_what_was_typed_for_that_player(app, kv):
     assert renamed.status_code == 200
     expected = api.evaluate(
         "kvanta-call",
-        {
-            "target": 14,
-            "caller": "Cveta",
-            "hands": {},
-            "sums": {"Ana": 13, "Bojan": 20, "Cveta": 11},
-        },
+        {"target": 14, "caller": "Cveta", "sums": {"Ana": 13, "Bojan": 20, "Cveta": 11}},
     )
     answer = kv.page()
     assert "Call by Cveta" in answer.html
     assert answer.points("kv-call") == expected["points"]  # nothing to type again
-    saved = kv.post("save-call", sid=answer.sid("-call"))
+    saved = kv.tap("settle")
     assert saved.status == 200, saved.error
     (entry,) = kv.entries("kvanta-call")
     assert entry.request["caller"] == "Cveta" and entry.request["sums"]["Cveta"] == 11

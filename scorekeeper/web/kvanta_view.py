@@ -1,0 +1,337 @@
+"""What the Kvanta panel shows (``scorekeeper.web.kvanta``'s view): drawn from the play
+state's JSON and the table's stored rolls, each button the tap it means in the state's
+notation. Whose cards or sum a phone is entering, and what is folded, are that phone's
+own (``data-view``, ``data-fold``); every tap names its seat."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from .. import dice
+from ..cards import RANK_TEXT
+from ..errors import RuleError
+from ..games import kvanta as engine
+from ..games.play.kvanta import MAX_BURN, SUM_SHOWINGS
+from ..i18n import gettext as _
+from . import screens
+
+EARLIER_ROLLS = 30  # the earlier dice a round's panel lists, newest first
+SUIT_ROWS = ("S", "H", "D", "C")
+RANK_ROW = (14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2)  # Kvanta's order A K Q J 10 … 2
+CARDS_BY_SUIT = [[f"{RANK_TEXT[r]}{s}" for r in RANK_ROW] for s in SUIT_ROWS]
+STEP_OF_PHASE = {
+    "dealer": "deal", "burn": "deal", "turn": "deal", "target": "target", "hand": "target",
+    "tricks": "tricks", "call": "call", "final-compare": "call", "poker": "poker",
+    "final-poker": "poker",
+}  # fmt: skip
+POKER_PHASES = ("poker", "final-poker")
+
+
+def _suit_names() -> list[str]:
+    return [_("Spades"), _("Hearts"), _("Diamonds"), _("Clubs")]  # SUIT_ROWS
+
+
+def _steps(phase: str) -> list[dict]:
+    labels = [("deal", _("Deal")), ("target", _("Target")), ("tricks", _("Tricks")),
+              ("call", _("Call")), ("poker", _("Poker"))]  # fmt: skip
+    return [{"label": label, "now": STEP_OF_PHASE.get(phase) == step} for step, label in labels]
+
+
+def category_labels() -> dict[str, str]:
+    return {
+        "five_of_a_kind": _("Five of a kind"),
+        "straight_flush": _("Straight flush"),
+        "four_of_a_kind": _("Four of a kind"),
+        "full_house": _("Full house"),
+        "flush": _("Flush"),
+        "straight": _("Straight"),
+        "three_of_a_kind": _("Three of a kind"),
+        "two_pair": _("Two pair"),
+        "pair": _("Pair"),
+        "high_card": _("High card"),
+    }
+
+
+# ---------------------------------------------------------------- rolls
+
+
+def _time(stamp: str) -> str:
+    try:
+        return datetime.fromisoformat(stamp).astimezone().strftime("%H:%M:%S")
+    except ValueError:
+        return stamp
+
+
+def roll_view(roll: dict, counting_id: int | None, fresh_id: int | None = None) -> dict:
+    exchange = roll["kind"] == "kvanta-exchange"
+    result = roll["result"]
+    if exchange:
+        label = _("Exchange die")
+        if result.get("player"):
+            label = _("Exchange die (%(name)s)", name=result["player"])
+        total = result.get("die")
+        outcome = _("Flux") if result.get("flux") else _("exchange %(n)d", n=result.get("die", 0))
+    else:
+        label, total = _("Target"), result.get("target")
+        outcome = _("target %(n)d", n=total or 0)
+    return {
+        "id": roll["id"],
+        "round": roll["round"],
+        "kind": roll["kind"],
+        "exchange": exchange,
+        "label": label,
+        "faces": [{"n": n} for n in roll["dice"] if 1 <= n <= dice.FACES],
+        "total": total,
+        "outcome": outcome,
+        "physical": roll["physical"],
+        "time": _time(roll["created"]),
+        "stamp": roll["created"],
+        "counts": roll["id"] == counting_id,
+        "fresh": roll["id"] == fresh_id,
+    }
+
+
+def _rolls(v: screens.View, last_tap: dict | None) -> dict:
+    s = screens.store_of()
+    since = v.context.get("since_roll", 0)
+    mine = s.rolls(v.table.id, after=since)
+    earlier = s.rolls(v.table.id, up_to=since, latest=EARLIER_ROLLS)
+    count = s.roll_count(v.table.id, up_to=since) if earlier else 0
+    targets = [r for r in mine if r["kind"] == "kvanta-target"]
+    counting = targets[-1]["id"] if targets and v.state.target is not None else None
+    fresh = None
+    if last_tap and last_tap.get("action") in ("roll", "reroll", "exchange") and mine:
+        fresh = mine[-1]["id"]
+    return {
+        "rolls": [roll_view(r, counting, fresh) for r in mine],
+        "earlier_rolls": [roll_view(r, None) for r in reversed(earlier)],
+        "earlier_count": count,
+        "target_roll": roll_view(targets[-1], counting, fresh) if counting else None,
+    }
+
+
+# ---------------------------------------------------------------- seats
+
+
+def keypad(v: screens.View, seat: int, value: int | None) -> list[dict]:
+    """The number keypad of one seat: each key's tap sets the sum it makes (so a retried
+    tap cannot type a digit twice)."""
+    digits = "" if value is None else str(abs(value))
+    sign = -1 if value is not None and value < 0 else 1
+    keys = []
+    for label in ("7", "8", "9", "4", "5", "6", "1", "2", "3", "±", "0", "⌫"):
+        if label.isdigit():
+            new = int(("" if digits == "0" else digits) + label)
+            ok = new <= engine.MAX_SUM
+            keys.append(
+                {"label": label, **_tap(v, "sum", seat=seat, sum=sign * new), "off": not ok}
+            )
+        elif label == "±":
+            keys.append({"label": label, **_tap(v, "sum", seat=seat, sum=-(value or 0)),
+                         "off": not value, "aria": _("Plus or minus")})  # fmt: skip
+        else:
+            rest = digits[:-1]
+            new = sign * int(rest) if rest else None
+            keys.append({"label": label, **_tap(v, "sum", seat=seat, sum=new),
+                         "off": value is None, "aria": _("Delete a digit")})  # fmt: skip
+    return keys
+
+
+def _typed_in(value: int | None) -> bool:
+    """No further digit fits the sum (0, or ten times it is over the largest sum)."""
+    return value is not None and (value == 0 or abs(value) * 10 > engine.MAX_SUM)
+
+
+def _tap(v: screens.View, action: str, **args) -> dict:
+    return {"vals": v.tap_vals(action, **args) if v.writable else None}
+
+
+def _picker(v: screens.View, action: str, seat: int | None, taken: dict) -> list[dict]:
+    args = {} if seat is None else {"seat": seat}
+    names = _suit_names()
+    return [
+        {"label": names[i], "buttons": v.picker(row, action, args, taken)}
+        for i, row in enumerate(CARDS_BY_SUIT)
+    ]
+
+
+def seats(v: screens.View, st: dict, kind: str, error: dict | None = None) -> dict:
+    """Player by player entry of a showing (``show``), the dealer draw (``draw``) or a
+    disputed trick (``play``): one part per seat, the phone choosing whose it shows."""
+    names, phase = st["players"], st["phase"]
+    taken = {code: _("3 used") for code in st["used_up"]}
+    rows = []
+    for seat, name in enumerate(names):
+        row: dict = {"seat": seat, "name": name, "cards": [], "sum": None, "error": None}
+        if kind == "draw":
+            card = st["draws"][name]
+            row.update(cards=[card] if card else [], size=1)
+            row["settled"] = row["full"] = card is not None
+            row["picker"] = _picker(v, "draw", seat, taken)
+        elif kind == "play":
+            card = st["trick"]["plays"][name]
+            row.update(cards=[card] if card else [], size=1)
+            row["settled"] = row["full"] = card is not None
+            row["picker"] = _picker(v, "play", seat, taken)
+        else:
+            show = st["shows"][name]
+            sums = phase in SUM_SHOWINGS
+            size = max(engine.POKER_SIZES) if phase in POKER_PHASES else engine.HAND_SIZE
+            typed = sums and show["sum"] is not None and len(show["cards"]) != size
+            full = len(show["cards"]) == size or (typed and _typed_in(show["sum"]))
+            row.update(cards=show["cards"], sum=show["sum"], size=size, full=full)
+            row["settled"] = full or (phase in POKER_PHASES and show["complete"])
+            row["keypad"] = keypad(v, seat, show["sum"] if typed else None) if sums else None
+            row["typed"] = typed
+            row["picker"] = _picker(v, "card", seat, taken)
+            row["hand"] = [
+                {"code": c, **_tap(v, "uncard", seat=seat, card=c)} for c in show["cards"]
+            ]
+            if error and error.get("player") == name:
+                row["error"] = error["message"]
+        rows.append(row)
+    default = next((r["seat"] for r in rows if not r["settled"]), 0)
+    key = f"kv:{v.table.id}:{v.context.get('round')}:{phase}:{kind}:{st['trick']['number']}"
+    return {"kind": kind, "rows": rows, "default": default, "view_key": key}
+
+
+def _preview(st: dict) -> dict:
+    """The engine's answer on what is shown (``result``), its refusal (``error``, with
+    the player it is about), or who is still to be entered (``missing``)."""
+    shown = st["preview"] or {}
+    out = {
+        "result": shown.get("result"),
+        "error": shown.get("error"),
+        "missing": [n for n, show in st["shows"].items() if not show["complete"]],
+    }
+    path = shown.get("path") or ""
+    for name in sorted(st["players"], key=len, reverse=True):
+        for prefix in ("hands.", "sums."):
+            if path == prefix + name or path.startswith(prefix + name + "["):
+                out["player"] = name
+    return out
+
+
+# ---------------------------------------------------------------- the panel
+
+
+def view(v: screens.View) -> dict:
+    st = v.state.to_json()
+    names, phase = st["players"], st["phase"]
+    seat_of = {name: i for i, name in enumerate(names)}
+    taps = v.data["taps"]
+    last_tap = taps[-1] if taps else None
+    out: dict = {
+        "v": v,
+        "st": st,
+        "can_write": v.writable,
+        "phase": phase,
+        "round": v.context.get("round"),
+        "names": names,
+        "dealer": st["dealer"],
+        "roller": st["roller"],
+        "trump": st["turned"],
+        "target": st["target"],
+        "steps": _steps(phase),
+        "suit_names": _suit_names(),
+        "categories": category_labels(),
+        "faces": list(range(1, dice.FACES + 1)),
+        "target_dice": list(range(dice.TARGET_DICE)),
+        "undo_tap": v.last_tap,
+        "redo_tap": v.redo_tap,
+        "begun": bool(taps),
+        "burn_asked": phase == "burn" or (v.state.round == 1 and not st["dealer"]),
+        "burn": st["burn"] if st["burn"] is not None else _game_burn(v),
+        **_rolls(v, last_tap),
+    }
+    drawn = phase in ("burn", "turn") and any(st["draws"].values())
+    out["drawn_dealer"] = st["dealer"] if drawn else None  # the draw's result, once
+    draw = [s for s in st["scoring"] if s["kind"] == "kvanta-dealer"]
+    out["drawn_reason"] = draw[0]["result"].get("reason") if drawn and draw else None
+    if phase == "dealer":
+        out["seats"] = seats(v, st, "draw")
+        out["again"] = all(st["draws"].values())
+    elif phase == "burn":
+        out["burn_choices"] = [
+            {"n": n, **_tap(v, "burn", seat=seat_of[st["dealer"]], count=n)}
+            for n in range(MAX_BURN + 1)
+        ]
+    if phase in ("turn", "final-poker"):
+        seat = seat_of[st["dealer"]]
+        out["turn_picker"] = _picker(v, "turn", seat, {})
+        if phase == "turn":
+            out["ends"] = {c: _tap(v, "end", case=c) for c in ("stop", "poker")}
+    if phase in ("target", "hand") and st["roller"]:
+        roller = seat_of[st["roller"]]
+        out["roll_tap"] = _tap(v, "roll", seat=roller)
+        out["roll_phys"] = _tap(v, "roll", seat=roller, physical=True)
+        seen = len(st["rolls"])
+        out["reroll_tap"] = _tap(v, "reroll", seat=roller, seen=seen)
+        out["reroll_phys"] = _tap(v, "reroll", seat=roller, seen=seen, physical=True)
+    if phase == "hand":
+        out["no_hand"] = _tap(v, "no-hand")
+        tied = [e for e in st["legal"] if e["action"] == "draw-winner"]
+        out["draw_winners"] = [
+            {"name": names[s], "on": v.state.draw_winner == s, **_tap(v, "draw-winner", seat=s)}
+            for s in (tied[0]["seat"] if tied else [])
+        ]
+    if phase == "tricks":
+        out["tricks"] = _tricks(v, st, seat_of)
+    if phase in ("hand", "call", "final-compare", "poker", "final-poker"):
+        out["preview"] = _preview(st)
+        out["seats"] = seats(v, st, "show", out["preview"] if "player" in out["preview"] else None)
+        out["settle"] = _tap(v, "settle")
+        out["caller"] = st["caller"] if phase != "final-compare" else None
+        out["flux_call"] = st["flux_call"]
+        out["prize"] = st["prize"]
+    return out
+
+
+def _game_burn(v: screens.View) -> int | None:
+    """K-D9: the game's burned cards, set in its first round."""
+    data, _version = screens.store_of().draft(v.table.id, "kvanta-game")
+    return (data or {}).get("burn")
+
+
+def _tricks(v: screens.View, st: dict, seat_of: dict) -> dict:
+    trick = st["trick"]
+    winner = trick["winner"]
+    out: dict = {
+        "number": trick["number"],
+        "winner": winner,
+        "die": trick["die"],
+        "flux": trick["flux"],
+        "leader": trick["leader"],
+        "winners": [
+            {"name": n, "on": winner == n, **_tap(v, "trick-winner", seat=seat_of[n])}
+            for n in st["players"]
+        ],
+        "dispute": seats(v, st, "play"),
+        "compare": _tap(v, "end", case="compare"),
+    }
+    plays = trick["plays"]
+    if all(plays.values()):
+        try:
+            out["verdict"] = engine.trick(v.state.trick_request())
+        except RuleError:
+            pass
+    if winner is not None and trick["die"] is None:
+        out["exchange_tap"] = _tap(v, "exchange", seat=seat_of[winner])
+        out["exchange_phys"] = _tap(v, "exchange", seat=seat_of[winner], physical=True)
+    if trick["die"] is not None:
+        seat = seat_of[winner]
+        out["call"] = _tap(v, "call", seat=seat)
+        out["next"] = _tap(v, "next-trick", seat=seat)
+        if trick["flux"]:
+            flux = [s for s in st["scoring"] if s["kind"] == "kvanta-flux"]
+            out["flux_points"] = flux[-1]["points"].get(winner, 0) if flux else 0
+            out["flux_live"] = _flux_live(v, st)
+    return out
+
+
+def _flux_live(v: screens.View, st: dict) -> bool:
+    """Whether this trick's Flux still counts (it can be undone in the history)."""
+    tap = (st["exchanges"] or [{}])[-1].get("tap")
+    s = screens.store_of()
+    done = s.submission(f"kv-{tap}"[:64], s.add_entry, v.table.id) if tap else None
+    return bool(done) and s.entry(v.table.id, done["entry_id"]).live
