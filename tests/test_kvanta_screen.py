@@ -240,12 +240,16 @@ def test_target_roll_is_stored_at_once_listed_and_a_retried_tap_returns_it(app, 
     assert len(kv.rolls()) == 1
     assert again.attr("data-target") == "14" and again.rolls() == first.rolls()
     # the screen offers a deliberate roll again, from the one roll it shows
-    (reroll,) = [t for t in first.taps("reroll") if "physical" not in t]
-    assert reroll == {"action": "reroll", "seat": 1, "seen": 1}
+    # any player may ask for it; the tap names who asked (#24)
+    rerolls = [t for t in first.taps("reroll") if "physical" not in t]
+    assert rerolls == [{"action": "reroll", "seat": s, "seen": 1} for s in range(3)]
+    assert first.html.count('data-confirm="Tap again: the target is rolled again"') == 6
 
-    # a deliberate re-roll is a new, listed roll, and the latest counts
-    redo = kv.roll("reroll", at=first, **{k: reroll[k] for k in ("seat", "seen")})
+    # a deliberate re-roll is a new, listed roll naming who asked, and the latest counts
+    redo = kv.roll("reroll", at=first, seat=2, seen=1)
     assert [r["dice"] for r in kv.rolls()] == [[4, 5, 5], [1, 1, 2]]
+    assert kv.rolls()[-1]["result"] == {"dice": [1, 1, 2], "target": 4, "asked_by": "Ceca"}
+    assert "Target again (asked by Ceca)" in redo.html
     assert redo.attr("data-target") == "4"
     assert len(redo.rolls()) == 2
     assert re.search(f'class="kv-roll counts" data-roll="{kv.rolls()[-1]["id"]}"', redo.html)

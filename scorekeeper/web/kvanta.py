@@ -344,6 +344,8 @@ def _throw(tap: Tap, state: KvantaRound) -> tuple[str, list[int], dict]:
         return EXCHANGE_ROLL, [rolled["die"]], {**rolled, "player": winner, "trick": state.trick}
     rng = FacesRng(_faces(dice.TARGET_DICE)) if physical else current_app.config.get("DICE_RNG")
     rolled = dice.roll_kvanta_target(rng)
+    if tap.action == "reroll":  # who asked for it, listed with the roll (#24)
+        rolled = {**rolled, "asked_by": state.players[tap.get("seat")]}
     return TARGET_ROLL, rolled["dice"], rolled
 
 

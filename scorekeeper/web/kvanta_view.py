@@ -73,6 +73,8 @@ def roll_view(roll: dict, counting_id: int | None, fresh_id: int | None = None) 
         outcome = _("Flux") if result.get("flux") else _("exchange %(n)d", n=result.get("die", 0))
     else:
         label, total = _("Target"), result.get("target")
+        if result.get("asked_by"):
+            label = _("Target again (asked by %(name)s)", name=result["asked_by"])
         outcome = _("target %(n)d", n=total or 0)
     return {
         "id": roll["id"],
@@ -266,8 +268,23 @@ def view(v: screens.View) -> dict:
         out["roll_tap"] = _tap(v, "roll", seat=roller)
         out["roll_phys"] = _tap(v, "roll", seat=roller, physical=True)
         seen = len(st["rolls"])
-        out["reroll_tap"] = _tap(v, "reroll", seat=roller, seen=seen)
-        out["reroll_phys"] = _tap(v, "reroll", seat=roller, seen=seen, physical=True)
+        # a roll again is asked for by a player, named in the tap (#24)
+        out["rerolls"] = [
+            {
+                "name": name,
+                "virtual": _tap(v, "reroll", seat=seat, seen=seen),
+                "physical": _tap(v, "reroll", seat=seat, seen=seen, physical=True),
+            }
+            for seat, name in enumerate(names)
+        ]
+        out["reroll_physical"] = [
+            {
+                "b": r["physical"],
+                "label": _("%(name)s asked: use these dice", name=r["name"]),
+                "confirm": _("Tap again: the target is rolled again"),
+            }
+            for r in out["rerolls"]
+        ]
     if phase == "hand":
         out["no_hand"] = _tap(v, "no-hand")
         tied = [e for e in st["legal"] if e["action"] == "draw-winner"]

@@ -136,7 +136,13 @@ def test_a_kvanta_round_with_flux_undercut_and_poker_prize(
     taps("#kv-panel .kv-reroll .kv-physical > summary")
     for die, face in enumerate((6, 4, 3)):  # chosen on this phone, sent with the roll
         taps(f'#kv-panel .kv-reroll .kv-face[data-die="{die}"][data-face="{face}"]')
-    tap_and_wait(page, taps, button("Use these dice"))
+    # #24: a roll again is asked for by a player, and confirmed by a second tap
+    ask = button("Ceca asked: use these dice")
+    taps(ask)
+    expect(page.locator(ask.replace("Ceca asked: use these dice", "Tap again"))).to_be_visible()
+    assert panel(page).locator(".kv-roll").count() == 1  # the first tap sent nothing
+    tap_and_wait(page, taps, "#kv-panel .kv-reroll button.armed")
+    expect(panel(page).locator(".kv-roll").nth(1)).to_contain_text("asked by Ceca")
     expect(panel(page)).to_have_attribute("data-target", "13")
     rolls = panel(page).locator(".kv-roll")
     expect(rolls).to_have_count(2)
