@@ -118,7 +118,9 @@ def test_a_kvanta_round_with_flux_undercut_and_poker_prize(
     shots(page, "kvanta-setup")
     assert_inside_viewport(page)
 
-    # 3. the target: three dice rolled on the server, shown at once and listed
+    # 3. the target: three dice rolled on the server, shown at once and listed; the
+    # screen says who rolls (#24): the player left of the dealer, who leads too
+    expect(panel(page)).to_contain_text("Bojan rolls the three dice and leads the first trick.")
     tap_and_wait(page, taps, button("Roll the three dice"))
     expect(panel(page)).to_have_attribute("data-target", "14")
     expect(panel(page).locator(".kv-target .die")).to_have_count(3)
@@ -300,6 +302,12 @@ def test_a_hand_tie_a_disputed_trick_and_the_final_comparison(
     expect(panel(page).locator('[data-verdict="poker"]')).to_contain_text(
         f"Ana wins the poker prize: {poker['prize']}."
     )
+    # #24: the Q prize's working: Ana's value v is the highest of all hands shown
+    values = poker["values"]
+    assert values["Ana"] == max(values.values())
+    expect(panel(page).locator(".kv-prize-working")).to_have_text(
+        f"Q: Ana's value v = {values['Ana']} is the highest, so the prize is {poker['prize']}."
+    )
     tap_and_wait(page, taps, button("Save the poker prize"))
     expect(panel(page)).to_have_attribute("data-round", "2")
     assert totals(page) == {"Ana": poker["prize"], "Bojan": 15}
@@ -311,6 +319,8 @@ def test_a_hand_tie_a_disputed_trick_and_the_final_comparison(
     tap_and_wait(page, taps, button("Roll the three dice"))
     expect(panel(page)).to_have_attribute("data-target", "6")
     tap_and_wait(page, taps, button("No Hand: play the tricks"))
+    # #24: who leads is shown (Bojan deals round 2, so Ana rolled and leads)
+    expect(panel(page).locator("h3", has_text="Trick 1")).to_contain_text("Ana leads")
     taps("#kv-panel .kv-dispute > summary")
     tap_and_wait(page, taps, card("AS"))
     tap_and_wait(page, taps, card("3H"))
