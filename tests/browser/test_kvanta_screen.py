@@ -386,3 +386,38 @@ def test_a_finished_game_follows_another_phone_without_a_console_error(
     expect(page.locator('#standings [data-player="Bora"]')).to_have_count(1)  # by the poll
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done()))")
     assert console_errors == []
+
+
+def test_the_cards_typed_for_a_hand_are_carried_into_the_poker(
+    page, kvanta_server, taps, console_errors
+):
+    """#24: the seven cards typed for the Hand check come along to the poker phase,
+    so nobody types them again (7 taps saved for the Hand's winner)."""
+    DICE.faces.extend([4, 5, 5])  # target 14
+    start_table(page, kvanta_server, "kvanta", ["Ana", "Bojan"])
+    tap_and_wait(page, taps, card("3D"))
+    tap_and_wait(page, taps, card("3S"))  # Ana deals, Bojan rolls
+    tap_and_wait(page, taps, '#kv-panel .kv-burn button[data-action="burn"]:text-is("0")')
+    tap_and_wait(page, taps, card("2C"))
+    tap_and_wait(page, taps, button("Roll the three dice"))
+    expect(panel(page)).to_have_attribute("data-target", "14")
+
+    taps("#kv-panel .kv-hand-check > summary")
+    taps("#kv-panel .kv-editor:visible .kv-cards-instead > summary")
+    hand = ["9H", "5D", "KS", "QS", "JC", "KH", "QH"]  # 9 + 5: a sum of 14
+    for code in hand:
+        tap_and_wait(page, taps, card(code))
+    expect(panel(page).locator(".kv-editor:visible")).to_have_attribute("data-editing", "Bojan")
+    tap_and_wait(page, taps, key("3"))
+    expect(panel(page).locator('[data-verdict="hand"]')).to_contain_text("Ana has Hand")
+    tap_and_wait(page, taps, button("Save Hand: +15 to Ana"))
+    expect(panel(page)).to_have_attribute("data-phase", "poker")
+    assert totals(page) == {"Ana": 15, "Bojan": 0}
+
+    # in the poker, Ana's seven cards are there already; only Bojan's are to enter
+    seat = panel(page).locator('.kv-seat[data-player="Ana"] .kv-seat-value')
+    expect(seat).to_contain_text("7/7")
+    for code in hand:
+        expect(seat).to_contain_text(code[:-1])
+    expect(panel(page).locator(".kv-editor:visible")).to_have_attribute("data-editing", "Bojan")
+    assert_inside_viewport(page)
