@@ -301,6 +301,19 @@ def test_physical_dice_are_chosen_on_the_phone_and_marked(app, kv):
     assert "Exchange 4 cards, or call." in answer.html
 
 
+def test_a_phone_cannot_send_its_own_dice_through_the_tap_route(app, kv):
+    """The dice of a roll come from the server's roll route; a roll tap carrying the
+    numbers a phone chose, sent to the tap route, is refused and stores nothing."""
+    kv.dealt()
+    before = kv.snapshot()
+    for action, args in (("roll", {"dice": [6, 6, 6]}), ("exchange", {"die": 6})):
+        refused = kv.tap(action, seat=1, **args)
+        assert refused.status == 422 and "rolled on the server" in refused.error
+    assert kv.snapshot() == before and kv.page().phase == "target"
+    garbled = kv.post("tap", tap="[1]", tap_id="x", v="1", round="1")
+    assert garbled.status == 422 and kv.snapshot() == before
+
+
 def test_rolling_needs_the_deal_first_and_the_exchange_die_once_per_trick(app, kv):
     early = kv.roll(seat=1)  # no dealer drawn yet
     assert early.status == 409 and "before the dice are rolled" in early.error

@@ -24,6 +24,8 @@ are faces chosen on the phone and sent with the tap. Tests may set
 
 from __future__ import annotations
 
+import json
+
 from flask import Blueprint, current_app, request
 
 from .. import dice, store
@@ -313,6 +315,25 @@ screens.adopt(bp, SCREEN)
 
 
 # ---------------------------------------------------------------- dice
+
+
+@bp.before_request
+def dice_only_from_the_server():
+    """A roll tap carries its dice: only the roll route makes them (never a phone's own
+    numbers through the tap route)."""
+    if request.endpoint != "kvanta.tap":
+        return None
+    try:
+        action = json.loads(request.form.get("tap") or "{}").get("action")
+    except (ValueError, AttributeError, RecursionError):
+        return None  # the tap route refuses it with its own reason
+    if action not in ROLL_KINDS:
+        return None
+    screens._only_tables_of("kvanta")()  # the game's guard, which runs after this one
+    table, access, screen = screens._request_screen()
+    log = screens.store_of().tap_log(table.id, DRAFT)
+    refusal = screens.Refusal(_("Dice are rolled on the server: use the roll buttons."), "tap")
+    return screens.answer(screen, table, access, log, refusal=refusal)
 
 
 def _faces(count: int) -> list[int]:
