@@ -43,9 +43,40 @@ def szaman_taps() -> list[dict]:
     return taps
 
 
-def measure(game: str, players: tuple[str, ...], taps: list[dict]) -> dict:
+class Dice:
+    """Kvanta's dice for the bench: these faces, in turn (the roll route rolls them)."""
+
+    def __init__(self, faces):
+        self.faces = list(faces)
+
+    def randrange(self, start, stop):
+        return self.faces.pop(0)
+
+
+def kvanta_taps() -> list[dict]:
+    """Kvanta's round 1 from the dealer draw to the call settled (Ceca calls, undercut):
+    the three rolls go through the roll route (the server rolls 4 5 5, then 3)."""
+    taps = [{"action": "draw", "seat": s, "card": c} for s, c in enumerate(("2C", "9D", "KS"))]
+    taps += [
+        {"action": "burn", "seat": 0, "count": 3},
+        {"action": "turn", "seat": 0, "card": "7H"},
+        {"action": "roll", "seat": 1},
+        {"action": "no-hand"},
+        {"action": "trick-winner", "seat": 2},
+        {"action": "exchange", "seat": 2},
+        {"action": "call", "seat": 2},
+    ]
+    taps += [{"action": "sum", "seat": s, "sum": n} for s, n in enumerate((13, 20, 11))]
+    return [*taps, {"action": "settle"}]
+
+
+ROLL_ROUTE = {"kvanta": ("roll", "reroll", "exchange")}  # taps the server rolls the dice of
+
+
+def measure(game: str, players: tuple[str, ...], taps: list[dict], config=None) -> dict:
     folder = tempfile.mkdtemp()
     app = create_app({"TESTING": True, "DATABASE": f"{folder}/bench.sqlite", "SECRET_KEY": "bench"})
+    app.config.update(config or {})
     app.config["WTF_CSRF_ENABLED"] = False
     served: list[float] = []
     inner = app.wsgi_app
@@ -71,8 +102,9 @@ def measure(game: str, players: tuple[str, ...], taps: list[dict]) -> dict:
     for number, tap in enumerate(taps):
         statements.clear()
         conn.set_trace_callback(statements.append)
+        route = "roll" if tap["action"] in ROLL_ROUTE.get(game, ()) else "tap"
         response = client.post(
-            f"{url}/{game}/tap",
+            f"{url}/{game}/{route}",
             data={
                 "tap_id": f"b{number}",
                 "tap": json.dumps(tap),
@@ -109,10 +141,12 @@ def main() -> None:
         "szaman": (NAMES, szaman_taps()),
         "vezimas": example_taps("vezimas-played-out"),
         "cowboy": example_taps("cowboy-tens"),
+        "kvanta": (("Ana", "Bojan", "Ceca"), kvanta_taps()),
     }
+    configs = {"kvanta": {"DICE_RNG": Dice([4, 5, 5, 3])}}
     print(f"One tap, in-process (target: ≤ {TARGET_STATEMENTS} statements, ≤ {TARGET_MS} ms)")
     for game, (players, taps) in games.items():
-        m = measure(game, players, taps)
+        m = measure(game, players, taps, configs.get(game))
         if "refused" in m:
             print(f"  {game:8} not measured: {m['refused']}")
             continue
