@@ -528,6 +528,10 @@ def test_poker_prize_with_a_king_uses_the_totals_after_the_call(app, kv):
     # the round is complete: the draft is closed and round 2 begins, dealt by Bojan
     assert kv.draft() is None
     assert saved.round == "2" and "Bojan deals" in saved.html
+    # the closing tap sent again (its answer was lost): stored once, the table as it stands
+    again = kv.tap("settle", tap_id=kv.last_id)
+    assert again.status == 200 and "Already saved." in again.html and again.round == "2"
+    assert len(kv.entries("kvanta-poker")) == 1 and kv.draft() is None
 
 
 def test_seven_cards_for_poker_keep_the_best_five(app, kv):

@@ -318,22 +318,34 @@ screens.adopt(bp, SCREEN)
 
 
 @bp.before_request
-def dice_only_from_the_server():
+def before_a_tap():
     """A roll tap carries its dice: only the roll route makes them (never a phone's own
-    numbers through the tap route)."""
+    numbers through the tap route). A tap that closed a round, sent again once the round
+    is closed (its answer was lost), is answered as the table stands: it was stored."""
     if request.endpoint != "kvanta.tap":
         return None
     try:
         action = json.loads(request.form.get("tap") or "{}").get("action")
     except (ValueError, AttributeError, RecursionError):
         return None  # the tap route refuses it with its own reason
-    if action not in ROLL_KINDS:
+    tap_id = request.form.get("tap_id") or ""
+    if action not in ROLL_KINDS and (action != "settle" or not tap_id):
         return None
     screens._only_tables_of("kvanta")()  # the game's guard, which runs after this one
     table, access, screen = screens._request_screen()
-    log = screens.store_of().tap_log(table.id, DRAFT)
-    refusal = screens.Refusal(_("Dice are rolled on the server: use the roll buttons."), "tap")
-    return screens.answer(screen, table, access, log, refusal=refusal)
+    s = screens.store_of()
+    log = s.tap_log(table.id, DRAFT)
+    if action in ROLL_KINDS:
+        refusal = screens.Refusal(_("Dice are rolled on the server: use the roll buttons."), "tap")
+        return screens.answer(screen, table, access, log, refusal=refusal)
+    in_log = any(t.get("id") == tap_id for t in (log.data or {}).get("taps", ()))
+    try:
+        stored = s.submission(_sid(tap_id), s.add_entry, table.id)
+    except store.StoreError:
+        return None
+    if stored is None or in_log:
+        return None
+    return screens.answer(screen, table, access, log, notice=_("Already saved."))
 
 
 def _faces(count: int) -> list[int]:
