@@ -1112,28 +1112,9 @@ class Store:
                     f"Round {round_number} was just entered on another phone; "
                     "nothing was saved. Check the history before adding it again."
                 )
-            valid_ids = {p.id for p in self.players(table_id)}
-            if not set(points) <= valid_ids:
-                raise StoreError("Points were given for someone who is not at this table.")
-            entry_id = self._insert(
-                "entries",
-                {
-                    "table_id": table_id,
-                    "round": round_number,
-                    "kind": kind,
-                    "request": json.dumps(request, ensure_ascii=False),
-                    "result": json.dumps(result, ensure_ascii=False),
-                    "created": now(),
-                    "submission_id": submission_id,
-                    "supersedes": supersedes,
-                },
+            entry_id = self._write_entry(
+                table_id, round_number, kind, request, result, points, submission_id, supersedes
             )
-            self.db.conn.executemany(
-                "INSERT INTO entry_points (entry_id, player_id, points) VALUES (?, ?, ?)",
-                [(entry_id, pid, int(pts)) for pid, pts in points.items()],
-            )
-            if supersedes is not None:
-                self._event(supersedes, "superseded", by_entry=entry_id)
             for old_id in replaces:
                 old = self._entry_row(table_id, old_id)
                 if not self._is_live(old_id):
@@ -1714,27 +1695,9 @@ class Store:
                 round_number = self._entry_row(table_id, replaces[0])["round"]
             else:
                 round_number = self.next_round(table_id)
-            if not set(points) <= {p.id for p in self.players(table_id)}:
-                raise StoreError("Points were given for someone who is not at this table.")
-            entry_id = self._insert(
-                "entries",
-                {
-                    "table_id": table_id,
-                    "round": round_number,
-                    "kind": kind,
-                    "request": json.dumps(request, ensure_ascii=False),
-                    "result": json.dumps(result, ensure_ascii=False),
-                    "created": now(),
-                    "submission_id": submission_id,
-                    "supersedes": old_id,
-                },
+            entry_id = self._write_entry(
+                table_id, round_number, kind, request, result, points, submission_id, old_id
             )
-            self.db.conn.executemany(
-                "INSERT INTO entry_points (entry_id, player_id, points) VALUES (?, ?, ?)",
-                [(entry_id, pid, int(pts)) for pid, pts in points.items()],
-            )
-            if old_id is not None:
-                self._event(old_id, "superseded", by_entry=entry_id)
             # ``also``: more entries of the same round closed by the same log (a Kvanta
             # round's several scores), as (kind, request, result, points); an edit of
             # such a round supersedes every one of them
@@ -1743,26 +1706,11 @@ class Store:
                     self._event(other, "superseded", by_entry=entry_id)
             also_ids = []
             for more_kind, more_request, more_result, more_points in also:
-                if not set(more_points) <= {p.id for p in self.players(table_id)}:
-                    raise StoreError("Points were given for someone who is not at this table.")
-                more_id = self._insert(
-                    "entries",
-                    {
-                        "table_id": table_id,
-                        "round": round_number,
-                        "kind": more_kind,
-                        "request": json.dumps(more_request, ensure_ascii=False),
-                        "result": json.dumps(more_result, ensure_ascii=False),
-                        "created": now(),
-                        "submission_id": None,
-                        "supersedes": None,
-                    },
+                also_ids.append(
+                    self._write_entry(
+                        table_id, round_number, more_kind, more_request, more_result, more_points
+                    )
                 )
-                self.db.conn.executemany(
-                    "INSERT INTO entry_points (entry_id, player_id, points) VALUES (?, ?, ?)",
-                    [(more_id, pid, int(pts)) for pid, pts in more_points.items()],
-                )
-                also_ids.append(more_id)
             for taken in replaces:
                 if not self._is_live(taken):
                     raise Conflict(
@@ -2165,6 +2113,41 @@ class Store:
                 "Check the board, then tap again."
             )
 
+    def _write_entry(
+        self,
+        table_id: int,
+        round_number: int,
+        kind: str,
+        request: dict,
+        result: dict,
+        points: dict[int, int],
+        submission_id: str | None = None,
+        supersedes: int | None = None,
+    ) -> int:
+        """One entry with its points (and the superseded entry's event), inside a write."""
+        if not set(points) <= {p.id for p in self.players(table_id)}:
+            raise StoreError("Points were given for someone who is not at this table.")
+        entry_id = self._insert(
+            "entries",
+            {
+                "table_id": table_id,
+                "round": round_number,
+                "kind": kind,
+                "request": json.dumps(request, ensure_ascii=False),
+                "result": json.dumps(result, ensure_ascii=False),
+                "created": now(),
+                "submission_id": submission_id,
+                "supersedes": supersedes,
+            },
+        )
+        self.db.conn.executemany(
+            "INSERT INTO entry_points (entry_id, player_id, points) VALUES (?, ?, ?)",
+            [(entry_id, pid, int(pts)) for pid, pts in points.items()],
+        )
+        if supersedes is not None:
+            self._event(supersedes, "superseded", by_entry=entry_id)
+        return entry_id
+
     def _insert(self, table: str, row: dict) -> int:
         """One row into one of our own tables; returns its rowid. Plain SQL, because
         sqlite-utils' ``insert`` inspects the schema on every call, which costs more
@@ -2247,6 +2230,11 @@ class TapLog:
     version: int
     table_version: int
     changed: bool
+
+    @property
+    def editing(self) -> bool:
+        """The log reopens a saved entry (an Edit), rather than a deal being played."""
+        return bool(self.data and (self.data.get("context") or {}).get("supersedes") is not None)
 
 
 class Unchanged(Exception):

@@ -471,8 +471,7 @@ screens.adopt(bp, SCREEN)
 def panel_context(table: store.Table, summary: TableSummary, access: str) -> dict:
     s = screens.store_of()
     log = s.tap_log(table.id, DRAFT)
-    editing = bool(log.data and (log.data.get("context") or {}).get("supersedes") is not None)
-    if summary.standings.finished and not editing:
+    if summary.standings.finished and not log.editing:
         return {
             "deals": catalog.game(table.game).clean_settings(screens.settings_of(table))["deals"],
             "finished": True,

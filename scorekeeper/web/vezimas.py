@@ -494,7 +494,6 @@ screens.adopt(bp, SCREEN)
 
 def panel_context(table: store.Table, summary: TableSummary, access: str) -> dict:
     log = screens.store_of().tap_log(table.id, DRAFT)
-    editing = bool(log.data and (log.data.get("context") or {}).get("supersedes") is not None)
-    if summary.standings.finished and not editing:
+    if summary.standings.finished and not log.editing:
         return {"finished": True, "can_write": False}
     return view(screens.view_of(SCREEN, table, access, log, summary=summary))

@@ -101,6 +101,21 @@ class State(Protocol):
     def to_json(self) -> dict: ...
 
 
+class Checks:
+    """``verify`` and ``can`` of a state type whose ``apply`` checks a tap before it
+    makes the next state (every game's does): one rule, never written twice."""
+
+    def verify(self, tap: Tap) -> None:
+        self.apply(tap)
+
+    def can(self, tap: Tap) -> bool:
+        try:
+            self.apply(tap)
+        except RuleError:
+            return False
+        return True
+
+
 def tap_path(at: str, path: str) -> str:
     """A refusal's path inside the log: a path relative to the tap (``".card"``, as
     ``verify`` names a tap's argument) or none is placed under the tap's own

@@ -24,7 +24,7 @@ from ...cards import ACE, KING, RANKS, SUITS, Card, CardError, parse_card
 from ...errors import RuleError
 from .. import catalog
 from .. import cowboy as engine
-from . import Refused, Tap
+from . import Checks, Refused, Tap
 
 GAME = catalog.GAMES["cowboy"]
 DECK = tuple(str(Card(rank, suit)) for suit in SUITS for rank in reversed(RANKS))
@@ -168,7 +168,7 @@ ACTIONS: dict[str, tuple[str, ...]] = {
 
 
 @dataclass(frozen=True)
-class CowboyDeal:
+class CowboyDeal(Checks):
     """One Wyoming Cowboy deal, from its first tap to its closing ``cowboy-deal``.
 
     >>> from scorekeeper.games.play import replay
@@ -219,16 +219,6 @@ class CowboyDeal:
         clean = GAME.clean_settings(dict(settings))
         rules = tuple((key, bool(clean[key])) for key in engine.HOUSE_RULES)
         return cls(tuple(names), rules, tuple(Holding() for _ in names))
-
-    def verify(self, tap: Tap) -> None:
-        self.apply(tap)
-
-    def can(self, tap: Tap) -> bool:
-        try:
-            self.apply(tap)
-        except RuleError:
-            return False
-        return True
 
     def apply(self, tap: Tap) -> CowboyDeal:
         allowed = ACTIONS.get(tap.action)

@@ -33,7 +33,7 @@ from ...errors import RuleError
 from .. import catalog
 from .. import kvanta as engine
 from ..poker import hand_sum
-from . import Refused, Tap
+from . import Checks, Refused, Tap
 
 MAX_BURN = 10  # RULES §3 "Game start": 0–10 cards
 # RULES §3 "Prize": a J or Q prize is the gap (vmax − v) over this divisor, rounded up,
@@ -113,7 +113,7 @@ def _engine(kind, request: dict) -> dict:
 
 
 @dataclass(frozen=True)
-class KvantaRound:
+class KvantaRound(Checks):
     """One Kvanta round (see the module's docstring for the context and the taps).
 
     >>> from . import replay
@@ -436,16 +436,6 @@ class KvantaRound:
         return points
 
     # ― taps ―
-
-    def verify(self, tap: Tap) -> None:
-        self.apply(tap)
-
-    def can(self, tap: Tap) -> bool:
-        try:
-            self.apply(tap)
-        except RuleError:
-            return False
-        return True
 
     def apply(self, tap: Tap) -> KvantaRound:
         handler = _HANDLERS.get(tap.action)

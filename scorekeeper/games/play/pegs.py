@@ -21,7 +21,7 @@ from ...cards import JOKER, RANK_TEXT, Card, CardError, parse_card
 from ...errors import RuleError
 from .. import catalog
 from .. import pegs as engine
-from . import Refused, Tap
+from . import Checks, Refused, Tap
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK")
 HAND_SIZE = 5
@@ -96,7 +96,7 @@ class Play:
 
 
 @dataclass(frozen=True)
-class PegsRace:
+class PegsRace(Checks):
     """The board, whose turn it is and the plays so far.
 
     >>> from . import replay
@@ -337,16 +337,6 @@ class PegsRace:
         return [r for r in RANKS if board.has_legal_move(self.turn, card_for_rank(r))]
 
     # ― taps ―
-
-    def verify(self, tap: Tap) -> None:
-        self.apply(tap)
-
-    def can(self, tap: Tap) -> bool:
-        try:
-            self.apply(tap)
-        except RuleError:
-            return False
-        return True
 
     def apply(self, tap: Tap) -> PegsRace:
         handler = _HANDLERS.get(tap.action)

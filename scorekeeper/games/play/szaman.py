@@ -29,7 +29,7 @@ from ...cards import Card
 from ...errors import RuleError
 from .. import catalog
 from .. import szaman as engine
-from . import Refused, Tap
+from . import Checks, Refused, Tap
 
 JOKERS = tuple(str(card) for card in sorted(set(engine.JOKER_OF.values())))  # BJ, RJ
 DECK = tuple(
@@ -86,7 +86,7 @@ def _card(raw: object, path: str = ".card") -> str:
 
 
 @dataclass(frozen=True)
-class SzamanDeal:
+class SzamanDeal(Checks):
     """One Szaman deal being entered (see the module's docstring for the taps).
 
     >>> from . import replay
@@ -255,16 +255,6 @@ class SzamanDeal:
         return self.scored[1]
 
     # ― taps ―
-
-    def verify(self, tap: Tap) -> None:
-        self.apply(tap)
-
-    def can(self, tap: Tap) -> bool:
-        try:
-            self.apply(tap)
-        except RuleError:
-            return False
-        return True
 
     def apply(self, tap: Tap) -> SzamanDeal:
         args = ARGS.get(tap.action)

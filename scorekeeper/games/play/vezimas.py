@@ -33,7 +33,7 @@ from ... import validate as v
 from ...errors import RuleError
 from .. import catalog
 from .. import vezimas as engine
-from . import Refused, Tap
+from . import Checks, Refused, Tap
 
 # the 24 cards, a row per suit in the order trumps are handed out (♣ ♠ ♥ ♦), 9 … A
 DECK = tuple(
@@ -85,7 +85,7 @@ class PileCard:
 
 
 @dataclass(frozen=True)
-class VezimasDeal:
+class VezimasDeal(Checks):
     """One Vežimas deal being played (see the module's docstring for the taps).
 
     >>> from . import replay
@@ -261,16 +261,6 @@ class VezimasDeal:
         return [c for c in DECK if c not in on_pile and c not in elsewhere]
 
     # ― taps ―
-
-    def verify(self, tap: Tap) -> None:
-        self.apply(tap)
-
-    def can(self, tap: Tap) -> bool:
-        try:
-            self.apply(tap)
-        except RuleError:
-            return False
-        return True
 
     def apply(self, tap: Tap) -> VezimasDeal:
         args = ARGS.get(tap.action)
