@@ -331,8 +331,8 @@ def before_a_tap():
     tap_id = request.form.get("tap_id") or ""
     if action not in ROLL_KINDS and (action != "settle" or not tap_id):
         return None
-    screens._only_tables_of("kvanta")()  # the game's guard, which runs after this one
-    table, access, screen = screens._request_screen()
+    screens.only_tables_of("kvanta")()  # the game's guard, which runs after this one
+    table, access, screen = screens.request_screen()
     s = screens.store_of()
     log = s.tap_log(table.id, DRAFT)
     if action in ROLL_KINDS:
@@ -391,11 +391,11 @@ def _with_dice(tap: Tap, faces: list[int]) -> Tap:
 def roll(key: str):
     """A target roll, a roll again or the exchange die: the tap checked with stand-in
     dice, the dice rolled and stored (once per tap id), then the tap logged with them."""
-    table, access, screen = screens._request_screen()
+    table, access, screen = screens.request_screen()
     s = screens.store_of()
     try:
-        seen_version, seen_round = screens._deal_seen()
-        tap = screens._posted_tap()
+        seen_version, seen_round = screens.deal_seen()
+        tap = screens.posted_tap()
         if tap.action not in ROLL_KINDS:
             raise screens.Refusal(_("That is not a roll of the dice."), "tap")
         log = s.tap_log(table.id, DRAFT)

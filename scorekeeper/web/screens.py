@@ -96,7 +96,7 @@ def game_module(slug: str):
     module = importlib.import_module(f"scorekeeper.web.{slug}")
     if not getattr(module.bp, "_game_guarded", False):
         # every route of a game's screen answers only for a table of that game
-        module.bp.before_request(_only_tables_of(slug))
+        module.bp.before_request(only_tables_of(slug))
         module.bp._game_guarded = True
     return module
 
@@ -108,7 +108,7 @@ def draft_renamer(slug: str):
     return getattr(game_module(slug), "rename_in_draft", None)
 
 
-def _only_tables_of(slug: str):
+def only_tables_of(slug: str):
     def guard():
         from .tables import get_store  # tables imports this module
 
@@ -536,7 +536,7 @@ def _posted_int(name: str) -> int | None:
     return value if abs(value) <= store.MAX_ROWID else None
 
 
-def _posted_tap() -> Tap:
+def posted_tap() -> Tap:
     """The tap a button sent: its id (made on the phone) and its JSON notation."""
     tap_id = request.form.get("tap_id") or ""
     text = request.form.get("tap") or ""
@@ -552,7 +552,7 @@ def _posted_tap() -> Tap:
     return Tap.from_json({**raw, "id": tap_id})
 
 
-def _request_screen() -> tuple[store.Table, str, TapScreen]:
+def request_screen() -> tuple[store.Table, str, TapScreen]:
     """The table of this request (read once, by the game's guard), for the scorer link."""
     table, access = g.screen_table
     if access != "score":
@@ -569,7 +569,7 @@ def stale_notice() -> str:
     )
 
 
-def _deal_seen() -> tuple[int, int]:
+def deal_seen() -> tuple[int, int]:
     version, round_number = _posted_int("v"), _posted_int("round")
     if version is None or round_number is None:
         raise Refusal(_("This tap came without its deal; reload the page."))
@@ -609,12 +609,12 @@ def tap_route(key: str):
     refused with nothing stored."""
     from .tables import get_store
 
-    table, access, screen = _request_screen()
+    table, access, screen = request_screen()
     s = get_store()
     made: dict = {}
     try:
-        seen_version, seen_round = _deal_seen()
-        tap = _posted_tap()
+        seen_version, seen_round = deal_seen()
+        tap = posted_tap()
 
         def check(data: dict) -> None:
             if data["context"].get("round") != seen_round:
@@ -650,7 +650,7 @@ def tap_route(key: str):
 def _undo_or_redo(which: str):
     from .tables import get_store
 
-    table, access, screen = _request_screen()
+    table, access, screen = request_screen()
     s = get_store()
     tap_id = request.form.get("tap_id") or ""
     try:
@@ -735,13 +735,13 @@ def save_route(key: str):
     """Close the deal: one entry (superseding the one reopened, for an edit)."""
     from .tables import after_write, get_store
 
-    table, access, screen = _request_screen()
+    table, access, screen = request_screen()
     s = get_store()
     submission_id = request.form.get("submission_id") or None
     try:
         if s.submission(submission_id, s.close_draft_into_entry, table.id) is not None:
             return after_write(table, message=_("Already saved."))
-        seen_version, seen_round = _deal_seen()
+        seen_version, seen_round = deal_seen()
         log = s.tap_log(table.id, screen.draft)
         if log.data is None or "context" not in log.data:
             raise Refusal(_("The deal is not finished yet: nothing was saved."))
@@ -763,7 +763,7 @@ def edit_route(key: str, entry_id: int):
     """Edit: a saved entry's tap log back on the screen, every card as it was."""
     from .tables import after_write, get_store
 
-    table, access, screen = _request_screen()
+    table, access, screen = request_screen()
     s = get_store()
     try:
         entry = s.entry(table.id, entry_id)
@@ -789,7 +789,7 @@ def discard_route(key: str):
     """Give up an edit (or a deal begun): the draft is dropped, the saved entry stays."""
     from .tables import after_write, get_store
 
-    table, access, screen = _request_screen()
+    table, access, screen = request_screen()
     s = get_store()
     try:
         version = _posted_int("v")
