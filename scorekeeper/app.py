@@ -347,6 +347,8 @@ def create_app(test_config: dict | None = None, *, database: str | None = None) 
     screens.register_template_helpers(app)
     csrf.exempt(api_views.bp)  # the score API stores nothing
 
+    app.wsgi_app = table_views.UnchangedPoll(app, list(SECURITY_HEADERS))
+
     @app.get("/healthz")
     def healthz():
         """A bare route: liveness checks, and the floor of the load benchmark."""

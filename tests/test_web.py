@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 
@@ -251,6 +252,38 @@ def test_the_poll_is_cheap_until_something_changes(client, new_table, parsed):
     assert 'id="standings" hx-swap-oob="true"' in body and ">3<" in body
     # the numbers being typed on the pad are never swapped out
     assert 'name="points-' not in body
+
+
+def test_an_unchanged_poll_answered_before_flask_is_the_views_own_answer(
+    app, client, new_table, monkeypatch
+):
+    """``UnchangedPoll`` answers an unchanged table's poll without the app: the same
+    status, body and headers as ``live`` gives, and nothing else is answered by it."""
+    url, table = new_table()
+    version = re.search(r'data-version="(\d+)"', table.html).group(1)
+    seen = []
+    inner = app.wsgi_app.wsgi_app
+
+    def counted(environ, start_response):
+        seen.append(environ["PATH_INFO"])
+        return inner(environ, start_response)
+
+    monkeypatch.setattr(app.wsgi_app, "wsgi_app", counted)
+    fast = client.get(f"{url}/live?v={version}")
+    assert seen == []  # the app never saw it
+    monkeypatch.setattr(app, "wsgi_app", counted)  # now through Flask, as before
+    slow = client.get(f"{url}/live?v={version}")
+    assert seen == [f"{urlparse(url).path}/live"]
+    assert (fast.status_code, fast.get_data()) == (slow.status_code, slow.get_data()) == (200, b"")
+    assert sorted(fast.headers.items()) == sorted(slow.headers.items())
+    monkeypatch.undo()
+    seen.clear()
+    monkeypatch.setattr(app.wsgi_app, "wsgi_app", counted)
+    # another version, a key no table has, another query: the app answers them
+    assert client.get(f"{url}/live?v={int(version) + 1}").get_data() != b""
+    assert client.get(f"/t/{'x' * 22}/live?v=1").status_code == 404
+    assert client.get(f"{url}/live?v={version}&x=1").status_code == 200
+    assert len(seen) == 3
 
 
 def test_a_board_answer_moves_the_poll_on_to_its_version(client, new_table, store):
