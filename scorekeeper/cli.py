@@ -361,10 +361,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--workers",
         type=_positive,
         default=None,
-        help="worker processes (default: two per core, at most 8)",
+        help="worker processes (default: one per core, at most 8)",
     )
     p.add_argument(
-        "--threads", type=_positive, default=None, help="threads per worker (default: 1)"
+        "--threads", type=_positive, default=None, help="threads per worker (default: 4)"
     )
     p.add_argument("--no-qr", action="store_true", help="don't print the QR code")
     p.set_defaults(func=cmd_serve)

