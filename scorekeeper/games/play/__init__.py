@@ -25,6 +25,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import re
@@ -99,6 +100,43 @@ class State(Protocol):
     def apply(self, tap: Tap) -> Self: ...
 
     def to_json(self) -> dict: ...
+
+
+def check_arguments(
+    tap: Tap, game: str, arguments: Mapping[str, Any], required: Mapping[str, Any] | None = None
+) -> dict:
+    """A tap's arguments as a dict, once its action is one of ``arguments`` (action →
+    its argument names), it names no other argument and it has every required one
+    (``required``: action → names; by default all of them)."""
+    names = arguments.get(tap.action)
+    if names is None:
+        raise Refused(
+            f"{game} has no tap called {tap.action!r}; the taps are {', '.join(arguments)}.",
+            ".action",
+        )
+    given = dict(tap.args)
+    for key in given:
+        if key not in names:
+            raise Refused(f"The {tap.action} tap has no argument {key!r}.", "." + key)
+    for key in (required or {}).get(tap.action, names):
+        if key not in given:
+            raise Refused(f"The {tap.action} tap needs its {key}.", "." + key)
+    return given
+
+
+def refusing(start):
+    """A state type's ``start`` whose rule errors are Refused, as a tap's are."""
+
+    @functools.wraps(start)
+    def started(cls, *args, **kwargs):
+        try:
+            return start(cls, *args, **kwargs)
+        except Refused:
+            raise
+        except RuleError as exc:
+            raise Refused(exc.message, exc.path) from None
+
+    return classmethod(started)
 
 
 class Checks:

@@ -33,7 +33,7 @@ from ...errors import RuleError
 from .. import catalog
 from .. import kvanta as engine
 from ..poker import hand_sum
-from . import Checks, Refused, Tap
+from . import Checks, Refused, Tap, refusing
 
 MAX_BURN = 10  # RULES §3 "Game start": 0–10 cards
 # RULES §3 "Prize": a J or Q prize is the gap (vmax − v) over this divisor, rounded up,
@@ -176,17 +176,8 @@ class KvantaRound(Checks):
 
     # ― start ―
 
-    @classmethod
+    @refusing
     def start(cls, players: object, settings: Mapping[str, Any] | None = None) -> KvantaRound:
-        try:
-            return cls._start(players, settings)
-        except Refused:
-            raise
-        except RuleError as exc:
-            raise Refused(exc.message, exc.path) from None
-
-    @classmethod
-    def _start(cls, players: object, settings: Mapping[str, Any] | None) -> KvantaRound:
         info = catalog.game("kvanta")
         info.check_players(v.array(players, "players"))
         names = tuple(v.players(players, "players", info.min_players, info.max_players))

@@ -21,7 +21,7 @@ from ...cards import JOKER, RANK_TEXT, Card, CardError, parse_card
 from ...errors import RuleError
 from .. import catalog
 from .. import pegs as engine
-from . import Checks, Refused, Tap
+from . import Checks, Refused, Tap, refusing
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK")
 HAND_SIZE = 5
@@ -121,17 +121,8 @@ class PegsRace(Checks):
     turn: int
     plays: tuple[Play, ...] = ()
 
-    @classmethod
+    @refusing
     def start(cls, players: object, settings: Mapping[str, Any] | None = None) -> PegsRace:
-        try:
-            return cls._start(players, settings)
-        except Refused:
-            raise
-        except RuleError as exc:
-            raise Refused(exc.message, exc.path) from None
-
-    @classmethod
-    def _start(cls, players: object, settings: Mapping[str, Any] | None) -> PegsRace:
         info = catalog.game("pegs")
         info.check_players(v.array(players, "players"))
         names = v.players(players, "players", info.min_players, info.max_players)

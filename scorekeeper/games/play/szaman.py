@@ -29,7 +29,7 @@ from ...cards import Card
 from ...errors import RuleError
 from .. import catalog
 from .. import szaman as engine
-from . import Checks, Refused, Tap
+from . import Checks, Refused, Tap, check_arguments
 
 JOKERS = tuple(str(card) for card in sorted(set(engine.JOKER_OF.values())))  # BJ, RJ
 DECK = tuple(
@@ -257,19 +257,7 @@ class SzamanDeal(Checks):
     # ― taps ―
 
     def apply(self, tap: Tap) -> SzamanDeal:
-        args = ARGS.get(tap.action)
-        if args is None:
-            raise Refused(
-                f"Szaman has no tap called {tap.action!r}; the taps are {', '.join(ARGS)}.",
-                ".action",
-            )
-        given = dict(tap.args)
-        for key in given:
-            if key not in args:
-                raise Refused(f"The {tap.action} tap has no argument {key!r}.", "." + key)
-        for key in REQUIRED.get(tap.action, args):
-            if key not in given:
-                raise Refused(f"The {tap.action} tap needs its {key}.", "." + key)
+        check_arguments(tap, "Szaman", ARGS, REQUIRED)
         return getattr(self, "_" + tap.action)(tap)
 
     def _seat(self, tap: Tap) -> int:

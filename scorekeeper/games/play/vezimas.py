@@ -33,7 +33,7 @@ from ... import validate as v
 from ...errors import RuleError
 from .. import catalog
 from .. import vezimas as engine
-from . import Checks, Refused, Tap
+from . import Checks, Refused, Tap, check_arguments
 
 # the 24 cards, a row per suit in the order trumps are handed out (♣ ♠ ♥ ♦), 9 … A
 DECK = tuple(
@@ -263,19 +263,7 @@ class VezimasDeal(Checks):
     # ― taps ―
 
     def apply(self, tap: Tap) -> VezimasDeal:
-        args = ARGS.get(tap.action)
-        if args is None:
-            raise Refused(
-                f"Vežimas has no tap called {tap.action!r}; the taps are {', '.join(ARGS)}.",
-                ".action",
-            )
-        given = dict(tap.args)
-        for key in given:
-            if key not in args:
-                raise Refused(f"The {tap.action} tap has no argument {key!r}.", "." + key)
-        for key in args:
-            if key not in given:
-                raise Refused(f"The {tap.action} tap needs its {key}.", "." + key)
+        check_arguments(tap, "Vežimas", ARGS)
         return getattr(self, "_" + tap.action)(tap)
 
     def _seat(self, tap: Tap) -> int:
