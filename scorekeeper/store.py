@@ -271,6 +271,10 @@ def connect(
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=15)
     else:
+        if not os.path.exists(path) and os.path.isdir(os.path.dirname(os.path.abspath(path))):
+            # the file alone is gone: removed under a running server, as a write on an
+            # older connection finds it (``transaction``), whichever thread asks first
+            raise DatabaseGone(_DATABASE_GONE)
         absolute = os.fsencode(os.path.abspath(path))
         conn = sqlite3.connect(
             f"file:{quote_from_bytes(absolute)}?mode=rw",
@@ -1191,21 +1195,7 @@ class Store:
             [table_id],
         ).fetchall()
         points = self._points(table_id)
-        return [
-            Entry(
-                id=r[0],
-                round=r[1],
-                kind=r[2],
-                request=json.loads(r[3]),
-                result=json.loads(r[4]),
-                created=r[5],
-                submission_id=r[6],
-                supersedes=r[7],
-                state=r[8] if r[8] in ("voided", "superseded") else "live",
-                points=points.get(r[0], {}),
-            )
-            for r in rows
-        ]
+        return [_entry(r, points.get(r[0], {})) for r in rows]
 
     # -- a long table, read in bounded parts: what a page, poll or sheet shows costs
     # the same at round 10 or 10,000 (only sums and counts run over all of it, in SQL)

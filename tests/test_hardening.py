@@ -431,6 +431,21 @@ def test_a_round_posted_after_the_database_file_was_removed_is_a_503(
     assert loud and database in loud[0].getMessage()
 
 
+def test_a_server_thread_opening_the_removed_database_says_it_was_removed(app, client, new_table):
+    """Finding 4 on a thread of the server that had no connection yet (each thread
+    has its own): the post is refused with the same message as on an older
+    connection, not as a folder that cannot be opened."""
+    url, page = new_table()
+    database = app.config["DATABASE"]
+    for suffix in ("", "-wal", "-shm"):
+        Path(database + suffix).unlink(missing_ok=True)
+    table_views._thread_stores.stores.clear()  # as a thread that never opened it
+    answer = _round(client, url, page)
+    assert answer.status_code == 503
+    assert "removed, moved or replaced" in html.unescape(answer.get_data(as_text=True))
+    assert not Path(database).exists()
+
+
 def test_a_database_replaced_by_another_file_is_a_503(app, client, new_table, tmp_path):
     url, page = new_table()
     database = Path(app.config["DATABASE"])
@@ -875,7 +890,9 @@ def test_a_real_server_refuses_writes_once_its_database_file_is_removed(tmp_path
             for n in range(1, 6)
         ]
         assert [a.status_code for a in answers] == [503] * 5
-        assert all("removed, moved or replaced" in html.unescape(a.text) for a in answers)
+        assert all("removed, moved or replaced" in html.unescape(a.text) for a in answers), [
+            html.unescape(a.text)[:300] for a in answers
+        ]
     finally:
         proc.terminate()
         proc.wait(timeout=20)
