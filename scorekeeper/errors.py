@@ -1,12 +1,39 @@
 """The one error type every engine raises: a sentence a player understands and the
-path of the field it is about (``held.Ana[2]``; ``""`` for the request as a whole)."""
+path of the field it is about (``held.Ana[2]``; ``""`` for the request as a whole).
+
+The sentence is an English msgid with named variables, translated when it is read
+(``message``) in the catalogue of whoever shows it (see :mod:`scorekeeper.messages`):
+
+>>> err = RuleError("%(name)s holds %(count)d cards.", "held", name="Ana", count=3)
+>>> err.message, err.english, err.msgid
+('Ana holds 3 cards.', 'Ana holds 3 cards.', '%(name)s holds %(count)d cards.')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .messages import Text
 
 
 class RuleError(ValueError):
-    def __init__(self, message: str, path: str = ""):
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str | Text, path: str = "", /, **variables: Any):
+        self.text = message if isinstance(message, Text) else Text(message, **variables)
         self.path = path
+        super().__init__(self.text.english())
+
+    @property
+    def message(self) -> str:
+        """The sentence in the language being spoken now."""
+        return str(self.text)
+
+    @property
+    def english(self) -> str:
+        return self.text.english()
+
+    @property
+    def msgid(self) -> str:
+        return self.text.msgid
 
     def as_dict(self) -> dict:
         return {"error": {"message": self.message, "path": self.path}}
@@ -16,9 +43,13 @@ class UnknownKind(LookupError):
     """No engine answers this kind."""
 
     def __init__(self, kind: str):
-        super().__init__(f"There is no scoring kind called {kind!r}.")
+        self.text = Text("There is no scoring kind called %(kind)r.", kind=kind)
+        super().__init__(self.text.english())
         self.kind = kind
-        self.message = str(self)
+
+    @property
+    def message(self) -> str:
+        return str(self.text)
 
     def as_dict(self) -> dict:
         return {"error": {"message": self.message, "path": "kind"}}

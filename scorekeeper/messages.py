@@ -1,0 +1,110 @@
+"""Sentences for players, translated where they are shown, not where they are made.
+
+The engines are pure and know no request, so they cannot know its language. They
+write an English msgid with named variables (``Text``, ``Plural`` or a
+:class:`~scorekeeper.errors.RuleError` directly); the sentence is looked up in the
+catalogue of whoever shows it: the web layer installs the request's catalogue
+(:func:`use`), the CLI the one of ``--lang``. With nothing installed it is English.
+
+>>> str(Text("%(name)s has no card left.", name="Ana"))
+'Ana has no card left.'
+>>> str(Plural("%(num)d card", "%(num)d cards", 2))
+'2 cards'
+>>> str(Text("Seat %(seat)s: %(what)s", seat=2, what=Text("start")))
+'Seat 2: start'
+
+A literal marked with :func:`N_` stays a plain string (a label in a table of data)
+and is translated by :func:`gettext` where it is read.
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+from collections.abc import Callable
+from typing import Any
+
+_NULL = _gettext.NullTranslations()
+_current: Callable[[], Any] = lambda: _NULL  # noqa: E731 — replaced by use()
+
+
+def use(translations: Callable[[], Any]) -> None:
+    """Install the function that gives the catalogue to speak now (an object with
+    ``gettext``/``ngettext``, as Python's and Babel's translations have)."""
+    global _current
+    _current = translations
+
+
+def catalogue():
+    return _current() or _NULL
+
+
+def N_(msgid: str) -> str:
+    """Mark a literal for the catalogue; it is translated where it is shown."""
+    return msgid
+
+
+def gettext(msgid: str, **variables: Any) -> str:
+    return _say(catalogue(), msgid, None, None, variables)
+
+
+def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
+    return _say(catalogue(), singular, plural, num, variables)
+
+
+def _say(cat, msgid: str, plural: str | None, num: int | None, variables: dict) -> str:
+    if plural is None:
+        text = cat.gettext(msgid) if msgid else msgid
+    else:
+        variables = {"num": num, **variables}
+        text = cat.ngettext(msgid, plural, num)
+    if not variables:
+        return text
+    shown = {k: v.render(cat) if isinstance(v, Text) else v for k, v in variables.items()}
+    return text % shown
+
+
+class Text:
+    """A sentence kept as its msgid and variables; ``str()`` translates it now.
+    A variable may itself be a ``Text`` (a word that needs translating too)."""
+
+    __slots__ = ("msgid", "variables")
+
+    def __init__(self, msgid: str, /, **variables: Any):
+        self.msgid = msgid
+        self.variables = variables
+
+    def __str__(self) -> str:
+        return self.render(catalogue())
+
+    def render(self, cat) -> str:
+        return _say(cat, self.msgid, None, None, self.variables)
+
+    def english(self) -> str:
+        return self.render(_NULL)
+
+    def __repr__(self) -> str:
+        return f"Text({self.msgid!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and vars_of(self) == vars_of(other)
+
+    def __hash__(self) -> int:
+        return hash(self.msgid)
+
+
+class Plural(Text):
+    """A sentence whose form depends on a number (``%(num)d`` in both forms)."""
+
+    __slots__ = ("plural", "num")
+
+    def __init__(self, singular: str, plural: str, num: int, /, **variables: Any):
+        super().__init__(singular, **variables)
+        self.plural = plural
+        self.num = num
+
+    def render(self, cat) -> str:
+        return _say(cat, self.msgid, self.plural, self.num, self.variables)
+
+
+def vars_of(text: Text) -> tuple:
+    return (text.msgid, getattr(text, "plural", None), getattr(text, "num", None), text.variables)
