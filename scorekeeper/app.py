@@ -327,8 +327,7 @@ def create_app(test_config: dict | None = None, *, database: str | None = None) 
 
     csrf.init_app(app)
     htmx.init_app(app)
-    babel.init_app(app)
-    i18n.install(app)
+    i18n.install(app, babel)
 
     # create or upgrade the schema once, before the first request
     store.Store.open(app.config["DATABASE"]).close()

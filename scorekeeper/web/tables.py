@@ -29,7 +29,7 @@ from flask import (
     url_for,
 )
 
-from .. import api, store, validate
+from .. import api, i18n, store, validate
 from ..app import csrf, htmx
 from ..errors import RuleError
 from ..games import catalog
@@ -92,6 +92,7 @@ def load(key: str, write: bool = False) -> tuple[store.Table, str]:
         table, access = get_store().table_by_key(key)
     except store.NotFound:
         abort(404)
+    i18n.table_loaded(table)
     if write and access != "score":
         abort(
             403, description=_("This is the watch link: it shows the table but cannot change it.")

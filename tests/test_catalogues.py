@@ -1,0 +1,121 @@
+"""The catalogues: every sentence of the source is in each of the five, translated,
+not fuzzy, with the same placeholders, and not left in English (issue: languages).
+
+A msgstr may equal its msgid only when there is nothing to translate (numbers,
+placeholders, card codes, symbols) or the msgid is listed in the language's
+``same.txt`` (proper names and game terms its players use as they are).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+ROOT = Path(__file__).resolve().parent.parent
+TRANSLATIONS = ROOT / "scorekeeper" / "translations"
+LANGUAGES = ("sr_Latn", "sr_Cyrl", "pl", "lt", "sk")
+
+PLACEHOLDER = re.compile(r"%\((\w+)\)[sdrif]|%%")
+# what is the same in every language: placeholders, markup, card codes (KH, 10♥),
+# decision ids (C-D4), numbers and signs
+NOTHING_TO_SAY = re.compile(
+    r"%\(\w+\)[sdrif]|%%|\*\*|<[^>]+>|&\w+;|\b[CKVSPH]-D\d+\b|\b(?:10|[2-9AJQKT])[♠♥♦♣SHDC]?\b"
+    r"|\bJK\b|[\d\W_]+",
+    re.UNICODE,
+)
+
+
+def makefile_keywords() -> list[str]:
+    (line,) = [x for x in (ROOT / "Makefile").read_text().splitlines() if x.startswith("KEYWORDS")]
+    return shlex.split(line.split(":=", 1)[1])
+
+
+@pytest.fixture(scope="module")
+def source_msgids(tmp_path_factory) -> set[str]:
+    pot = tmp_path_factory.mktemp("pot") / "messages.pot"
+    subprocess.run(
+        [str(Path(sys.executable).with_name("pybabel")), "-q", "extract", "-F", "babel.cfg"]
+        + makefile_keywords()
+        + ["--no-location", "-o", str(pot), "."],
+        cwd=ROOT,
+        check=True,
+    )
+    with pot.open("rb") as fp:
+        return {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(fp) if m.id}
+
+
+def catalogue(language: str):
+    with (TRANSLATIONS / language / "LC_MESSAGES" / "messages.po").open("rb") as fp:
+        return read_po(fp, locale=language)
+
+
+def kept_same(language: str) -> set[str]:
+    path = TRANSLATIONS / language / "same.txt"
+    if not path.exists():
+        return set()
+    return {line for line in path.read_text().splitlines() if line and not line.startswith("#")}
+
+
+def forms(message) -> list[str]:
+    return list(message.string) if isinstance(message.string, tuple | list) else [message.string]
+
+
+def ids(message) -> list[str]:
+    return list(message.id) if isinstance(message.id, tuple | list) else [message.id]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_sentence_of_the_source_is_in_the_catalogue(language, source_msgids):
+    have = {ids(m)[0] for m in catalogue(language) if m.id}
+    missing = sorted(source_msgids - have)
+    assert not missing, f"{len(missing)} not in {language} (run `make messages`): {missing[:5]}"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_entry_is_translated_and_not_fuzzy(language):
+    cat = catalogue(language)
+    untranslated = [ids(m)[0] for m in cat if m.id and not all(forms(m))]
+    fuzzy = [ids(m)[0] for m in cat if m.id and m.fuzzy]
+    assert not untranslated, f"{len(untranslated)} untranslated: {untranslated[:5]}"
+    assert not fuzzy, f"{len(fuzzy)} fuzzy: {fuzzy[:5]}"
+    assert len(cat.plural_forms) and cat.num_plurals == 3
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_placeholders_match_and_babel_finds_no_error(language):
+    cat = catalogue(language)
+    errors = [(m.id, [str(e) for e in errs]) for m, errs in cat.check() if errs]
+    assert not errors, errors[:5]
+    wrong = []
+    for m in cat:
+        if not m.id:
+            continue
+        wanted = {p for i in ids(m) for p in PLACEHOLDER.findall(i)}
+        for text in forms(m):
+            if text and set(PLACEHOLDER.findall(text)) != wanted:
+                wrong.append((ids(m)[0], text))
+    assert not wrong, wrong[:5]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_nothing_is_left_in_english(language):
+    cat = catalogue(language)
+    same = kept_same(language)
+    left = [
+        m.id
+        for m in cat
+        if m.id
+        and isinstance(m.id, str)
+        and m.string == m.id
+        and m.id not in same
+        and NOTHING_TO_SAY.sub("", m.id).strip()
+    ]
+    assert not left, f"{len(left)} msgstr equal to the English msgid: {left[:8]}"
+    unknown = same - {m.id for m in cat if m.id}
+    assert not unknown, f"same.txt lists msgids the catalogue does not have: {sorted(unknown)}"
