@@ -136,6 +136,12 @@ def current_language() -> str:
     return found
 
 
+def cache_key() -> tuple[str, str | None]:
+    """What a page rendered for this request depends on: its language, and whether
+    its links carry ``?lang=``."""
+    return current_language(), g.get("_url_language")
+
+
 def table_loaded(table) -> None:
     """The request is about this table: it speaks the table's language, unless the
     link or the phone says otherwise. Called where the web layer reads the table."""

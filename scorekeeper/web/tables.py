@@ -28,6 +28,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import format_date
 
 from .. import api, i18n, store, validate
 from ..app import csrf, htmx
@@ -190,6 +191,7 @@ def _render_cached(table: store.Table, access: str, variant: str, render) -> lis
         access,
         variant,
         request.host_url,
+        i18n.cache_key(),
     )
     with _rendered_lock:
         parts = _rendered.get(key)
@@ -282,6 +284,7 @@ def home():
         form={},
         errors={},
         submission_id=new_submission_id(),
+        table_language=i18n.phone_language(),
     )
 
 
@@ -361,9 +364,11 @@ def parse_table_form(form) -> tuple[dict, dict]:
     table_name = table_name or _(
         "%(game)s, %(date)s",
         game=game.name,
-        date=datetime.now(UTC).strftime("%d %b %Y"),
+        date=format_date(datetime.now(UTC), "medium"),
     )
-    values.update(game=slug, names=names, settings=settings, name=table_name)
+    # the table's language: as chosen, else what this phone speaks
+    language = i18n.known(form.get("language")) or i18n.phone_language()
+    values.update(game=slug, names=names, settings=settings, name=table_name, language=language)
     return values, errors
 
 
@@ -378,6 +383,7 @@ def create_table():
                 form=request.form,
                 errors=errors,
                 submission_id=request.form.get("submission_id") or new_submission_id(),
+                table_language=values.get("language") or i18n.phone_language(),
             ),
             422,
         )
@@ -387,6 +393,7 @@ def create_table():
         values["names"],
         values["settings"],
         submission_id=request.form.get("submission_id") or None,
+        language=values["language"],
     )
     return see_other(url_for("tables.table_page", key=outcome["scorer_key"]))
 
