@@ -125,3 +125,35 @@ def test_nothing_is_left_in_english(language):
     assert not left, f"{len(left)} msgstr equal to the English msgid: {left[:8]}"
     unknown = same - {m.id for m in cat if m.id}
     assert not unknown, f"same.txt lists msgids the catalogue does not have: {sorted(unknown)}"
+
+
+def test_the_cyrillic_catalogue_is_the_latin_one_transliterated():
+    """``make cyrillic`` made it, and nobody edited one script and not the other."""
+    from scorekeeper import cyrillic
+
+    latin = {m.id if isinstance(m.id, str) else m.id[0]: m for m in catalogue("sr_Latn") if m.id}
+    terms = tuple(t for t in kept_same("sr_Latn") if re.search(r"[A-Za-z]", t))
+    differ = []
+    for m in catalogue("sr_Cyrl"):
+        if not m.id:
+            continue
+        source = latin.get(ids(m)[0])
+        assert source is not None, ids(m)[0]
+        wanted = (
+            forms(source)
+            if m.id in terms
+            else [cyrillic.cyrillic(text, terms) for text in forms(source)]
+        )
+        if forms(m) != wanted:
+            differ.append(ids(m)[0])
+    assert not differ, f"run `make cyrillic`: {len(differ)} differ, e.g. {differ[:3]}"
+
+
+def test_cyrillic_keeps_what_is_not_serbian_text():
+    from scorekeeper import cyrillic
+
+    text = "%(name)s: **Marijaž** K♥ i 10♦, <b>džoker</b> (C-D4) &nbsp;Ljubljana"
+    assert cyrillic.cyrillic(text) == (
+        "%(name)s: **Маријаж** K♥ и 10♦, <b>џокер</b> (C-D4) &nbsp;Љубљана"
+    )
+    assert cyrillic.cyrillic("Hand ili Zilch", ("Hand", "Zilch")) == "Hand или Zilch"

@@ -182,3 +182,13 @@ def test_the_cli_and_pure_code_speak_english_without_a_request():
         assert RuleError("No card left.").message == "No card left."  # not in the catalogue
     finally:
         i18n.stop_speaking(token)
+
+
+def test_the_translation_layer_s_examples():
+    import doctest
+
+    from scorekeeper import cyrillic, errors, messages
+
+    for module in (messages, errors, cyrillic):
+        failures, tried = doctest.testmod(module)
+        assert tried and not failures, module.__name__
