@@ -101,13 +101,15 @@ def catalogue_for(language: str) -> NullTranslations:
     if language == DEFAULT or language not in LANGUAGES:
         return NullTranslations()
     folder = DIRECTORY / directory_name(language) / "LC_MESSAGES"
-    if not (folder / "messages.mo").exists() and (folder / "messages.po").exists():
-        return _compiled_now(folder / "messages.po")
+    po, mo = folder / "messages.po", folder / "messages.mo"
+    if po.exists() and (not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime):
+        return _compiled_now(po)  # a catalogue edited since it was compiled
     return Translations.load(str(DIRECTORY), [directory_name(language)], "messages")
 
 
 def _compiled_now(po: Path) -> Translations:
-    """A catalogue not compiled yet (a source tree before ``make``): compiled in memory."""
+    """A catalogue not compiled yet, or changed since (a source tree before ``make``):
+    compiled in memory."""
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
