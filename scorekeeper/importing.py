@@ -18,6 +18,7 @@ from . import api
 from . import validate as v
 from .errors import RuleError
 from .games import catalog
+from .messages import Text
 from .store import KEY_FORMAT, MAX_ROWID, MAX_TABLE_NAME, StoreError
 
 # Points of one entry: far beyond any game's (a Cowboy deal stays within a few
@@ -36,11 +37,7 @@ GENERIC_KINDS = ("manual-points", "game-end")  # entries of every game's table
 def entry_kinds(game: str) -> frozenset[str]:
     """The kinds of entry a table of ``game`` keeps: the score pad's and the game end's,
     and those its own screen stores (the ones the history names)."""
-    from .summary import KIND_LABELS  # not at the top: summary reads the store
-
-    return frozenset(
-        kind for kind in KIND_LABELS if kind in GENERIC_KINDS or kind.startswith(f"{game}-")
-    )
+    return frozenset((*GENERIC_KINDS, *catalog.GAMES[game].entry_kinds))
 
 
 def check_export(data: object) -> dict:
@@ -166,8 +163,10 @@ def _checked(data: object) -> dict:
         ids.add(entry_id)
         if not isinstance(e["kind"], str) or e["kind"] not in kinds:
             raise RuleError(
-                f"{e['kind']!r} is not a kind of entry a {game.name} table keeps.",
+                "%(kind)r is not a kind of entry a %(game)s table keeps.",
                 v.join(path, "kind"),
+                kind=e["kind"],
+                game=Text(game.name),
             )
         request = v.mapping(e["request"], v.join(path, "request"))
         if e["kind"] in api.KINDS:
