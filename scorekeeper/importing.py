@@ -26,7 +26,6 @@ from .store import KEY_FORMAT, MAX_ROWID, MAX_TABLE_NAME, StoreError
 MAX_POINTS = 1_000_000
 MAX_ROUND = 1_000_000
 EVENTS = ("voided", "restored", "superseded")
-ROLL_KINDS = ("kvanta-target", "kvanta-exchange")
 MAX_STAMP = 64
 MAX_MESSAGE = 300  # a refusal is one line, however long the field it names
 
@@ -236,7 +235,7 @@ def _checked(data: object) -> dict:
         rolls.append(
             {
                 "round": v.integer(r["round"], v.join(path, "round"), 0, MAX_ROUND),
-                "kind": v.choice(r["kind"], v.join(path, "kind"), ROLL_KINDS),
+                "kind": v.choice(r["kind"], v.join(path, "kind"), catalog.roll_kinds()),
                 "dice": [
                     v.integer(d, v.join(v.join(path, "dice"), j), 1, 6) for j, d in enumerate(dice)
                 ],

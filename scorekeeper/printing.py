@@ -878,8 +878,9 @@ def build_all(out_dir: Path | None = None) -> list[Path]:
     out = Path(out_dir) if out_dir else BUILD_DIR
     out.mkdir(parents=True, exist_ok=True)
     paths = []
-    for slug in catalog.GAMES:
-        for make in (rule_card, blank_sheet):
+    for slug, game in catalog.GAMES.items():
+        # a game whose record names no rule card prints its sheet alone
+        for make in (rule_card, blank_sheet) if game.rule_card else (blank_sheet,):
             doc = _when_free(lambda make=make, slug=slug: make(slug))
             path = out / doc.filename
             path.write_bytes(doc.pdf)

@@ -11,13 +11,21 @@ five; and no module but a game's own compares a game's slug to a literal.
 from __future__ import annotations
 
 import ast
+import html
+import importlib
+import json
 import re
 from pathlib import Path
 
+import flask_babel
 import pytest
+from babel.support import NullTranslations
+from conftest import UNLIMITED_CREATION, Page, start_table
+from flask import Blueprint
 from jinja2 import ChoiceLoader, DictLoader
 
-from scorekeeper import api, printing
+from scorekeeper import api, create_app, printing
+from scorekeeper.cli import main
 from scorekeeper.errors import RuleError, UnknownKind
 from scorekeeper.games import catalog, registry, results, standings
 from scorekeeper.messages import N_
@@ -62,8 +70,26 @@ def knock_dealer(players, progress) -> str:
     return players[-1]  # in Knock the last seat always deals
 
 
+def knock_progress(settings: dict, latest) -> dict:
+    tap = latest(frozenset({"knock-tap"}), lambda e: True)
+    return {"last_tap": tap["request"].get("player") if tap else None}
+
+
+def knock_shake() -> dict:
+    return {"dice": [4], "knocks": 4}
+
+
 def knock_sheet(seats: list[str], settings: dict) -> dict:
     return {"knock_rows": 3 * len(seats), "knock_target": settings["target"]}
+
+
+# its screen: this module's blueprint (a screen with no panel shows the score pad)
+bp = Blueprint("knock", __name__, url_prefix="/t/<key>/knock")
+
+
+@bp.get("/hello")
+def hello(key: str):
+    return "knock knock"
 
 
 KNOCK = catalog.Game(
@@ -84,6 +110,9 @@ KNOCK = catalog.Game(
         {"target": catalog.ResultSetting(100, results.whole(1, 1000))},
     ),
     dealer=knock_dealer,
+    progress=knock_progress,
+    rolls={"knock-shake": f"{__name__}:knock_shake"},
+    screen=__name__,
     sheet=f"{__name__}:knock_sheet",
     sheet_template="games/knock/sheet.html",
 )
@@ -128,6 +157,14 @@ def test_an_unregistered_game_is_unknown(knock):
     assert err.value.path == "game"
 
 
+def test_the_cli_rolls_the_new_games_dice(knock, capsys):
+    assert main(["roll", "knock-shake"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"dice": [4], "knocks": 4}
+    assert main(["roll", "knock-kick"]) == 2
+    assert "no roll called 'knock-kick'" in capsys.readouterr().err
+    assert catalog.roll_kinds() == ("kvanta-target", "kvanta-exchange", "knock-shake")
+
+
 def test_game_result_answers_for_the_new_game(knock):
     request = {
         "game": "knock",
@@ -154,8 +191,10 @@ def test_standings_come_from_the_new_games_record(knock):
         {"round": 2, "kind": "knock-round", "request": {}, "result": {}, "points": {"Ana": 30}},
         {"round": 3, "kind": "knock-round", "request": {}, "result": {}, "points": {"Ceca": 10}},
     ]
+    live[0]["request"] = {"player": "Bojan"}
     progress = standings.progress_of("knock", {}, live)
     assert progress.deals_played == 2  # a tap is no deal of its own
+    assert progress.facts == {"last_tap": "Bojan"}  # what its record reads of its entries
     assert "knock-tap" in standings.non_deal_kinds()
     going = standings.standings("knock", PLAYERS, {"Ana": 30, "Ceca": 10}, {}, progress)
     assert not going.finished and going.order == ["Ana", "Ceca", "Bojan"]
@@ -269,3 +308,78 @@ def test_no_shared_template_names_a_game():
             if not own:
                 offending += [f"{rel}: {m.group(0)}" for m in quoted.finditer(path.read_text())]
     assert offending == []
+
+
+def test_a_table_of_the_new_game_is_played_on_its_screen(knock, tmp_path):
+    """The app mounts the game's screen, offers it on the home page, and its table
+    keeps score on the pad and ranks by the record (game-result)."""
+    config = {"TESTING": True, "DATABASE": str(tmp_path / "knock.sqlite")}
+    app = create_app({**config, "SECRET_KEY": "k", "CREATE_RATE_LIMIT": UNLIMITED_CREATION})
+    client = app.test_client()
+    assert "<strong>Knock</strong><small>A toy game · 2 or 3 players" in client.get("/").text
+    url, table = start_table(client, "knock", ("Ana", "Bojan"), **{"knock-target": "50"})
+    assert client.get(url + "/knock/hello").text == "knock knock"
+    assert '<span class="topbar-game">Knock</span>' in table.html
+    assert "Winning total: <strong>50</strong>" in table.html
+    fields = table.player_fields()
+    data = {"csrf_token": table.csrf, "submission_id": table.submission_id}
+    data.update(dict(zip(fields, ["60", "10"], strict=True)))
+    after = Page(client.post(url + "/rounds", data=data, follow_redirects=True))
+    assert after.status == 200 and after.totals() == {"Ana": 60, "Bojan": 10}
+    assert "Ana knocked loudest." in after.html
+
+
+def test_every_record_points_at_what_exists():
+    """Each game's references (its screen, play state, rule card, sheets, dice and
+    the breakdown of its kinds) name a module and attribute that are there."""
+    for slug, game in catalog.GAMES.items():
+        references = [game.rule_card, game.sheet, game.filled_sheet, game.play_state]
+        references += [k.breakdown for k in game.kinds]
+        references += list(game.rolls.values())
+        for reference in filter(None, references):
+            assert catalog.resolve(reference) is not None, (slug, reference)
+        assert importlib.import_module(game.screen_module).bp.name == slug
+        assert game.rule_card and game.sheet and game.play_state, slug
+
+
+# ---------------------------------------------------------------- the catalogue's words
+
+
+class Words(NullTranslations):
+    """A catalogue that knows a few words (the app has no translations of its own yet)."""
+
+    def __init__(self, words: dict[str, str]):
+        super().__init__()
+        self.words = words
+
+    def gettext(self, message: str) -> str:
+        return self.words.get(message, message)
+
+    ugettext = gettext
+
+
+def test_the_catalogues_words_are_translated_where_they_are_shown(client, monkeypatch):
+    """Names, subtitles, setting and option labels and the history's labels are
+    marked in the records and translated by the page that shows them."""
+    words = {
+        "Wyoming Cowboy": "Kauboj iz Vajominga",
+        "Illegal marriage's queen is also a harlot": "I dama je bludnica",
+        "What a lost deal gives": "Šta nosi izgubljeno deljenje",
+        "A letter of VEŽIMAS": "Slovo reči VEŽIMAS",
+        "Szaman": "Šaman",
+    }
+    english = html.unescape(client.get("/").text)
+    assert all(msgid in english and said not in english for msgid, said in words.items())
+
+    monkeypatch.setattr(flask_babel, "get_translations", lambda: Words(words))
+    home = html.unescape(client.get("/").text)
+    for msgid, said in words.items():
+        assert said in home, msgid
+    assert "Wyoming Cowboy" not in home
+    # (a table's page is kept as rendered in its language: made after the change)
+    _url, table_page = start_table(
+        client, "vezimas", ("Ana", "Bojan"), **{"vezimas-tally": "letters"}
+    )
+    table = html.unescape(table_page.html)
+    assert "Šta nosi izgubljeno deljenje: <strong>Slovo reči VEŽIMAS</strong>" in table
+    assert '<h1 class="rc-title">Šaman</h1>' in client.get("/rules/szaman").text

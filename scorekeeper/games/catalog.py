@@ -12,6 +12,7 @@ marked with ``N_`` and translated where they are shown.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -90,13 +91,16 @@ class Kind:
     ``deal``: an entry of it makes its round a deal (the dealer draw, a marriage shown
     or a board move do not). ``points``: the per-player points of its result.
     ``variants``: (request field, label): an entry whose request names the field is
-    that instead (a Pegs discard is stored as the board unchanged)."""
+    that instead (a Pegs discard is stored as the board unchanged). ``breakdown``:
+    where the history finds why an entry scored what it did ("module:function" of
+    the web layer, ``(request, result, seat_names) → lines``)."""
 
     name: str
     label: str = ""
     deal: bool = True
     points: Callable[[dict], dict[str, int]] = _points
     variants: tuple[tuple[str, str], ...] = ()
+    breakdown: str = ""
 
 
 @dataclass(frozen=True)
@@ -108,7 +112,7 @@ class ResultSetting:
     check: Callable[[object, str], object]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Result:
     """How ``game-result`` answers for the game (RULES §6), and how its standings
     are worded from that answer.
@@ -130,13 +134,13 @@ class Result:
     view: Callable[..., dict] | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one record per game: the same game is the same record
 class Game:
     """One game, declared once (by its engine module, listed in :mod:`.registry`)."""
 
     slug: str
     name: str  # in the original language
-    subtitle: str  # English
+    subtitle: str  # in English
     player_counts: tuple[int, ...]
     settings: tuple[Setting, ...] = field(default_factory=tuple)
     summary: str = ""
@@ -149,10 +153,12 @@ class Game:
     # dealer) → Standings
     standings: Callable[..., Any] | None = None
     dealer: Callable[..., str | None] | None = None  # (players, progress); None: to the left
-    # (settings, latest) → Progress fields the table's latest entries say; ``latest(kinds,
-    # says)``: the newest live entry of those kinds that ``says(entry)``
+    # (settings, latest) → what the table's latest entries say beyond the totals: Progress
+    # fields, any other name goes to Progress.facts; ``latest(kinds, says)``: the newest
+    # live entry of those kinds that ``says(entry)``
     progress: Callable[..., dict] | None = None
     players_end: bool = False  # the players end the game (the table offers "End the game")
+    rolls: Mapping[str, str] = field(default_factory=dict)  # dice roll kind → "module:roll"
     # where the web and print layers find the rest, as "module:attribute"
     screen: str = ""  # default scorekeeper.web.<slug>
     play_state: str = ""  # the deal's play state as a log of taps (scorekeeper.games.play)
@@ -165,7 +171,7 @@ class Game:
     def __post_init__(self) -> None:
         prefix = f"{self.slug}-"
         # the API finds a kind's game by its name without reading every game
-        for name in (*self.engines, *(k.name for k in self.kinds)):
+        for name in (*self.engines, *(k.name for k in self.kinds), *self.rolls):
             if not name.startswith(prefix):
                 raise ValueError(f"{self.slug}: kind {name!r} must start with {prefix!r}")
 
@@ -247,8 +253,9 @@ def _counts_text(counts: tuple[int, ...]) -> str:
     return ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
 
 
+@functools.cache
 def resolve(reference: str) -> Any:
-    """``"package.module:attribute"`` → that attribute (the module imported now)."""
+    """``"package.module:attribute"`` → that attribute (the module imported on first use)."""
     module, _, attribute = reference.partition(":")
     return getattr(importlib.import_module(module), attribute)
 
@@ -284,6 +291,18 @@ def kind_record(kind: str) -> tuple[Game, Kind | None] | None:
     if described is None and kind not in found.engines:
         return None
     return found, described
+
+
+def roll_kinds() -> tuple[str, ...]:
+    """Every kind of dice roll a table keeps, the games' in the registry's order."""
+    return tuple(kind for game in GAMES.values() for kind in game.rolls)
+
+
+def roll(kind: str) -> Callable[[], dict] | None:
+    """The function that rolls ``kind`` (named ``<slug>-…``), None when no game has it."""
+    slug = kind.partition("-")[0] if isinstance(kind, str) else ""
+    reference = GAMES[slug].rolls.get(kind) if slug in GAMES else None
+    return resolve(reference) if reference else None
 
 
 def game(slug: str) -> Game:

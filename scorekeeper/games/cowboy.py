@@ -762,7 +762,12 @@ GAME = catalog.Game(
     N_("Shoot cowboys, lay tens, first to 500."),
     engines=KINDS,
     kinds=(
-        catalog.Kind("cowboy-deal", N_("Deal"), points=_deal_points),
+        catalog.Kind(
+            "cowboy-deal",
+            N_("Deal"),
+            points=_deal_points,
+            breakdown="scorekeeper.web.breakdown:_cowboy_deal",
+        ),
         catalog.Kind("cowboy-marriage", N_("Marriage shown"), deal=False),
     ),
     result=catalog.Result(

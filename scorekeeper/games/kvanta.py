@@ -500,15 +500,21 @@ GAME = catalog.Game(
     engines=KINDS,
     kinds=(
         catalog.Kind("kvanta-dealer", N_("Dealer draw"), deal=False),
-        catalog.Kind("kvanta-hand", N_("Hand")),
-        catalog.Kind("kvanta-flux", N_("Flux")),
-        catalog.Kind("kvanta-call", N_("Call")),
-        catalog.Kind("kvanta-poker", N_("Poker prize")),
+        catalog.Kind("kvanta-hand", N_("Hand"), breakdown="scorekeeper.web.breakdown:_kvanta_hand"),
+        catalog.Kind("kvanta-flux", N_("Flux"), breakdown="scorekeeper.web.breakdown:_kvanta_flux"),
+        catalog.Kind("kvanta-call", N_("Call"), breakdown="scorekeeper.web.breakdown:_kvanta_call"),
+        catalog.Kind(
+            "kvanta-poker", N_("Poker prize"), breakdown="scorekeeper.web.breakdown:_kvanta_poker"
+        ),
     ),
     result=catalog.Result(game_result, _standing_message),
     dealer=_next_dealer,
     progress=_progress,
     players_end=True,
+    rolls={
+        "kvanta-target": "scorekeeper.dice:roll_kvanta_target",
+        "kvanta-exchange": "scorekeeper.dice:roll_kvanta_exchange",
+    },
     play_state="scorekeeper.games.play.kvanta:KvantaRound",
     rule_card="scorekeeper.rulecards:KVANTA",
     sheet="scorekeeper.printing:kvanta_sheet",

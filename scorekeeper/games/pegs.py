@@ -1362,9 +1362,15 @@ GAME = catalog.Game(
     N_("Two teams race their pegs home around the board."),
     engines=KINDS,
     kinds=(
-        catalog.Kind("pegs-apply", N_("Move"), deal=False),
         catalog.Kind(
-            "pegs-board", N_("Board set"), deal=False, variants=(("discard", N_("Discard")),)
+            "pegs-apply", N_("Move"), deal=False, breakdown="scorekeeper.web.breakdown:_pegs_apply"
+        ),
+        catalog.Kind(
+            "pegs-board",
+            N_("Board set"),
+            deal=False,
+            variants=(("discard", N_("Discard")),),
+            breakdown="scorekeeper.web.breakdown:_pegs_board",
         ),
     ),
     no_result=N_("Arizona Pegs and Jokers has no totals: its winner comes from pegs-apply."),

@@ -28,6 +28,8 @@ class Progress:
     winner_team: int | None = None  # Pegs and Jokers
     pegs_home: tuple[int, ...] | None = None  # Pegs and Jokers: pegs home per seat
     pegs_per_seat: int = 0
+    # what another game's record reads from its entries (Game.progress), by name
+    facts: dict[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -178,13 +180,18 @@ def progress_from(
         return next((e for e in newest_first(kinds) if says(e)), None)
 
     record = _record(game)
-    facts = record.progress(settings, latest) if record and record.progress else {}
+    said = record.progress(settings, latest) if record and record.progress else {}
+    known = {k: value for k, value in said.items() if k in _PROGRESS_FIELDS}
     return Progress(
         deals_played=deals_played,
         ended=latest(frozenset({"game-end"}), lambda e: True) is not None,
         first_dealer=int(settings.get("first_dealer", 0) or 0),
-        **facts,
+        facts={k: value for k, value in said.items() if k not in _PROGRESS_FIELDS},
+        **known,
     )
+
+
+_PROGRESS_FIELDS = frozenset(Progress.__dataclass_fields__) - {"facts"}
 
 
 def non_deal_kinds() -> frozenset[str]:

@@ -763,7 +763,14 @@ GAME = catalog.Game(
     ),
     N_("Tricks with two jokers; finish closest to 66."),
     engines=KINDS,
-    kinds=(catalog.Kind(KIND, N_("Deal"), points=lambda result: dict(result.get("totals", {}))),),
+    kinds=(
+        catalog.Kind(
+            KIND,
+            N_("Deal"),
+            points=lambda result: dict(result.get("totals", {})),
+            breakdown="scorekeeper.web.breakdown:_szaman_deal",
+        ),
+    ),
     result=catalog.Result(
         game_result,
         _standing_message,

@@ -569,7 +569,9 @@ GAME = catalog.Game(
     N_("Beat the top card with your own trump; the last one holding cards gets the cart."),
     engines=KINDS,
     kinds=(
-        catalog.Kind("vezimas-deal", N_("Cart")),
+        catalog.Kind(
+            "vezimas-deal", N_("Cart"), breakdown="scorekeeper.web.breakdown:_vezimas_deal"
+        ),
         catalog.Kind("vezimas-trumps", N_("Trumps"), deal=False),
     ),
     result=catalog.Result(
