@@ -333,7 +333,6 @@ def create_app(test_config: dict | None = None, *, database: str | None = None) 
     # create or upgrade the schema once, before the first request
     store.Store.open(app.config["DATABASE"]).close()
 
-    from .games import catalog
     from .web import api as api_views
     from .web import prints as print_views
     from .web import screens
@@ -343,7 +342,7 @@ def create_app(test_config: dict | None = None, *, database: str | None = None) 
     _limit_table_creation(app)
     app.register_blueprint(api_views.bp)
     app.register_blueprint(print_views.bp)
-    for slug in catalog.GAMES:
+    for slug in screens.GAME_SLUGS:
         app.register_blueprint(screens.game_module(slug).bp)
     screens.register_template_helpers(app)
     csrf.exempt(api_views.bp)  # the score API stores nothing

@@ -45,6 +45,13 @@ from ..games.play import Refused, Tap, replay, state_type
 from ..i18n import gettext as _
 from ..summary import TableSummary, summarize
 
+
+def __getattr__(name: str):
+    if name == "GAME_SLUGS":  # every registered game's screen, in the registry's order
+        return tuple(catalog.GAMES)
+    raise AttributeError(name)
+
+
 CARD_SLOT = "__card__"  # where a picker's tap template takes each card's code
 MAX_TAP_CHARS = 1_000  # a tap's JSON as a page sends it, with room to spare
 

@@ -359,7 +359,7 @@ def parse_table_form(form) -> tuple[dict, dict]:
             errors["name"] = exc.message
     table_name = table_name or _(
         "%(game)s, %(date)s",
-        game=_(game.name),
+        game=game.name,
         date=datetime.now(UTC).strftime("%d %b %Y"),
     )
     values.update(game=slug, names=names, settings=settings, name=table_name)
