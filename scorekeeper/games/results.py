@@ -148,8 +148,11 @@ def _settings(game: str, value: object) -> dict:
         if key not in allowed:
             names = ", ".join(sorted(allowed)) or "none"
             raise RuleError(
-                f"{catalog.GAMES[game].name}'s result has no setting {key!r} (allowed: {names}).",
+                "%(game)s's result has no setting %(key)r (allowed: %(names)s).",
                 v.join("settings", str(key)),
+                game=catalog.GAMES[game].name,
+                key=key,
+                names=names,
             )
     out = dict(allowed)
     if "target" in raw:
@@ -167,7 +170,9 @@ def _totals(game: str, value: object, players: list[str], settings: Mapping) -> 
     for name in players:
         path = v.join("totals", name)
         if name not in raw:
-            raise RuleError(f"The total of {name} is missing; give every player's total.", path)
+            raise RuleError(
+                "The total of %(name)s is missing; give every player's total.", path, name=name
+            )
         if game != "vezimas":
             totals[name] = v.integer(raw[name], path, -TOTAL_LIMIT, TOTAL_LIMIT)
         elif settings["tally"] == LETTER_TALLY:
@@ -179,9 +184,9 @@ def _totals(game: str, value: object, players: list[str], settings: Mapping) -> 
         complete = [p for p in players if totals[p] == len(WORD)]
         if len(complete) > 1:
             raise RuleError(
-                f"Only one player can complete {WORD}: the session ends when the first does "
-                "(V-D6).",
+                "Only one player can complete %(word)s: the session ends when the first does (V-D6).",
                 v.join("totals", complete[1]),
+                word=WORD,
             )
     return totals
 
