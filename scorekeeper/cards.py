@@ -55,8 +55,8 @@ class CardError(ValueError):
 
     def __init__(self, token: object, why: Text | None = None):
         self.token = token
-        # Translators: %(token)s is what was written, quoted as Python writes it ('11H')
         if why is None:
+            # Translators: %(token)s is what was written, quoted as Python writes it ('11H')
             self.text = Text("%(token)s is not a card.", token=repr(token))
         else:
             # Translators: %(why)s says how a card is written

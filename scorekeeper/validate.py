@@ -149,9 +149,9 @@ def clean_name(value: object, path: str, max_len: int = MAX_NAME, what: str = "A
     """A name as tables keep it (a player's or a table's): text without control
     characters, trimmed, in Unicode's composed form (NFC), so "Šćepan" typed on two
     phones is one name whichever way each phone encodes its letters."""
-    # Translators: %(what)s is "A name", "A player's name" or "A table's name"
     what = Text(what)
     if not isinstance(value, str):
+        # Translators: %(what)s is "A name", "A player's name" or "A table's name"
         raise RuleError("%(what)s must be text.", path, what=what)
     bad = refused_character(value)
     if bad is not None:
@@ -159,7 +159,7 @@ def clean_name(value: object, path: str, max_len: int = MAX_NAME, what: str = "A
             "%(what)s may not contain control characters (U+%(code)s found).",
             path,
             what=what,
-            code=f"{ord(bad):04X}",
+            code=format(ord(bad), "04X"),
         )
     text = unicodedata.normalize("NFC", value).strip()
     if not text:

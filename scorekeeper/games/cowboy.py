@@ -609,8 +609,8 @@ def parse_deal(request: dict) -> Deal:
             kind, why = gun_kind(g)
             if kind is None:
                 shown_cards = " ".join(str(c) for c in g) or Text("an empty set")
+                # Translators: %(cards)s are card codes (4S 5H) or "an empty set"
                 raise RuleError(
-                    # Translators: %(cards)s are card codes (4S 5H) or "an empty set"
                     "%(name)s's drawn gun %(cards)s is not a gun: %(why)s",
                     v.join(v.join("guns", p), i),
                     name=p,

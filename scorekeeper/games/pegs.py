@@ -146,10 +146,10 @@ def _shorten(text: str, limit: int = 20) -> str:
 
 def _card_name(card: Card) -> Text:
     """'the 7', 'a joker' — for messages."""
+    if card.rank == JOKER:
+        return Text("a joker")
     # Translators: %(rank)s is a rank (7, K), inside a sentence: "moves with the 7"
-    return (
-        Text("a joker") if card.rank == JOKER else Text("the %(rank)s", rank=RANK_TEXT[card.rank])
-    )
+    return Text("the %(rank)s", rank=RANK_TEXT[card.rank])
 
 
 def _card_name_first(card: Card) -> Text:
@@ -1128,8 +1128,8 @@ def _verify_distance(
         value = _forward_value(card.rank)
         if distance != value:
             if card.rank in COME_OUT_RANKS:
-                # Translators: %(card)s is "The 7"; %(distance)s is "3 forward" or "2 backward"
                 raise IllegalMoveError(
+                    # Translators: %(card)s is "The 7"; %(distance)s is "3 forward" or "2 backward"
                     Text(
                         "%(card)s moves a peg %(value)s forward (or brings a peg out of start); "
                         "this step is %(distance)s.",

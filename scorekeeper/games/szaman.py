@@ -299,7 +299,7 @@ def first_leader(hands: Mapping[str, Iterable]) -> str:
     for name, hand in hands.items():
         if not isinstance(hand, SEQUENCES):
             raise RuleError(
-                "The hand of %(name)s must be a list of cards.", f"hands.{name}", name=name
+                "The hand of %(name)s must be a list of cards.", "hands." + name, name=name
             )
         for i, value in enumerate(hand):
             card = szaman_card(value, v.join(v.join("hands", str(name)), i))
@@ -431,7 +431,8 @@ class Reader:
             # paths are plain f-strings here: this loop is the engine's hot spot
             if not isinstance(pair, SEQUENCES) or len(pair) != 2:
                 raise RuleError(
-                    "Each play is a pair [player, card], e.g. ['Ola', '2C'].", f"{path}[{i}]"
+                    "Each play is a pair [player, card], e.g. ['Ola', '2C'].",
+                    path + "[" + str(i) + "]",
                 )
             name = pair[0]
             if not (isinstance(name, str) and name in known):
@@ -439,7 +440,7 @@ class Reader:
             if name in seen:
                 raise RuleError(
                     "%(name)s plays twice in trick %(number)s; every player plays once.",
-                    f"{path}[{i}][0]",
+                    path + "[" + str(i) + "][0]",
                     name=name,
                     number=number,
                 )

@@ -332,8 +332,8 @@ def verify_trumps_follow_v_d1(trumps: dict, clubs: str | None, players: list[str
     expected = assign_trumps(players, clubs)
     if trumps != expected:
         shown = ", ".join(f"{name} {suit}" for name, suit in expected.items())
+        # Translators: %(clubs)s is a player; %(shown)s lists "name: suit"
         raise RuleError(
-            # Translators: %(clubs)s is a player; %(shown)s lists "name: suit"
             "After %(clubs)s (clubs) the next players clockwise take S, H, D: %(shown)s.",
             "trumps",
             clubs=clubs,
