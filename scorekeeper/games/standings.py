@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..errors import RuleError
+from ..messages import gettext, ngettext
 from . import results
 from .vezimas import LETTER_TALLY, WORD, letters
 
@@ -58,7 +59,10 @@ def _rank(order: list[str], key) -> dict[str, int]:
 
 
 def _names(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    if len(names) == 1:
+        return names[0]
+    # Translators: %(first)s is "Ana" or "Ana, Ben", %(last)s one more name
+    return gettext("%(first)s and %(last)s", first=", ".join(names[:-1]), last=names[-1])
 
 
 def dealer(game: str, players: list[str], progress: Progress) -> str | None:
@@ -112,7 +116,10 @@ def standings(
             team_home = [sum(home[p] for p in team) for team in teams]
             order = sorted(players, key=lambda p: (-team_home[seat[p] % 2], seat[p] % 2, seat[p]))
             ranks = _rank(order, lambda p: team_home[seat[p] % 2])
-            shown = {p: f"{home[p]}/{progress.pegs_per_seat} home" for p in players}
+            shown = {
+                p: gettext("%(home)s/%(pegs)s home", home=home[p], pegs=progress.pegs_per_seat)
+                for p in players
+            }
         if progress.winner_team is not None:
             winners = teams[progress.winner_team]
             return Standings(
@@ -120,17 +127,27 @@ def standings(
                 ranks,
                 True,
                 winners,
-                f"Team {progress.winner_team + 1} ({_names(winners)}) wins the race.",
+                gettext(
+                    "Team %(team)s (%(names)s) wins the race.",
+                    team=progress.winner_team + 1,
+                    names=_names(winners),
+                ),
                 next_dealer,
                 shown=shown,
             )
         if shown is None:
-            message = "Partners sit opposite: seats alternate between the two teams."
+            message = gettext("Partners sit opposite: seats alternate between the two teams.")
         else:
             per_team = [progress.pegs_per_seat * len(team) for team in teams]
             message = (
                 "; ".join(
-                    f"Team {t + 1} ({_names(teams[t])}): {team_home[t]} of {per_team[t]} pegs home"
+                    gettext(
+                        "Team %(team)s (%(names)s): %(home)s of %(pegs)s pegs home",
+                        team=t + 1,
+                        names=_names(teams[t]),
+                        home=team_home[t],
+                        pegs=per_team[t],
+                    )
                     for t in (0, 1)
                 )
                 + "."
@@ -199,57 +216,92 @@ def _from_game_result(
 
 
 def _win_text(winners: list[str]) -> str:
-    return f"{_names(winners)} {'wins' if len(winners) == 1 else 'share the win'}"
+    return ngettext(
+        "%(names)s wins", "%(names)s share the win", len(winners), names=_names(winners)
+    )
 
 
 def _cowboy_message(result: dict, totals: dict, settings: dict, progress: Progress) -> str:
     target = int(settings.get("target", results.COWBOY_TARGET))
     winners = result["winners"]
     if len(winners) == 1:
-        return f"{winners[0]} wins with {totals[winners[0]]} (C-D9)."
+        return gettext(
+            "%(name)s wins with %(total)s (C-D9).", name=winners[0], total=totals[winners[0]]
+        )
     if winners:
-        return f"{_win_text(winners)} with {totals[winners[0]]} (C-D9)."
+        # Translators: %(winners)s is "Ana and Ben share the win"
+        return gettext(
+            "%(winners)s with %(total)s (C-D9).",
+            winners=_win_text(winners),
+            total=totals[winners[0]],
+        )
     if result["reason"] == results.COWBOY_TIE:
-        return f"Tied for the lead past {target}: play another deal (C-D9)."
-    return f"First to {target} wins; the deal passes to the right."
+        return gettext(
+            "Tied for the lead past %(target)s: play another deal (C-D9).", target=target
+        )
+    return gettext("First to %(target)s wins; the deal passes to the right.", target=target)
 
 
 def _szaman_message(result: dict, totals: dict, settings: dict, progress: Progress) -> str:
     target = int(settings.get("target", results.SZAMAN_TARGET))
     if result["finished"]:
-        return f"{_win_text(result['winners'])}: closest to {target} (S-D5)."
+        return gettext(
+            "%(winners)s: closest to %(target)s (S-D5).",
+            winners=_win_text(result["winners"]),
+            target=target,
+        )
     left = max(int(settings.get("deals", results.SZAMAN_DEALS)) - progress.deals_played, 0)
-    return f"{left} deal{'s' if left != 1 else ''} to go; closest to {target} wins."
+    return ngettext(
+        "%(num)d deal to go; closest to %(target)s wins.",
+        "%(num)d deals to go; closest to %(target)s wins.",
+        left,
+        target=target,
+    )
 
 
 def _kvanta_message(result: dict, totals: dict, settings: dict, progress: Progress) -> str:
     if not result["finished"]:
-        return "The game ends when the burned cards are reached."
+        return gettext("The game ends when the burned cards are reached.")
     if result["winners"]:
         winner = result["winners"][0]
-        return f"{winner} wins with {totals[winner]} (K-D7)."
-    return "Every top total cancels out: the game is a draw (K-D7)."
+        return gettext("%(name)s wins with %(total)s (K-D7).", name=winner, total=totals[winner])
+    return gettext("Every top total cancels out: the game is a draw (K-D7).")
 
 
 def _vezimas_message(result: dict, totals: dict, settings: dict, progress: Progress) -> str:
     winners, losers = result["winners"], result["losers"]
     if settings.get("tally") == LETTER_TALLY:
         if not result["finished"]:
-            return f"Each deal's loser takes the next letter of {WORD}; completing it loses (V-D6)."
+            return gettext(
+                "Each deal's loser takes the next letter of %(word)s; completing it loses (V-D6).",
+                word=WORD,
+            )
         if results.WORD_COMPLETED in result["reason"]:
-            text = f"{losers[0]} completed {WORD} and loses the session (V-D6)."
-            return text + (f" {_win_text(winners)} with the fewest letters." if winners else "")
-        unit, rule = "letters", "V-D6"
+            text = gettext(
+                "%(name)s completed %(word)s and loses the session (V-D6).",
+                name=losers[0],
+                word=WORD,
+            )
+            if not winners:
+                return text
+            return (
+                text
+                + " "
+                + gettext("%(winners)s with the fewest letters.", winners=_win_text(winners))
+            )
+        if not winners:
+            return gettext("Everyone has as many letters: nobody wins or loses (V-D6).")
+        text = gettext("%(winners)s with the fewest letters (V-D6).", winners=_win_text(winners))
     else:
         if not result["finished"]:
-            return "Fewest carts wins; end the session when you stop."
-        unit, rule = "carts", "V-D4"
-    if not winners:
-        return f"Everyone has as many {unit}: nobody wins or loses ({rule})."
-    text = f"{_win_text(winners)} with the fewest {unit} ({rule})."
+            return gettext("Fewest carts wins; end the session when you stop.")
+        if not winners:
+            return gettext("Everyone has as many carts: nobody wins or loses (V-D4).")
+        text = gettext("%(winners)s with the fewest carts (V-D4).", winners=_win_text(winners))
     if losers:
-        verb = "has" if len(losers) == 1 else "have"
-        text += f" {_names(losers)} {verb} the most."
+        text += " " + ngettext(
+            "%(names)s has the most.", "%(names)s have the most.", len(losers), names=_names(losers)
+        )
     return text
 
 
