@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from .. import validate as v
 from ..cards import ACE, JACK, KING, QUEEN, SUIT_NAMES, SUITS, Card
 from ..errors import RuleError
-from ..messages import Plural, Text, gettext, ngettext
+from ..messages import N_, Plural, Text, gettext, ngettext
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 4
 TARGET = 500  # first to 500 wins (C-D9)
@@ -104,20 +104,20 @@ ITEM_POINTS = {
 ITEM_CODES = tuple(ITEM_POINTS)
 
 _ITEM_LABELS = {
-    "marriage_shown": "Marriage shown (K+Q of one suit)",
-    "ended": "Ended the deal",
-    "tens_laid": "10 laid out",
-    "orphanage": "Orphanage (all four jacks)",
-    "harem": "Harem (all four queens)",
-    "family": "Family (A K Q J of one suit)",
-    "gang": "Gang (all four kings)",
-    "posse": "Posse (all four kings and all four aces)",
-    "stalling_ten": "Stalling: a 10 still held",
-    "stalling_22": "Stalling: a 22 held",
-    "six": "Six held",
-    "harlot": "Harlot (a queen held)",
-    "illegal_marriage": "Illegal marriage (K+Q of one suit held)",
-    "curse": "Curse (three sixes)",
+    "marriage_shown": N_("Marriage shown (K+Q of one suit)"),
+    "ended": N_("Ended the deal"),
+    "tens_laid": N_("10 laid out"),
+    "orphanage": N_("Orphanage (all four jacks)"),
+    "harem": N_("Harem (all four queens)"),
+    "family": N_("Family (A K Q J of one suit)"),
+    "gang": N_("Gang (all four kings)"),
+    "posse": N_("Posse (all four kings and all four aces)"),
+    "stalling_ten": N_("Stalling: a 10 still held"),
+    "stalling_22": N_("Stalling: a 22 held"),
+    "six": N_("Six held"),
+    "harlot": N_("Harlot (a queen held)"),
+    "illegal_marriage": N_("Illegal marriage (K+Q of one suit held)"),
+    "curse": N_("Curse (three sixes)"),
 }
 
 

@@ -102,7 +102,7 @@ def _physical(tap: Tap) -> bool:
 
 def _die(raw: object, path: str) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int) or not 1 <= raw <= FACES:
-        raise Refused("A die shows 1 to %(FACES)s.", path, FACES=FACES)
+        raise Refused("A die shows 1 to %(faces)s.", path, faces=FACES)
     return raw
 
 
@@ -461,11 +461,12 @@ class KvantaRound(Checks):
     def _expect(self, tap: Tap, seat: int | None, who: str) -> int:
         given = _seat_of(tap, self.players)
         if given != seat:
+            # Translators: "Ana deals and turns the card, not Ben."
             raise Refused(
                 "%(seat)s %(who)s, not %(given)s.",
                 ".seat",
                 seat=self.players[seat],
-                who=who,
+                who=Text(who),
                 given=self.players[given],
             )
         return given
@@ -496,14 +497,16 @@ class KvantaRound(Checks):
         )
 
     def _burn(self, tap: Tap) -> KvantaRound:
-        self._expect(tap, self.dealer, "burns the cards (K-D9: once per game, the first dealer)")
+        self._expect(
+            tap, self.dealer, N_("burns the cards (K-D9: once per game, the first dealer)")
+        )
         count = tap.get("count")
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_BURN:
-            raise Refused("Burn 0 to %(MAX_BURN)s cards.", ".count", MAX_BURN=MAX_BURN)
+            raise Refused("Burn 0 to %(most)s cards.", ".count", most=MAX_BURN)
         return self._with(burn=count, phase="turn")
 
     def _turn(self, tap: Tap) -> KvantaRound:
-        self._expect(tap, self.dealer, "deals and turns the card")
+        self._expect(tap, self.dealer, N_("deals and turns the card"))
         card = _card_of(tap.get("card"))
         if self.phase == "final-poker":
             state = self._with(turned=card)
@@ -515,13 +518,13 @@ class KvantaRound(Checks):
     def _dice(self, tap: Tap) -> tuple[int, ...]:
         raw = tap.get("dice")
         if not isinstance(raw, list | tuple) or len(raw) != TARGET_DICE:
-            raise Refused(
-                "A target roll is %(TARGET_DICE)s dice.", ".dice", TARGET_DICE=TARGET_DICE
-            )
+            raise Refused("A target roll is %(dice)s dice.", ".dice", dice=TARGET_DICE)
         return tuple(_die(face, f".dice[{i}]") for i, face in enumerate(raw))
 
     def _roll(self, tap: Tap) -> KvantaRound:
-        seat = self._expect(tap, self.roller, "rolls the target (the player left of the dealer)")
+        seat = self._expect(
+            tap, self.roller, N_("rolls the target (the player left of the dealer)")
+        )
         roll = (seat, self._dice(tap), _physical(tap), tap.id)
         return self._with(rolls=(roll,), phase="hand")
 
@@ -606,9 +609,9 @@ class KvantaRound(Checks):
             isinstance(value, bool) or not isinstance(value, int) or abs(value) > engine.MAX_SUM
         ):
             raise Refused(
-                "A sum is a whole number from −%(MAX_SUM)s to %(MAX_SUM)s.",
+                "A sum is a whole number from −%(most)s to %(most)s.",
                 "sum",
-                MAX_SUM=engine.MAX_SUM,
+                most=engine.MAX_SUM,
             )
         return self._set_show(seat, Show(self.shows[seat].cards, value), ".sum")
 
@@ -706,7 +709,7 @@ class KvantaRound(Checks):
             raise Refused("Tap who won the trick first: that player rolls.", ".seat")
         if self.die is not None:
             raise Refused("The exchange die was already rolled for this trick.", ".die")
-        seat = self._expect(tap, self.trick_winner, "won the trick and rolls the exchange die")
+        seat = self._expect(tap, self.trick_winner, N_("won the trick and rolls the exchange die"))
         die = _die(tap.get("die"), ".die")
         roll = (seat, self.trick, die, _physical(tap), tap.id)
         return self._with(die=die, exchanges=(*self.exchanges, roll))
@@ -714,7 +717,7 @@ class KvantaRound(Checks):
     def _after_roll(self, tap: Tap) -> int:
         if self.die is None:
             raise Refused("Roll the exchange die first: the trick's winner rolls it.", ".die")
-        return self._expect(tap, self.trick_winner, "rolled the exchange die")
+        return self._expect(tap, self.trick_winner, N_("rolled the exchange die"))
 
     def _call(self, tap: Tap) -> KvantaRound:
         seat = self._after_roll(tap)
@@ -737,7 +740,7 @@ class KvantaRound(Checks):
     def _end(self, tap: Tap) -> KvantaRound:
         case = tap.get("case")
         if case not in ENDINGS:
-            raise Refused("case is one of %(ENDINGS)s.", ".case", ENDINGS=", ".join(ENDINGS))
+            raise Refused("case is one of %(endings)s.", ".case", endings=", ".join(ENDINGS))
         if case == "compare":
             if self.phase != "tricks":
                 raise Refused(
