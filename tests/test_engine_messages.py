@@ -305,3 +305,15 @@ def test_an_engines_english_refusal_is_its_msgid_filled_in(key):
     filled = {k: v.english() if isinstance(v, Text) else v for k, v in text.variables.items()}
     assert caught.value.english == text.msgid % filled
     assert caught.value.english == f"Unknown field {key!r} (allowed here: players, points)."
+
+
+def test_a_finished_shots_reason_is_said_in_the_language_of_each_answer(monkeypatch):
+    taps = [
+        {"id": "a", "action": "shoot", "attacker": 0, "victim": 1, "gun": ["2H", "2D"]},
+        {"id": "b", "action": "shot_over"},
+    ]
+    state = replay(CowboyDeal.start(["Ana", "Ben", "Eva"], {}), taps)
+    said = "The victim has no cowboy this gun can reach."
+    assert state.to_json()["shots"][0]["reason"] == said
+    monkeypatch.setattr(messages, "_current", Marks)
+    assert state.to_json()["shots"][0]["reason"] == "«" + said + "»"

@@ -153,6 +153,19 @@ def _gun(cards) -> tuple[str | None, str]:
 # a shot's roles, as a sentence names them
 ROLES = {"attacker": N_("attacker"), "victim": N_("victim")}
 
+
+@dataclass(frozen=True)
+class _Reason:
+    """A finished shot's reason in its record, said in the language of whoever reads
+    the record (the referee's verdict on the board as it was then)."""
+
+    state: Any = field(compare=False, repr=False)
+    shot: Shot
+
+    def __str__(self) -> str:
+        return self.state._verdict(self.shot).get("reason", "")
+
+
 # each action → the arguments it takes (anything else is refused, so typos never pass)
 ACTIONS: dict[str, tuple[str, ...]] = {
     "marriage": ("seat", "suit"),
@@ -643,7 +656,7 @@ class CowboyDeal(Checks):
             "given": tuple(given),
             "ace": verdict.get("ace") if verdict["outcome"] == "dodge" else None,
             "ends_deal": bool(verdict.get("ends_deal")),
-            "reason": verdict.get("reason", ""),
+            "reason": _Reason(self, shot),
         }
         return tuple((key, values[key]) for key in SHOT_RECORD)
 
@@ -913,7 +926,10 @@ class CowboyDeal(Checks):
                 "attacker": s.attacker,
                 "victim": s.victim,
                 "gun_cards": list(s.gun),
-                **{k: list(x) if isinstance(x, tuple) else x for k, x in record},
+                **{
+                    k: list(x) if isinstance(x, tuple) else str(x) if k == "reason" else x
+                    for k, x in record
+                },
             }
             for s, record in self.shots
         ]
