@@ -11,24 +11,8 @@ from dataclasses import dataclass
 
 from .games import catalog
 from .games.standings import NON_DEAL_KINDS, Progress, Standings, progress_from, standings
+from .kinds import KIND_LABELS
 from .store import Entry, Player, Store, Table, Tally
-
-KIND_LABELS = {
-    "manual-points": "Score pad",
-    "game-end": "Game ended",
-    "cowboy-deal": "Deal",
-    "cowboy-marriage": "Marriage shown",
-    "szaman-deal": "Deal",
-    "kvanta-dealer": "Dealer draw",
-    "kvanta-hand": "Hand",
-    "kvanta-flux": "Flux",
-    "kvanta-call": "Call",
-    "kvanta-poker": "Poker prize",
-    "vezimas-deal": "Cart",
-    "vezimas-trumps": "Trumps",
-    "pegs-apply": "Move",
-    "pegs-board": "Board set",
-}
 
 
 @dataclass(frozen=True)

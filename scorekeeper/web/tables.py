@@ -7,9 +7,7 @@ submission id, so a retried post returns what was stored the first time.
 
 from __future__ import annotations
 
-import csv
 import functools
-import io
 import json
 import re
 import secrets
@@ -36,6 +34,7 @@ from ..errors import RuleError
 from ..games import catalog
 from ..games.standings import NON_DEAL_KINDS
 from ..i18n import gettext as _
+from ..store import history_csv
 from ..summary import history_row, summarize
 from ..validate import MAX_NAME
 from . import breakdown, screens
@@ -79,7 +78,9 @@ def store_for(config) -> store.Store:
         while len(stores) > STORES_PER_THREAD:  # tests open many databases in one thread
             stores.popitem(last=False)[1].close()
     stores.move_to_end(path)
-    if found.db.conn.in_transaction:  # never carry a half-done write into a new request
+    # never carry a half-done write into a new request; but one asked for by code that a
+    # write of this request runs (a screen's callback) gets the write as it is, open
+    if found.db.conn.in_transaction and not store.writing(found.db):
         found.db.conn.execute("ROLLBACK")
     return found
 
@@ -681,17 +682,19 @@ def add_round(key: str):
     }
     try:
         result = api.evaluate(MANUAL, request_json)
-        outcome = s.add_entry(
-            table.id,
-            round_number,
-            MANUAL,
-            request_json,
-            result,
-            {pid: pts for pid, pts in points.items() if pts},
-            submission_id=submission_id,
-            supersedes=supersedes,
-            exclusive_round=supersedes is None and claimed_round is not None,
-        )
+        scored = (MANUAL, request_json, result, {pid: pts for pid, pts in points.items() if pts})
+        if supersedes is not None:
+            outcome = s.edit_entry(
+                table.id, supersedes, *scored, submission_id, round_number=round_number
+            )
+        else:
+            outcome = s.add_entry(
+                table.id,
+                round_number,
+                *scored,
+                submission_id,
+                exclusive_round=claimed_round is not None,
+            )
     except RuleError as exc:
         return render_board(
             table, access, 422, pad=pad(), error=exc.message, submission_id=new_submission_id()
@@ -854,21 +857,6 @@ def export_json(key: str):
     response = Response(body, mimetype="application/json")
     response.headers["Content-Disposition"] = f'attachment; filename="table-{table.id}.json"'
     return response
-
-
-def history_csv(s: store.Store, table: store.Table) -> str:
-    players = s.players(table.id)
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["round", "kind", "status", "created", *[p.name for p in players]])
-    for e in s.entries(table.id):
-        status = "live" if e.live else "undone or replaced"
-        writer.writerow(
-            [e.round, e.kind, status, e.created, *[e.points.get(p.id, 0) for p in players]]
-        )
-    totals = s.totals(table.id)
-    writer.writerow(["total", "", "", "", *[totals.get(p.id, 0) for p in players]])
-    return out.getvalue()
 
 
 @bp.get("/t/<key>/export.csv")
