@@ -343,7 +343,7 @@ def test_the_machine_s_failures_are_msgids_too(shouting):
 def test_get_store_inside_a_write_leaves_the_write_open(app):
     """Code a write runs may ask the web layer for the store (a screen's callback): it
     gets the connection with the write still open, and the write is kept whole."""
-    from scorekeeper.web.tables import get_store
+    from scorekeeper.web.db import get_store
 
     with app.test_request_context():
         s = get_store()
@@ -361,7 +361,7 @@ def test_get_store_inside_a_write_leaves_the_write_open(app):
 
 
 def test_get_store_still_ends_a_read_left_open(app):
-    from scorekeeper.web.tables import get_store
+    from scorekeeper.web.db import get_store
 
     with app.test_request_context():
         s = get_store()

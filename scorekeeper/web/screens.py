@@ -22,7 +22,6 @@ phone (see static/app.js, ``data-view``), and every tap names its player.
 from __future__ import annotations
 
 import functools
-import importlib
 import json
 import re
 import threading
@@ -32,19 +31,26 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint, abort, current_app, g, render_template, request
-from jinja2 import TemplateNotFound
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup, escape
 
-from .. import api, i18n, store
+from .. import api, store
 from ..cards import Card, parse_card
 from ..errors import RuleError
 from ..games import catalog
 from ..games.play import Refused, Tap, replay, state_type
 from ..i18n import gettext as _
 from ..summary import TableSummary, summarize
+from .board import after_write, live_fragments, render_board, see_other, table_url, wants_partial
+from .db import get_store
 
-GAME_SLUGS = ("cowboy", "kvanta", "vezimas", "szaman", "pegs")
+# what the game screens and the app read here (their modules, guards and panels)
+from .game_screens import GAME_SLUGS as GAME_SLUGS
+from .game_screens import draft_renamer as draft_renamer
+from .game_screens import game_module as game_module
+from .game_screens import only_tables_of as only_tables_of
+from .game_screens import panel as panel
+
 CARD_SLOT = "__card__"  # where a picker's tap template takes each card's code
 MAX_TAP_CHARS = 1_000  # a tap's JSON as a page sends it, with room to spare
 
@@ -99,60 +105,6 @@ def record(
     return s.add_entry(table.id, round_number, *scored, exclusive_round=exclusive, **checks)
 
 
-def game_module(slug: str):
-    module = importlib.import_module(f"scorekeeper.web.{slug}")
-    if not getattr(module.bp, "_game_guarded", False):
-        # every route of a game's screen answers only for a table of that game
-        module.bp.before_request(only_tables_of(slug))
-        module.bp._game_guarded = True
-    return module
-
-
-def draft_renamer(slug: str):
-    """The game's ``rename_in_draft``, if its drafts name players (others use seats or ids)."""
-    if slug not in GAME_SLUGS:
-        return None
-    return getattr(game_module(slug), "rename_in_draft", None)
-
-
-def only_tables_of(slug: str):
-    def guard():
-        from .tables import get_store  # tables imports this module
-
-        key = (request.view_args or {}).get("key")
-        try:
-            table, access = get_store().table_by_key(key)
-        except store.NotFound:
-            abort(404)
-        if table.game != slug:
-            abort(404)
-        i18n.table_loaded(table)
-        g.screen_table = (table, access)  # read once per request: a tap is kept cheap
-
-    return guard
-
-
-def _template_exists(name: str) -> bool:
-    try:
-        current_app.jinja_env.get_template(name)
-        return True
-    except TemplateNotFound:
-        return False
-
-
-def panel(table: store.Table, summary: TableSummary, access: str) -> dict | None:
-    """The game screen's context for the table page, or None when it has none."""
-    module = game_module(table.game)
-    build = getattr(module, "panel_context", None)
-    if build is None:
-        return None
-    screen = dict(build(table, summary, access))
-    screen.setdefault("template", f"games/{table.game}/_panel.html")
-    live = f"games/{table.game}/_live.html"
-    screen.setdefault("live_template", live if _template_exists(live) else None)
-    return screen
-
-
 # ---------------------------------------------------------------- template helpers
 
 
@@ -193,8 +145,6 @@ def register_template_helpers(app) -> None:
 
 
 def store_of() -> store.Store:
-    from .tables import get_store  # tables imports this module
-
     return get_store()
 
 
@@ -458,8 +408,6 @@ def view_of(
     screen: TapScreen, table: store.Table, access: str, log: store.TapLog, state=None, summary=None
 ) -> View:
     """The View of a draft as stored, or of a deal not begun (no draft yet)."""
-    from .tables import get_store
-
     data = log.data
     if data is None or "context" not in data:
         context = screen.new_deal(get_store(), table, summary)
@@ -487,8 +435,6 @@ def _valid_prefix(screen: TapScreen, table: store.Table, data: dict) -> list[dic
 
 def screen_panel(screen: TapScreen, table: store.Table, summary: TableSummary, access: str) -> dict:
     """The panel on the table page (``panel_context``): the draft as every phone sees it."""
-    from .tables import get_store
-
     log = get_store().tap_log(table.id, screen.draft)
     return screen.view(view_of(screen, table, access, log, summary=summary))
 
@@ -506,8 +452,6 @@ def answer(
     refusal, a notice) in the panel's message area; with the poll's marker at the new
     table version when the phone had seen the one before (else the poll fetches what
     another phone changed). Without htmx: the table page (a redirect after a good tap)."""
-    from .tables import live_fragments, render_board, see_other, table_url, wants_partial
-
     status = refusal.status if refusal else 200
     messages = {}
     if refusal is not None:
@@ -615,8 +559,6 @@ def _after_tap(screen: TapScreen, s: store.Store, table: store.Table, log, tap_i
 def tap_route(key: str):
     """One tap: added to the deal's log inside the write lock (a replayed id once), or
     refused with nothing stored."""
-    from .tables import get_store
-
     table, access, screen = request_screen()
     s = get_store()
     made: dict = {}
@@ -642,8 +584,6 @@ def tap_route(key: str):
         )
     try:
         if _after_tap(screen, s, table, log, tap.id):
-            from .tables import live_fragments
-
             return live_fragments(table, access)
     except (RuleError, store.StoreError) as exc:
         return answer(screen, table, access, log, refusal=Refusal.of(exc))
@@ -656,8 +596,6 @@ def tap_route(key: str):
 
 
 def _undo_or_redo(which: str):
-    from .tables import get_store
-
     table, access, screen = request_screen()
     s = get_store()
     tap_id = request.form.get("tap_id") or ""
@@ -671,8 +609,6 @@ def _undo_or_redo(which: str):
         change = s.undo_tap if which == "undo" else s.redo_tap
         log = change(table.id, screen.draft, tap_id)
         if _after_tap(screen, s, table, log, tap_id):
-            from .tables import live_fragments
-
             return live_fragments(table, access)
     except (Refusal, RuleError, store.StoreError) as exc:
         return answer(
@@ -733,16 +669,12 @@ def save_into_entry(
 
 
 def _board_refusal(table: store.Table, access: str, refusal: Refusal):
-    from .tables import render_board
-
     key = "screen_notice" if refusal.notice else "screen_error"
     return render_board(table, access, refusal.status, **{key: refusal.message})
 
 
 def save_route(key: str):
     """Close the deal: one entry (superseding the one reopened, for an edit)."""
-    from .tables import after_write, get_store
-
     table, access, screen = request_screen()
     s = get_store()
     submission_id = request.form.get("submission_id") or None
@@ -769,8 +701,6 @@ def save_route(key: str):
 
 def edit_route(key: str, entry_id: int):
     """Edit: a saved entry's tap log back on the screen, every card as it was."""
-    from .tables import after_write, get_store
-
     table, access, screen = request_screen()
     s = get_store()
     try:
@@ -795,8 +725,6 @@ def edit_route(key: str, entry_id: int):
 
 def discard_route(key: str):
     """Give up an edit (or a deal begun): the draft is dropped, the saved entry stays."""
-    from .tables import after_write, get_store
-
     table, access, screen = request_screen()
     s = get_store()
     try:
