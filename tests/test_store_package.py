@@ -375,3 +375,40 @@ def test_history_csv_is_the_store_s(s):
     lines = store.history_csv(s, s.table(tid)).splitlines()
     assert lines[0] == "round,kind,status,created,Ana,Bojan,Ceca"
     assert lines[-1] == "total,,,,5,-2,0"
+
+
+def test_a_refusal_reads_in_the_catalogue_of_the_language_spoken(s):
+    """The real catalogues have the store's sentences: Polish where Polish is spoken."""
+    from scorekeeper import i18n
+
+    tid, ids = make_table(s)
+    entry = s.add_entry(tid, 3, *manual(ids, {"Ana": 1}))
+    s.void_entry(tid, entry["entry_id"])
+    before = messages._current
+    messages.use(i18n.translations)
+    token = i18n.speak("pl")
+    try:
+        with pytest.raises(Conflict) as refused:
+            s.void_entry(tid, entry["entry_id"])
+        assert refused.value.message == (
+            "Runda 3 została już cofnięta albo zmieniona na innym telefonie."
+        )
+        assert str(refused.value) == "Round 3 was already undone or changed on another phone."
+    finally:
+        i18n.stop_speaking(token)
+        messages.use(before)
+
+
+def test_a_table_page_shows_the_store_s_refusal_in_the_table_s_language(client, store):
+    from conftest import start_table
+
+    url, page = start_table(client, players=("Ana", "Bojan", "Ceca"), language="sk")
+    (table,) = store.list_tables()
+    assert table.language == "sk"
+    ana, bojan = store.players(table.id)[:2]
+    answer = client.post(
+        f"{url}/players/{ana.id}/name", data={"csrf_token": page.csrf, "name": bojan.name}
+    )
+    assert answer.status_code == 422
+    assert "&#39;Bojan&#39; už hrá za týmto stolom." in answer.get_data(as_text=True)
+    assert store.players(table.id)[0].name == "Ana"
