@@ -18,7 +18,6 @@ from . import api
 from . import validate as v
 from .errors import RuleError
 from .games import catalog
-from .kinds import KIND_LABELS
 from .messages import LANGUAGES, Text
 from .store.errors import StoreError
 from .store.records import KEY_FORMAT, MAX_ROWID, MAX_TABLE_NAME
@@ -28,7 +27,6 @@ from .store.records import KEY_FORMAT, MAX_ROWID, MAX_TABLE_NAME
 MAX_POINTS = 1_000_000
 MAX_ROUND = 1_000_000
 EVENTS = ("voided", "restored", "superseded")
-ROLL_KINDS = ("kvanta-target", "kvanta-exchange")
 MAX_STAMP = 64
 MAX_MESSAGE = 300  # a refusal is one line, however long the field it names
 
@@ -39,9 +37,7 @@ GENERIC_KINDS = ("manual-points", "game-end")  # entries of every game's table
 def entry_kinds(game: str) -> frozenset[str]:
     """The kinds of entry a table of ``game`` keeps: the score pad's and the game end's,
     and those its own screen stores (the ones the history names)."""
-    return frozenset(
-        kind for kind in KIND_LABELS if kind in GENERIC_KINDS or kind.startswith(f"{game}-")
-    )
+    return frozenset((*GENERIC_KINDS, *catalog.GAMES[game].entry_kinds))
 
 
 def check_export(data: object) -> dict:
@@ -183,7 +179,7 @@ def _checked(data: object) -> dict:
                 "%(kind)r is not a kind of entry a %(game)s table keeps.",
                 v.join(path, "kind"),
                 kind=e["kind"],
-                game=game.name,
+                game=Text(game.name),
             )
         request = v.mapping(e["request"], v.join(path, "request"))
         if e["kind"] in api.KINDS:
@@ -255,7 +251,7 @@ def _checked(data: object) -> dict:
         rolls.append(
             {
                 "round": v.integer(r["round"], v.join(path, "round"), 0, MAX_ROUND),
-                "kind": v.choice(r["kind"], v.join(path, "kind"), ROLL_KINDS),
+                "kind": v.choice(r["kind"], v.join(path, "kind"), catalog.roll_kinds()),
                 "dice": [
                     v.integer(d, v.join(v.join(path, "dice"), j), 1, 6) for j, d in enumerate(dice)
                 ],

@@ -1,6 +1,5 @@
-"""Which game screens there are: the module of each (``scorekeeper/web/<slug>.py``,
-found by its slug), the guard that keeps its routes to tables of its game, and its
-panel on the table page."""
+"""The game screens: the module of each (where its game's record says), the guard
+that keeps its routes to tables of its game, and its panel on the table page."""
 
 from __future__ import annotations
 
@@ -10,14 +9,14 @@ from flask import abort, current_app, g, request
 from jinja2 import TemplateNotFound
 
 from .. import i18n, store
+from ..games import catalog
 from ..summary import TableSummary
 from .db import get_store
 
-GAME_SLUGS = ("cowboy", "kvanta", "vezimas", "szaman", "pegs")
-
 
 def game_module(slug: str):
-    module = importlib.import_module(f"scorekeeper.web.{slug}")
+    """The game's screen module, where its record says (``Game.screen_module``)."""
+    module = importlib.import_module(catalog.GAMES[slug].screen_module)
     if not getattr(module.bp, "_game_guarded", False):
         # every route of a game's screen answers only for a table of that game
         module.bp.before_request(only_tables_of(slug))
@@ -27,7 +26,7 @@ def game_module(slug: str):
 
 def draft_renamer(slug: str):
     """The game's ``rename_in_draft``, if its drafts name players (others use seats or ids)."""
-    if slug not in GAME_SLUGS:
+    if slug not in catalog.GAMES:
         return None
     return getattr(game_module(slug), "rename_in_draft", None)
 

@@ -1,7 +1,8 @@
 """What every game screen shares: recording an engine entry, the per-game panel
 on the table page, and the card helpers templates use.
 
-A game's screen lives in ``scorekeeper/web/<slug>.py`` (a blueprint ``bp``) with
+A game's screen lives in ``scorekeeper/web/<slug>.py`` (a blueprint ``bp``; its record
+in ``scorekeeper.games.catalog`` may name another module) with
 templates in ``templates/games/<slug>/``. If the module defines
 ``panel_context(table, summary, access) -> dict``, the table page shows
 ``games/<slug>/_panel.html`` with that context under the name ``screen``; the
@@ -45,11 +46,17 @@ from .board import after_write, live_fragments, render_board, see_other, table_u
 from .db import get_store
 
 # what the game screens and the app read here (their modules, guards and panels)
-from .game_screens import GAME_SLUGS as GAME_SLUGS
 from .game_screens import draft_renamer as draft_renamer
 from .game_screens import game_module as game_module
 from .game_screens import only_tables_of as only_tables_of
 from .game_screens import panel as panel
+
+
+def __getattr__(name: str):
+    if name == "GAME_SLUGS":  # every registered game's screen, in the registry's order
+        return tuple(catalog.GAMES)
+    raise AttributeError(name)
+
 
 CARD_SLOT = "__card__"  # where a picker's tap template takes each card's code
 MAX_TAP_CHARS = 1_000  # a tap's JSON as a page sends it, with room to spare
