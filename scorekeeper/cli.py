@@ -212,7 +212,7 @@ def cmd_export(args) -> int:
     if table is None:
         return 2
     if args.format == "csv":
-        from .web.tables import history_csv
+        from .store import history_csv
 
         text = history_csv(s, table)
     else:

@@ -18,8 +18,9 @@ from . import api
 from . import validate as v
 from .errors import RuleError
 from .games import catalog
-from .messages import Text
-from .store import KEY_FORMAT, MAX_ROWID, MAX_TABLE_NAME, StoreError
+from .messages import LANGUAGES, Text
+from .store.errors import StoreError
+from .store.records import KEY_FORMAT, MAX_ROWID, MAX_TABLE_NAME
 
 # Points of one entry: far beyond any game's (a Cowboy deal stays within a few
 # hundred), yet the sum of a whole table's entries stays far inside SQLite's integers.
@@ -45,19 +46,19 @@ def check_export(data: object) -> dict:
     try:
         return _checked(data)
     except RuleError as exc:
+        # the sentence around the reason is a msgid; the reason, already in the language
+        # spoken now, is cut so that the whole stays one line
+        reason = " ".join(exc.message.split())
         if exc.path:
             # Translators: %(path)s is where in the file (players[2].name), %(reason)s why
-            text = Text(
-                "This export cannot be imported (%(path)s): %(reason)s",
-                path=exc.path,
-                reason=exc.text,
-            )
+            text = Text("This export cannot be imported (%(path)s): %(reason)s", path=exc.path)
         else:
-            text = Text("This export cannot be imported: %(reason)s", reason=exc.text)
-        message = " ".join(str(text).split())
-        if len(message) > MAX_MESSAGE:
-            message = message[: MAX_MESSAGE - 1] + "…"
-        raise StoreError(message) from None
+            text = Text("This export cannot be imported: %(reason)s")
+        room = MAX_MESSAGE - len(str(Text(text.msgid, **text.variables, reason="")))
+        if len(reason) > room:
+            reason = reason[: max(room - 1, 0)] + "…"
+        text.variables["reason"] = reason
+        raise StoreError(text) from None
 
 
 def _key(value: object, path: str) -> str:
@@ -103,6 +104,7 @@ def _checked(data: object) -> dict:
         doc["table"],
         "table",
         required=("scorer_key", "watch_key", "game", "name", "settings", "created", "updated"),
+        optional=("language",),  # exports made before tables had one: English
     )
     scorer_key = _key(t["scorer_key"], "table.scorer_key")
     watch_key = _key(t["watch_key"], "table.watch_key")
@@ -147,6 +149,7 @@ def _checked(data: object) -> dict:
         "settings": settings,
         "created": _stamp(t["created"], "table.created"),
         "updated": _stamp(t["updated"], "table.updated"),
+        "language": v.choice(t.get("language", "en"), "table.language", LANGUAGES),
     }
 
     kinds = entry_kinds(game.slug)

@@ -46,10 +46,10 @@ from flask_babel import get_locale
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader
 
 from . import rulecards
-from .app import resource_dir
 from .cards import CardError, parse_card
 from .games import catalog, vezimas
 from .i18n import gettext as _
+from .resources import resource_dir
 from .store import Store, Table
 from .summary import TableSummary, summarize
 from .web import pegs_view

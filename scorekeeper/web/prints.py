@@ -15,7 +15,7 @@ from .. import printing, rulecards
 from ..games import catalog
 from ..i18n import gettext as _
 from ..store import Table
-from .tables import get_store, load
+from .db import get_store, load
 
 bp = Blueprint("prints", __name__)
 bp.add_app_template_filter(rulecards.markup, "rules_markup")
