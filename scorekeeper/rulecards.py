@@ -145,8 +145,8 @@ COWBOY_ITEMS: tuple[ScoringItem, ...] = (
     ScoringItem("marriage_shown", N_("Marriage shown in the deal"), N_("Marriage"), "each"),
     ScoringItem("ended", N_("Ending the deal"), N_("Ended")),
     ScoringItem("tens_laid", N_("Each 10 laid out"), N_("10s out"), "each"),
-    # Translators: a column head of the score sheet: keep it short; the soft hyphen
-    # (U+00AD) marks where the word may break.
+    # Translators: "Orphan\u00adage" is the score sheet's narrow column head: keep it
+    # short; its soft hyphen (U+00AD) marks where the word may break.
     ScoringItem("orphanage", N_("Orphanage: the four jacks"), N_("Orphan\u00adage")),
     ScoringItem("harem", N_("Harem: the four queens"), N_("Harem")),
     ScoringItem("family", N_("Family: A K Q J of a suit"), N_("Family"), "each"),
