@@ -41,8 +41,7 @@ fuzz-long: $(VENV)/.installed-test
 
 # the catalogue of every user-facing string, for translators
 messages: $(VENV)/.installed-run
-	$(BIN)/pybabel extract -F babel.cfg -c Translators: -k _ -k gettext -k ngettext:1,2 \
-		-k N_ -k Text -k Plural:1,2 -k RuleError -o messages.pot .
+	$(BIN)/pybabel extract -F babel.cfg -k _ -k gettext -k ngettext -o messages.pot .
 
 print: $(VENV)/.installed-run system-run
 	$(BIN)/scorekeeper print
