@@ -10,12 +10,18 @@ APT_TEST := chromium fonts-dejavu-core poppler-utils
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
-.PHONY: run test lint bench fuzz-long messages print clean system-run system-test
+# the catalogues of the five languages besides English (scorekeeper/translations/)
+PO := $(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po)
+MO := $(PO:.po=.mo)
+# what marks a sentence for the catalogue, in Python (templates use _())
+KEYWORDS := -k _ -k gettext -k ngettext:1,2 -k N_ -k Text -k Plural:1,2 -k RuleError -k Refused
 
-run: $(VENV)/.installed-run system-run
+.PHONY: run test lint bench fuzz-long messages cyrillic catalogues print clean system-run system-test
+
+run: $(VENV)/.installed-run system-run catalogues
 	$(BIN)/scorekeeper serve --host $(HOST) --port $(PORT)
 
-test: $(VENV)/.installed-test system-test
+test: $(VENV)/.installed-test system-test catalogues
 	$(BIN)/ruff check scorekeeper tests bench
 	$(BIN)/ruff format --check scorekeeper tests bench
 	$(BIN)/pytest
@@ -39,9 +45,22 @@ bench: $(VENV)/.installed-test system-run
 fuzz-long: $(VENV)/.installed-test
 	FUZZ_EXAMPLES=10000 FUZZ_RANDOM=1 $(BIN)/pytest -p no:playwright -q -n auto tests/test_fuzz.py
 
-# the catalogue of every user-facing string, for translators
+# every user-facing string into messages.pot, and the new ones into each catalogue
+# (translate them there; `make test` fails on an empty or fuzzy entry)
 messages: $(VENV)/.installed-run
-	$(BIN)/pybabel extract -F babel.cfg -k _ -k gettext -k ngettext -o messages.pot .
+	$(BIN)/pybabel -q extract -F babel.cfg $(KEYWORDS) -c Translators: --no-location \
+	  --sort-output -o messages.pot .
+	$(BIN)/pybabel -q update -i messages.pot -d scorekeeper/translations \
+	  --no-fuzzy-matching --ignore-obsolete
+
+# the Serbian Cyrillic catalogue, transliterated from the Latin one (review, then commit)
+cyrillic: $(VENV)/.installed-test
+	$(BIN)/python -m scorekeeper.cyrillic
+
+catalogues: $(MO)
+
+%.mo: %.po | $(VENV)/.installed-run
+	$(BIN)/pybabel -q compile -i $< -o $@
 
 print: $(VENV)/.installed-run system-run
 	$(BIN)/scorekeeper print

@@ -327,13 +327,13 @@ def create_app(test_config: dict | None = None, *, database: str | None = None) 
 
     csrf.init_app(app)
     htmx.init_app(app)
-    babel.init_app(app)
-    i18n.install(app)
+    i18n.install(app, babel)
 
     # create or upgrade the schema once, before the first request
     store.Store.open(app.config["DATABASE"]).close()
 
     from .web import api as api_views
+    from .web import language as language_views
     from .web import prints as print_views
     from .web import screens
     from .web import tables as table_views
@@ -342,6 +342,7 @@ def create_app(test_config: dict | None = None, *, database: str | None = None) 
     _limit_table_creation(app)
     app.register_blueprint(api_views.bp)
     app.register_blueprint(print_views.bp)
+    app.register_blueprint(language_views.bp)
     for slug in screens.GAME_SLUGS:
         app.register_blueprint(screens.game_module(slug).bp)
     screens.register_template_helpers(app)

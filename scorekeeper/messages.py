@@ -23,6 +23,9 @@ import gettext as _gettext
 from collections.abc import Callable
 from typing import Any
 
+# The languages a table can speak, as BCP 47 tags (``?lang=``, ``<html lang>``).
+LANGUAGES = ("en", "sr-Latn", "sr-Cyrl", "pl", "lt", "sk")
+
 _NULL = _gettext.NullTranslations()
 _current: Callable[[], Any] = lambda: _NULL  # noqa: E731 — replaced by use()
 

@@ -31,6 +31,7 @@ import sqlite_utils
 
 from . import validate
 from .errors import RuleError
+from .messages import LANGUAGES
 
 try:
     import fcntl
@@ -213,6 +214,11 @@ def clean_player_names(names: Iterable[object]) -> list[str]:
     except RuleError as exc:
         raise StoreError(exc.message) from None
     return cleaned
+
+
+def check_language(language: object) -> None:
+    if language not in LANGUAGES:
+        raise StoreError(f"A table speaks one of {', '.join(LANGUAGES)}.")
 
 
 def clean_table_name(name: object) -> str:
@@ -671,6 +677,11 @@ def _schema_v5(db: sqlite_utils.Database) -> None:
     )
 
 
+@migration(6, "tables.language: the language a table speaks")
+def _schema_v6(db: sqlite_utils.Database) -> None:
+    db.execute("ALTER TABLE tables ADD COLUMN language TEXT NOT NULL DEFAULT 'en'")
+
+
 # ---------------------------------------------------------------- records
 
 
@@ -686,6 +697,7 @@ class Table:
     updated: str
     version: int
     rematch_of: int | None
+    language: str = "en"
 
     @classmethod
     def from_row(cls, row: dict) -> Table:
@@ -893,12 +905,14 @@ class Store:
         settings: dict,
         submission_id: str | None = None,
         rematch_of: int | None = None,
+        language: str = "en",
     ) -> dict:
         """Create a table with its players in seat order; returns the outcome
         (``table_id``, ``scorer_key``). A replayed submission returns the first outcome.
         Names are kept as ``clean_names`` gives them (StoreError for a refused one)."""
         name = clean_table_name(name)
         player_names = clean_player_names(player_names)
+        check_language(language)
         try:
             with self.write(None, submission_id, "create_table", scope=rematch_of) as outcome:
                 self._check_table_room()
@@ -916,6 +930,9 @@ class Store:
                             "updated": stamp,
                             "version": 0,
                             "rematch_of": rematch_of,
+                            # the column's default is English (and a file made before
+                            # migration 6 has no column to write it to)
+                            **({"language": language} if language != "en" else {}),
                         }
                     )
                     .last_pk
@@ -982,8 +999,25 @@ class Store:
         table = self.table(table_id)
         names = [p.name for p in self.players(table_id)]
         return self.create_table(
-            table.game, table.name, names, table.settings, submission_id, rematch_of=table_id
+            table.game,
+            table.name,
+            names,
+            table.settings,
+            submission_id,
+            rematch_of=table_id,
+            language=table.language,
         )
+
+    def set_language(self, table_id: int, language: str, submission_id: str | None = None) -> dict:
+        """The language the table speaks on every phone that has not chosen its own."""
+        check_language(language)
+        try:
+            with self.write(table_id, submission_id, "set_language") as outcome:
+                self.db.execute("UPDATE tables SET language = ? WHERE id = ?", [language, table_id])
+                outcome.update(language=language)
+            return outcome
+        except Replayed as replay:
+            return replay.outcome
 
     # -- players
 

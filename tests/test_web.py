@@ -520,7 +520,9 @@ def test_a_refused_start_says_why_first_and_marks_and_focuses_the_field(client, 
     page = post_start(client, parsed, "cowboy", ["Ana", "", "", ""])
     assert page.status == 422
     summary = page.html.index('id="form-errors"')
-    assert summary < page.html.index('id="recent-card"') < page.html.index("<form")
+    assert (
+        summary < page.html.index('id="recent-card"') < page.html.index('<form class="card start"')
+    )
     assert "3 or 4 players" in page.html[summary : page.html.index('id="recent-card"')]
     second = re.search(r'<input[^>]*id="player-2"[^>]*>', page.html).group(0)
     assert 'aria-invalid="true"' in second and "autofocus" in second
@@ -632,7 +634,7 @@ def test_a_page_of_the_history_carries_the_totals_of_the_rounds_after_it(
         assert shown
         for round_no, total in shown:
             n = int(round_no)
-            assert total == ("" if n % 7 == 0 else f"{after[n]:d}"), n
+            assert total == ("" if n % 7 == 0 else f"{after[n]:,d}"), n
         pages += 1
         found = re.search(r'rel="next" href="([^"]+)"', page.html)
         link = found.group(1).replace("&amp;", "&") if found else None

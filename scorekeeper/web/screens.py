@@ -36,7 +36,7 @@ from jinja2 import TemplateNotFound
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup, escape
 
-from .. import api, store
+from .. import api, i18n, store
 from ..cards import Card, parse_card
 from ..errors import RuleError
 from ..games import catalog
@@ -119,6 +119,7 @@ def only_tables_of(slug: str):
             abort(404)
         if table.game != slug:
             abort(404)
+        i18n.table_loaded(table)
         g.screen_table = (table, access)  # read once per request: a tap is kept cheap
 
     return guard

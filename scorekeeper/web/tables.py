@@ -28,8 +28,9 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import format_date
 
-from .. import api, store, validate
+from .. import api, i18n, store, validate
 from ..app import csrf, htmx
 from ..errors import RuleError
 from ..games import catalog
@@ -92,6 +93,7 @@ def load(key: str, write: bool = False) -> tuple[store.Table, str]:
         table, access = get_store().table_by_key(key)
     except store.NotFound:
         abort(404)
+    i18n.table_loaded(table)
     if write and access != "score":
         abort(
             403, description=_("This is the watch link: it shows the table but cannot change it.")
@@ -189,6 +191,7 @@ def _render_cached(table: store.Table, access: str, variant: str, render) -> lis
         access,
         variant,
         request.host_url,
+        i18n.cache_key(),
     )
     with _rendered_lock:
         parts = _rendered.get(key)
@@ -281,6 +284,7 @@ def home():
         form={},
         errors={},
         submission_id=new_submission_id(),
+        table_language=i18n.current_language(),
     )
 
 
@@ -360,9 +364,11 @@ def parse_table_form(form) -> tuple[dict, dict]:
     table_name = table_name or _(
         "%(game)s, %(date)s",
         game=game.name,
-        date=datetime.now(UTC).strftime("%d %b %Y"),
+        date=format_date(datetime.now(UTC), "medium"),
     )
-    values.update(game=slug, names=names, settings=settings, name=table_name)
+    # the table's language: as chosen, else the one this page speaks
+    language = i18n.known(form.get("language")) or i18n.current_language()
+    values.update(game=slug, names=names, settings=settings, name=table_name, language=language)
     return values, errors
 
 
@@ -377,6 +383,7 @@ def create_table():
                 form=request.form,
                 errors=errors,
                 submission_id=request.form.get("submission_id") or new_submission_id(),
+                table_language=values.get("language") or i18n.current_language(),
             ),
             422,
         )
@@ -386,6 +393,7 @@ def create_table():
         values["names"],
         values["settings"],
         submission_id=request.form.get("submission_id") or None,
+        language=values["language"],
     )
     return see_other(url_for("tables.table_page", key=outcome["scorer_key"]))
 

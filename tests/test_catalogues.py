@@ -1,0 +1,160 @@
+"""The catalogues: every sentence of the source is in each of the five, translated,
+not fuzzy, with the same placeholders, and not left in English (issue: languages).
+
+A msgstr may equal its msgid only when there is nothing to translate (numbers,
+placeholders, card codes, symbols) or the msgid is listed in the language's
+``same.txt`` (proper names and game terms its players use as they are).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+ROOT = Path(__file__).resolve().parent.parent
+TRANSLATIONS = ROOT / "scorekeeper" / "translations"
+LANGUAGES = ("sr_Latn", "sr_Cyrl", "pl", "lt", "sk")
+
+PLACEHOLDER = re.compile(r"%\((\w+)\)[sdrif]|%%")
+# what is the same in every language: placeholders, markup, card codes (KH, 10♥),
+# decision ids (C-D4), then numbers and signs
+SAME_EVERYWHERE = re.compile(
+    r"%\(\w+\)[sdrif]|%%|\*\*|<[^>]+>|&\w+;|\b[CKVSPH]-D\d+\b|\b(?:10|[2-9AJQKT])[♠♥♦♣SHDC]?\b"
+    r"|\bJK\b"
+)
+SIGNS = re.compile(r"[\d\W_]+")
+
+
+def words_of(text: str) -> str:
+    return SIGNS.sub("", SAME_EVERYWHERE.sub(" ", text)).strip()
+
+
+def makefile_keywords() -> list[str]:
+    (line,) = [x for x in (ROOT / "Makefile").read_text().splitlines() if x.startswith("KEYWORDS")]
+    return shlex.split(line.split(":=", 1)[1])
+
+
+@pytest.fixture(scope="module")
+def source_msgids(tmp_path_factory) -> set[str]:
+    pot = tmp_path_factory.mktemp("pot") / "messages.pot"
+    subprocess.run(
+        [str(Path(sys.executable).with_name("pybabel")), "-q", "extract", "-F", "babel.cfg"]
+        + makefile_keywords()
+        + ["--no-location", "-o", str(pot), "."],
+        cwd=ROOT,
+        check=True,
+    )
+    with pot.open("rb") as fp:
+        return {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(fp) if m.id}
+
+
+def catalogue(language: str):
+    with (TRANSLATIONS / language / "LC_MESSAGES" / "messages.po").open("rb") as fp:
+        return read_po(fp, locale=language)
+
+
+def kept_same(language: str) -> set[str]:
+    path = TRANSLATIONS / language / "same.txt"
+    if not path.exists():
+        return set()
+    return {line for line in path.read_text().splitlines() if line and not line.startswith("#")}
+
+
+def forms(message) -> list[str]:
+    return list(message.string) if isinstance(message.string, tuple | list) else [message.string]
+
+
+def ids(message) -> list[str]:
+    return list(message.id) if isinstance(message.id, tuple | list) else [message.id]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_sentence_of_the_source_is_in_the_catalogue(language, source_msgids):
+    have = {ids(m)[0] for m in catalogue(language) if m.id}
+    missing = sorted(source_msgids - have)
+    assert not missing, f"{len(missing)} not in {language} (run `make messages`): {missing[:5]}"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_entry_is_translated_and_not_fuzzy(language):
+    cat = catalogue(language)
+    untranslated = [ids(m)[0] for m in cat if m.id and not all(forms(m))]
+    fuzzy = [ids(m)[0] for m in cat if m.id and m.fuzzy]
+    assert not untranslated, f"{len(untranslated)} untranslated: {untranslated[:5]}"
+    assert not fuzzy, f"{len(fuzzy)} fuzzy: {fuzzy[:5]}"
+    assert len(cat.plural_forms) and cat.num_plurals == 3
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_placeholders_match_and_babel_finds_no_error(language):
+    cat = catalogue(language)
+    errors = [(m.id, [str(e) for e in errs]) for m, errs in cat.check() if errs]
+    assert not errors, errors[:5]
+    wrong = []
+    for m in cat:
+        if not m.id:
+            continue
+        # as Babel's check: the first form answers the singular msgid, the others the plural
+        singular, plural = ids(m)[0], ids(m)[-1]
+        for index, text in enumerate(forms(m)):
+            wanted = set(PLACEHOLDER.findall(singular if index == 0 else plural))
+            if text and set(PLACEHOLDER.findall(text)) != wanted:
+                wrong.append((singular, text))
+    assert not wrong, wrong[:5]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_nothing_is_left_in_english(language):
+    cat = catalogue(language)
+    same = kept_same(language)
+    left = [
+        m.id
+        for m in cat
+        if m.id
+        and isinstance(m.id, str)
+        and m.string == m.id
+        and m.id not in same
+        and words_of(m.id)
+    ]
+    assert not left, f"{len(left)} msgstr equal to the English msgid: {left[:8]}"
+    unknown = same - {m.id for m in cat if m.id}
+    assert not unknown, f"same.txt lists msgids the catalogue does not have: {sorted(unknown)}"
+
+
+def test_the_cyrillic_catalogue_is_the_latin_one_transliterated():
+    """``make cyrillic`` made it, and nobody edited one script and not the other."""
+    from scorekeeper import cyrillic
+
+    latin = {m.id if isinstance(m.id, str) else m.id[0]: m for m in catalogue("sr_Latn") if m.id}
+    terms = tuple(t for t in kept_same("sr_Latn") if re.search(r"[A-Za-z]", t))
+    differ = []
+    for m in catalogue("sr_Cyrl"):
+        if not m.id:
+            continue
+        source = latin.get(ids(m)[0])
+        assert source is not None, ids(m)[0]
+        english = " ".join(ids(m))
+        wanted = (
+            forms(source)
+            if m.id in terms
+            else [cyrillic.cyrillic(text, terms, english) for text in forms(source)]
+        )
+        if forms(m) != wanted:
+            differ.append(ids(m)[0])
+    assert not differ, f"run `make cyrillic`: {len(differ)} differ, e.g. {differ[:3]}"
+
+
+def test_cyrillic_keeps_what_is_not_serbian_text():
+    from scorekeeper import cyrillic
+
+    text = "%(name)s: **Marijaž** K♥ i 10♦, <b>džoker</b> (C-D4) &nbsp;Ljubljana"
+    assert cyrillic.cyrillic(text) == (
+        "%(name)s: **Маријаж** K♥ и 10♦, <b>џокер</b> (C-D4) &nbsp;Љубљана"
+    )
+    assert cyrillic.cyrillic("Hand ili Zilch", ("Hand", "Zilch")) == "Hand или Zilch"
