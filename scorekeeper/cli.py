@@ -13,6 +13,8 @@ import sqlite3
 import sys
 from pathlib import Path
 
+from .messages import LANGUAGES  # pure: no Flask, no WeasyPrint
+
 
 def _emit(body: dict) -> None:
     sys.stdout.write(json.dumps(body, ensure_ascii=False) + "\n")
@@ -237,7 +239,7 @@ def cmd_print(args) -> int:
 
     app = _app(args)
     out = Path(args.output) if args.output else None
-    languages = printing.LANGUAGES if args.lang == "all" else (args.lang,)
+    languages = LANGUAGES if args.lang == "all" else (args.lang,)
     with app.app_context():
         try:
             for path in printing.build_all(out, languages):
@@ -404,7 +406,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--lang",
         default="en",
-        choices=("en", "sr-Latn", "sr-Cyrl", "pl", "lt", "sk", "all"),
+        choices=(*LANGUAGES, "all"),
         help="the language to print in, or all six (default: en)",
     )
     p.set_defaults(func=cmd_print)

@@ -54,11 +54,11 @@ from flask import current_app
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, pass_context
 from markupsafe import Markup
 
-from . import rulecards
+from . import i18n, rulecards
 from .app import resource_dir
 from .cards import CardError, parse_card
 from .games import catalog, vezimas
-from .messages import Text
+from .messages import LANGUAGES, Text
 from .store import Store, Table
 from .summary import TableSummary, summarize
 from .web import pegs_view
@@ -73,9 +73,7 @@ BUILD_DIR = (
     PRINTABLES / "build"
 )  # git-ignored; ``scorekeeper print`` writes here, a folder a language
 
-# The languages the app speaks (BCP 47 tags), English first: the one printed by default.
-LANGUAGES = ("en", "sr-Latn", "sr-Cyrl", "pl", "lt", "sk")
-ENGLISH = LANGUAGES[0]
+ENGLISH = LANGUAGES[0]  # of the app's languages (BCP 47 tags): the one printed by default
 
 # Blank sheets offer the most seats a game has (sheets printed from a table use its players).
 BLANK_SEATS = {"cowboy": 4, "kvanta": 6, "vezimas": 4, "szaman": 6, "pegs": 8}
@@ -350,11 +348,9 @@ def request_language() -> str:
 
 
 def catalogue(language: str):
-    """The translations of ``language`` (``gettext``/``ngettext``), as the app loads
-    them for a request in that language; a language without a catalogue speaks English.
-    ``force_locale`` changes this app context's locale only, for this lookup."""
-    with flask_babel.force_locale((language_tag(language) or ENGLISH).replace("-", "_")):
-        return flask_babel.get_translations()
+    """The translations of ``language`` (``gettext``/``ngettext``): the catalogue a
+    page in that language reads; a language without one speaks English."""
+    return i18n.catalogue_for(language_tag(language) or ENGLISH)
 
 
 def _speaking(language: str) -> dict:
@@ -392,11 +388,7 @@ def _context_catalogue(context):
     """The catalogue a template speaks: a printable's own, else the request's (the
     in-app Rules page renders the same rule-card partial)."""
     found = context.get("print_catalogue")
-    if found is None:
-        from . import i18n  # the web layer's per-request catalogue
-
-        found = i18n.translations()
-    return found
+    return i18n.translations() if found is None else found
 
 
 def say(value: object, found) -> str:

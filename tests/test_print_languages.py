@@ -354,8 +354,8 @@ def test_a_tables_card_lists_its_house_rules_in_the_language(
     assert_says(pdftotext(pdf), texts, f"vezimas table card/{language}")
 
 
-def test_a_compiled_catalogue_is_what_the_printables_speak(tmp_path):
-    """The catalogue is found where the app keeps its translations (a compiled
+def test_a_compiled_catalogue_is_what_the_printables_speak(tmp_path, monkeypatch):
+    """The catalogue is the one the app's pages read (a compiled
     ``<dir>/LC_MESSAGES/messages.mo``, ``sr_Latn`` for ``sr-Latn``)."""
     from babel.messages.catalog import Catalog
     from babel.messages.mofile import write_mo
@@ -370,27 +370,19 @@ def test_a_compiled_catalogue_is_what_the_printables_speak(tmp_path):
         compiled.add(msgid, msgstr)
     with open(folder / "messages.mo", "wb") as out:
         write_mo(out, compiled)
-    app = create_app(
-        {
-            "TESTING": True,
-            "DATABASE": str(tmp_path / "db.sqlite"),
-            "SECRET_KEY": "t",
-            "BABEL_TRANSLATION_DIRECTORIES": str(tmp_path / "translations"),
-        }
-    )
+    monkeypatch.setattr(i18n, "DIRECTORY", tmp_path / "translations")
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite"), "SECRET_KEY": "t"})
     with app.app_context():
-        # Flask-Babel keeps loaded catalogues per process, whatever app loaded them
-        loaded = flask_babel.get_babel(app).instance.domain_instance.cache
-        loaded.clear()
+        i18n.catalogue_for.cache_clear()  # catalogues are loaded once per process
         try:
             speaks_the_compiled_catalogue()
         finally:
-            loaded.clear()  # this test's catalogue is for this test only
+            i18n.catalogue_for.cache_clear()  # this test's catalogue is for this test only
 
 
 def speaks_the_compiled_catalogue() -> None:
     assert printing.catalogue("sr-Latn").gettext("Setup") == "Priprema"
-    assert printing.catalogue("pl").gettext("Setup") == "Setup"  # none: English
+    assert printing.catalogue("pl").gettext("Setup") == "Setup"  # none here: English
     card = printing.rule_card_html("szaman", language="sr-Latn")
     assert "<h2>Priprema</h2>" in card and ">Odluke</h2>" in card
     assert "<title>Szaman · Lista poena</title>" in printing.blank_sheet_html(
