@@ -50,6 +50,7 @@ from pathlib import Path
 
 import flask_babel
 from babel.dates import format_date
+from babel.numbers import format_decimal
 from flask import current_app
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, pass_context
 from markupsafe import Markup
@@ -320,7 +321,9 @@ def _env() -> Environment:
         env = app.jinja_env.overlay(
             loader=ChoiceLoader([FileSystemLoader(str(PRINTABLES)), app.jinja_env.loader])
         )
-        env.filters.update(PRINT_FILTERS)
+        # its own filters: an overlay shares the app's dict, and the app's screens keep
+        # their own "signed" and "number" (the printables' read the printable's language)
+        env.filters = {**env.filters, **PRINT_FILTERS}
         app.extensions["printing.env"] = env
     return env
 
@@ -658,25 +661,44 @@ def _short_date(context, iso: str | None) -> str:
         moment = datetime.fromisoformat(iso)
     except ValueError:
         return iso[:10]
-    locale = (context.get("print_language") or ENGLISH).replace("-", "_")
-    return format_date(moment, "d MMM y", locale=locale)
+    return format_date(moment, "d MMM y", locale=_locale(context))
 
 
-def _points(value: int | None) -> str:
-    return "" if value is None else rulecards.points(value)
+def _locale(context) -> str:
+    """Babel's name of the printable's language (``sr_Latn``)."""
+    return (context.get("print_language") or ENGLISH).replace("-", "_")
 
 
-def _number(value: int) -> str:
+def _grouped(value: int, language: str = ENGLISH) -> str:
+    """The digits of ``|value|`` as the language groups them (1,250 · 1.250 · 1 250);
+    below 1,000 every language writes them alone."""
+    digits = str(abs(value))
+    if len(digits) > 3:
+        digits = format_decimal(abs(value), locale=language.replace("-", "_"))
+    return digits
+
+
+def _points(value: int | None, language: str = ENGLISH) -> str:
+    """Points of one entry: +25 / −30 (a true minus) / 0."""
+    if value is None:
+        return ""
+    sign = "+" if value > 0 else rulecards.MINUS if value < 0 else ""
+    return sign + _grouped(value, language)
+
+
+def _number(value: int, language: str = ENGLISH) -> str:
     """A total: no plus sign, but a true minus."""
-    return rulecards.points(value).lstrip("+")
+    return _points(value, language).lstrip("+")
 
 
 PRINT_FILTERS = {
     "rules_markup": translated_markup,  # a rule-card text, translated, with its markup
     "translated": translated,  # a word of data (an N_ label, a Text) in the page's language
     "short_date": _short_date,
-    "signed": _points,  # +25 / −30: points of one entry
-    "number": _number,  # 560 / −70: a total
+    # numbers as the printable's language writes them
+    "signed": pass_context(lambda context, value: _points(value, _locale(context))),  # +25 / −30
+    "number": pass_context(lambda context, value: _number(value, _locale(context))),  # a total
+    "grouped": pass_context(lambda context, value: _grouped(value, _locale(context))),  # 1,250
 }
 
 

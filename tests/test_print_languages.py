@@ -441,6 +441,30 @@ def test_a_filled_sheet_prints_in_the_language(ctx, store, monkeypatch, language
     assert_says(pdftotext(pdf), texts, f"filled sheet/{language}")
 
 
+@pytest.mark.parametrize(
+    "language, written",
+    [("en", "1,250"), ("sr-Latn", "1.250"), ("pl", "1\u00a0250"), ("sk", "1\u00a0250")],
+)
+def test_a_filled_sheet_writes_numbers_as_its_language_does(ctx, store, language, written):
+    table = make_table(store, "cowboy", ["Ana", "Bojan", "Ceca"])
+    players = store.players(table.id)
+    store.add_entry(
+        table.id, 1, "manual-points", {}, {}, {players[0].id: 1250, players[1].id: -1250}
+    )
+    html = printing.sheet_html(store, store.table(table.id), language)
+    assert f">+{written}<" in html and f">\u2212{written}<" in html  # the round and the totals
+    assert f">{written}<" in html
+
+
+def test_printing_leaves_the_app_screens_their_own_number_filters(app):
+    from scorekeeper.web import breakdown
+
+    with app.app_context():
+        printing.blank_sheet_html("cowboy", language="sk")
+        assert app.jinja_env.filters["signed"] is breakdown.signed
+        assert app.jinja_env.filters["points"] is breakdown.points
+
+
 def test_the_same_sheet_in_two_languages_is_two_pdfs(ctx, monkeypatch):
     accented(monkeypatch)
     english = printing.blank_sheet("vezimas")
