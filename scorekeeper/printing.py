@@ -38,6 +38,7 @@ import hashlib
 import logging
 import multiprocessing
 import os
+import re
 import shutil
 import threading
 import time
@@ -59,7 +60,7 @@ from . import i18n, rulecards
 from .app import resource_dir
 from .cards import CardError, parse_card
 from .games import catalog, vezimas
-from .messages import LANGUAGES, Text
+from .messages import LANGUAGES, N_, Text
 from .store import Store, Table
 from .summary import TableSummary, summarize
 from .web import pegs_view
@@ -384,7 +385,33 @@ def _speaking(language: str) -> dict:
         "ngettext": ngettext,
         "print_catalogue": found,
         "print_language": tag,
+        "page_numbers": page_numbers(found),
     }
+
+
+# Translators: the foot of each page of a score sheet ("page 1 of 2")
+PAGE_OF_PAGES = N_("page %(page)s of %(pages)s")
+
+
+def page_numbers(found) -> Markup:
+    """The CSS ``content`` of a sheet's page numbers in the catalogue ``found``: its
+    words as CSS strings, the numbers as the page counters (in the order the
+    translation puts them)."""
+    parts = re.split(r"%\((pages?)\)s", found.gettext(PAGE_OF_PAGES))
+    values = [
+        f"counter({part})" if index % 2 else _css_string(part)
+        for index, part in enumerate(parts)
+        if part or index % 2
+    ]
+    return Markup(" ".join(values) or '""')
+
+
+def _css_string(text: str) -> str:
+    """A CSS string of ``text``: quoted, escaped (nothing in it can end the rule)."""
+    escaped = "".join(
+        ch if ch.isalnum() or ch in " .,:;-–—/()" else f"\\{ord(ch):x} " for ch in text
+    )
+    return f'"{escaped}"'
 
 
 def _context_catalogue(context):

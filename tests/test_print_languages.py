@@ -405,7 +405,9 @@ def test_an_unknown_language_is_refused(ctx):
 def sheet_words(slug: str, found) -> list[str]:
     """Words every blank sheet of ``slug`` prints (its labels), in ``found``."""
     say = lambda text: printing.say(text, found)  # noqa: E731
-    texts = [say(catalog.GAMES[slug].subtitle), say("Table"), say("Date")]
+    pages = BLANK_SHEET_PAGES[slug]
+    footer = say(printing.PAGE_OF_PAGES) % {"page": pages, "pages": pages}  # the last page's
+    texts = [say(catalog.GAMES[slug].subtitle), say("Table"), say("Date"), footer]
     if slug == "cowboy":
         texts += [say(item.short) for item in rulecards.COWBOY_ITEMS]
     if slug == "szaman":
@@ -454,6 +456,19 @@ def test_a_filled_sheet_writes_numbers_as_its_language_does(ctx, store, language
     html = printing.sheet_html(store, store.table(table.id), language)
     assert f">+{written}<" in html and f">\u2212{written}<" in html  # the round and the totals
     assert f">{written}<" in html
+
+
+def test_page_numbers_are_css_strings_and_counters_in_the_translations_order():
+    class Reordered:
+        def gettext(self, _text):
+            return 'von %(pages)s "Seite" %(page)s</style>'
+
+    assert str(printing.page_numbers(printing.catalogue("en"))) == (
+        '"page " counter(page) " of " counter(pages)'
+    )
+    assert str(printing.page_numbers(Reordered())) == (
+        '"von " counter(pages) " \\22 Seite\\22  " counter(page) "\\3c /style\\3e "'
+    )
 
 
 def test_printing_leaves_the_app_screens_their_own_number_filters(app):
