@@ -320,11 +320,11 @@ CONDENSED = {
 }
 
 
-@pytest.mark.parametrize("share, step, fonts", [(0.1, 1, REGULAR), (0.3, 2, CONDENSED)])
+@pytest.mark.parametrize("share, step, fonts", [(0.1, 1, REGULAR), (0.2, 2, CONDENSED)])
 def test_a_card_too_long_for_its_pages_prints_tighter_not_longer(
     ctx, monkeypatch, share, step, fonts
 ):
-    """A translation a tenth or three tenths longer than English: the Cowboy card
+    """A translation a tenth or a fifth longer than English: the Cowboy card
     (the fullest) still prints on two pages at 7.5 pt, with tighter lines, then
     in the condensed face too; English keeps the roomy card in the regular face."""
     found = Longer("pl", share)

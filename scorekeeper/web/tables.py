@@ -363,7 +363,7 @@ def parse_table_form(form) -> tuple[dict, dict]:
             errors["name"] = exc.message
     table_name = table_name or _(
         "%(game)s, %(date)s",
-        game=game.name,
+        game=_(game.name),
         date=format_date(datetime.now(UTC), "medium"),
     )
     # the table's language: as chosen, else the one this page speaks
