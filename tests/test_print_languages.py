@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import re
 import subprocess
+from types import SimpleNamespace
 
 import flask_babel
 import pytest
@@ -25,6 +26,7 @@ from scorekeeper import i18n, printing, rulecards
 from scorekeeper.cli import main
 from scorekeeper.games import catalog
 from scorekeeper.store import Store
+from scorekeeper.web import pegs_view
 
 SLUGS = tuple(catalog.GAMES)
 LANGUAGES = printing.LANGUAGES
@@ -478,6 +480,19 @@ def test_printing_leaves_the_app_screens_their_own_number_filters(app):
         printing.blank_sheet_html("cowboy", language="sk")
         assert app.jinja_env.filters["signed"] is breakdown.signed
         assert app.jinja_env.filters["points"] is breakdown.points
+
+
+def test_a_pegs_move_on_the_sheet_is_written_in_the_sheets_language():
+    move = SimpleNamespace(
+        kind=pegs_view.APPLY_KIND,
+        request={"player": 0, "card": "7H", "steps": [{"seat": 0, "from": "S", "to": 8}]},
+        result={"bumps": [{"seat": 1, "from": 8, "to": "S"}]},
+    )
+    names = ["Ana", "Bojan"]
+    english = printing._pegs_move(move, names, printing.catalogue("en"))
+    assert english == "Ana: 7♥ · Ana's peg start → 8 · bumps Bojan's peg 8 → start"
+    polish = printing._pegs_move(move, names, Accented("pl"))
+    assert polish == "Ana: 7♥ · Ana'ś pęg śtąrt → 8 · bumpś Bojan'ś pęg 8 → śtąrt"
 
 
 def test_the_same_sheet_in_two_languages_is_two_pdfs(ctx, monkeypatch):
