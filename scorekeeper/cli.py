@@ -14,7 +14,7 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
-from .messages import LANGUAGES, gettext
+from .messages import LANGUAGES, gettext  # pure: no Flask, no WeasyPrint
 
 
 def _emit(body: dict) -> None:
@@ -283,9 +283,10 @@ def cmd_print(args) -> int:
 
     app = _app(args)
     out = Path(args.output) if args.output else None
+    languages = LANGUAGES if args.lang == "all" else (args.lang,)
     with app.app_context():
         try:
-            for path in printing.build_all(out):
+            for path in printing.build_all(out, languages):
                 print(path)
         except OSError as exc:
             message = gettext(
@@ -463,7 +464,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_backup)
 
     p = with_db(sub.add_parser("print", help="build every rule card and blank score sheet as PDF"))
-    p.add_argument("-o", "--output", help="folder (default: printables/build)")
+    p.add_argument(
+        "-o", "--output", help="folder (default: printables/build), a folder a language in it"
+    )
+    p.add_argument(
+        "--lang",
+        default="en",
+        choices=(*LANGUAGES, "all"),
+        help="the language to print in, or all six (default: en)",
+    )
     p.set_defaults(func=cmd_print)
     return parser
 
