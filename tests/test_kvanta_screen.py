@@ -883,3 +883,163 @@ def test_a_rename_mid_round_keeps_what_was_typed_for_that_player(app, kv):
     assert saved.status == 200, saved.error
     (entry,) = kv.entries("kvanta-call")
     assert entry.request["caller"] == "Cveta" and entry.request["sums"]["Cveta"] == 11
+
+
+# ---------------------------------------------------------------- Edit of a saved round
+
+
+EDIT_HANDS = {**POKER_HANDS, "Bojan": ["AS", "AH", "2D", "2C", "3C"]}
+
+
+def played_round(app, kv) -> dict:
+    """Round 1 played to its end: the call (Ana 24, Bojan −10, Ceca −4), then the poker
+    (Bojan's two pairs win a K prize of 34). The round's entries by kind."""
+    to_the_call(app, kv)
+    kv.tap("settle")
+    kv.cards(EDIT_HANDS)
+    kv.tap("settle")
+    assert kv.draft() is None  # closed: round 2 has not begun
+    return {e.kind: e for e in kv.entries()}
+
+
+def history_action(kv, action: str, entry_id: int, sid: str):
+    return kv.client.post(
+        f"{kv.url}/entries/{entry_id}/{action}",
+        data={"submission_id": sid},
+        headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
+    )
+
+
+def edit_links(html: str) -> list[int]:
+    return [int(n) for n in re.findall(r'action="[^"]*/kvanta/edit/(\d+)"', html)]
+
+
+def test_edit_of_a_saved_round_changes_one_card_and_supersedes_the_whole_round(app, kv):
+    """#20: Edit in the history reopens the round's tap log with every card as it was;
+    one card changed and saved, the round's new entries supersede all the old ones
+    (the dealer draw, the call and the poker), and the history keeps both."""
+    old = played_round(app, kv)
+    before = kv.totals()
+    assert before == {"Ana": 24, "Bojan": 24, "Ceca": -4}
+    assert edit_links(kv.page().html) == [old["kvanta-poker"].id]  # one Edit: the round's
+    saved_taps = kv.store.entry_taps(old["kvanta-poker"].id)
+    answer = Answer(
+        kv.client.post(
+            f"{kv.url}/kvanta/edit/{old['kvanta-poker'].id}",
+            headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
+        )
+    )
+    assert answer.status == 200 and "Round 1 is open again" in answer.html
+    draft = kv.draft()
+    assert draft["taps"] == saved_taps and draft["context"]["supersedes"] == old["kvanta-poker"].id
+    page = kv.page()
+    assert page.phase == "done" and "Changing round 1" in page.html
+    assert "Save the changed round" in page.html and "Abandon round" not in page.html
+    assert [r["id"] for r in page.rolls()] == [r["id"] for r in kv.rolls()]  # its own dice
+    # the poker again: Bojan's A♥ was a 7♥
+    kv.post("undo", tap_id=draft["taps"][-1]["id"])
+    kv.tap("uncard", seat=1, card="AH")
+    answer = kv.cards({"Bojan": ["7H"]})
+    assert kv.totals() == before  # nothing counts before it is saved
+    assert "Ceca wins the poker prize" in answer.html
+    kv.tap("settle")
+    assert kv.entries("kvanta-poker") == [old["kvanta-poker"]]  # an edit stores no step
+    page = kv.page()
+    saved = kv.post("save", v=page.v, round=page.round, submission_id="kvc-edit-1")
+    assert saved.status == 200 and "Round 1 changed." in saved.html
+    assert kv.draft() is None
+    new = {e.kind: e for e in kv.entries()}
+    assert set(new) == {"kvanta-dealer", "kvanta-call", "kvanta-poker"}
+    assert all(new[k].id != old[k].id and new[k].round == 1 for k in new)
+    assert {
+        e.id: e.state for e in kv.entries(live=False) if e.id in {o.id for o in old.values()}
+    } == {o.id: "superseded" for o in old.values()}
+    expected = api.evaluate("kvanta-poker", new["kvanta-poker"].request)
+    assert new["kvanta-poker"].request["hands"]["Bojan"] == ["AS", "2D", "2C", "3C", "7H"]
+    assert expected["winner"] == "Ceca" and kv.totals() == {"Ana": 24, "Bojan": -10, "Ceca": 24}
+    assert kv.totals()["Ana"] == 24 and new["kvanta-call"].request == old["kvanta-call"].request
+    # the retried save is stored once; the edited round can be edited again
+    again = kv.post("save", v=page.v, round=page.round, submission_id="kvc-edit-1")
+    assert again.status == 200 and "Already saved." in again.html
+    assert len(kv.entries()) == 3
+    assert edit_links(kv.page().html) == [new["kvanta-dealer"].id]
+
+
+def test_undo_of_an_edit_brings_the_old_round_back_whole_and_redo_the_edit(app, kv):
+    old = played_round(app, kv)
+    before = kv.totals()
+    kv.client.post(
+        f"{kv.url}/kvanta/edit/{old['kvanta-poker'].id}",
+        headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
+    )
+    kv.post("undo", tap_id=kv.draft()["taps"][-1]["id"])
+    kv.tap("uncard", seat=1, card="AH")
+    kv.cards({"Bojan": ["7H"]})
+    kv.tap("settle")
+    page = kv.page()
+    kv.post("save", v=page.v, round=page.round, submission_id="kvc-edit-2")
+    edited = kv.totals()
+    assert edited != before
+    new_poker = kv.entries("kvanta-poker")[0]
+    # the top row of the history is the edit's poker: undoing it undoes the edit
+    assert history_action(kv, "undo", new_poker.id, "undo-edit").status_code == 200
+    assert kv.totals() == before
+    assert sorted(e.id for e in kv.entries()) == sorted(e.id for e in old.values())
+    assert kv.draft() is None  # nothing is left on the screen to enter again
+    assert history_action(kv, "redo", new_poker.id, "redo-edit").status_code == 200
+    assert kv.totals() == edited and old["kvanta-poker"].id not in [e.id for e in kv.entries()]
+
+
+def test_undo_of_the_entry_that_closed_a_round_reopens_it_before_its_last_tap(app, kv):
+    """Undo of a round never leaves an empty draft behind: the poker's undo brings the
+    round back at its poker, every card there; saved again, it takes its round back."""
+    old = played_round(app, kv)
+    poker = old["kvanta-poker"]
+    assert history_action(kv, "undo", poker.id, "undo-poker").status_code == 200
+    page = kv.page()
+    assert page.phase == "poker" and page.round == "1"
+    assert "9♥" in page.html and "2♦" in page.html and "7/7" not in page.html
+    assert kv.totals() == {"Ana": 24, "Bojan": -10, "Ceca": -4}
+    # redone in the history: the round is closed again, the draft gone
+    assert history_action(kv, "redo", poker.id, "redo-poker").status_code == 200
+    assert kv.page().round == "2" and kv.draft() is None
+    assert kv.totals()["Bojan"] == 24
+    # undone again and settled anew on the screen: the new poker is round 1's
+    history_action(kv, "undo", poker.id, "undo-poker-2")
+    kv.tap("uncard", seat=0, card="JD", at=kv.page())
+    kv.cards({"Ana": ["5S"]})
+    saved = kv.tap("settle")
+    assert saved.round == "2" and kv.draft() is None
+    (again,) = kv.entries("kvanta-poker")
+    assert again.round == 1 and again.request["hands"]["Ana"][-1] == "5S"
+    assert edit_links(kv.page().html) == [again.id]
+
+
+def test_edit_is_refused_while_a_round_is_entered_and_kept_when_dropped(app, kv):
+    old = played_round(app, kv)
+    kv.tap("turn", seat=1, card="9S")  # round 2 begins
+    refused = Answer(
+        kv.client.post(
+            f"{kv.url}/kvanta/edit/{old['kvanta-poker'].id}",
+            headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
+        )
+    )
+    assert refused.status == 409 and "A deal is being entered" in refused.html
+    assert kv.draft()["context"]["round"] == 2
+    kv.post("discard", v=kv.page().v)
+    step = Answer(
+        kv.client.post(
+            f"{kv.url}/kvanta/edit/{old['kvanta-call'].id}",
+            headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
+        )
+    )
+    assert step.status == 409 and kv.draft() is None  # a step is not where a round reopens
+    kv.client.post(
+        f"{kv.url}/kvanta/edit/{old['kvanta-poker'].id}",
+        headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
+    )
+    page = kv.page()
+    before = kv.snapshot()[:3]
+    dropped = kv.post("discard", v=page.v)
+    assert dropped.status == 200 and kv.draft() is None
+    assert kv.snapshot()[:3] == before and len(kv.entries()) == 3

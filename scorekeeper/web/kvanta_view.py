@@ -97,6 +97,8 @@ def _rolls(v: screens.View, last_tap: dict | None) -> dict:
     s = screens.store_of()
     since = v.context.get("since_roll", 0)
     mine = s.rolls(v.table.id, after=since)
+    if v.context.get("supersedes") is not None:  # an earlier round reopened: its own rolls
+        mine = [r for r in mine if r["round"] == v.context.get("round")]
     earlier = s.rolls(v.table.id, up_to=since, latest=EARLIER_ROLLS)
     count = s.roll_count(v.table.id, up_to=since) if earlier else 0
     targets = [r for r in mine if r["kind"] == "kvanta-target"]
@@ -242,6 +244,8 @@ def view(v: screens.View) -> dict:
         "undo_tap": v.last_tap,
         "redo_tap": v.redo_tap,
         "begun": bool(taps),
+        "editing": v.context.get("supersedes") is not None,
+        "complete": st["complete"],
         "burn_asked": phase == "burn" or (v.state.round == 1 and not st["dealer"]),
         "burn": st["burn"] if st["burn"] is not None else _game_burn(v),
         **_rolls(v, last_tap),
@@ -294,6 +298,11 @@ def view(v: screens.View) -> dict:
         ]
     if phase == "tricks":
         out["tricks"] = _tricks(v, st, seat_of)
+    if out["editing"] and v.writable:
+        from .tables import new_submission_id
+
+        # Save's id marks the round's first entry as the one Edit reopens (kvanta_edit)
+        out["save_vals"] = v.vals(submission_id=f"kvc-{new_submission_id()}")
     if phase in ("hand", "call", "final-compare", "poker", "final-poker"):
         out["preview"] = _preview(st)
         out["seats"] = seats(v, st, "show", out["preview"] if "player" in out["preview"] else None)

@@ -327,7 +327,10 @@ class TapScreen:
     are kept in step with its log (Cowboy's marriages count at once); True when it wrote
     one, and the tap is then answered with the whole table (its totals changed).
     ``replaces(store, table, context)``: those entries, which the saved deal takes over
-    in the same write (it carries them itself); undoing it brings them back."""
+    in the same write (it carries them itself); undoing it brings them back.
+    ``reopens(entry)``: for a deal saved as entries of several kinds (a Kvanta round),
+    whether Edit reopens it from this entry (the one that holds its tap log); without
+    it, Edit reopens the entries of ``kind``."""
 
     game: str
     draft: str
@@ -342,6 +345,7 @@ class TapScreen:
     after_tap: Callable[[store.Store, store.Table, store.TapLog, str], bool] | None = None
     replaces: Callable[[store.Store, store.Table, dict], tuple[int, ...]] | None = None
     routes: tuple[str, ...] = field(default=("tap", "undo", "redo", "save", "discard"))
+    reopens: Callable[[store.Entry], bool] | None = None
 
 
 _SCREENS: dict[str, TapScreen] = {}
@@ -373,12 +377,26 @@ def offer_edit(kind: str, endpoint: str) -> None:
     _EDITS[kind] = endpoint
 
 
-def reopen_endpoint(kind: str) -> str | None:
+def after_history(s: store.Store, table: store.Table, entry_id: int, action: str) -> None:
+    """After an undo or redo of an entry in the history: the game module's
+    ``follow_history(store, table, entry id, action)``, when the game saves a deal as
+    several entries that count together (an edited Kvanta round)."""
+    if table.game in GAME_SLUGS:
+        follow = getattr(game_module(table.game), "follow_history", None)
+        if follow is not None:
+            follow(s, table, entry_id, action)
+
+
+def reopen_endpoint(kind: str, entry: store.Entry | None = None) -> str | None:
     """The Edit route for a saved entry of ``kind``, when its screen can reopen it."""
     for screen in _SCREENS.values():
-        if screen.kind == kind:
+        if screen.kind == kind or (entry is not None and _reopens(screen, entry)):
             return f"{screen.game}.edit"
     return _EDITS.get(kind)
+
+
+def _reopens(screen: TapScreen, entry: store.Entry) -> bool:
+    return screen.reopens is not None and screen.reopens(entry)
 
 
 def settings_of(table: store.Table) -> dict:
@@ -704,7 +722,7 @@ def save_into_entry(
     scored = []
     for one in closings:
         kind, request_json = one["kind"], one["request"]
-        if "result" in one:
+        if "result" in one and "points" not in one:  # a step with points is scored again
             scored.append((kind, request_json, one["result"], {}))
             continue
         result = api.evaluate(kind, request_json)
@@ -775,11 +793,11 @@ def edit_route(key: str, entry_id: int):
             table.id,
             screen.draft,
             entry_id,
-            screen.kind,
+            entry.kind if _reopens(screen, entry) else screen.kind,
             lambda e: screen.rebuild(table, screen.edit_context(s, table, e), e),
             screen.edit_context(s, table, entry),
         )
-    except store.StoreError as exc:
+    except (store.StoreError, Refusal) as exc:
         return _board_refusal(table, access, Refusal.of(exc))
     return after_write(
         table, message=_("Round %(n)d is open again: change it, then save.", n=entry.round)
