@@ -1043,3 +1043,54 @@ def test_edit_is_refused_while_a_round_is_entered_and_kept_when_dropped(app, kv)
     dropped = kv.post("discard", v=page.v)
     assert dropped.status == 200 and kv.draft() is None
     assert kv.snapshot()[:3] == before and len(kv.entries()) == 3
+
+
+# ---------------------------------------------------------------- #24: what the table sees
+
+
+def standings_dealers(html: str) -> list[str]:
+    part = html.split('id="standings"', 1)[1].split("</section>", 1)[0]
+    return re.findall(r'<span class="who" title="([^"]+)">[^<]*<span class="badge dealer"', part)
+
+
+def test_one_dealer_is_shown_while_a_round_is_played_and_none_after_the_end(app, kv):
+    """#24: once a round had an entry, the standings named the next round's dealer
+    while the round's header named this one; and the badge stayed after the end."""
+    kv.rolled(app, 4, 5, 5)  # Ana deals round 1
+    kv.sums({"Ana": 14, "Bojan": 3, "Ceca": 5})
+    answer = kv.tap("settle")  # Ana's Hand: round 1 has an entry now
+    assert answer.phase == "poker" and kv.entries("kvanta-hand")
+    page = kv.page().html
+    assert standings_dealers(page) == ["Ana"]
+    assert re.search(r'class="badge dealer">Ana deals<', page)
+    kv.cards({n: h for n, h in POKER_HANDS.items()})
+    closed = kv.tap("settle")
+    assert closed.round == "2" and standings_dealers(kv.page().html) == ["Bojan"]
+    kv.tap("end", case="stop")
+    page = kv.page().html
+    assert "finished" in page and standings_dealers(page) == []
+    assert 'class="badge dealer"' not in page
+
+
+TURN_TAP, CARD_TAP = r"\"action\":\"turn\"", r"\"action\":\"card\""  # in hx-vals
+
+
+def test_once_the_prize_card_is_chosen_its_picker_is_folded_away_from_the_hands(kv):
+    """#24: in the final poker, a tap meant for a hand changed the prize card: its
+    picker stood open above the hands'. Once chosen, it is folded (changing it is a
+    deliberate tap), and the open pickers are the hands' alone."""
+    kv.dealt(turned=None)
+    answer = kv.tap("end", case="poker")
+    panel = answer.html.split('class="kv-prize-head"', 1)[1]
+    assert "kv-prize-change" not in panel.split("The hands", 1)[0]  # none chosen: open
+    answer = kv.tap("turn", seat=0, card="9D")
+    prize, hands = answer.html.split('class="kv-prize-head"', 1)[1].split("The hands", 1)
+    folded = prize.split('<details class="kv-prize-change">', 1)[1].split("</details>", 1)[0]
+    assert "Change the prize card" in folded and TURN_TAP in folded
+    assert TURN_TAP not in hands and CARD_TAP in hands
+    answer = kv.cards({"Ana": ["9D"]})  # the same card, for a hand: the prize stays
+    assert kv.draft()["taps"][-1]["action"] == "card"
+    assert re.search(
+        r'data-fact="trump"><small>Prize card</small>\s*<strong><span class="kv-card suit-red">9♦',
+        answer.html,
+    )

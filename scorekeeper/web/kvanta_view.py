@@ -141,11 +141,6 @@ def keypad(v: screens.View, seat: int, value: int | None) -> list[dict]:
     return keys
 
 
-def _typed_in(value: int | None) -> bool:
-    """No further digit fits the sum (0, or ten times it is over the largest sum)."""
-    return value is not None and (value == 0 or abs(value) * 10 > engine.MAX_SUM)
-
-
 def _tap(v: screens.View, action: str, **args) -> dict:
     return {"vals": v.tap_vals(action, **args) if v.writable else None}
 
@@ -182,7 +177,9 @@ def seats(v: screens.View, st: dict, kind: str, error: dict | None = None) -> di
             sums = phase in SUM_SHOWINGS
             size = max(engine.POKER_SIZES) if phase in POKER_PHASES else engine.HAND_SIZE
             typed = sums and show["sum"] is not None and len(show["cards"]) != size
-            full = len(show["cards"]) == size or (typed and _typed_in(show["sum"]))
+            # one rule (#24): a part moves on by itself once its cards are all in; a sum
+            # can always take one more digit, so it moves on by "Next player ›" alone
+            full = len(show["cards"]) == size
             row.update(cards=show["cards"], sum=show["sum"], size=size, full=full)
             row["settled"] = full or (phase in POKER_PHASES and show["complete"])
             row["keypad"] = keypad(v, seat, show["sum"] if typed else None) if sums else None
@@ -233,6 +230,7 @@ def view(v: screens.View) -> dict:
         "round": v.context.get("round"),
         "names": names,
         "dealer": st["dealer"],
+        "standings_dealer": st["dealer"],  # the standings name this round's dealer (#24)
         "roller": st["roller"],
         "trump": st["turned"],
         "target": st["target"],
