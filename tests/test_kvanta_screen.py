@@ -1094,3 +1094,32 @@ def test_once_the_prize_card_is_chosen_its_picker_is_folded_away_from_the_hands(
         r'data-fact="trump"><small>Prize card</small>\s*<strong><span class="kv-card suit-red">9♦',
         answer.html,
     )
+
+
+def history_lines_of(html: str, entry_id: int) -> list[str]:
+    part = html.split(f'data-entry="{entry_id}"', 1)[1].split("</li>\n  \n", 1)[0]
+    return [line.strip() for line in re.findall(r"<li>([^<]+)</li>", part)]
+
+
+def test_the_history_shows_every_roll_of_the_round_abandoned_ones_marked(app, kv):
+    """#24: an abandoned round's roll hid in a folded list, unmarked, and the history
+    showed no dice: each round in the history now lists its rolls, who asked for a roll
+    again, and which rolls no longer count."""
+    app.config["DICE_RNG"] = Scripted(1, 1, 1, 2, 2, 2, 4, 5, 5, 6)
+    kv.dealt()
+    kv.roll(seat=1)  # target 3 …
+    kv.post("discard", v=kv.page().v)  # … and the round abandoned, before any entry
+    kv.tap("burn", seat=0, count=3)
+    kv.tap("turn", seat=0, card="7H")
+    kv.roll(seat=1)  # target 6
+    answer = kv.roll("reroll", seat=2, seen=1)  # Ceca asks for a roll again: 14
+    assert answer.attr("data-target") == "14"
+    kv.tap("no-hand")
+    kv.exchange("Bojan")  # a 6: Flux, round 1's first entry
+    (flux,) = kv.entries("kvanta-flux")
+    assert history_lines_of(kv.page().html, flux.id)[-4:] == [
+        "Target: 1 1 1, target 3 (virtual) — its round was abandoned",
+        "Target: 2 2 2, target 6 (virtual) — rolled again",
+        "Target again (asked by Ceca): 4 5 5, target 14 (virtual)",
+        "Exchange die (Bojan): 6, Flux (virtual)",
+    ]

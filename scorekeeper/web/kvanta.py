@@ -40,9 +40,12 @@ from . import screens
 from .kvanta_edit import SID, STEP_KINDS, STEP_TAPS, edit_context, reopens, replaces, stored
 from .kvanta_edit import follow_history as follow_history
 from .kvanta_edit import step_sid as _sid
-from .kvanta_view import EARLIER_ROLLS, view
+from .kvanta_view import EARLIER_ROLLS, history_lines, view
 
-__all__ = ["EARLIER_ROLLS", "SCREEN", "bp", "follow_history", "panel_context", "rename_in_draft"]
+__all__ = [
+    "EARLIER_ROLLS", "SCREEN", "bp", "follow_history", "history_lines", "panel_context",
+    "rename_in_draft",
+]  # fmt: skip
 
 bp = Blueprint("kvanta", __name__, url_prefix="/t/<key>/kvanta")
 

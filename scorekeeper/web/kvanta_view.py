@@ -16,6 +16,7 @@ from ..i18n import gettext as _
 from . import screens
 
 EARLIER_ROLLS = 30  # the earlier dice a round's panel lists, newest first
+ROLLS_IN_HISTORY = 300  # the latest dice the history reads for the rounds it shows
 SUIT_ROWS = ("S", "H", "D", "C")
 RANK_ROW = (14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2)  # Kvanta's order A K Q J 10 … 2
 CARDS_BY_SUIT = [[f"{RANK_TEXT[r]}{s}" for r in RANK_ROW] for s in SUIT_ROWS]
@@ -112,6 +113,52 @@ def _rolls(v: screens.View, last_tap: dict | None) -> dict:
         "earlier_count": count,
         "target_roll": roll_view(targets[-1], counting, fresh) if counting else None,
     }
+
+
+def _attempts(rolls: list[dict]) -> list[list[dict]]:
+    """A round's rolls (oldest first) by attempt at the round: each begins with a
+    target roll that is no roll again (an abandoned round is dealt and rolled anew)."""
+    attempts: list[list[dict]] = []
+    for roll in rolls:
+        fresh = roll["kind"] == "kvanta-target" and not roll["result"].get("asked_by")
+        if fresh or not attempts:
+            attempts.append([])
+        attempts[-1].append(roll)
+    return attempts
+
+
+def history_lines(table, history: list) -> dict[int, list[str]]:
+    """#24: the history shows every roll of each round it lists, on the round's first
+    row: the target rolls (a roll again with who asked for it) and the exchange dice,
+    each marked when it no longer counts (rolled again, or its round abandoned)."""
+    first_row: dict[int, int] = {}
+    for row in history:  # oldest first
+        if row.entry.round >= 1:
+            first_row.setdefault(row.entry.round, row.entry.id)
+    if not first_row:
+        return {}
+    rolls = screens.store_of().rolls(table.id, latest=ROLLS_IN_HISTORY)
+    out: dict[int, list[str]] = {}
+    for number, entry_id in first_row.items():
+        attempts = _attempts([r for r in rolls if r["round"] == number])
+        lines = out.setdefault(entry_id, []) if attempts else []
+        for k, attempt in enumerate(attempts):
+            targets = [r["id"] for r in attempt if r["kind"] == "kvanta-target"]
+            for roll in attempt:
+                shown = roll_view(roll, None)
+                line = _(
+                    "%(roll)s: %(dice)s, %(outcome)s (%(how)s)",
+                    roll=shown["label"],
+                    dice=" ".join(str(f["n"]) for f in shown["faces"]),
+                    outcome=shown["outcome"],
+                    how=_("physical") if roll["physical"] else _("virtual"),
+                )
+                if k < len(attempts) - 1:
+                    line = _("%(roll)s — its round was abandoned", roll=line)
+                elif roll["id"] in targets[:-1]:
+                    line = _("%(roll)s — rolled again", roll=line)
+                lines.append(line)
+    return out
 
 
 # ---------------------------------------------------------------- seats

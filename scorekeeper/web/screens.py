@@ -387,6 +387,16 @@ def after_history(s: store.Store, table: store.Table, entry_id: int, action: str
             follow(s, table, entry_id, action)
 
 
+def add_history_lines(table: store.Table, history: list, details: dict) -> None:
+    """The game module's ``history_lines(table, history)``: more lines for rows of the
+    history (by entry id), of what its entries do not hold (a Kvanta round's dice)."""
+    if table.game in GAME_SLUGS:
+        lines = getattr(game_module(table.game), "history_lines", None)
+        for entry_id, more in (lines(table, history) if lines else {}).items():
+            if entry_id in details:
+                details[entry_id]["lines"] = [*details[entry_id]["lines"], *more]
+
+
 def reopen_endpoint(kind: str, entry: store.Entry | None = None) -> str | None:
     """The Edit route for a saved entry of ``kind``, when its screen can reopen it."""
     for screen in _SCREENS.values():

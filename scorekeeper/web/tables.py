@@ -156,6 +156,7 @@ def with_details(ctx: dict, earlier: bool, later: dict | None = None) -> None:
     older rows exist beyond those shown; ``later``: what newer live entries add."""
     details = breakdown.history_details(ctx["history"], ctx["players"], ctx["totals"], later)
     ctx["history_details"] = details
+    screens.add_history_lines(ctx["table"], ctx["history"], details)
     ctx["chart"] = breakdown.chart_of(
         ctx["history"], details, ctx["players"], earlier=earlier, newest=later is None
     )

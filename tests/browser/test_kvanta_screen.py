@@ -251,6 +251,11 @@ def test_a_kvanta_round_with_flux_undercut_and_poker_prize(
     expect(listed).to_have_count(4)
     kinds = [listed.nth(i).get_attribute("data-kind") for i in range(4)]
     assert sorted(kinds) == ["kvanta-exchange"] * 2 + ["kvanta-target"] * 2
+    # the history shows the round's every roll, the one rolled again marked (#24)
+    history = page.locator("#history")
+    expect(history).to_contain_text("Target: 4 5 5, target 14 (virtual) — rolled again")
+    expect(history).to_contain_text("Target again (asked by Ceca): 6 4 3, target 13 (physical)")
+    expect(history).to_contain_text("Exchange die (Bojan): 6, Flux (virtual)")
     # round 2: the deal passed to Bojan
     expect(panel(page).locator(".kv-head .badge.dealer")).to_contain_text("Bojan")
     # K-D9: the burned cards were set out once, so round 2 asks only for the turned card
