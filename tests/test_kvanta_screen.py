@@ -934,7 +934,7 @@ def test_edit_of_a_saved_round_changes_one_card_and_supersedes_the_whole_round(a
     assert draft["taps"] == saved_taps and draft["context"]["supersedes"] == old["kvanta-poker"].id
     page = kv.page()
     assert page.phase == "done" and "Changing round 1" in page.html
-    assert "Save the changed round" in page.html and "Abandon round" not in page.html
+    assert "Save the changed deal" in page.html and "Abandon round" not in page.html
     assert [r["id"] for r in page.rolls()] == [r["id"] for r in kv.rolls()]  # its own dice
     # the poker again: Bojan's A♥ was a 7♥
     kv.post("undo", tap_id=draft["taps"][-1]["id"])
@@ -1086,7 +1086,7 @@ def test_once_the_prize_card_is_chosen_its_picker_is_folded_away_from_the_hands(
     answer = kv.tap("turn", seat=0, card="9D")
     prize, hands = answer.html.split('class="kv-prize-head"', 1)[1].split("The hands", 1)
     folded = prize.split('<details class="kv-prize-change">', 1)[1].split("</details>", 1)[0]
-    assert "Change the prize card" in folded and TURN_TAP in folded
+    assert "Prize card 9♦" in folded and TURN_TAP in folded
     assert TURN_TAP not in hands and CARD_TAP in hands
     answer = kv.cards({"Ana": ["9D"]})  # the same card, for a hand: the prize stays
     assert kv.draft()["taps"][-1]["action"] == "card"
