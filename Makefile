@@ -50,7 +50,7 @@ fuzz-long: $(VENV)/.installed-test
 messages: $(VENV)/.installed-run
 	$(BIN)/pybabel -q extract -F babel.cfg $(KEYWORDS) -c Translators: --no-location \
 	  --sort-output -o messages.pot .
-	$(BIN)/pybabel -q update -i messages.pot -d scorekeeper/translations --no-location \
+	$(BIN)/pybabel -q update -i messages.pot -d scorekeeper/translations \
 	  --no-fuzzy-matching --ignore-obsolete
 
 # the Serbian Cyrillic catalogue, transliterated from the Latin one (review, then commit)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import io
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -99,7 +100,25 @@ def catalogue_for(language: str) -> NullTranslations:
     """The compiled catalogue of a language (English and a missing file: none)."""
     if language == DEFAULT or language not in LANGUAGES:
         return NullTranslations()
+    folder = DIRECTORY / directory_name(language) / "LC_MESSAGES"
+    po, mo = folder / "messages.po", folder / "messages.mo"
+    if po.exists() and (not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime):
+        return _compiled_now(po)  # a catalogue edited since it was compiled
     return Translations.load(str(DIRECTORY), [directory_name(language)], "messages")
+
+
+def _compiled_now(po: Path) -> Translations:
+    """A catalogue not compiled yet, or changed since (a source tree before ``make``):
+    compiled in memory."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with po.open("rb") as fp:
+        catalog = read_po(fp)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return Translations(buffer, domain="messages")
 
 
 def _url_language() -> str | None:

@@ -3,6 +3,15 @@
 (function () {
   "use strict";
   var RECENT_KEY = "scorekeeper.recent";
+  // the page's words in its language (base.html's data-words); English if absent
+  var WORDS = {};
+  try { WORDS = JSON.parse(document.body.getAttribute("data-words") || "{}"); } catch (e) { WORDS = {}; }
+  function say(key, fallback, values) {
+    var text = WORDS[key] || fallback;
+    Object.keys(values || {}).forEach(function (name) { text = text.split("%(" + name + ")s").join(values[name]); });
+    return text;
+  }
+  var LANG = document.documentElement.lang || undefined;
 
   // ---- score pad keypad: drives the selected points field without the phone keyboard
   var activeInput = null;
@@ -102,7 +111,7 @@
     var btn = ev.target.closest ? ev.target.closest("[data-copy]") : null;
     if (!btn) return;
     var text = btn.getAttribute("data-copy");
-    var done = function () { btn.textContent = "Copied"; };
+    var done = function () { btn.textContent = say("copied", "Copied"); };
     if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done);
     else {
       var field = btn.parentNode.querySelector("input.link");
@@ -155,9 +164,9 @@
     var d = new Date(ms);
     if (isNaN(d.getTime())) return "";
     var today = new Date();
-    var time = d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    var time = d.toLocaleTimeString(LANG, { hour: "2-digit", minute: "2-digit" });
     if (d.toDateString() === today.toDateString()) return time;
-    return d.toLocaleDateString([], { weekday: "short", day: "numeric", month: "short" }) + " " + time;
+    return d.toLocaleDateString(LANG, { weekday: "short", day: "numeric", month: "short" }) + " " + time;
   }
   function showRecent() {
     var ul = document.getElementById("recent");
@@ -171,7 +180,7 @@
       var name = document.createElement("strong");
       name.textContent = t.name; // textContent: names are never parsed as HTML
       var game = document.createElement("small");
-      game.textContent = t.game + (t.access === "watch" ? " · watching" : "");
+      game.textContent = t.game + (t.access === "watch" ? " · " + say("watching", "watching") : "");
       var players = document.createElement("span");
       players.className = "recent-players";
       players.textContent = t.players || "";
@@ -179,9 +188,10 @@
       state.className = "recent-state";
       var started = when(Date.parse(t.created || ""));
       var status = t.finished ?
-        "Finished" + (t.winners && t.winners.length ? " · won by " + t.winners.join(", ") : "") :
-        (t.leader ? "In play · " + t.leader + " leads (" + t.leaderShown + ")" : "In play");
-      state.textContent = status + (started ? " · started " + started : "") + " · seen " + when(t.seen);
+        (t.winners && t.winners.length ? say("won", "Finished · won by %(names)s", { names: t.winners.join(", ") }) : say("finished", "Finished")) :
+        (t.leader ? say("leads", "In play · %(name)s leads (%(points)s)", { name: t.leader, points: t.leaderShown }) : say("in_play", "In play"));
+      state.textContent = status + (started ? " · " + say("started", "started %(when)s", { when: started }) : "") +
+        " · " + say("seen", "seen %(when)s", { when: when(t.seen) });
       a.appendChild(name); a.appendChild(game); a.appendChild(players); a.appendChild(state);
       li.appendChild(a); ul.appendChild(li);
     });
@@ -273,8 +283,8 @@
     setInterval(function () { ctx.fillStyle = (tick++ % 2) ? "#000" : "#010101"; ctx.fillRect(0, 0, 2, 2); }, 1000);
     video.srcObject = canvas.captureStream(1);
     var play = function () {
-      video.play().then(function () { showWake("Screen kept awake (video)"); }).catch(function () {
-        showWake("Tap anywhere to keep the screen awake");
+      video.play().then(function () { showWake(say("awake_video", "Screen kept awake (video)")); }).catch(function () {
+        showWake(say("awake_tap", "Tap anywhere to keep the screen awake"));
       });
     };
     play();
@@ -285,7 +295,7 @@
     if ("wakeLock" in navigator && window.isSecureContext) {
       navigator.wakeLock.request("screen").then(function (lock) {
         wakeLock = lock;
-        showWake("Screen kept awake");
+        showWake(say("awake", "Screen kept awake"));
       }).catch(videoFallback);
     } else {
       videoFallback();

@@ -61,9 +61,10 @@ class Page:
 
     def totals(self) -> dict[str, int]:
         return {
-            name: int(value.replace("−", "-"))  # the page prints a minus sign, "−90"
+            # the page prints a minus sign, "−90", and groups digits as English does
+            name: int(value.replace("−", "-").replace(",", ""))
             for name, value in re.findall(
-                r'class="points" data-player="([^"]+)">([-−]?\d+)<', self.html
+                r'class="points" data-player="([^"]+)">([-−]?[\d,]+)<', self.html
             )
         }
 

@@ -23,12 +23,16 @@ LANGUAGES = ("sr_Latn", "sr_Cyrl", "pl", "lt", "sk")
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sdrif]|%%")
 # what is the same in every language: placeholders, markup, card codes (KH, 10♥),
-# decision ids (C-D4), numbers and signs
-NOTHING_TO_SAY = re.compile(
+# decision ids (C-D4), then numbers and signs
+SAME_EVERYWHERE = re.compile(
     r"%\(\w+\)[sdrif]|%%|\*\*|<[^>]+>|&\w+;|\b[CKVSPH]-D\d+\b|\b(?:10|[2-9AJQKT])[♠♥♦♣SHDC]?\b"
-    r"|\bJK\b|[\d\W_]+",
-    re.UNICODE,
+    r"|\bJK\b"
 )
+SIGNS = re.compile(r"[\d\W_]+")
+
+
+def words_of(text: str) -> str:
+    return SIGNS.sub("", SAME_EVERYWHERE.sub(" ", text)).strip()
 
 
 def makefile_keywords() -> list[str]:
@@ -96,10 +100,12 @@ def test_placeholders_match_and_babel_finds_no_error(language):
     for m in cat:
         if not m.id:
             continue
-        wanted = {p for i in ids(m) for p in PLACEHOLDER.findall(i)}
-        for text in forms(m):
+        # as Babel's check: the first form answers the singular msgid, the others the plural
+        singular, plural = ids(m)[0], ids(m)[-1]
+        for index, text in enumerate(forms(m)):
+            wanted = set(PLACEHOLDER.findall(singular if index == 0 else plural))
             if text and set(PLACEHOLDER.findall(text)) != wanted:
-                wrong.append((ids(m)[0], text))
+                wrong.append((singular, text))
     assert not wrong, wrong[:5]
 
 
@@ -114,8 +120,41 @@ def test_nothing_is_left_in_english(language):
         and isinstance(m.id, str)
         and m.string == m.id
         and m.id not in same
-        and NOTHING_TO_SAY.sub("", m.id).strip()
+        and words_of(m.id)
     ]
     assert not left, f"{len(left)} msgstr equal to the English msgid: {left[:8]}"
     unknown = same - {m.id for m in cat if m.id}
     assert not unknown, f"same.txt lists msgids the catalogue does not have: {sorted(unknown)}"
+
+
+def test_the_cyrillic_catalogue_is_the_latin_one_transliterated():
+    """``make cyrillic`` made it, and nobody edited one script and not the other."""
+    from scorekeeper import cyrillic
+
+    latin = {m.id if isinstance(m.id, str) else m.id[0]: m for m in catalogue("sr_Latn") if m.id}
+    terms = tuple(t for t in kept_same("sr_Latn") if re.search(r"[A-Za-z]", t))
+    differ = []
+    for m in catalogue("sr_Cyrl"):
+        if not m.id:
+            continue
+        source = latin.get(ids(m)[0])
+        assert source is not None, ids(m)[0]
+        english = " ".join(ids(m))
+        wanted = (
+            forms(source)
+            if m.id in terms
+            else [cyrillic.cyrillic(text, terms, english) for text in forms(source)]
+        )
+        if forms(m) != wanted:
+            differ.append(ids(m)[0])
+    assert not differ, f"run `make cyrillic`: {len(differ)} differ, e.g. {differ[:3]}"
+
+
+def test_cyrillic_keeps_what_is_not_serbian_text():
+    from scorekeeper import cyrillic
+
+    text = "%(name)s: **Marijaž** K♥ i 10♦, <b>džoker</b> (C-D4) &nbsp;Ljubljana"
+    assert cyrillic.cyrillic(text) == (
+        "%(name)s: **Маријаж** K♥ и 10♦, <b>џокер</b> (C-D4) &nbsp;Љубљана"
+    )
+    assert cyrillic.cyrillic("Hand ili Zilch", ("Hand", "Zilch")) == "Hand или Zilch"

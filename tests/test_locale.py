@@ -182,3 +182,26 @@ def test_the_cli_and_pure_code_speak_english_without_a_request():
         assert RuleError("No card left.").message == "No card left."  # not in the catalogue
     finally:
         i18n.stop_speaking(token)
+
+
+def test_the_translation_layer_s_examples():
+    import doctest
+
+    from scorekeeper import cyrillic, errors, messages
+
+    for module in (messages, errors, cyrillic):
+        failures, tried = doctest.testmod(module)
+        assert tried and not failures, module.__name__
+
+
+@pytest.mark.parametrize(
+    "language, shown",
+    [("en", "−1,250"), ("sr-Latn", "−1.250"), ("sk", "−1\u00a0250"), ("pl", "−1\u00a0250")],
+)
+def test_scores_are_written_as_the_language_writes_numbers(app, language, shown):
+    from scorekeeper.web import breakdown
+
+    with app.test_request_context(f"/?lang={language}"):
+        assert breakdown.points(-1250) == shown
+        assert breakdown.signed(1250) == "+" + shown[1:]
+        assert breakdown.points(-90) == "−90" and breakdown.signed(0) == "0"

@@ -4,6 +4,7 @@ installed (non-editable) copy serves pages; `scorekeeper serve` really serves.""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -16,14 +17,27 @@ from serving import start_serve
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def build_wheel(out: Path) -> Path:
+def clean_copy(to: Path) -> Path:
+    """The project's files as a fresh clone has them (nothing built or compiled)."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
+    ).stdout.split(b"\0")
+    for name in filter(None, listed):
+        source = ROOT / name.decode()
+        if source.is_file():
+            (to / name.decode()).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, to / name.decode())
+    return to
+
+
+def build_wheel(out: Path, source: Path = ROOT) -> Path:
     subprocess.run(
         [
             sys.executable,
             "-m",
             "pip",
             "wheel",
-            str(ROOT),
+            str(source),
             "--no-deps",
             "--no-build-isolation",
             "-q",
@@ -58,8 +72,11 @@ def test_every_resource_folder_is_a_listed_package():
 
 
 def test_the_wheel_ships_templates_static_and_printables(tmp_path):
-    wheel = build_wheel(tmp_path / "dist")
+    # built from a fresh clone's files: the build itself compiles the catalogues
+    wheel = build_wheel(tmp_path / "dist", clean_copy(tmp_path / "source"))
     names = set(zipfile.ZipFile(wheel).namelist())
+    for language in ("sr_Latn", "sr_Cyrl", "pl", "lt", "sk"):
+        assert f"scorekeeper/translations/{language}/LC_MESSAGES/messages.mo" in names
     for required in (
         "scorekeeper/templates/base.html",
         "scorekeeper/templates/tables/table.html",
@@ -81,7 +98,9 @@ def test_the_wheel_ships_templates_static_and_printables(tmp_path):
         f"app = create_app({{'DATABASE': {str(tmp_path / 'w.sqlite')!r}, 'SECRET_KEY': 'x'}});"
         "c = app.test_client();"
         "print(scorekeeper.__file__);"
-        "print(c.get('/').status_code, c.get('/static/htmx.min.js').status_code)"
+        "print(c.get('/').status_code, c.get('/static/htmx.min.js').status_code);"
+        "from scorekeeper import i18n;"
+        "print(type(i18n.catalogue_for('pl')).__name__, i18n.catalogue_for('pl')._catalog != {})"
     )
     env = {**os.environ, "PYTHONPATH": str(site)}
     out = subprocess.run(
@@ -93,9 +112,10 @@ def test_the_wheel_ships_templates_static_and_printables(tmp_path):
         timeout=120,
     )
     assert out.returncode == 0, out.stderr
-    file_line, statuses = out.stdout.strip().splitlines()[-2:]
+    file_line, statuses, catalogue = out.stdout.strip().splitlines()[-3:]
     assert file_line.startswith(str(site))
     assert statuses == "200 200"
+    assert catalogue == "Translations True"  # the compiled catalogue, read from the wheel
 
 
 def test_serve_prints_the_address_and_serves(tmp_path):

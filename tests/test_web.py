@@ -634,7 +634,7 @@ def test_a_page_of_the_history_carries_the_totals_of_the_rounds_after_it(
         assert shown
         for round_no, total in shown:
             n = int(round_no)
-            assert total == ("" if n % 7 == 0 else f"{after[n]:d}"), n
+            assert total == ("" if n % 7 == 0 else f"{after[n]:,d}"), n
         pages += 1
         found = re.search(r'rel="next" href="([^"]+)"', page.html)
         link = found.group(1).replace("&amp;", "&") if found else None

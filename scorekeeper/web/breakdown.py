@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from flask_babel import format_decimal
+
 from ..cards import parse_card
 from ..chart import totals_chart
 from ..games.cowboy import item_label
@@ -20,17 +22,21 @@ MINUS = "−"  # U+2212: "−90", never the hyphen "-90"
 
 
 def points(value) -> str:
-    """A score as the app prints it: ``-90`` → ``−90``, ``1200`` → ``1200``."""
+    """A score as the app prints it: ``-90`` → ``−90``; ``1200`` grouped as the page's
+    language groups digits (``1 200`` in Slovak, ``1.200`` in Serbian)."""
     if isinstance(value, bool) or not isinstance(value, int):
         return "" if value is None else str(value)
-    return f"{MINUS}{-value}" if value < 0 else str(value)
+    digits = str(-value if value < 0 else value)
+    if len(digits) > 3:  # below 1,000 every language writes the digits alone
+        digits = format_decimal(abs(value))
+    return f"{MINUS}{digits}" if value < 0 else digits
 
 
 def signed(value) -> str:
     """A change of score: ``+25``, ``−20``, ``0``."""
     if isinstance(value, bool) or not isinstance(value, int):
         return "" if value is None else str(value)
-    return f"+{value}" if value > 0 else points(value)
+    return f"+{points(value)}" if value > 0 else points(value)
 
 
 def card(value) -> str:

@@ -10,7 +10,7 @@ from ..games import catalog
 from ..games import cowboy as engine
 from ..games.play.cowboy import ACES, GUN_CARDS, SHOT_CARDS, TENS
 from ..i18n import gettext as _
-from . import screens
+from . import breakdown, screens
 
 # RULES §1 "Scoring": no held card other than these ranks has a value
 HELD_CARDS = tuple(str(Card(r, s)) for s in SUITS for r in (ACE, KING, QUEEN, JACK, 10, 6, 2))
@@ -21,8 +21,7 @@ HELD_CARDS = tuple(str(Card(r, s)) for s in SUITS for r in (ACE, KING, QUEEN, JA
 symbols = screens.symbols
 
 
-def signed(points: int) -> str:
-    return f"+{points}" if points > 0 else (f"−{-points}" if points < 0 else "0")
+signed = breakdown.signed  # +5, −2, 0: a real minus sign
 
 
 def _button(v: screens.View, action: str | None, on: bool = False, why: str = "", **args):

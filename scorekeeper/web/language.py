@@ -35,6 +35,28 @@ def _chosen(allow_none: bool) -> str | None:
     return language
 
 
+def client_words() -> dict[str, str]:
+    """The words the page's script shows (static/app.js), in the page's language."""
+    return {
+        "copied": _("Copied"),
+        "watching": _("watching"),
+        "finished": _("Finished"),
+        "won": _("Finished · won by %(names)s"),
+        "leads": _("In play · %(name)s leads (%(points)s)"),
+        "in_play": _("In play"),
+        "started": _("started %(when)s"),
+        "seen": _("seen %(when)s"),
+        "awake_video": _("Screen kept awake (video)"),
+        "awake_tap": _("Tap anywhere to keep the screen awake"),
+        "awake": _("Screen kept awake"),
+    }
+
+
+@bp.app_context_processor
+def _words() -> dict:
+    return {"client_words": client_words}
+
+
 @bp.post("/language")
 def choose():
     """This phone speaks ``language`` from now on, on every table; an empty choice

@@ -23,7 +23,7 @@ from ..games.play.szaman import JOKERS, SzamanDeal
 from ..i18n import gettext as _
 from ..i18n import ngettext
 from ..summary import TableSummary, summarize
-from . import screens
+from . import breakdown, screens
 
 bp = Blueprint("szaman", __name__, url_prefix="/t/<key>/szaman")
 
@@ -33,11 +33,7 @@ FULL, QUICK = "full", "quick"
 SUITS_SHOWN = ("C", "D", "H", "S")  # display order, as the first-lead order ♣ ♦ ♥ ♠
 
 
-def signed(points: int) -> str:
-    """+5, −2, 0 (a real minus sign)."""
-    if points > 0:
-        return f"+{points}"
-    return f"−{-points}" if points < 0 else "0"
+signed = breakdown.signed  # +5, −2, 0: a real minus sign
 
 
 # ---------------------------------------------------------------- the deal's context

@@ -285,7 +285,7 @@ def home():
         form={},
         errors={},
         submission_id=new_submission_id(),
-        table_language=i18n.phone_language(),
+        table_language=i18n.current_language(),
     )
 
 
@@ -367,8 +367,8 @@ def parse_table_form(form) -> tuple[dict, dict]:
         game=game.name,
         date=format_date(datetime.now(UTC), "medium"),
     )
-    # the table's language: as chosen, else what this phone speaks
-    language = i18n.known(form.get("language")) or i18n.phone_language()
+    # the table's language: as chosen, else the one this page speaks
+    language = i18n.known(form.get("language")) or i18n.current_language()
     values.update(game=slug, names=names, settings=settings, name=table_name, language=language)
     return values, errors
 
@@ -384,7 +384,7 @@ def create_table():
                 form=request.form,
                 errors=errors,
                 submission_id=request.form.get("submission_id") or new_submission_id(),
-                table_language=values.get("language") or i18n.phone_language(),
+                table_language=values.get("language") or i18n.current_language(),
             ),
             422,
         )

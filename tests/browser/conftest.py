@@ -186,7 +186,7 @@ def start_table(page, live_server, game, names, settings: dict | None = None):
 def totals(page) -> dict[str, int]:
     """The standings as shown: player name → total."""
     return {
-        el.get_attribute("data-player"): int(el.inner_text().replace("−", "-"))
+        el.get_attribute("data-player"): int(el.inner_text().replace("−", "-").replace(",", ""))
         for el in page.locator("#standings .points").all()
     }
 

@@ -1,0 +1,122 @@
+"""The Serbian Cyrillic catalogue, made from the Latin one (``make cyrillic``).
+
+Serbian's two scripts map letter for letter, so the Cyrillic catalogue is the Latin
+one transliterated by cyrtranslit, a maintained library for exactly this. What is
+not Serbian text stays as it is: placeholders, HTML, card codes and ranks, decision
+ids, and the terms the Latin catalogue keeps in their own spelling (its ``same.txt``).
+
+>>> cyrillic("Džoker %(name)s dobija **Marijaž** (K+Q) za C-D1.")
+'Џокер %(name)s добија **Маријаж** (K+Q) за C-D1.'
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+TRANSLATIONS = Path(__file__).parent / "translations"
+LATIN = TRANSLATIONS / "sr_Latn"
+CYRILLIC = TRANSLATIONS / "sr_Cyrl"
+
+# what is not Serbian text: kept character for character
+KEPT = re.compile(
+    r"%\(\w+\)[sdrif]|%[sdrif]|%%|<[^>]+>|&\w+;|https?://\S+"
+    r"|\b[CKVSPH]-D\d+\b"  # decision ids
+    r"|\b(?:10|[2-9AJQKT])[♠♥♦♣SHDC]?\b"  # card codes and ranks
+    r"|\bJK\b|\bPDF\b|\bQR\b|\bCSV\b|\bJSON\b|\bURL\b|\bScorekeeper\b"
+    r"|'[^'\s]*'"  # a request's field names and values, quoted
+    r"|\b[A-Za-z]\w*(?:[._\[]\w+\]?)+"  # field paths: aces_on_table, settings.round, held[2]
+    r"|\b(?:true|false|null)\b"
+)
+
+
+def _kept_terms() -> list[str]:
+    path = LATIN / "same.txt"
+    if not path.exists():
+        return []
+    return [line for line in path.read_text().splitlines() if line and not line.startswith("#")]
+
+
+def _field_names(english: str) -> set[str]:
+    """The request's field names an English msgid speaks of ("hands must map each
+    player…", "tricks must be a list."): a translation keeps them as they are."""
+    return set(re.findall(r"(?:^|[.;:] )([a-z][a-z_]+) (?:must|can|needs|has|is|holds)\b", english))
+
+
+def cyrillic(text: str, terms: tuple[str, ...] = (), english: str = "") -> str:
+    """``text`` in Cyrillic. ``terms``: kept in their spelling; ``english``: the msgid,
+    whose words met again in ``text`` are names of fields or terms kept as they are."""
+    import cyrtranslit
+
+    pieces, last = [], 0
+    kept = KEPT
+    shared = _field_names(english) & set(re.findall(r"\b\w+\b", text))
+    keep = sorted({*terms, *shared}, key=len, reverse=True)
+    if keep:
+        words = "|".join(re.escape(t) for t in keep)
+        kept = re.compile(rf"{KEPT.pattern}|\b(?:{words})\b")
+    for found in kept.finditer(text):
+        pieces.append(cyrtranslit.to_cyrillic(text[last : found.start()], "sr"))
+        pieces.append(found.group(0))
+        last = found.end()
+    pieces.append(cyrtranslit.to_cyrillic(text[last:], "sr"))
+    return "".join(pieces)
+
+
+def transliterate_catalogue() -> int:
+    from babel.messages.pofile import read_po, write_po
+
+    with (LATIN / "LC_MESSAGES" / "messages.po").open("rb") as fp:
+        catalog = read_po(fp, locale="sr_Latn")
+    terms = tuple(t for t in _kept_terms() if re.search(r"[A-Za-zčćđšžČĆĐŠŽ]", t))
+    catalog.locale = "sr_Cyrl"  # babel's own name of the locale
+    for message in catalog:
+        if not message.id:
+            continue
+        if message.id in terms:
+            continue  # a term kept in its own spelling, in both scripts
+        english = " ".join(message.id) if isinstance(message.id, (tuple, list)) else message.id
+        if isinstance(message.string, (tuple, list)):
+            message.string = tuple(cyrillic(s, terms, english) for s in message.string)
+        else:
+            message.string = cyrillic(message.string, terms, english)
+    out = CYRILLIC / "LC_MESSAGES" / "messages.po"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("wb") as fp:
+        write_po(fp, catalog, width=76, no_location=True, omit_header=False)
+    same = LATIN / "same.txt"
+    if same.exists():
+        (CYRILLIC / "same.txt").write_text(same.read_text())
+    glossary = LATIN / "GLOSSARY.md"
+    if glossary.exists():
+        (CYRILLIC / "GLOSSARY.md").write_text(cyrillic_glossary(glossary.read_text(), terms))
+    return len(catalog)
+
+
+def cyrillic_glossary(markdown: str, terms: tuple[str, ...] = ()) -> str:
+    """The Latin glossary with its Serbian column in Cyrillic (the English column and
+    the notes stay as written)."""
+    lines = [
+        "# Serbian (Cyrillic) glossary — Scorekeeper",
+        "",
+        "Made by `make cyrillic` from `sr_Latn/GLOSSARY.md`: the same terms, in Cyrillic.",
+        "",
+    ]
+    for line in markdown.splitlines()[1:]:
+        cells = line.split("|")
+        plain = cells[2].strip() if len(cells) > 3 else ""
+        if line.startswith("|") and plain and plain != "Serbian" and not set(plain) <= set("-: "):
+            cells[2] = " " + cyrillic(plain, terms) + " "
+            line = "|".join(cells)
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    count = transliterate_catalogue()
+    print(f"{CYRILLIC}: {count} entries from {LATIN.name}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
