@@ -1123,3 +1123,21 @@ def test_the_history_shows_every_roll_of_the_round_abandoned_ones_marked(app, kv
         "Target again (asked by Ceca): 4 5 5, target 14 (virtual)",
         "Exchange die (Bojan): 6, Flux (virtual)",
     ]
+
+
+def test_a_round_closed_without_its_taps_is_not_reopened_and_nothing_changes(app, kv):
+    """A round closed before rounds kept their taps (or imported) has no log to reopen:
+    Edit says so and stores nothing."""
+    old = played_round(app, kv)
+    poker = old["kvanta-poker"]
+    kv.store.db.execute("DELETE FROM entry_taps WHERE entry_id = ?", [poker.id])
+    before = kv.snapshot()
+    refused = Answer(
+        kv.client.post(
+            f"{kv.url}/kvanta/edit/{poker.id}",
+            headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
+        )
+    )
+    assert refused.status == 409
+    assert "Round 1 was saved without its taps, so it cannot be reopened." in refused.html
+    assert kv.snapshot() == before and kv.draft() is None
