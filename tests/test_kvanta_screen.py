@@ -1141,3 +1141,17 @@ def test_a_round_closed_without_its_taps_is_not_reopened_and_nothing_changes(app
     assert refused.status == 409
     assert "Round 1 was saved without its taps, so it cannot be reopened." in refused.html
     assert kv.snapshot() == before and kv.draft() is None
+
+
+def test_a_round_begun_before_rounds_kept_their_taps_closes_into_its_own_round(app, kv):
+    """A round's draft from before (its context without ``reopened``) closes into its
+    own round all the same, and keeps its log for Edit."""
+    to_the_call(app, kv)
+    kv.tap("settle")
+    data, version = kv.store.draft(kv.table.id, screen.DRAFT)
+    del data["context"]["reopened"]
+    kv.store.save_draft(kv.table.id, screen.DRAFT, data, expected_version=version)
+    kv.cards(EDIT_HANDS)
+    assert kv.tap("settle").round == "2" and kv.draft() is None
+    (poker,) = kv.entries("kvanta-poker")
+    assert poker.round == 1 and kv.store.entry_taps(poker.id)[-1]["action"] == "settle"
