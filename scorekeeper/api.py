@@ -2,42 +2,22 @@
 
 ``evaluate(kind, request)`` is the one entry point used by the CLI
 (``scorekeeper score KIND``), the HTTP API (``POST /api/v1/score/KIND``) and the
-web screens. Engines live in ``scorekeeper.games`` and are imported on first use,
-so answering one kind never pays for the others.
+web screens. Each game's record (``scorekeeper.games.catalog.Game``, listed in
+``scorekeeper.games.registry``) declares the kinds it answers, named ``<game>-…``;
+its module is imported on first use, so answering one kind never pays for the others.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 from collections.abc import Callable
 
 from . import validate as v
 from .errors import RuleError, UnknownKind
+from .games import catalog, results
 
 Engine = Callable[[dict], dict]
-
-# kind → module that defines it in its KINDS table
-_MODULES = {
-    "cowboy-gun": "cowboy",
-    "cowboy-marriage": "cowboy",
-    "cowboy-deal": "cowboy",
-    "cowboy-shot": "cowboy",
-    "szaman-deal": "szaman",
-    "kvanta-dealer": "kvanta",
-    "kvanta-hand": "kvanta",
-    "kvanta-trick": "kvanta",
-    "kvanta-flux": "kvanta",
-    "kvanta-call": "kvanta",
-    "kvanta-poker": "kvanta",
-    "vezimas-trumps": "vezimas",
-    "vezimas-beat": "vezimas",
-    "vezimas-deal": "vezimas",
-    "pegs-moves": "pegs",
-    "pegs-apply": "pegs",
-    "game-result": "results",
-}
 
 MANUAL_LIMIT = 10_000
 
@@ -55,19 +35,28 @@ def manual_points(request: dict) -> dict:
     return {"points": {name: points.get(name, 0) for name in players}}
 
 
-_LOCAL: dict[str, Engine] = {"manual-points": manual_points}
+# the kinds of no one game; every other kind is declared by its game's record
+_LOCAL: dict[str, Engine] = {"manual-points": manual_points, "game-result": results.game_result}
 
-KINDS: tuple[str, ...] = tuple(sorted([*_LOCAL, *_MODULES]))
+
+def kinds() -> tuple[str, ...]:
+    """Every kind answered: these and each registered game's."""
+    return tuple(sorted([*_LOCAL, *(k for g in catalog.GAMES.values() for k in g.engines)]))
+
+
+def __getattr__(name: str):
+    if name == "KINDS":
+        return kinds()
+    raise AttributeError(name)
 
 
 def engine_for(kind: str) -> Engine:
-    if kind in _LOCAL:
+    if isinstance(kind, str) and kind in _LOCAL:
         return _LOCAL[kind]
-    module_name = _MODULES.get(kind) if isinstance(kind, str) else None
-    if module_name is None:
+    found = catalog.kind_record(kind) if isinstance(kind, str) else None
+    if found is None or kind not in found[0].engines:
         raise UnknownKind(str(kind))
-    module = importlib.import_module(f"scorekeeper.games.{module_name}")
-    return module.KINDS[kind]
+    return found[0].engines[kind]
 
 
 def evaluate(kind: str, request: object) -> dict:
@@ -79,7 +68,7 @@ def evaluate(kind: str, request: object) -> dict:
 
 
 __all__ = [
-    "KINDS",
+    "kinds",
     "RuleError",
     "UnknownKind",
     "evaluate",
@@ -135,9 +124,9 @@ def _has_lone_surrogate(text: str, payload: object) -> bool:
 
 
 def points_of(kind: str, result: dict) -> dict[str, int]:
-    """Per-player points of an engine result, whatever the kind's response shape."""
-    if kind == "cowboy-deal":
-        return {name: item["total"] for name, item in result.get("players", {}).items()}
-    if kind == "szaman-deal":
-        return dict(result.get("totals", {}))
+    """Per-player points of an engine result, whatever the kind's response shape
+    (as the kind's game declares it)."""
+    found = catalog.kind_record(kind)
+    if found is not None and found[1] is not None:
+        return found[1].points(result)
     return dict(result.get("points", {}))

@@ -56,13 +56,14 @@ def cmd_play(args) -> int:
 
 
 def cmd_roll(args) -> int:
-    from . import dice
+    from .games import catalog
 
-    rolls = {
-        "kvanta-target": dice.roll_kvanta_target,
-        "kvanta-exchange": dice.roll_kvanta_exchange,
-    }
-    _emit(rolls[args.kind]())
+    roll = catalog.roll(args.kind)
+    if roll is None:
+        kinds = ", ".join(catalog.roll_kinds())
+        sys.stderr.write(f"There is no roll called {args.kind!r} (one of {kinds}).\n")
+        return 2
+    _emit(roll())
     return 0
 
 
@@ -350,8 +351,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--file", help="read the request from this file instead of stdin")
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("roll", help="roll Kvanta's dice")
-    p.add_argument("kind", choices=["kvanta-target", "kvanta-exchange"])
+    p = sub.add_parser("roll", help="roll a game's dice (Kvanta's target or exchange)")
+    p.add_argument("kind", help="the roll: kvanta-target or kvanta-exchange")
     p.set_defaults(func=cmd_roll)
 
     p = with_db(sub.add_parser("serve", help="serve the app to the phones at the table"))

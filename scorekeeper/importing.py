@@ -18,6 +18,7 @@ from . import api
 from . import validate as v
 from .errors import RuleError
 from .games import catalog
+from .messages import Text
 from .store import KEY_FORMAT, MAX_ROWID, MAX_TABLE_NAME, StoreError
 
 # Points of one entry: far beyond any game's (a Cowboy deal stays within a few
@@ -25,7 +26,6 @@ from .store import KEY_FORMAT, MAX_ROWID, MAX_TABLE_NAME, StoreError
 MAX_POINTS = 1_000_000
 MAX_ROUND = 1_000_000
 EVENTS = ("voided", "restored", "superseded")
-ROLL_KINDS = ("kvanta-target", "kvanta-exchange")
 MAX_STAMP = 64
 MAX_MESSAGE = 300  # a refusal is one line, however long the field it names
 
@@ -36,11 +36,7 @@ GENERIC_KINDS = ("manual-points", "game-end")  # entries of every game's table
 def entry_kinds(game: str) -> frozenset[str]:
     """The kinds of entry a table of ``game`` keeps: the score pad's and the game end's,
     and those its own screen stores (the ones the history names)."""
-    from .summary import KIND_LABELS  # not at the top: summary reads the store
-
-    return frozenset(
-        kind for kind in KIND_LABELS if kind in GENERIC_KINDS or kind.startswith(f"{game}-")
-    )
+    return frozenset((*GENERIC_KINDS, *catalog.GAMES[game].entry_kinds))
 
 
 def check_export(data: object) -> dict:
@@ -166,8 +162,10 @@ def _checked(data: object) -> dict:
         ids.add(entry_id)
         if not isinstance(e["kind"], str) or e["kind"] not in kinds:
             raise RuleError(
-                f"{e['kind']!r} is not a kind of entry a {game.name} table keeps.",
+                "%(kind)r is not a kind of entry a %(game)s table keeps.",
                 v.join(path, "kind"),
+                kind=e["kind"],
+                game=Text(game.name),
             )
         request = v.mapping(e["request"], v.join(path, "request"))
         if e["kind"] in api.KINDS:
@@ -237,7 +235,7 @@ def _checked(data: object) -> dict:
         rolls.append(
             {
                 "round": v.integer(r["round"], v.join(path, "round"), 0, MAX_ROUND),
-                "kind": v.choice(r["kind"], v.join(path, "kind"), ROLL_KINDS),
+                "kind": v.choice(r["kind"], v.join(path, "kind"), catalog.roll_kinds()),
                 "dice": [
                     v.integer(d, v.join(v.join(path, "dice"), j), 1, 6) for j, d in enumerate(dice)
                 ],

@@ -62,8 +62,6 @@ except ImportError:  # not on Windows: renders are then bounded per process only
 PRINTABLES = resource_dir("printables")
 BUILD_DIR = PRINTABLES / "build"  # git-ignored; ``scorekeeper print`` writes here
 
-# Blank sheets offer the most seats a game has (sheets printed from a table use its players).
-BLANK_SEATS = {"cowboy": 4, "kvanta": 6, "vezimas": 4, "szaman": 6, "pegs": 8}
 PLAYERS_PER_BLOCK = 3  # Szaman and Kvanta: at most three players' columns side by side
 
 # the stylesheets of each kind of document, in printables/
@@ -622,7 +620,8 @@ def rule_card(slug: str, table: Table | None = None) -> Printed:
 def _sheet_context(slug: str, names: list[str] | None, table: Table | None) -> dict:
     game = catalog.GAMES[slug]
     settings = {**game.defaults(), **(table.settings if table else {})}
-    seats = list(names) if names else [""] * BLANK_SEATS[slug]
+    # a blank sheet offers the most seats the game has; a table's, its players
+    seats = list(names) if names else [""] * game.max_players
     first = settings.get("first_dealer") if names else None
     ctx = {
         # the table's first dealer (a seat), written where the sheet asks for him
@@ -634,17 +633,21 @@ def _sheet_context(slug: str, names: list[str] | None, table: Table | None) -> d
         "settings": settings,
         "house": _house(game, table),
     }
-    ctx.update(_SHEET_EXTRAS[slug](seats, settings))
+    if game.sheet:  # what the game's own sheet prints besides (its record says where)
+        ctx.update(catalog.resolve(game.sheet)(seats, settings))
     return ctx
 
 
-def _cowboy_extras(seats: list[str], settings: dict) -> dict:
+# each game's sheet particulars, as its record names them (``Game.sheet``)
+
+
+def cowboy_sheet(seats: list[str], settings: dict) -> dict:
     # one column block per player; fewer players leave room for more deals
     deals = {3: 11, 4: 7}.get(len(seats), 7)
     return {"items": rulecards.COWBOY_ITEMS, "deals": deals}
 
 
-def _szaman_extras(seats: list[str], settings: dict) -> dict:
+def szaman_sheet(seats: list[str], settings: dict) -> dict:
     return {
         "blocks": _blocks(seats, PLAYERS_PER_BLOCK),
         "deals": int(settings.get("deals", 6)),
@@ -654,35 +657,27 @@ def _szaman_extras(seats: list[str], settings: dict) -> dict:
     }
 
 
-def _kvanta_extras(seats: list[str], settings: dict) -> dict:
+def kvanta_sheet(seats: list[str], settings: dict) -> dict:
     return {"blocks": _blocks(seats, PLAYERS_PER_BLOCK), "rounds": 34}
 
 
-def _vezimas_extras(seats: list[str], settings: dict) -> dict:
+def vezimas_sheet(seats: list[str], settings: dict) -> dict:
     # V-D6: with the letters tally each player's column ends in the word's letter boxes
     letters = settings.get("tally") == vezimas.LETTER_TALLY
     return {"deals": 32, "word": vezimas.WORD if letters else None}
 
 
-def _pegs_extras(seats: list[str], settings: dict) -> dict:
+def pegs_sheet(seats: list[str], settings: dict) -> dict:
     teams = [
         [(seat + 1, name) for seat, name in enumerate(seats) if seat % 2 == team] for team in (0, 1)
     ]
     return {"teams": teams, "games": 24}
 
 
-_SHEET_EXTRAS: dict[str, Callable[[list[str], dict], dict]] = {
-    "cowboy": _cowboy_extras,
-    "szaman": _szaman_extras,
-    "kvanta": _kvanta_extras,
-    "vezimas": _vezimas_extras,
-    "pegs": _pegs_extras,
-}
-
-
 def blank_sheet_html(slug: str, names: list[str] | None = None, table: Table | None = None) -> str:
     """A game's score sheet with the names blank, or prefilled (and the table's settings)."""
-    return render_html(f"sheet-{slug}.html", **_sheet_context(slug, names, table))
+    template = catalog.GAMES[slug].sheet_template_name
+    return render_html(template, **_sheet_context(slug, names, table))
 
 
 def blank_sheet(slug: str, store: Store | None = None, table: Table | None = None) -> Printed:
@@ -813,12 +808,25 @@ def _team_home(summary: TableSummary) -> list[dict] | None:
     ]
 
 
+def pegs_filled_sheet(summary: TableSummary) -> dict:
+    """A Pegs table's history prints each move and ends in the pegs home per team."""
+    return {
+        "moves": {r.entry.id: _pegs_move(r.entry, summary.names) for r in summary.history},
+        "team_home": _team_home(summary),
+    }
+
+
+def kvanta_filled_sheet(summary: TableSummary) -> dict:
+    """A Kvanta table's history prints each round's target and turned card."""
+    return {"kvanta_rounds": _kvanta_rounds(summary)}
+
+
 def filled_sheet_html(summary: TableSummary, carried: CarriedForward | None = None) -> str:
     """A table's latest history (``carried``: under the line carrying the earlier
-    entries' totals forward), totals, standings and winner. A Pegs table's history
-    prints each move and ends in the pegs home per team; a Kvanta table's prints each
-    round's target and turned card."""
-    pegs = summary.game.slug == "pegs"
+    entries' totals forward), totals, standings and winner, and what the game's own
+    sheet prints besides (``Game.filled_sheet``)."""
+    game = summary.game
+    extras = catalog.resolve(game.filled_sheet)(summary) if game.filled_sheet else {}
     return render_html(
         "filled-sheet.html",
         s=summary,
@@ -827,11 +835,7 @@ def filled_sheet_html(summary: TableSummary, carried: CarriedForward | None = No
         house=_house(summary.game, summary.table),
         st=summary.standings,
         carried=carried,
-        moves={r.entry.id: _pegs_move(r.entry, summary.names) for r in summary.history}
-        if pegs
-        else None,
-        team_home=_team_home(summary) if pegs else None,
-        kvanta_rounds=_kvanta_rounds(summary) if summary.game.slug == "kvanta" else None,
+        **extras,
     )
 
 
@@ -874,8 +878,9 @@ def build_all(out_dir: Path | None = None) -> list[Path]:
     out = Path(out_dir) if out_dir else BUILD_DIR
     out.mkdir(parents=True, exist_ok=True)
     paths = []
-    for slug in catalog.GAMES:
-        for make in (rule_card, blank_sheet):
+    for slug, game in catalog.GAMES.items():
+        # a game whose record names no rule card prints its sheet alone
+        for make in (rule_card, blank_sheet) if game.rule_card else (blank_sheet,):
             doc = _when_free(lambda make=make, slug=slug: make(slug))
             path = out / doc.filename
             path.write_bytes(doc.pdf)

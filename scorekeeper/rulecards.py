@@ -678,12 +678,20 @@ PEGS = RuleCard(
     ),
 )
 
-CARDS: dict[str, RuleCard] = {c.slug: c for c in (COWBOY, KVANTA, VEZIMAS, SZAMAN, PEGS)}
-
 
 def card(slug: str) -> RuleCard:
-    """The card of a game; KeyError for an unknown slug."""
-    return CARDS[slug]
+    """The card of a game, where its record says (``Game.rule_card``); KeyError for
+    an unknown slug or a game without a card."""
+    reference = catalog.GAMES[slug].rule_card
+    if not reference:
+        raise KeyError(slug)
+    return catalog.resolve(reference)
+
+
+def __getattr__(name: str):
+    if name == "CARDS":  # every registered game's card, by slug
+        return {slug: card(slug) for slug, game in catalog.GAMES.items() if game.rule_card}
+    raise AttributeError(name)
 
 
 # ---------------------------------------------------------------- house rules

@@ -10,25 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .games import catalog
-from .games.standings import NON_DEAL_KINDS, Progress, Standings, progress_from, standings
+from .games.standings import Progress, Standings, non_deal_kinds, progress_from, standings
+from .messages import N_
 from .store import Entry, Player, Store, Table, Tally
 
-KIND_LABELS = {
-    "manual-points": "Score pad",
-    "game-end": "Game ended",
-    "cowboy-deal": "Deal",
-    "cowboy-marriage": "Marriage shown",
-    "szaman-deal": "Deal",
-    "kvanta-dealer": "Dealer draw",
-    "kvanta-hand": "Hand",
-    "kvanta-flux": "Flux",
-    "kvanta-call": "Call",
-    "kvanta-poker": "Poker prize",
-    "vezimas-deal": "Cart",
-    "vezimas-trumps": "Trumps",
-    "pegs-apply": "Move",
-    "pegs-board": "Board set",
-}
+# the entries of every game's table; each game's record labels its own kinds
+GENERIC_LABELS = {"manual-points": N_("Score pad"), "game-end": N_("Game ended")}
 
 
 @dataclass(frozen=True)
@@ -70,17 +57,18 @@ def as_progress_entry(entry: Entry, name_of: dict[int, str]) -> dict:
     }
 
 
-# an entry of a kind that stands for something else when its request names a field:
-# a Pegs discard is stored as the board unchanged, its request naming the discard
-KIND_VARIANTS = {("pegs-board", "discard"): "Discard"}
-
-
 def entry_label(entry: Entry) -> str:
+    """The history's name for an entry (a msgid: translated where it is shown)."""
+    if entry.kind in GENERIC_LABELS:
+        return GENERIC_LABELS[entry.kind]
+    found = catalog.kind_record(entry.kind)
+    if found is None or found[1] is None or not found[1].label:
+        return entry.kind
     request = entry.request if isinstance(entry.request, dict) else {}
-    for (kind, field), label in KIND_VARIANTS.items():
-        if entry.kind == kind and field in request:
+    for field, label in found[1].variants:
+        if field in request:
             return label
-    return KIND_LABELS.get(entry.kind, entry.kind)
+    return found[1].label
 
 
 def history_row(entry: Entry, players: list[Player]) -> HistoryRow:
@@ -92,7 +80,7 @@ def table_progress(
 ) -> Progress:
     """``progress_of`` the table's live entries, reading only those that decide it
     (of kinds the table has: none at all for a kind it never had)."""
-    tally = tally or s.tally(table.id, NON_DEAL_KINDS)
+    tally = tally or s.tally(table.id, non_deal_kinds())
     name_of = {p.id: p.name for p in players}
 
     def newest_first(kinds: frozenset[str]):
@@ -106,7 +94,7 @@ def summarize(s: Store, table: Table, history_rows: int = 20) -> TableSummary:
     """The table as its views show it, with the latest ``history_rows`` of its history."""
     game = catalog.GAMES[table.game]
     players = s.players(table.id)
-    tally = s.tally(table.id, NON_DEAL_KINDS)  # sums over the whole history
+    tally = s.tally(table.id, non_deal_kinds())  # sums over the whole history
     totals = {p.name: tally.totals.get(p.id, 0) for p in players}
     progress = table_progress(s, table, players, tally)
     st = standings(table.game, [p.name for p in players], totals, table.settings, progress)

@@ -1,15 +1,26 @@
-"""The five games as tables know them: names, player counts, settings and house
-rules with their defaults (RULES.md), and how settings are checked.
+"""Each game as tables know it, in one declared record (:class:`Game`): its names,
+player counts, settings and house rules with their defaults (RULES.md), the kinds of
+entry it scores and keeps, how its standings come from ``game-result``, and where its
+screen, rule card and printed sheet's particulars are.
 
-Pure data and checks: the web layer builds its forms from this, the engines
-receive the chosen house rules from it.
+A game's engine module declares its record (``GAME``); :mod:`.registry` lists the
+modules, one line each, and :data:`GAMES` reads them on first use. Pure data and
+checks: the web layer builds its forms from this, the engines receive the chosen
+house rules from it. The words a player reads (names, labels, options, help) are
+marked with ``N_`` and translated where they are shown.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import RuleError
+from ..messages import Text
+from . import registry
 
 
 @dataclass(frozen=True)
@@ -35,30 +46,150 @@ class Setting:
                 return True
             if raw in (None, "", "off", "false", "0", "no"):
                 return False
-            raise RuleError(f"{self.label}: choose on or off.", path)
+            raise RuleError("%(setting)s: choose on or off.", path, setting=Text(self.label))
         if self.kind == "choice":
             allowed = [value for value, _ in self.options]
             if raw not in allowed:
-                raise RuleError(f"{self.label}: choose one of {', '.join(allowed)}.", path)
+                raise RuleError(
+                    "%(setting)s: choose one of %(values)s.",
+                    path,
+                    setting=Text(self.label),
+                    values=", ".join(allowed),
+                )
             return raw
         # int
         try:
             value = int(str(raw).strip())
         except (TypeError, ValueError):
-            raise RuleError(f"{self.label} must be a whole number.", path) from None
+            raise RuleError(
+                "%(setting)s must be a whole number.", path, setting=Text(self.label)
+            ) from None
         if self.lo is not None and value < self.lo or self.hi is not None and value > self.hi:
-            raise RuleError(f"{self.label} must be between {self.lo} and {self.hi}.", path)
+            raise RuleError(
+                "%(setting)s must be between %(lo)s and %(hi)s.",
+                path,
+                setting=Text(self.label),
+                lo=self.lo,
+                hi=self.hi,
+            )
         return value
 
 
+Engine = Callable[[dict], dict]
+
+
+def _points(result: dict) -> dict[str, int]:
+    return dict(result.get("points", {}))
+
+
 @dataclass(frozen=True)
+class Kind:
+    """A kind of request the game answers or an entry its tables keep.
+
+    ``label``: the history's name for an entry of this kind (``N_``); a kind without
+    one is answered by the engine but never stored as an entry of its own.
+    ``deal``: an entry of it makes its round a deal (the dealer draw, a marriage shown
+    or a board move do not). ``points``: the per-player points of its result.
+    ``variants``: (request field, label): an entry whose request names the field is
+    that instead (a Pegs discard is stored as the board unchanged). ``breakdown``:
+    where the history finds why an entry scored what it did ("module:function" of
+    the web layer, ``(request, result, seat_names) → lines``)."""
+
+    name: str
+    label: str = ""
+    deal: bool = True
+    points: Callable[[dict], dict[str, int]] = _points
+    variants: tuple[tuple[str, str], ...] = ()
+    breakdown: str = ""
+
+
+@dataclass(frozen=True)
+class ResultSetting:
+    """A setting the game's result depends on: its default and how ``game-result``
+    checks a value given (``check(value, path)``)."""
+
+    default: object
+    check: Callable[[object, str], object]
+
+
+@dataclass(frozen=True, eq=False)
+class Result:
+    """How ``game-result`` answers for the game (RULES §6), and how its standings
+    are worded from that answer.
+
+    ``rule(players, totals, deals, ended, settings)``: the answer (``results.answer``).
+    ``settings``: the settings it reads, with their defaults. ``bounds(settings)``:
+    the lowest and highest total a player may have; ``check(totals, players,
+    settings)``: refuses totals the rules cannot hold together. ``message(result,
+    totals, settings, progress)``: the standings' sentence. ``pad_totals(totals,
+    settings)``: totals typed on the score pad as the rule may read them.
+    ``view(result, totals, settings, players)``: further ``Standings`` fields."""
+
+    rule: Callable[..., dict]
+    message: Callable[..., str]
+    settings: Mapping[str, ResultSetting] = field(default_factory=dict)
+    bounds: Callable[[dict], tuple[int, int]] | None = None
+    check: Callable[[dict, list, dict], None] | None = None
+    pad_totals: Callable[[dict, dict], dict] | None = None
+    view: Callable[..., dict] | None = None
+
+
+@dataclass(frozen=True, eq=False)  # one record per game: the same game is the same record
 class Game:
+    """One game, declared once (by its engine module, listed in :mod:`.registry`)."""
+
     slug: str
     name: str  # in the original language
-    subtitle: str  # English
+    subtitle: str  # in English
     player_counts: tuple[int, ...]
     settings: tuple[Setting, ...] = field(default_factory=tuple)
     summary: str = ""
+    # kind → engine: the engine module's KINDS (the API and CLI answer these)
+    engines: Mapping[str, Engine] = field(default_factory=dict)
+    kinds: tuple[Kind, ...] = ()  # what the kinds are: labels, deals, points
+    result: Result | None = None  # how game-result answers; None: no totals to rank
+    no_result: str = ""  # why game-result has no answer for it (a msgid)
+    # standings for a game without a result: (players, totals, settings, progress,
+    # dealer) → Standings
+    standings: Callable[..., Any] | None = None
+    dealer: Callable[..., str | None] | None = None  # (players, progress); None: to the left
+    # (settings, latest) → what the table's latest entries say beyond the totals: Progress
+    # fields, any other name goes to Progress.facts; ``latest(kinds, says)``: the newest
+    # live entry of those kinds that ``says(entry)``
+    progress: Callable[..., dict] | None = None
+    players_end: bool = False  # the players end the game (the table offers "End the game")
+    rolls: Mapping[str, str] = field(default_factory=dict)  # dice roll kind → "module:roll"
+    # where the web and print layers find the rest, as "module:attribute"
+    screen: str = ""  # default scorekeeper.web.<slug>
+    play_state: str = ""  # the deal's play state as a log of taps (scorekeeper.games.play)
+    rule_card: str = ""
+    sheet: str = ""  # (seats, settings) → the blank sheet's particulars
+    filled_sheet: str = ""  # (summary) → the filled sheet's particulars
+    sheet_template: str = ""  # default sheet-<slug>.html in printables/
+    sheet_names_first_dealer: bool = True  # the sheet's header names who deals first
+
+    def __post_init__(self) -> None:
+        prefix = f"{self.slug}-"
+        # the API finds a kind's game by its name without reading every game
+        for name in (*self.engines, *(k.name for k in self.kinds), *self.rolls):
+            if not name.startswith(prefix):
+                raise ValueError(f"{self.slug}: kind {name!r} must start with {prefix!r}")
+
+    @property
+    def screen_module(self) -> str:
+        return self.screen or f"scorekeeper.web.{self.slug}"
+
+    @property
+    def sheet_template_name(self) -> str:
+        return self.sheet_template or f"sheet-{self.slug}.html"
+
+    def kind(self, name: str) -> Kind | None:
+        return next((k for k in self.kinds if k.name == name), None)
+
+    @property
+    def entry_kinds(self) -> tuple[str, ...]:
+        """The kinds its tables keep as entries (those the history names)."""
+        return tuple(k.name for k in self.kinds if k.label)
 
     @property
     def min_players(self) -> int:
@@ -88,7 +219,12 @@ class Game:
         known = {s.key for s in self.settings}
         for key in raw:
             if key not in known:
-                raise RuleError(f"{self.name} has no setting called {key!r}.", f"settings.{key}")
+                raise RuleError(
+                    "%(game)s has no setting called %(key)r.",
+                    f"settings.{key}",
+                    game=Text(self.name),
+                    key=key,
+                )
         out = {}
         for s in self.settings:
             if s.key in raw:
@@ -103,7 +239,11 @@ class Game:
         if len(names) not in self.player_counts:
             counts = _counts_text(self.player_counts)
             raise RuleError(
-                f"{self.name} is played by {counts} players; {len(names)} given.", "players"
+                "%(game)s is played by %(counts)s players; %(given)d given.",
+                "players",
+                game=Text(self.name),
+                counts=counts,
+                given=len(names),
             )
 
 
@@ -113,138 +253,60 @@ def _counts_text(counts: tuple[int, ...]) -> str:
     return ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
 
 
-GAMES: dict[str, Game] = {
-    g.slug: g
-    for g in (
-        Game(
-            "cowboy",
-            "Vajoming Kauboj",
-            "Wyoming Cowboy",
-            (3, 4),
-            (
-                Setting(
-                    "marriage_and_harlot",
-                    "Illegal marriage's queen is also a harlot",
-                    "bool",
-                    True,
-                    decision="C-D7",
-                    house_rule=True,
-                    help="A K+Q of one suit held at the end costs −75 instead of −50.",
-                ),
-                Setting(
-                    "curse_replaces_sixes",
-                    "The Curse replaces the sixes' −20",
-                    "bool",
-                    True,
-                    decision="C-D8",
-                    house_rule=True,
-                    help="Three sixes cost −100 in all (four −120); off: −160 (−180).",
-                ),
-            ),
-            "Shoot cowboys, lay tens, first to 500.",
-        ),
-        Game(
-            "kvanta",
-            "Kvanta",
-            "Three decks and four dice",
-            (2, 3, 4, 5, 6),
-            (),
-            "Hit the dice target, call, and win the poker prize.",
-        ),
-        Game(
-            "vezimas",
-            "Vežimas",
-            "The Cart",
-            (2, 3, 4),
-            (
-                Setting(
-                    "tally",
-                    "What a lost deal gives",
-                    "choice",
-                    "carts",
-                    options=(
-                        ("carts", "A cart (fewest carts wins)"),
-                        ("letters", "A letter of VEŽIMAS"),
-                    ),
-                    decision="V-D6",
-                    house_rule=True,
-                    help="Letters: each deal's loser takes the next letter of V-E-Ž-I-M-A-S; "
-                    "whoever completes the word loses and the session ends.",
-                ),
-            ),
-            "Beat the top card with your own trump; the last one holding cards gets the cart.",
-        ),
-        Game(
-            "szaman",
-            "Szaman",
-            "Shaman",
-            (2, 3, 4, 5, 6),
-            (
-                Setting("deals", "Deals in a game", "int", 6, lo=1, hi=30, help="RULES §2: 6."),
-                Setting(
-                    "target",
-                    "Winning total (closest wins)",
-                    "int",
-                    66,
-                    lo=1,
-                    hi=999,
-                    decision="S-D5",
-                    help="The total closest to it wins; equal distance shares the win.",
-                ),
-                Setting(
-                    "variant",
-                    "Variant",
-                    "choice",
-                    "classic",
-                    options=(("classic", "Classic"), ("russian", "Russian")),
-                    decision="S-D6",
-                    house_rule=True,
-                    help="Russian: everyone draws after each trick, no end penalty, Q♠ is worth 13.",
-                ),
-            ),
-            "Tricks with two jokers; finish closest to 66.",
-        ),
-        Game(
-            "pegs",
-            "Arizona Pegs and Jokers",
-            "A partnership race on a peg board",
-            (4, 6, 8),
-            (
-                Setting(
-                    "team_pegs",
-                    "Which team pegs you may move",
-                    "choice",
-                    "any",
-                    options=(
-                        ("any", "Any peg of the team"),
-                        ("own_first", "Partner's pegs once all yours are home"),
-                        ("own", "Only your own"),
-                    ),
-                    decision="P-D2",
-                    house_rule=True,
-                ),
-                Setting(
-                    "nine",
-                    "The 9",
-                    "choice",
-                    "split_forward",
-                    options=(
-                        ("split_forward", "9 forward, may be split forward"),
-                        ("split_back", "9 split: one part forward, one backward"),
-                        ("forward", "9 forward, no split"),
-                    ),
-                    decision="P-D3",
-                    house_rule=True,
-                ),
-            ),
-            "Two teams race their pegs home around the board.",
-        ),
-    )
-}
+@functools.cache
+def resolve(reference: str) -> Any:
+    """``"package.module:attribute"`` → that attribute (the module imported on first use)."""
+    module, _, attribute = reference.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+class _Games(Mapping[str, Game]):
+    """Every registered game by slug, in the registry's order; a game's module is
+    imported when its record is first read."""
+
+    def __getitem__(self, slug: str) -> Game:
+        return registry.record(slug)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(registry.slugs())
+
+    def __len__(self) -> int:
+        return len(registry.slugs())
+
+    def __contains__(self, slug: object) -> bool:
+        return isinstance(slug, str) and slug in registry.slugs()
+
+
+GAMES: Mapping[str, Game] = _Games()
+
+
+def kind_record(kind: str) -> tuple[Game, Kind | None] | None:
+    """The game that answers or keeps ``kind`` (named ``<slug>-…``) and what the game
+    says of it; None when no game has it. Reads that game's module alone."""
+    slug = kind.partition("-")[0] if isinstance(kind, str) else ""
+    if slug not in GAMES:
+        return None
+    found = GAMES[slug]
+    described = found.kind(kind)
+    if described is None and kind not in found.engines:
+        return None
+    return found, described
+
+
+def roll_kinds() -> tuple[str, ...]:
+    """Every kind of dice roll a table keeps, the games' in the registry's order."""
+    return tuple(kind for game in GAMES.values() for kind in game.rolls)
+
+
+def roll(kind: str) -> Callable[[], dict] | None:
+    """The function that rolls ``kind`` (named ``<slug>-…``), None when no game has it."""
+    slug = kind.partition("-")[0] if isinstance(kind, str) else ""
+    reference = GAMES[slug].rolls.get(kind) if slug in GAMES else None
+    return resolve(reference) if reference else None
 
 
 def game(slug: str) -> Game:
     try:
         return GAMES[slug]
     except KeyError:
-        raise RuleError(f"There is no game called {slug!r}.", "game") from None
+        raise RuleError("There is no game called %(slug)r.", "game", slug=slug) from None

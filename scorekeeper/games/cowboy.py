@@ -25,6 +25,9 @@ from dataclasses import dataclass
 from .. import validate as v
 from ..cards import ACE, JACK, KING, QUEEN, SUIT_NAMES, SUITS, Card
 from ..errors import RuleError
+from ..messages import N_
+from . import catalog, results
+from .standings import Progress, win_text
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 4
 TARGET = 500  # first to 500 wins (C-D9)
@@ -680,3 +683,100 @@ KINDS = {
     "cowboy-deal": end_of_deal,
     "cowboy-shot": shot,
 }
+
+
+# ── the game's record ───────────────────────────────────────────────────────────
+
+# the result's reason when the leaders are tied past the target: the screens word it
+TIE_REASON = "tie for the highest total at the target: another deal"
+
+
+def game_result(players, totals, deals, ended, settings) -> dict:
+    """C-D9: once a total reaches the target, the single highest total wins; a tie
+    for highest plays another deal. Stopped early: the highest total wins, shared."""
+    target = settings["target"]
+    rank = results.ranks(players, lambda p: -totals[p])
+    top = max(totals.values())
+    leaders = [p for p in players if totals[p] == top]
+    if ended:
+        return results.answer(
+            True, leaders, [], rank, "highest total (the game was stopped)", players
+        )
+    winner = game_winner(totals, target)
+    if winner is not None:
+        return results.answer(True, [winner], [], rank, "highest total", players)
+    if top >= target:
+        reason = TIE_REASON
+    else:
+        reason = f"nobody has reached {target} yet"
+    return results.answer(False, [], [], rank, reason, players)
+
+
+def _standing_message(result: dict, totals: dict, settings: dict, progress: Progress) -> str:
+    target = int(settings.get("target", TARGET))
+    winners = result["winners"]
+    if len(winners) == 1:
+        return f"{winners[0]} wins with {totals[winners[0]]} (C-D9)."
+    if winners:
+        return f"{win_text(winners)} with {totals[winners[0]]} (C-D9)."
+    if result["reason"] == TIE_REASON:
+        return f"Tied for the lead past {target}: play another deal (C-D9)."
+    return f"First to {target} wins; the deal passes to the right."
+
+
+def _next_dealer(players: list[str], progress: Progress) -> str:
+    # the deal passes to the right, i.e. against the clockwise seating order
+    n = len(players)
+    return players[(progress.first_dealer % n - progress.deals_played) % n]
+
+
+def _deal_points(result: dict) -> dict[str, int]:
+    return {name: item["total"] for name, item in result.get("players", {}).items()}
+
+
+GAME = catalog.Game(
+    "cowboy",
+    N_("Vajoming Kauboj"),
+    N_("Wyoming Cowboy"),
+    (3, 4),
+    (
+        catalog.Setting(
+            "marriage_and_harlot",
+            N_("Illegal marriage's queen is also a harlot"),
+            "bool",
+            True,
+            decision="C-D7",
+            house_rule=True,
+            help=N_("A K+Q of one suit held at the end costs −75 instead of −50."),
+        ),
+        catalog.Setting(
+            "curse_replaces_sixes",
+            N_("The Curse replaces the sixes' −20"),
+            "bool",
+            True,
+            decision="C-D8",
+            house_rule=True,
+            help=N_("Three sixes cost −100 in all (four −120); off: −160 (−180)."),
+        ),
+    ),
+    N_("Shoot cowboys, lay tens, first to 500."),
+    engines=KINDS,
+    kinds=(
+        catalog.Kind(
+            "cowboy-deal",
+            N_("Deal"),
+            points=_deal_points,
+            breakdown="scorekeeper.web.breakdown:_cowboy_deal",
+        ),
+        catalog.Kind("cowboy-marriage", N_("Marriage shown"), deal=False),
+    ),
+    result=catalog.Result(
+        game_result,
+        _standing_message,
+        {"target": catalog.ResultSetting(TARGET, results.whole(1, results.TOTAL_LIMIT))},
+    ),
+    dealer=_next_dealer,
+    play_state="scorekeeper.games.play.cowboy:CowboyDeal",
+    rule_card="scorekeeper.rulecards:COWBOY",
+    sheet="scorekeeper.printing:cowboy_sheet",
+)

@@ -15,7 +15,10 @@ from typing import NamedTuple
 from .. import validate as v
 from ..cards import ACE, JACK, KING, QUEEN, Card
 from ..errors import RuleError
+from ..messages import N_
+from . import catalog, results
 from .poker import BestHand, best_hands, cancel_ties, hand_sum, signed_sum
+from .standings import Progress
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 DECKS = 3
@@ -445,3 +448,76 @@ __all__ = [
     "poker",
     "trick",
 ]
+
+
+# ---------------------------------------------------------------- the game's record
+
+
+def game_result(players, totals, deals, ended, settings) -> dict:
+    """K-D7: when the burned cards are reached the highest total wins; equal top
+    totals cancel and the next highest wins, repeatedly; all cancel: a draw."""
+    rank = results.ranks(players, lambda p: -totals[p])
+    if not ended:
+        return results.answer(False, [], [], rank, "the game ends at the burned cards", players)
+    winner = game_winner(totals)
+    if winner is None:
+        return results.answer(True, [], [], rank, "every total cancels: a draw", players)
+    if rank[winner] == 1:
+        return results.answer(True, [winner], [], rank, "highest total", players)
+    reason = "the higher totals cancel: the highest total standing alone"
+    return results.answer(True, [winner], [], rank, reason, players)
+
+
+def _standing_message(result: dict, totals: dict, settings: dict, progress: Progress) -> str:
+    if not result["finished"]:
+        return "The game ends when the burned cards are reached."
+    if result["winners"]:
+        winner = result["winners"][0]
+        return f"{winner} wins with {totals[winner]} (K-D7)."
+    return "Every top total cancels out: the game is a draw (K-D7)."
+
+
+def _next_dealer(players: list[str], progress: Progress) -> str | None:
+    if progress.drawn_dealer in players:
+        # K-D10: the deal passes to the left, the next seat clockwise
+        start = players.index(progress.drawn_dealer)
+        return players[(start + progress.deals_played) % len(players)]
+    return None  # the first dealer comes from the draw
+
+
+def _progress(settings: dict, latest) -> dict:
+    drawn = latest(frozenset({"kvanta-dealer"}), lambda e: e["result"].get("dealer"))
+    return {"drawn_dealer": drawn["result"]["dealer"] if drawn else None}
+
+
+GAME = catalog.Game(
+    "kvanta",
+    N_("Kvanta"),
+    N_("Three decks and four dice"),
+    (2, 3, 4, 5, 6),
+    (),
+    N_("Hit the dice target, call, and win the poker prize."),
+    engines=KINDS,
+    kinds=(
+        catalog.Kind("kvanta-dealer", N_("Dealer draw"), deal=False),
+        catalog.Kind("kvanta-hand", N_("Hand"), breakdown="scorekeeper.web.breakdown:_kvanta_hand"),
+        catalog.Kind("kvanta-flux", N_("Flux"), breakdown="scorekeeper.web.breakdown:_kvanta_flux"),
+        catalog.Kind("kvanta-call", N_("Call"), breakdown="scorekeeper.web.breakdown:_kvanta_call"),
+        catalog.Kind(
+            "kvanta-poker", N_("Poker prize"), breakdown="scorekeeper.web.breakdown:_kvanta_poker"
+        ),
+    ),
+    result=catalog.Result(game_result, _standing_message),
+    dealer=_next_dealer,
+    progress=_progress,
+    players_end=True,
+    rolls={
+        "kvanta-target": "scorekeeper.dice:roll_kvanta_target",
+        "kvanta-exchange": "scorekeeper.dice:roll_kvanta_exchange",
+    },
+    play_state="scorekeeper.games.play.kvanta:KvantaRound",
+    rule_card="scorekeeper.rulecards:KVANTA",
+    sheet="scorekeeper.printing:kvanta_sheet",
+    filled_sheet="scorekeeper.printing:kvanta_filled_sheet",
+    sheet_names_first_dealer=False,  # its sheet asks for the drawn dealer itself
+)

@@ -31,6 +31,9 @@ from typing import NamedTuple
 from .. import validate as v
 from ..cards import ACE, JACK, JOKER, KING, QUEEN, RANK_TEXT, Card, CardError, parse_card
 from ..errors import RuleError
+from ..messages import N_
+from . import catalog
+from .standings import Progress, Standings, names_text, rank_by
 
 # ── the board model (P-D1) ──────────────────────────────────────────────────────
 
@@ -1255,3 +1258,127 @@ def pegs_apply(request: dict) -> dict:
 
 
 KINDS = {"pegs-moves": pegs_moves, "pegs-apply": pegs_apply}
+
+
+# ---------------------------------------------------------------- the game's record
+
+
+def _standings(
+    players: list[str], totals: dict, settings: dict, progress: Progress, dealer: str | None
+) -> Standings:
+    """A race of two teams (Setup: seat s is on team s mod 2; End: a team wins with
+    every peg home): the team with more pegs in its home holes (P-D1) leads, and each
+    player shows their own pegs home."""
+    seat = {name: i for i, name in enumerate(players)}
+    order = sorted(players, key=lambda p: (-totals[p], seat[p]))
+    ranks = rank_by(order, lambda p: totals[p])
+    teams = [[p for p in players if seat[p] % 2 == t] for t in (0, 1)]
+    shown = None
+    if progress.pegs_home is not None and len(progress.pegs_home) == len(players):
+        home = {p: progress.pegs_home[seat[p]] for p in players}
+        team_home = [sum(home[p] for p in team) for team in teams]
+        order = sorted(players, key=lambda p: (-team_home[seat[p] % 2], seat[p] % 2, seat[p]))
+        ranks = rank_by(order, lambda p: team_home[seat[p] % 2])
+        shown = {p: f"{home[p]}/{progress.pegs_per_seat} home" for p in players}
+    if progress.winner_team is not None:
+        winners = teams[progress.winner_team]
+        return Standings(
+            order,
+            ranks,
+            True,
+            winners,
+            f"Team {progress.winner_team + 1} ({names_text(winners)}) wins the race.",
+            dealer,
+            shown=shown,
+        )
+    if shown is None:
+        message = "Partners sit opposite: seats alternate between the two teams."
+    else:
+        per_team = [progress.pegs_per_seat * len(team) for team in teams]
+        message = (
+            "; ".join(
+                f"Team {t + 1} ({names_text(teams[t])}): {team_home[t]} of {per_team[t]} pegs home"
+                for t in (0, 1)
+            )
+            + "."
+        )
+    return Standings(order, ranks, False, [], message, dealer, shown=shown)
+
+
+def _board_of(entry: dict) -> dict | None:
+    board = entry["result"].get("pegs")
+    return board if isinstance(board, dict) and board else None
+
+
+def _progress(settings: dict, latest) -> dict:
+    # the latest board decides (a correction can also undo a finish)
+    board_kinds = frozenset({"pegs-apply", "pegs-board"})
+    latest_board = latest(board_kinds, lambda e: True)
+    facts: dict = {
+        "winner_team": latest_board["result"].get("winner_team") if latest_board else None
+    }
+    placed = latest(board_kinds, lambda e: _board_of(e) is not None)
+    if placed is not None:
+        board = _board_of(placed)  # positions by seat; home holes are H… (P-D1)
+        seats = [board.get(str(i), []) for i in range(len(board))]
+        facts["pegs_home"] = tuple(sum(str(p).startswith("H") for p in pegs) for pegs in seats)
+        facts["pegs_per_seat"] = max(len(pegs) for pegs in seats)
+    return facts
+
+
+GAME = catalog.Game(
+    "pegs",
+    N_("Arizona Pegs and Jokers"),
+    N_("A partnership race on a peg board"),
+    (4, 6, 8),
+    (
+        catalog.Setting(
+            "team_pegs",
+            N_("Which team pegs you may move"),
+            "choice",
+            "any",
+            options=(
+                ("any", N_("Any peg of the team")),
+                ("own_first", N_("Partner's pegs once all yours are home")),
+                ("own", N_("Only your own")),
+            ),
+            decision="P-D2",
+            house_rule=True,
+        ),
+        catalog.Setting(
+            "nine",
+            N_("The 9"),
+            "choice",
+            "split_forward",
+            options=(
+                ("split_forward", N_("9 forward, may be split forward")),
+                ("split_back", N_("9 split: one part forward, one backward")),
+                ("forward", N_("9 forward, no split")),
+            ),
+            decision="P-D3",
+            house_rule=True,
+        ),
+    ),
+    N_("Two teams race their pegs home around the board."),
+    engines=KINDS,
+    kinds=(
+        catalog.Kind(
+            "pegs-apply", N_("Move"), deal=False, breakdown="scorekeeper.web.breakdown:_pegs_apply"
+        ),
+        catalog.Kind(
+            "pegs-board",
+            N_("Board set"),
+            deal=False,
+            variants=(("discard", N_("Discard")),),
+            breakdown="scorekeeper.web.breakdown:_pegs_board",
+        ),
+    ),
+    no_result=N_("Arizona Pegs and Jokers has no totals: its winner comes from pegs-apply."),
+    standings=_standings,
+    progress=_progress,
+    play_state="scorekeeper.games.play.pegs:PegsRace",
+    rule_card="scorekeeper.rulecards:PEGS",
+    sheet="scorekeeper.printing:pegs_sheet",
+    filled_sheet="scorekeeper.printing:pegs_filled_sheet",
+    sheet_names_first_dealer=False,  # its sheet names the first dealer in its games' table
+)

@@ -1,9 +1,10 @@
-"""Totals → ranks, who deals next, and whether the game is over, per game.
+"""Totals → ranks, who deals next, and whether the game is over.
 
 Who has won comes from the ``game-result`` engine (RULES §6: C-D9, S-D5, K-D7,
 V-D4, V-D6; Pegs and Jokers from its board); this module only reads a table's
-entries into that request, orders the players and words the result, so the web
-layer holds no game rules.
+entries into that request and orders the players, and each game's record (its
+engine module) says who deals, words the result and reads what its entries say
+beyond the totals, so the web layer holds no game rules.
 """
 
 from __future__ import annotations
@@ -12,8 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..errors import RuleError
-from . import results
-from .vezimas import LETTER_TALLY, WORD, letters
+from . import catalog, results
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,8 @@ class Progress:
     winner_team: int | None = None  # Pegs and Jokers
     pegs_home: tuple[int, ...] | None = None  # Pegs and Jokers: pegs home per seat
     pegs_per_seat: int = 0
+    # what another game's record reads from its entries (Game.progress), by name
+    facts: dict[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -45,7 +47,8 @@ class Standings:
     word: str | None = None  # V-D6: the word whose letters the players collect
 
 
-def _rank(order: list[str], key) -> dict[str, int]:
+def rank_by(order: list[str], key) -> dict[str, int]:
+    """Ranks of players listed best first: equal ``key`` shares a rank."""
     ranks: dict[str, int] = {}
     previous = object()
     for i, name in enumerate(order):
@@ -57,31 +60,28 @@ def _rank(order: list[str], key) -> dict[str, int]:
     return ranks
 
 
-def _names(names: list[str]) -> str:
+def names_text(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def win_text(winners: list[str]) -> str:
+    return f"{names_text(winners)} {'wins' if len(winners) == 1 else 'share the win'}"
+
+
+def _record(game: str) -> catalog.Game | None:
+    return catalog.GAMES.get(game) if isinstance(game, str) else None
+
+
 def dealer(game: str, players: list[str], progress: Progress) -> str | None:
-    """Who deals the next deal."""
+    """Who deals the next deal: as the game's record says, else the deal passes to
+    the left (the next seat clockwise)."""
     n = len(players)
     if not n:
         return None
-    first = progress.first_dealer % n
-    if game == "cowboy":
-        # the deal passes to the right, i.e. against the clockwise seating order
-        return players[(first - progress.deals_played) % n]
-    if game == "vezimas":
-        # V-D2: the previous loser deals
-        if progress.last_loser in players:
-            return progress.last_loser
-        return players[first]
-    if game == "kvanta":
-        if progress.drawn_dealer in players:
-            # K-D10: the deal passes to the left, the next seat clockwise
-            start = players.index(progress.drawn_dealer)
-            return players[(start + progress.deals_played) % n]
-        return None  # the first dealer comes from the draw
-    return players[(first + progress.deals_played) % n]
+    record = _record(game)
+    if record is not None and record.dealer is not None:
+        return record.dealer(players, progress)
+    return players[(progress.first_dealer % n + progress.deals_played) % n]
 
 
 def standings(
@@ -94,54 +94,20 @@ def standings(
     seat = {name: i for i, name in enumerate(players)}
     totals = {name: totals.get(name, 0) for name in players}
     next_dealer = dealer(game, players, progress)
+    record = _record(game)
 
-    if game in results.GAMES and players:
-        return _from_game_result(game, players, totals, settings, progress, next_dealer)
+    if record is not None and record.result is not None and players:
+        return _from_game_result(record, players, totals, settings, progress, next_dealer)
+    if record is not None and record.standings is not None:
+        return record.standings(players, totals, settings, progress, next_dealer)
 
     order = sorted(players, key=lambda p: (-totals[p], seat[p]))
-    ranks = _rank(order, lambda p: totals[p])
-
-    if game == "pegs":
-        # a race of two teams (Setup: seat s is on team s mod 2; End: a team wins with
-        # every peg home): the team with more pegs in its home holes (P-D1) leads, and
-        # each player shows their own pegs home
-        teams = [[p for p in players if seat[p] % 2 == t] for t in (0, 1)]
-        shown = None
-        if progress.pegs_home is not None and len(progress.pegs_home) == len(players):
-            home = {p: progress.pegs_home[seat[p]] for p in players}
-            team_home = [sum(home[p] for p in team) for team in teams]
-            order = sorted(players, key=lambda p: (-team_home[seat[p] % 2], seat[p] % 2, seat[p]))
-            ranks = _rank(order, lambda p: team_home[seat[p] % 2])
-            shown = {p: f"{home[p]}/{progress.pegs_per_seat} home" for p in players}
-        if progress.winner_team is not None:
-            winners = teams[progress.winner_team]
-            return Standings(
-                order,
-                ranks,
-                True,
-                winners,
-                f"Team {progress.winner_team + 1} ({_names(winners)}) wins the race.",
-                next_dealer,
-                shown=shown,
-            )
-        if shown is None:
-            message = "Partners sit opposite: seats alternate between the two teams."
-        else:
-            per_team = [progress.pegs_per_seat * len(team) for team in teams]
-            message = (
-                "; ".join(
-                    f"Team {t + 1} ({_names(teams[t])}): {team_home[t]} of {per_team[t]} pegs home"
-                    for t in (0, 1)
-                )
-                + "."
-            )
-        return Standings(order, ranks, False, [], message, next_dealer, shown=shown)
-
+    ranks = rank_by(order, lambda p: totals[p])
     return Standings(order, ranks, progress.ended, [], "", next_dealer)
 
 
 def _from_game_result(
-    game: str,
+    game: catalog.Game,
     players: list[str],
     totals: dict[str, int],
     settings: dict,
@@ -149,14 +115,13 @@ def _from_game_result(
     next_dealer: str | None,
 ) -> Standings:
     """Ranks, the end and the winners as the ``game-result`` engine says (RULES §6):
-    this module adds only the order to list them in and the sentence to show."""
-    own = {k: settings[k] for k in results.SETTINGS[game] if k in settings}
-    tally = own.get("tally")
-    if tally == LETTER_TALLY:
-        # a score-pad round could give more letters than the word has
-        totals = {p: max(0, min(t, len(WORD))) for p, t in totals.items()}
+    this module adds only the order to list them in; the game's record words it."""
+    rule = game.result
+    own = {k: settings[k] for k in rule.settings if k in settings}
+    if rule.pad_totals is not None:
+        totals = rule.pad_totals(totals, own)
     request = {
-        "game": game,
+        "game": game.slug,
         "players": players,
         "totals": totals,
         "deals": progress.deals_played,
@@ -171,94 +136,17 @@ def _from_game_result(
     seat = {name: i for i, name in enumerate(players)}
     ranks = result["ranks"]
     order = sorted(players, key=lambda p: (ranks[p], -totals[p], seat[p]))
-    winners, losers = result["winners"], result["losers"]
-    message = _MESSAGES[game](result, totals, own, progress)
-    if game == "szaman":
-        target = int(own.get("target", results.SZAMAN_TARGET))
-        return Standings(
-            order, ranks, result["finished"], winners, message, next_dealer, False, target
-        )
-    if game == "vezimas":
-        shown = word = None
-        if tally == LETTER_TALLY:
-            shown = {p: letters(totals[p]) or "–" for p in players}
-            word = WORD
-        return Standings(
-            order,
-            ranks,
-            result["finished"],
-            winners,
-            message,
-            next_dealer,
-            True,
-            shown=shown,
-            losers=losers,
-            word=word,
-        )
-    return Standings(order, ranks, result["finished"], winners, message, next_dealer)
-
-
-def _win_text(winners: list[str]) -> str:
-    return f"{_names(winners)} {'wins' if len(winners) == 1 else 'share the win'}"
-
-
-def _cowboy_message(result: dict, totals: dict, settings: dict, progress: Progress) -> str:
-    target = int(settings.get("target", results.COWBOY_TARGET))
-    winners = result["winners"]
-    if len(winners) == 1:
-        return f"{winners[0]} wins with {totals[winners[0]]} (C-D9)."
-    if winners:
-        return f"{_win_text(winners)} with {totals[winners[0]]} (C-D9)."
-    if result["reason"] == results.COWBOY_TIE:
-        return f"Tied for the lead past {target}: play another deal (C-D9)."
-    return f"First to {target} wins; the deal passes to the right."
-
-
-def _szaman_message(result: dict, totals: dict, settings: dict, progress: Progress) -> str:
-    target = int(settings.get("target", results.SZAMAN_TARGET))
-    if result["finished"]:
-        return f"{_win_text(result['winners'])}: closest to {target} (S-D5)."
-    left = max(int(settings.get("deals", results.SZAMAN_DEALS)) - progress.deals_played, 0)
-    return f"{left} deal{'s' if left != 1 else ''} to go; closest to {target} wins."
-
-
-def _kvanta_message(result: dict, totals: dict, settings: dict, progress: Progress) -> str:
-    if not result["finished"]:
-        return "The game ends when the burned cards are reached."
-    if result["winners"]:
-        winner = result["winners"][0]
-        return f"{winner} wins with {totals[winner]} (K-D7)."
-    return "Every top total cancels out: the game is a draw (K-D7)."
-
-
-def _vezimas_message(result: dict, totals: dict, settings: dict, progress: Progress) -> str:
-    winners, losers = result["winners"], result["losers"]
-    if settings.get("tally") == LETTER_TALLY:
-        if not result["finished"]:
-            return f"Each deal's loser takes the next letter of {WORD}; completing it loses (V-D6)."
-        if results.WORD_COMPLETED in result["reason"]:
-            text = f"{losers[0]} completed {WORD} and loses the session (V-D6)."
-            return text + (f" {_win_text(winners)} with the fewest letters." if winners else "")
-        unit, rule = "letters", "V-D6"
-    else:
-        if not result["finished"]:
-            return "Fewest carts wins; end the session when you stop."
-        unit, rule = "carts", "V-D4"
-    if not winners:
-        return f"Everyone has as many {unit}: nobody wins or loses ({rule})."
-    text = f"{_win_text(winners)} with the fewest {unit} ({rule})."
-    if losers:
-        verb = "has" if len(losers) == 1 else "have"
-        text += f" {_names(losers)} {verb} the most."
-    return text
-
-
-_MESSAGES = {
-    "cowboy": _cowboy_message,
-    "szaman": _szaman_message,
-    "kvanta": _kvanta_message,
-    "vezimas": _vezimas_message,
-}
+    view = rule.view(result, totals, own, players) if rule.view is not None else {}
+    return Standings(
+        order,
+        ranks,
+        result["finished"],
+        result["winners"],
+        rule.message(result, totals, own, progress),
+        next_dealer,
+        losers=result["losers"],
+        **view,
+    )
 
 
 def progress_of(game: str, settings: dict, live_entries: list[dict]) -> Progress:
@@ -267,7 +155,8 @@ def progress_of(game: str, settings: dict, live_entries: list[dict]) -> Progress
     Each entry is ``{"round", "kind", "request", "result", "points"}`` with points
     by player name, oldest first.
     """
-    scoring_rounds = {e["round"] for e in live_entries if e["kind"] not in NON_DEAL_KINDS}
+    non_deal = non_deal_kinds()
+    scoring_rounds = {e["round"] for e in live_entries if e["kind"] not in non_deal}
 
     def newest_first(kinds: frozenset[str]) -> Iterator[dict]:
         return (e for e in reversed(live_entries) if e["kind"] in kinds)
@@ -285,60 +174,35 @@ def progress_from(
     the latest live entry of some kinds that says it, so ``newest_first(kinds)``
     gives the live entries of those kinds (as ``progress_of`` takes them), newest
     first, and each is read only until the first that says it. ``deals_played``:
-    rounds with a live entry of a kind that is a deal (not in ``NON_DEAL_KINDS``)."""
+    rounds with a live entry of a kind that is a deal (not in ``non_deal_kinds()``)."""
 
     def latest(kinds: frozenset[str], says) -> dict | None:
         return next((e for e in newest_first(kinds) if says(e)), None)
 
-    ended = latest(frozenset({"game-end"}), lambda e: True) is not None
-    last_loser = None
-    loser_kinds = {"vezimas-deal"} | ({"manual-points"} if game == "vezimas" else set())
-    # V-D2: the latest deal names who deals next; on the score pad a Vežimas round
-    # gives the cart (1 point) to the loser
-    said = latest(
-        frozenset(loser_kinds),
-        lambda e: e["kind"] == "vezimas-deal" or len(_carts(e)) == 1,
-    )
-    if said is not None:
-        last_loser = (
-            said["result"].get("next_dealer") if said["kind"] == "vezimas-deal" else _carts(said)[0]
-        )
-    dealer_entry = latest(frozenset({"kvanta-dealer"}), lambda e: e["result"].get("dealer"))
-    drawn_dealer = dealer_entry["result"]["dealer"] if dealer_entry else None
-    # Pegs: the latest board decides (a correction can also undo a finish)
-    board_kinds = frozenset({"pegs-apply", "pegs-board"})
-    latest_board = latest(board_kinds, lambda e: True)
-    winner_team = latest_board["result"].get("winner_team") if latest_board else None
-    pegs_home = None
-    pegs_per_seat = 0
-    placed = latest(board_kinds, lambda e: _board(e) is not None)
-    if placed is not None:
-        board = _board(placed)  # positions by seat; home holes are H… (P-D1)
-        seats = [board.get(str(i), []) for i in range(len(board))]
-        pegs_home = tuple(sum(str(p).startswith("H") for p in pegs) for pegs in seats)
-        pegs_per_seat = max(len(pegs) for pegs in seats)
+    record = _record(game)
+    said = record.progress(settings, latest) if record and record.progress else {}
+    known = {k: value for k, value in said.items() if k in _PROGRESS_FIELDS}
     return Progress(
         deals_played=deals_played,
-        ended=ended,
+        ended=latest(frozenset({"game-end"}), lambda e: True) is not None,
         first_dealer=int(settings.get("first_dealer", 0) or 0),
-        last_loser=last_loser,
-        drawn_dealer=drawn_dealer,
-        winner_team=winner_team,
-        pegs_home=pegs_home,
-        pegs_per_seat=pegs_per_seat,
+        facts={k: value for k, value in said.items() if k not in _PROGRESS_FIELDS},
+        **known,
     )
 
 
-def _carts(entry: dict) -> list[str]:
-    return [name for name, pts in entry["points"].items() if pts > 0]
+_PROGRESS_FIELDS = frozenset(Progress.__dataclass_fields__) - {"facts"}
 
 
-def _board(entry: dict) -> dict | None:
-    board = entry["result"].get("pegs")
-    return board if isinstance(board, dict) and board else None
+def non_deal_kinds() -> frozenset[str]:
+    """Entries that belong to a table's history but are not a deal of their own: the
+    game's end and the kinds the games declare so."""
+    return frozenset(
+        {"game-end"} | {k.name for game in catalog.GAMES.values() for k in game.kinds if not k.deal}
+    )
 
 
-# entries that belong to a table's history but are not a deal of their own
-NON_DEAL_KINDS = frozenset(
-    {"game-end", "kvanta-dealer", "cowboy-marriage", "pegs-apply", "pegs-board", "vezimas-trumps"}
-)
+def __getattr__(name: str):
+    if name == "NON_DEAL_KINDS":
+        return non_deal_kinds()
+    raise AttributeError(name)

@@ -29,6 +29,9 @@ from typing import NamedTuple
 from .. import validate as v
 from ..cards import JACK, JOKER, QUEEN, Card
 from ..errors import RuleError
+from ..messages import N_
+from . import catalog, results
+from .standings import Progress, win_text
 
 KIND = "szaman-deal"
 CLASSIC, RUSSIAN = "classic", "russian"
@@ -695,3 +698,89 @@ __all__ = [
     "score_deal",
     "trick_winner",
 ]
+
+
+# ---------------------------------------------------------------- the game's record
+
+DEALS = 6  # RULES §2: a game is 6 deals
+
+
+def game_result(players, totals, deals, ended, settings) -> dict:
+    """S-D5: after the set number of deals the totals closest to the target win,
+    shared on equal distance; ranks by distance."""
+    target, wanted = settings["target"], settings["deals"]
+    distance = {p: abs(totals[p] - target) for p in players}
+    rank = results.ranks(players, distance.get)
+    if deals >= wanted or ended:
+        winners = game_winners(totals, target)
+        return results.answer(True, winners, [], rank, "closest to the target", players)
+    left = wanted - deals
+    reason = f"{left} deal{'s' if left != 1 else ''} to go"
+    return results.answer(False, [], [], rank, reason, players)
+
+
+def _standing_message(result: dict, totals: dict, settings: dict, progress: Progress) -> str:
+    target = int(settings.get("target", TARGET))
+    if result["finished"]:
+        return f"{win_text(result['winners'])}: closest to {target} (S-D5)."
+    left = max(int(settings.get("deals", DEALS)) - progress.deals_played, 0)
+    return f"{left} deal{'s' if left != 1 else ''} to go; closest to {target} wins."
+
+
+def _standing_view(result: dict, totals: dict, settings: dict, players: list[str]) -> dict:
+    return {"distance_to": int(settings.get("target", TARGET))}
+
+
+GAME = catalog.Game(
+    "szaman",
+    N_("Szaman"),
+    N_("Shaman"),
+    (2, 3, 4, 5, 6),
+    (
+        catalog.Setting(
+            "deals", N_("Deals in a game"), "int", DEALS, lo=1, hi=30, help=N_("RULES §2: 6.")
+        ),
+        catalog.Setting(
+            "target",
+            N_("Winning total (closest wins)"),
+            "int",
+            TARGET,
+            lo=1,
+            hi=999,
+            decision="S-D5",
+            help=N_("The total closest to it wins; equal distance shares the win."),
+        ),
+        catalog.Setting(
+            "variant",
+            N_("Variant"),
+            "choice",
+            "classic",
+            options=(("classic", N_("Classic")), ("russian", N_("Russian"))),
+            decision="S-D6",
+            house_rule=True,
+            help=N_("Russian: everyone draws after each trick, no end penalty, Q♠ is worth 13."),
+        ),
+    ),
+    N_("Tricks with two jokers; finish closest to 66."),
+    engines=KINDS,
+    kinds=(
+        catalog.Kind(
+            KIND,
+            N_("Deal"),
+            points=lambda result: dict(result.get("totals", {})),
+            breakdown="scorekeeper.web.breakdown:_szaman_deal",
+        ),
+    ),
+    result=catalog.Result(
+        game_result,
+        _standing_message,
+        {
+            "target": catalog.ResultSetting(TARGET, results.whole(1, results.TOTAL_LIMIT)),
+            "deals": catalog.ResultSetting(DEALS, results.whole(1, results.MAX_DEALS)),
+        },
+        view=_standing_view,
+    ),
+    play_state="scorekeeper.games.play.szaman:SzamanDeal",
+    rule_card="scorekeeper.rulecards:SZAMAN",
+    sheet="scorekeeper.printing:szaman_sheet",
+)

@@ -17,6 +17,9 @@ from typing import NamedTuple
 from .. import validate as v
 from ..cards import Card, piquet_deck
 from ..errors import RuleError
+from ..messages import N_
+from . import catalog, results
+from .standings import Progress, names_text, win_text
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 DECK = frozenset(piquet_deck())  # 9, 10, J, Q, K, A of each suit
@@ -426,3 +429,164 @@ KINDS = {
     "vezimas-beat": beat_kind,
     "vezimas-deal": deal_kind,
 }
+
+
+# --- the game's record ---------------------------------------------------------------
+
+WORD_COMPLETED = "completed the word"  # in the result's reason: the screens word it
+
+
+def game_result(players, totals, deals, ended, settings) -> dict:
+    """V-D4: with carts the session ends when the players say so; V-D6: with letters
+    it ends when a player completes VEŽIMAS, who loses. Fewest win, most lose; all
+    equal: nobody wins or loses."""
+    tally = settings["tally"]
+    unit = "letters" if tally == LETTER_TALLY else "carts"
+    rank = results.ranks(players, totals.__getitem__)
+    complete = [p for p in players if totals[p] == len(WORD)]
+    if tally == LETTER_TALLY and complete:
+        others = [p for p in players if p not in complete]
+        fewest = min(totals[p] for p in others)
+        winners = [p for p in others if totals[p] == fewest]
+        reason = f"{complete[0]} {WORD_COMPLETED} {WORD}: fewest letters win"
+        return results.answer(True, winners, complete, rank, reason, players)
+    if not ended:
+        if tally == LETTER_TALLY:
+            reason = f"the session ends when a player completes {WORD}"
+        else:
+            reason = "the session ends when the players stop"
+        return results.answer(False, [], [], rank, reason, players)
+    fewest, most = min(totals.values()), max(totals.values())
+    if fewest == most:
+        return results.answer(True, [], [], rank, "all equal: nobody wins or loses", players)
+    winners = [p for p in players if totals[p] == fewest]
+    losers = [p for p in players if totals[p] == most]
+    return results.answer(True, winners, losers, rank, f"fewest {unit}", players)
+
+
+def _total_bounds(settings: dict) -> tuple[int, int]:
+    if settings["tally"] == LETTER_TALLY:
+        return 0, len(WORD)  # V-D6: a player holds 0 to 7 letters of VEŽIMAS
+    return 0, results.TOTAL_LIMIT  # V-D4: carts
+
+
+def _check_totals(totals: dict, players: list[str], settings: dict) -> None:
+    if settings["tally"] == LETTER_TALLY:
+        complete = [p for p in players if totals[p] == len(WORD)]
+        if len(complete) > 1:
+            raise RuleError(
+                "Only one player can complete %(word)s: the session ends when the first "
+                "does (V-D6).",
+                v.join("totals", complete[1]),
+                word=WORD,
+            )
+
+
+def _pad_totals(totals: dict, settings: dict) -> dict:
+    if settings.get("tally") == LETTER_TALLY:
+        # a score-pad round could give more letters than the word has
+        return {p: max(0, min(t, len(WORD))) for p, t in totals.items()}
+    return totals
+
+
+def _standing_view(result: dict, totals: dict, settings: dict, players: list[str]) -> dict:
+    if settings.get("tally") == LETTER_TALLY:
+        shown = {p: letters(totals[p]) or "–" for p in players}
+        return {"lower_is_better": True, "shown": shown, "word": WORD}
+    return {"lower_is_better": True}
+
+
+def _standing_message(result: dict, totals: dict, settings: dict, progress: Progress) -> str:
+    winners, losers = result["winners"], result["losers"]
+    if settings.get("tally") == LETTER_TALLY:
+        if not result["finished"]:
+            return f"Each deal's loser takes the next letter of {WORD}; completing it loses (V-D6)."
+        if WORD_COMPLETED in result["reason"]:
+            text = f"{losers[0]} completed {WORD} and loses the session (V-D6)."
+            return text + (f" {win_text(winners)} with the fewest letters." if winners else "")
+        unit, rule = "letters", "V-D6"
+    else:
+        if not result["finished"]:
+            return "Fewest carts wins; end the session when you stop."
+        unit, rule = "carts", "V-D4"
+    if not winners:
+        return f"Everyone has as many {unit}: nobody wins or loses ({rule})."
+    text = f"{win_text(winners)} with the fewest {unit} ({rule})."
+    if losers:
+        verb = "has" if len(losers) == 1 else "have"
+        text += f" {names_text(losers)} {verb} the most."
+    return text
+
+
+def _next_dealer(players: list[str], progress: Progress) -> str:
+    # V-D2: the previous loser deals
+    if progress.last_loser in players:
+        return progress.last_loser
+    return players[progress.first_dealer % len(players)]
+
+
+def _carts(entry: dict) -> list[str]:
+    return [name for name, pts in entry["points"].items() if pts > 0]
+
+
+def _progress(settings: dict, latest) -> dict:
+    # V-D2: the latest deal names who deals next; on the score pad a Vežimas round
+    # gives the cart (1 point) to the loser
+    said = latest(
+        frozenset({"vezimas-deal", "manual-points"}),
+        lambda e: e["kind"] == "vezimas-deal" or len(_carts(e)) == 1,
+    )
+    if said is None:
+        return {}
+    if said["kind"] == "vezimas-deal":
+        return {"last_loser": said["result"].get("next_dealer")}
+    return {"last_loser": _carts(said)[0]}
+
+
+GAME = catalog.Game(
+    "vezimas",
+    N_("Vežimas"),
+    N_("The Cart"),
+    (2, 3, 4),
+    (
+        catalog.Setting(
+            "tally",
+            N_("What a lost deal gives"),
+            "choice",
+            CART_TALLY,
+            options=(
+                (CART_TALLY, N_("A cart (fewest carts wins)")),
+                (LETTER_TALLY, N_("A letter of VEŽIMAS")),
+            ),
+            decision="V-D6",
+            house_rule=True,
+            help=N_(
+                "Letters: each deal's loser takes the next letter of V-E-Ž-I-M-A-S; "
+                "whoever completes the word loses and the session ends."
+            ),
+        ),
+    ),
+    N_("Beat the top card with your own trump; the last one holding cards gets the cart."),
+    engines=KINDS,
+    kinds=(
+        catalog.Kind(
+            "vezimas-deal", N_("Cart"), breakdown="scorekeeper.web.breakdown:_vezimas_deal"
+        ),
+        catalog.Kind("vezimas-trumps", N_("Trumps"), deal=False),
+    ),
+    result=catalog.Result(
+        game_result,
+        _standing_message,
+        {"tally": catalog.ResultSetting(CART_TALLY, results.one_of(TALLIES))},
+        bounds=_total_bounds,
+        check=_check_totals,
+        pad_totals=_pad_totals,
+        view=_standing_view,
+    ),
+    dealer=_next_dealer,
+    progress=_progress,
+    players_end=True,
+    play_state="scorekeeper.games.play.vezimas:VezimasDeal",
+    rule_card="scorekeeper.rulecards:VEZIMAS",
+    sheet="scorekeeper.printing:vezimas_sheet",
+)

@@ -14,6 +14,7 @@ from flask_babel import format_decimal
 
 from ..cards import parse_card
 from ..chart import totals_chart
+from ..games import catalog
 from ..games.cowboy import item_label
 from ..i18n import gettext as _
 from ..i18n import ngettext
@@ -238,23 +239,19 @@ def _pegs_board(request: dict, result: dict, seat_names: list[str]) -> list[str]
     ]
 
 
-BUILDERS: dict[str, Callable[[dict, dict, list[str]], list[str]]] = {
-    "cowboy-deal": _cowboy_deal,
-    "szaman-deal": _szaman_deal,
-    "kvanta-call": _kvanta_call,
-    "kvanta-hand": _kvanta_hand,
-    "kvanta-flux": _kvanta_flux,
-    "kvanta-poker": _kvanta_poker,
-    "vezimas-deal": _vezimas_deal,
-    "pegs-apply": _pegs_apply,
-    "pegs-board": _pegs_board,
-}
+def builder(kind: str) -> Callable[[dict, dict, list[str]], list[str]] | None:
+    """What says why an entry of ``kind`` scored: where its game's record says
+    (``Kind.breakdown``); None for a kind that says nothing more than its points."""
+    found = catalog.kind_record(kind)
+    if found is None or found[1] is None or not found[1].breakdown:
+        return None
+    return catalog.resolve(found[1].breakdown)
 
 
 def breakdown(entry, seat_names: list[str]) -> list[str]:
     """The lines that say why ``entry`` scored what it did (none for a kind that
     says nothing more than its points, such as the score pad)."""
-    build = BUILDERS.get(entry.kind)
+    build = builder(entry.kind)
     if build is None:
         return []
     try:

@@ -1,7 +1,8 @@
 """What every game screen shares: recording an engine entry, the per-game panel
 on the table page, and the card helpers templates use.
 
-A game's screen lives in ``scorekeeper/web/<slug>.py`` (a blueprint ``bp``) with
+A game's screen lives in ``scorekeeper/web/<slug>.py`` (a blueprint ``bp``; its record
+in ``scorekeeper.games.catalog`` may name another module) with
 templates in ``templates/games/<slug>/``. If the module defines
 ``panel_context(table, summary, access) -> dict``, the table page shows
 ``games/<slug>/_panel.html`` with that context under the name ``screen``; the
@@ -44,7 +45,13 @@ from ..games.play import Refused, Tap, replay, state_type
 from ..i18n import gettext as _
 from ..summary import TableSummary, summarize
 
-GAME_SLUGS = ("cowboy", "kvanta", "vezimas", "szaman", "pegs")
+
+def __getattr__(name: str):
+    if name == "GAME_SLUGS":  # every registered game's screen, in the registry's order
+        return tuple(catalog.GAMES)
+    raise AttributeError(name)
+
+
 CARD_SLOT = "__card__"  # where a picker's tap template takes each card's code
 MAX_TAP_CHARS = 1_000  # a tap's JSON as a page sends it, with room to spare
 
@@ -93,7 +100,8 @@ def record(
 
 
 def game_module(slug: str):
-    module = importlib.import_module(f"scorekeeper.web.{slug}")
+    """The game's screen module, where its record says (``Game.screen_module``)."""
+    module = importlib.import_module(catalog.GAMES[slug].screen_module)
     if not getattr(module.bp, "_game_guarded", False):
         # every route of a game's screen answers only for a table of that game
         module.bp.before_request(only_tables_of(slug))
@@ -103,7 +111,7 @@ def game_module(slug: str):
 
 def draft_renamer(slug: str):
     """The game's ``rename_in_draft``, if its drafts name players (others use seats or ids)."""
-    if slug not in GAME_SLUGS:
+    if slug not in catalog.GAMES:
         return None
     return getattr(game_module(slug), "rename_in_draft", None)
 

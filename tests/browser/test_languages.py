@@ -106,6 +106,7 @@ def test_a_table_and_a_deal_in_each_language(browser, live_server, language):
     cart.locator(f'[data-player="{names[2]}"]').tap()
     expect(cart.locator(f'[data-player="{names[2]}"]')).to_have_attribute("aria-pressed", "true")
     page.locator(".vz-save-deal").tap()
+    expect(page.locator(f'#standings .points[data-player="{names[2]}"]')).to_have_text("1")
     expect(page.locator("#board .flash.ok")).to_be_visible()
     assert totals(page)[names[2]] == 1
     page.screenshot(path=str(shots / f"lang-{language}-deal.png"), full_page=True)
@@ -123,3 +124,31 @@ def test_a_table_and_a_deal_in_each_language(browser, live_server, language):
     other.close()
     context.close()
     assert errors == []
+
+
+def test_the_table_s_language_changes_for_every_phone_and_the_switch_for_one(
+    page, browser, live_server
+):
+    from .conftest import phone_context, start_table
+
+    url = start_table(page, live_server, "szaman", ["Ola", "Piotr", "Zosia"])
+    other = phone_context(browser)
+    second = other.new_page()
+    second.goto(url)
+    expect(second.locator("html")).to_have_attribute("lang", "en")
+    # the scorer sets the table's language: one tap in "Players and table"
+    page.locator("summary", has_text="Players and table").tap()
+    page.locator('.table-language button[value="pl"]').tap()
+    expect(page.locator("html")).to_have_attribute("lang", "pl")
+    expect(page.locator('.table-language button[value="pl"]')).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    second.reload()
+    expect(second.locator("html")).to_have_attribute("lang", "pl")
+    # the second phone chooses Lithuanian for itself: the table stays Polish elsewhere
+    second.locator(".lang-switch summary").tap()
+    second.locator('.lang-menu button[value="lt"]').tap()
+    expect(second.locator("html")).to_have_attribute("lang", "lt")
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("lang", "pl")
+    other.close()

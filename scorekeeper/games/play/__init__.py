@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, Self
 
 from ...errors import RuleError
+from .. import catalog
 
 # A tap id is made on the phone: short and URL-safe, so it can sit in a form and a log.
 TAP_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -190,26 +191,19 @@ def replay(state: State, taps: Iterable[object], *, path: str = "taps") -> State
     return state
 
 
-# game slug -> "module:StateClass" inside this package; loaded on first use
-_STATES = {
-    "cowboy": "cowboy:CowboyDeal",
-    "szaman": "szaman:SzamanDeal",
-    "kvanta": "kvanta:KvantaRound",
-    "vezimas": "vezimas:VezimasDeal",
-    "pegs": "pegs:PegsRace",
-}
-
-
 def state_type(game: str) -> type:
-    """The play-state type of a game; LookupError for a game without one."""
+    """The play-state type of a game, where its record says (``Game.play_state``,
+    loaded on first use); LookupError for a game without one."""
+    record = catalog.GAMES.get(game) if isinstance(game, str) else None
+    if record is None:
+        raise LookupError(f"There is no game called {game!r}.")
+    module, _, name = record.play_state.partition(":")
+    if not module:
+        raise LookupError(f"The play state of {game!r} is not available yet.")
     try:
-        module, name = _STATES[game].split(":")
-    except (KeyError, TypeError):
-        raise LookupError(f"There is no game called {game!r}.") from None
-    try:
-        found = importlib.import_module(f"{__name__}.{module}")
+        found = importlib.import_module(module)
     except ModuleNotFoundError as exc:
-        if exc.name != f"{__name__}.{module}":
+        if exc.name != module:
             raise
         raise LookupError(f"The play state of {game!r} is not available yet.") from None
     return getattr(found, name)
