@@ -824,7 +824,7 @@ def test_the_watch_link_shows_the_round_and_refuses_every_write(app, kv, client,
     panel = page.html.split('id="kv-panel"', 1)[1].split("</section>", 1)[0]
     assert "hx-post" not in panel and "<button" not in panel
     before = kv.snapshot()
-    for route in ("tap", "roll", "undo", "redo", "discard", "edit/1"):
+    for route in ("tap", "roll", "undo", "redo", "discard", "edit/1", "back", "save"):
         response = client.post(
             f"{watch}/kvanta/{route}",
             data={"tap": '{"action": "no-hand"}', "tap_id": "w", "v": "1", "round": "1"},
@@ -1155,3 +1155,43 @@ def test_a_round_begun_before_rounds_kept_their_taps_closes_into_its_own_round(a
     assert kv.tap("settle").round == "2" and kv.draft() is None
     (poker,) = kv.entries("kvanta-poker")
     assert poker.round == 1 and kv.store.entry_taps(poker.id)[-1]["action"] == "settle"
+
+
+def test_an_edit_goes_back_to_the_call_and_keeps_the_poker_that_followed(app, kv):
+    """#20: "change the call" in an Edit: back at the call, one sum changed and settled
+    again, the poker that followed comes back (every card as it was) and is scored
+    anew from the new totals; saved, the round's new entries supersede the old ones."""
+    old = played_round(app, kv)
+    kv.client.post(
+        f"{kv.url}/kvanta/edit/{old['kvanta-poker'].id}",
+        headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
+    )
+    page = kv.page()
+    (call_back,) = [
+        json.loads(raw)
+        for raw in re.findall(
+            r"data-step=\"kvanta-call\"\s+hx-post=\"[^\"]+/back\" hx-swap=\"none\" hx-vals='([^']+)'",
+            page.html,
+        )
+    ]
+    stale = kv.post("back", v=str(int(page.v) - 1), round=page.round, tap_id=call_back["tap_id"])
+    assert stale.status == 409 and kv.draft()["taps"][-1]["action"] == "settle"
+    answer = kv.post("back", **{k: str(v) for k, v in call_back.items()})
+    assert answer.status == 200 and answer.phase == "call"
+    assert answer.seat("Ceca") == "10"
+    kv.tap("sum", seat=2, sum=12)  # Ceca's sum was 12
+    settled = kv.tap("settle")
+    assert settled.status == 200 and kv.page().phase == "done"
+    assert kv.entries("kvanta-call") == [old["kvanta-call"]]  # nothing stored yet
+    page = kv.page()
+    kv.post("save", v=page.v, round=page.round, submission_id="kvc-call-1")
+    call = api.evaluate(
+        "kvanta-call", {"target": 14, "caller": "Ana", "sums": {"Ana": 14, "Bojan": 4, "Ceca": 12}}
+    )
+    (new_call,) = kv.entries("kvanta-call")
+    (new_poker,) = kv.entries("kvanta-poker")
+    assert new_call.request["sums"]["Ceca"] == 12 and new_call.id != old["kvanta-call"].id
+    assert new_poker.request["hands"] == EDIT_HANDS  # the poker came back as it was
+    assert new_poker.request["totals"] == call["points"]
+    poker = api.evaluate("kvanta-poker", new_poker.request)
+    assert kv.totals() == {n: call["points"][n] + poker["points"][n] for n in NAMES}

@@ -36,8 +36,17 @@ from ..games.play import Refused, Tap
 from ..games.play.kvanta import KvantaRound
 from ..i18n import gettext as _
 from ..summary import TableSummary, summarize
-from . import screens
-from .kvanta_edit import SID, STEP_KINDS, STEP_TAPS, edit_context, reopens, replaces, stored
+from . import kvanta_edit, screens
+from .kvanta_edit import (
+    SID,
+    STEP_KINDS,
+    STEP_TAPS,
+    edit_context,
+    rename_in_draft,
+    reopens,
+    replaces,
+    stored,
+)
 from .kvanta_edit import follow_history as follow_history
 from .kvanta_edit import step_sid as _sid
 from .kvanta_view import EARLIER_ROLLS, history_lines, view
@@ -107,21 +116,6 @@ def new_deal(s: store.Store, table: store.Table, summary: TableSummary | None) -
             for r in s.rolls(table.id, after=since)
         ]
     return context
-
-
-def rename_in_draft(data: dict, old: str, new: str) -> dict:
-    """Taps name seats; the round's players, dealer and totals name players."""
-    context = data.get("context") if isinstance(data, dict) else None
-    if not context:
-        return data
-    context["players"] = [new if name == old else name for name in context.get("players", [])]
-    settings = context.get("settings") or {}
-    if settings.get("dealer") == old:
-        settings["dealer"] = new
-    totals = settings.get("totals")
-    if isinstance(totals, dict) and old in totals:
-        totals[new] = totals.pop(old)
-    return data
 
 
 class _Log:
@@ -325,6 +319,8 @@ def _entry_state(s: store.Store, table: store.Table, tap_id: str) -> str | None:
 
 
 def after_tap(s: store.Store, table: store.Table, log: store.TapLog, action: str) -> bool:
+    if action == "settle" and kvanta_edit.put_back(s, table, log, SCREEN):
+        return True  # an Edit's step settled again, what followed it back: the whole table
     wrote = sync_steps(s, table, log, action)
     if action == "burn" and not log.editing:  # K-D9: later rounds show the game's burned cards
         burn = screens.state_of(SCREEN, table, log.data).burn if log.data else None
@@ -470,6 +466,22 @@ def roll(key: str):
 
         return live_fragments(table, access)
     return screens.answer(screen, table, access, log)
+
+
+@bp.post("/back")
+def back(key: str):
+    """Edit: back to a step settled earlier, what followed it kept aside (``back_to``)."""
+    table, access, screen = screens.request_screen()
+    s = screens.store_of()
+    log = s.tap_log(table.id, DRAFT)
+    try:
+        version, _round = screens.deal_seen()
+        if version != log.version:
+            raise screens.Refusal(screens.stale_notice(), status=409, notice=True)
+        kvanta_edit.back_to(s, table, log, DRAFT, request.form.get("tap_id") or "")
+    except (screens.Refusal, store.StoreError) as exc:
+        return screens.answer(screen, table, access, log, refusal=screens.Refusal.of(exc))
+    return screens.answer(screen, table, access, s.tap_log(table.id, DRAFT))
 
 
 # ---------------------------------------------------------------- the panel

@@ -10,12 +10,15 @@ the log and the others are closed with it (``also``); Save's submission id start
 ``kvc-``, which marks that entry as the one Edit reopens, and its stored outcome names
 the others. Undoing or redoing any entry of an edited round in the history undoes or
 redoes all of them (``follow_history``), so undoing the edit brings the old round back
-whole.
+whole. In an Edit, a step settled earlier is changed by going back to it
+(``back_to``): the taps after it wait aside and come back once it is settled again.
 """
 
 from __future__ import annotations
 
 from .. import store
+from ..errors import RuleError
+from ..games.play import Tap
 from ..i18n import gettext as _
 from ..summary import summarize
 from . import screens
@@ -40,6 +43,21 @@ def stored(s: store.Store, table: store.Table, submission_id: str) -> dict | Non
         except store.ReusedSubmission:
             continue
     return None
+
+
+def rename_in_draft(data: dict, old: str, new: str) -> dict:
+    """Taps name seats; the round's players, dealer and totals name players."""
+    context = data.get("context") if isinstance(data, dict) else None
+    if not context:
+        return data
+    context["players"] = [new if name == old else name for name in context.get("players", [])]
+    settings = context.get("settings") or {}
+    if settings.get("dealer") == old:
+        settings["dealer"] = new
+    totals = settings.get("totals")
+    if isinstance(totals, dict) and old in totals:
+        totals[new] = totals.pop(old)
+    return data
 
 
 def reopens(entry: store.Entry) -> bool:
@@ -153,3 +171,55 @@ def follow_history(s: store.Store, table: store.Table, entry_id: int, action: st
         for other in group:
             if s.entry(table.id, other).state == "voided":
                 s.restore_entry(table.id, other)
+
+
+def back_to(s: store.Store, table: store.Table, log: store.TapLog, draft: str, tap_id: str):
+    """An Edit back at a step settled earlier (its settle tap ``tap_id`` taken out):
+    the taps after it wait aside in the context (``stash``) until it is settled again."""
+    data = log.data
+    ids = [t.get("id") for t in data["taps"]] if log.editing else []
+    if tap_id not in ids or data["taps"][ids.index(tap_id)].get("action") != "settle":
+        raise screens.Refusal(screens.stale_notice(), status=409, notice=True)
+    cut = ids.index(tap_id)
+    spent = [*data.get("spent", []), *(t.get("id") for t in data["undone"])]
+    context = {**data["context"], "stash": data["taps"][cut + 1 :]}
+    new = {**data, "taps": data["taps"][:cut], "undone": [], "spent": spent, "context": context}
+    s.save_draft(table.id, draft, new, expected_version=log.version)
+
+
+def put_back(s: store.Store, table: store.Table, log: store.TapLog, screen) -> bool:
+    """Once the step an Edit went back to is settled again, the taps that waited aside
+    come back, as far as they still fit (a card now shown elsewhere is left out)."""
+    data = log.data
+    stash = (data.get("context") or {}).get("stash") if log.editing else None
+    if not stash:
+        return False
+    state = screens.state_of(screen, table, data)
+    kept = []
+    for raw in stash:
+        try:
+            after = state.apply(Tap.from_json(raw))
+        except (RuleError, KeyError, TypeError, ValueError):
+            continue
+        if after is not state:
+            state = after
+            kept.append(raw)
+    context = {k: v for k, v in data["context"].items() if k != "stash"}
+    new = {**data, "taps": [*data["taps"], *kept], "context": context}
+    s.save_draft(table.id, screen.draft, new, expected_version=log.version)
+    return True
+
+
+def backs(v: screens.View) -> list[dict]:
+    """An Edit's ways back to a step settled earlier: its Hand, call or poker prize."""
+    labels = {
+        "kvanta-hand": _("Change the Hand"),
+        "kvanta-call": _("Change the call"),
+        "kvanta-poker": _("Change the poker prize"),
+    }
+    steps = zip(v.state.scoring(), v.state.scoring_taps(), strict=True)
+    return [
+        {"label": labels[step["kind"]], "kind": step["kind"], "vals": v.vals(tap_id=tap)}
+        for step, tap in steps
+        if step["kind"] in labels
+    ]

@@ -13,7 +13,7 @@ from ..errors import RuleError
 from ..games import kvanta as engine
 from ..games.play.kvanta import MAX_BURN, SUM_SHOWINGS
 from ..i18n import gettext as _
-from . import screens
+from . import kvanta_edit, screens
 
 EARLIER_ROLLS = 30  # the earlier dice a round's panel lists, newest first
 ROLLS_IN_HISTORY = 300  # the latest dice the history reads for the rounds it shows
@@ -348,6 +348,7 @@ def view(v: screens.View) -> dict:
 
         # Save's id marks the round's first entry as the one Edit reopens (kvanta_edit)
         out["save_vals"] = v.vals(submission_id=f"kvc-{new_submission_id()}")
+        out["backs"] = kvanta_edit.backs(v)
     if phase in ("hand", "call", "final-compare", "poker", "final-poker"):
         out["preview"] = _preview(st)
         out["seats"] = seats(v, st, "show", out["preview"] if "player" in out["preview"] else None)
