@@ -517,3 +517,54 @@ def test_edit_of_a_saved_round_changes_one_card(page, kvanta_server, taps, shots
     assert totals(page) == before
     expect(panel(page)).to_have_attribute("data-round", "2")  # no empty round left behind
     assert page.url.startswith(url)
+
+
+def test_an_edit_changes_the_call_and_keeps_the_poker(page, kvanta_server, taps, console_errors):
+    """#20: "change the call" of a saved round: in the Edit, one tap goes back to the
+    call; Bojan's sum corrected and the call settled again, the poker that followed
+    comes back with its cards, and the saved round is scored anew."""
+    DICE.faces.extend([4, 5, 5, 2])  # target 14; Ana rolls a 2 and calls
+    start_table(page, kvanta_server, "kvanta", ["Ana", "Bojan"])
+    tap_and_wait(page, taps, card("3D"))
+    tap_and_wait(page, taps, card("3S"))  # Ana deals, Bojan rolls and leads
+    tap_and_wait(page, taps, '#kv-panel .kv-burn button[data-action="burn"]:text-is("0")')
+    tap_and_wait(page, taps, card("2C"))
+    tap_and_wait(page, taps, button("Roll the three dice"))
+    tap_and_wait(page, taps, button("No Hand: play the tricks"))
+    tap_and_wait(page, taps, '#kv-panel .kv-players button:text-is("Ana")')
+    tap_and_wait(page, taps, button("Roll the exchange die"))
+    tap_and_wait(page, taps, button("Ana calls"))
+    for digit in "14":
+        tap_and_wait(page, taps, key(digit))
+    taps(NEXT)
+    tap_and_wait(page, taps, key("4"))
+    tap_and_wait(page, taps, button("Save the call"))
+    hands = {"Ana": ["9H", "9D", "2S", "3C", "4C"], "Bojan": ["5S", "6S", "8H", "JD", "KC"]}
+    for name, cards in hands.items():
+        expect(editing(page)).to_have_attribute("data-editing", name)
+        for code in cards:
+            tap_and_wait(page, taps, card(code))
+    tap_and_wait(page, taps, button("Save the poker prize"))
+    expect(panel(page)).to_have_attribute("data-round", "2")
+
+    taps("#history form.reopen button")
+    expect(panel(page)).to_contain_text("Changing round 1")
+    tap_and_wait(page, taps, '#kv-panel .kv-backs button[data-step="kvanta-call"]')
+    expect(panel(page)).to_have_attribute("data-phase", "call")
+    taps('#kv-panel .kv-seat[data-player="Bojan"] .kv-seat-pick')
+    expect(editing(page)).to_have_attribute("data-editing", "Bojan")
+    tap_and_wait(page, taps, key("⌫"))
+    for digit in "10":
+        tap_and_wait(page, taps, key(digit))
+    tap_and_wait(page, taps, button("Save the call"))
+    expect(panel(page)).to_have_attribute("data-phase", "done")  # the poker came back
+    taps("#kv-panel .kv-save")
+    expect(page.locator("#board .flash.ok")).to_contain_text("Round 1 changed.")
+    call = api.evaluate(
+        "kvanta-call", {"target": 14, "caller": "Ana", "sums": {"Ana": 14, "Bojan": 10}}
+    )
+    poker = api.evaluate(
+        "kvanta-poker", {"prize_card": "2C", "hands": hands, "totals": call["points"]}
+    )
+    assert totals(page) == {n: call["points"][n] + poker["points"][n] for n in hands}
+    assert_inside_viewport(page)
