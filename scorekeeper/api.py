@@ -16,6 +16,7 @@ from collections.abc import Callable
 from . import validate as v
 from .errors import RuleError, UnknownKind
 from .games import catalog, results
+from .messages import gettext
 
 Engine = Callable[[dict], dict]
 
@@ -90,9 +91,9 @@ def respond(kind: str, raw: bytes | str) -> tuple[dict, int]:
         text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
         payload = json.loads(text)
     except (UnicodeDecodeError, ValueError, RecursionError):
-        return {"error": {"message": "The request is not valid JSON.", "path": ""}}, 400
+        return {"error": {"message": gettext("The request is not valid JSON."), "path": ""}}, 400
     if _has_lone_surrogate(text, payload):
-        message = (
+        message = gettext(
             "The request is not valid JSON: it has half a character "
             "(an unpaired \\uD800–\\uDFFF escape)."
         )
@@ -104,7 +105,8 @@ def respond(kind: str, raw: bytes | str) -> tuple[dict, int]:
     except RuleError as exc:
         return exc.as_dict(), 422
     except RecursionError:
-        return {"error": {"message": "The request is nested too deeply.", "path": ""}}, 422
+        message = gettext("The request is nested too deeply.")
+        return {"error": {"message": message, "path": ""}}, 422
 
 
 # only an escape can put a surrogate in parsed JSON: UTF-8 text cannot carry one

@@ -11,19 +11,15 @@ from pathlib import Path
 from urllib.parse import parse_qsl
 
 import flask
-from flask import Flask, current_app, g, render_template, request, session
+from flask import Flask, render_template, request
 from flask.sessions import SecureCookieSessionInterface
-from flask_babel import Babel
-from flask_htmx import HTMX
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
-from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
+from flask_wtf.csrf import CSRFError
 from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.routing import IntegerConverter
 
 from . import i18n, store
-
-PACKAGE_DIR = Path(__file__).resolve().parent
+from .extensions import babel, csrf, htmx, limit_table_creation
+from .resources import PACKAGE_DIR, resource_dir
 
 
 class FormData(ImmutableMultiDict):
@@ -62,97 +58,12 @@ class Request(flask.Request):
         self.__dict__["files"] = self.parameter_storage_class()
 
 
-class CSRFCheck(CSRFProtect):
-    """flask-wtf's CSRF protection, remembering what it has signed and accepted.
-
-    With no time limit (``WTF_CSRF_TIME_LIMIT=None``) a signed token never expires,
-    and without a Referer check whether a token is good depends only on the token,
-    the session's value and the key. So a session's token is signed once, and a
-    token accepted once is accepted again without verifying its signature: either
-    costs more than serving a cached page or the rest of a tap. Anything else goes
-    through flask-wtf unchanged."""
-
-    CACHED_TOKENS = 4096
-
-    def __init__(self, app: Flask | None = None):
-        self._signed: OrderedDict[tuple, str] = OrderedDict()
-        self._accepted: OrderedDict[tuple, None] = OrderedDict()
-        super().__init__(app)
-
-    @staticmethod
-    def _remember(cache: OrderedDict, key: tuple, value) -> None:
-        cache[key] = value
-        while len(cache) > CSRFCheck.CACHED_TOKENS:
-            cache.popitem(last=False)
-
-    @staticmethod
-    def _session_key() -> tuple | None:
-        """(the session's CSRF value, the signing key), when tokens never expire."""
-        config = current_app.config
-        if config["WTF_CSRF_TIME_LIMIT"] is not None:
-            return None
-        expected = session.get(config["WTF_CSRF_FIELD_NAME"])
-        if not expected:
-            return None
-        return (expected, config.get("WTF_CSRF_SECRET_KEY") or current_app.secret_key)
-
-    def signed_token(self) -> str:
-        """This session's token as the forms carry it (flask-wtf's ``generate_csrf``)."""
-        key = self._session_key()
-        signed = self._signed.get(key) if key else None
-        if signed is None:
-            signed = generate_csrf()  # also creates the session's value when it has none
-            key = self._session_key()
-            if key is not None:
-                self._remember(self._signed, key, signed)
-        # what flask-wtf's own csrf_token() returns for the rest of this request
-        setattr(g, current_app.config["WTF_CSRF_FIELD_NAME"], signed)
-        return signed
-
-    def _accepted_key(self) -> tuple | None:
-        if request.is_secure and current_app.config["WTF_CSRF_SSL_STRICT"]:
-            return None
-        session_key = self._session_key()
-        token = self._get_csrf_token()
-        if session_key is None or not token:
-            return None
-        return (token, *session_key)
-
-    def protect(self, apply_exemptions: bool = False):
-        if request.method not in current_app.config["WTF_CSRF_METHODS"]:
-            return
-        # an exempt view (the score API) is let through before any token is looked for
-        if apply_exemptions and (not request.endpoint or self._is_exempt()):
-            return
-        key = self._accepted_key()
-        if key is not None and key in self._accepted:
-            g.csrf_valid = True
-            return
-        super().protect()  # refuses (raises) a bad token
-        if key is not None and g.get("csrf_valid"):
-            self._remember(self._accepted, key, None)
-
-
 class RowIdConverter(IntegerConverter):
     """A row id in a URL (``<rowid:entry_id>``): a whole number SQLite can hold. A
     longer one cannot name anything, so it is a 404 before any query sees it."""
 
     def __init__(self, url_map):
         super().__init__(url_map, min=1, max=store.MAX_ROWID)
-
-
-csrf = CSRFCheck()
-htmx = HTMX()
-babel = Babel()
-
-
-def resource_dir(name: str) -> Path:
-    """``templates``, ``static`` or ``printables``: inside the installed package
-    (a wheel maps them there) or at the top of the source tree."""
-    installed = PACKAGE_DIR / name
-    if installed.is_dir():
-        return installed
-    return PACKAGE_DIR.parent / name
 
 
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -252,28 +163,6 @@ FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 TABLE_CREATING_VIEWS = ("tables.create_table", "tables.rematch")
 
 
-def _limit_table_creation(app: Flask) -> None:
-    """At most ``CREATE_RATE_LIMIT`` new tables per client address (Flask-Limiter),
-    shared by the home page's form and rematches, so nobody without a key can fill
-    the disk with tables. The counts live in ``RATELIMIT_STORAGE_URI``: by default
-    this process's memory, so each of the server's worker processes counts apart
-    (the limit holds per worker; a shared storage such as memcached makes it one)."""
-    from limits import parse_many
-
-    limit = app.config["CREATE_RATE_LIMIT"]
-    try:
-        parse_many(limit)
-    except ValueError:
-        raise ValueError(
-            f"CREATE_RATE_LIMIT {limit!r} is not a rate limit (e.g. '10 per minute; 100 per day')"
-        ) from None
-    limiter = Limiter(get_remote_address, app=app)
-    app.extensions["scorekeeper.limiter"] = limiter
-    shared = limiter.shared_limit(lambda: current_app.config["CREATE_RATE_LIMIT"], "create-table")
-    for endpoint in TABLE_CREATING_VIEWS:
-        app.view_functions[endpoint] = shared(app.view_functions[endpoint])
-
-
 def create_app(test_config: dict | None = None, *, database: str | None = None) -> Flask:
     """The app. ``test_config``: these settings alone (over the defaults), nothing read
     from ``instance/config.py`` or the environment; else those are read. ``database``:
@@ -339,7 +228,7 @@ def create_app(test_config: dict | None = None, *, database: str | None = None) 
     from .web import tables as table_views
 
     app.register_blueprint(table_views.bp)
-    _limit_table_creation(app)
+    limit_table_creation(app, TABLE_CREATING_VIEWS)
     app.register_blueprint(api_views.bp)
     app.register_blueprint(print_views.bp)
     app.register_blueprint(language_views.bp)

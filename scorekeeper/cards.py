@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .messages import N_, Text
+
 SUITS = ("S", "H", "D", "C")
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SUIT_NAMES = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")}
 RED_SUITS = frozenset("HD")
 BLACK_SUITS = frozenset("SC")
 
@@ -51,11 +53,20 @@ _RANKS_IN = {
 class CardError(ValueError):
     """A token that is not a card; the message names the token."""
 
-    def __init__(self, token: object, why: str = ""):
+    def __init__(self, token: object, why: Text | None = None):
         self.token = token
-        shown = token if isinstance(token, str) else repr(token)
-        text = f"{shown!r} is not a card" if isinstance(token, str) else f"{shown} is not a card"
-        super().__init__(text + (f" ({why})" if why else "") + ".")
+        if why is None:
+            # Translators: %(token)s is what was written, quoted as Python writes it ('11H')
+            self.text = Text("%(token)s is not a card.", token=repr(token))
+        else:
+            # Translators: %(why)s says how a card is written
+            self.text = Text("%(token)s is not a card (%(why)s).", token=repr(token), why=why)
+        super().__init__(self.text.english())
+
+    @property
+    def message(self) -> str:
+        """The sentence in the language being spoken now."""
+        return str(self.text)
 
 
 class Card(NamedTuple):
@@ -111,7 +122,7 @@ def parse_card(text: object) -> Card:
     if isinstance(text, Card):
         return text
     if not isinstance(text, str):
-        raise CardError(text, "a card is written as text such as 10H or QS")
+        raise CardError(text, Text("a card is written as text such as 10H or QS"))
     hit = _CACHE.get(text)
     if hit is not None:
         return hit
@@ -120,13 +131,13 @@ def parse_card(text: object) -> Card:
         card = Card(JOKER, _JOKERS_IN[token])
     else:
         if len(token) < 2:
-            raise CardError(text, "write the rank then the suit, e.g. 10H")
+            raise CardError(text, Text("write the rank then the suit, e.g. 10H"))
         suit = _SUITS_IN.get(token[-1])
         if suit is None:
-            raise CardError(text, "the suit must be S, H, D or C")
+            raise CardError(text, Text("the suit must be S, H, D or C"))
         rank = _RANKS_IN.get(token[:-1])
         if rank is None:
-            raise CardError(text, "the rank must be A, 2-10, J, Q or K")
+            raise CardError(text, Text("the rank must be A, 2-10, J, Q or K"))
         card = Card(rank, suit)
     if len(_CACHE) < 4096:
         _CACHE[text] = card

@@ -11,7 +11,10 @@ import json
 import re
 import sqlite3
 import sys
+from contextlib import contextmanager
 from pathlib import Path
+
+from .messages import LANGUAGES, gettext  # pure: no Flask, no WeasyPrint
 
 
 def _emit(body: dict) -> None:
@@ -29,17 +32,37 @@ def _request_bytes(args) -> bytes | None:
     try:
         return Path(args.file).read_bytes()
     except OSError as exc:
-        _emit({"error": {"message": f"Cannot read {args.file}: {exc.strerror}.", "path": ""}})
+        # Translators: %(reason)s is the system's reason (No such file or directory)
+        message = gettext("Cannot read %(file)s: %(reason)s.", file=args.file, reason=exc.strerror)
+        _emit({"error": {"message": message, "path": ""}})
         return None
+
+
+@contextmanager
+def speaking(language: str | None):
+    """The engines' sentences (and this command's) in ``--lang``. English needs no
+    catalogue, so ``score`` and ``play`` in English still go without Flask."""
+    if not language or language == "en":
+        yield
+        return
+    from . import i18n, messages
+
+    messages.use(i18n.translations)  # outside a request: the catalogue spoken below
+    token = i18n.speak(language)
+    try:
+        yield
+    finally:
+        i18n.stop_speaking(token)
 
 
 def cmd_score(args) -> int:
     from . import api
 
-    raw = _request_bytes(args)
-    if raw is None:
-        return 2
-    body, status = api.respond(args.kind, raw)
+    with speaking(args.lang):
+        raw = _request_bytes(args)
+        if raw is None:
+            return 2
+        body, status = api.respond(args.kind, raw)
     _emit(body)
     return 0 if status == 200 else 2
 
@@ -47,10 +70,11 @@ def cmd_score(args) -> int:
 def cmd_play(args) -> int:
     from .games import play
 
-    raw = _request_bytes(args)
-    if raw is None:
-        return 2
-    body, status = play.respond(args.game, raw)
+    with speaking(args.lang):
+        raw = _request_bytes(args)
+        if raw is None:
+            return 2
+        body, status = play.respond(args.game, raw)
     _emit(body)
     return 0 if status == 200 else 2
 
@@ -85,8 +109,16 @@ def _app(args):
     try:
         return create_app(database=args.db)
     except sqlite3.Error as exc:  # --db names a folder, or a file that is not a database
-        where = args.db or "in the app's instance folder"
-        raise CommandError(f"Cannot open the database {where}: {_reason(exc)}.") from exc
+        if args.db:
+            message = gettext(
+                "Cannot open the database %(file)s: %(reason)s.", file=args.db, reason=_reason(exc)
+            )
+        else:
+            message = gettext(
+                "Cannot open the database in the app's instance folder: %(reason)s.",
+                reason=_reason(exc),
+            )
+        raise CommandError(message) from exc
 
 
 def _store(args):
@@ -180,7 +212,7 @@ def cmd_export(args) -> int:
     if table is None:
         return 2
     if args.format == "csv":
-        from .web.tables import history_csv
+        from .store import history_csv
 
         text = history_csv(s, table)
     else:
@@ -189,7 +221,10 @@ def cmd_export(args) -> int:
         try:
             Path(args.output).write_text(text, encoding="utf-8")
         except OSError as exc:
-            sys.stderr.write(f"Cannot write {args.output}: {_reason(exc)}.\n")
+            message = gettext(
+                "Cannot write %(file)s: %(reason)s.", file=args.output, reason=_reason(exc)
+            )
+            sys.stderr.write(message + "\n")
             return 2
     else:
         sys.stdout.write(text)
@@ -200,18 +235,25 @@ def cmd_import(args) -> int:
     from . import store
 
     s, app = _store(args)
-    try:
-        data = json.loads(Path(args.file).read_text(encoding="utf-8"))
-        table_id = s.import_table(data)
-    except OSError as exc:
-        sys.stderr.write(f"Cannot import {args.file}: {_reason(exc)}.\n")
-        return 2
-    except (ValueError, RecursionError):  # not UTF-8, or not JSON
-        sys.stderr.write(f"Cannot import {args.file}: it is not JSON, so not a table export.\n")
-        return 2
-    except store.StoreError as exc:
-        sys.stderr.write(exc.message + "\n")
-        return 2
+    with speaking(args.lang):
+        try:
+            data = json.loads(Path(args.file).read_text(encoding="utf-8"))
+            table_id = s.import_table(data)
+        except OSError as exc:
+            message = gettext(
+                "Cannot import %(file)s: %(reason)s.", file=args.file, reason=_reason(exc)
+            )
+            sys.stderr.write(message + "\n")
+            return 2
+        except (ValueError, RecursionError):  # not UTF-8, or not JSON
+            message = gettext(
+                "Cannot import %(file)s: it is not JSON, so not a table export.", file=args.file
+            )
+            sys.stderr.write(message + "\n")
+            return 2
+        except store.StoreError as exc:
+            sys.stderr.write(exc.message + "\n")
+            return 2
     table = s.table(table_id)
     print(f"Imported {table.name}: {_base_url(args, app)}/t/{table.scorer_key}")
     return 0
@@ -227,7 +269,10 @@ def cmd_backup(args) -> int:
         sys.stderr.write(exc.message + "\n")
         return 2
     except (OSError, sqlite3.Error) as exc:
-        sys.stderr.write(f"Cannot back up to {args.path}: {_reason(exc)}.\n")
+        message = gettext(
+            "Cannot back up to %(path)s: %(reason)s.", path=args.path, reason=_reason(exc)
+        )
+        sys.stderr.write(message + "\n")
         return 2
     print(f"Backed up to {args.path}.")
     return 0
@@ -238,12 +283,18 @@ def cmd_print(args) -> int:
 
     app = _app(args)
     out = Path(args.output) if args.output else None
+    languages = LANGUAGES if args.lang == "all" else (args.lang,)
     with app.app_context():
         try:
-            for path in printing.build_all(out):
+            for path in printing.build_all(out, languages):
                 print(path)
         except OSError as exc:
-            sys.stderr.write(f"Cannot write the PDFs to {exc.filename}: {_reason(exc)}.\n")
+            message = gettext(
+                "Cannot write the PDFs to %(file)s: %(reason)s.",
+                file=exc.filename,
+                reason=_reason(exc),
+            )
+            sys.stderr.write(message + "\n")
             return 2
     return 0
 
@@ -276,7 +327,13 @@ def cmd_serve(args) -> int:
     try:
         port = server.check_listen(args.host, args.port)
     except (OSError, UnicodeError, TypeError) as exc:  # TypeError: a host name not encodable
-        print(f"Cannot listen on {args.host}:{args.port}: {_reason(exc)}.", file=sys.stderr)
+        message = gettext(
+            "Cannot listen on %(host)s:%(port)s: %(reason)s.",
+            host=args.host,
+            port=args.port,
+            reason=_reason(exc),
+        )
+        print(message, file=sys.stderr)
         return 1
     host = lan_address() if args.host in ("0.0.0.0", "::", "") else args.host
     url = f"http://{host}:{port}/"
@@ -341,12 +398,21 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--db", help="the SQLite file (default: in the app's instance folder)")
         return p
 
-    p = sub.add_parser("score", help="answer one JSON request of CONTRACT.md")
+    def with_lang(p):
+        p.add_argument(
+            "--lang",
+            choices=LANGUAGES,
+            default="en",
+            help="the language of the sentences in the answer (default: en)",
+        )
+        return p
+
+    p = with_lang(sub.add_parser("score", help="answer one JSON request of CONTRACT.md"))
     p.add_argument("kind")
     p.add_argument("--file", help="read the request from this file instead of stdin")
     p.set_defaults(func=cmd_score)
 
-    p = sub.add_parser("play", help="a deal's state from its taps (PLAY.md)")
+    p = with_lang(sub.add_parser("play", help="a deal's state from its taps (PLAY.md)"))
     p.add_argument("game")
     p.add_argument("--file", help="read the request from this file instead of stdin")
     p.set_defaults(func=cmd_play)
@@ -388,7 +454,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", help="write to this file instead of stdout")
     p.set_defaults(func=cmd_export)
 
-    p = with_db(sub.add_parser("import", help="import a table from a JSON export"))
+    p = with_lang(with_db(sub.add_parser("import", help="import a table from a JSON export")))
     p.add_argument("file")
     p.add_argument("--base-url")
     p.set_defaults(func=cmd_import)
@@ -398,7 +464,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_backup)
 
     p = with_db(sub.add_parser("print", help="build every rule card and blank score sheet as PDF"))
-    p.add_argument("-o", "--output", help="folder (default: printables/build)")
+    p.add_argument(
+        "-o", "--output", help="folder (default: printables/build), a folder a language in it"
+    )
+    p.add_argument(
+        "--lang",
+        default="en",
+        choices=(*LANGUAGES, "all"),
+        help="the language to print in, or all six (default: en)",
+    )
     p.set_defaults(func=cmd_print)
     return parser
 

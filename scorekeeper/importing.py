@@ -18,8 +18,9 @@ from . import api
 from . import validate as v
 from .errors import RuleError
 from .games import catalog
-from .messages import Text
-from .store import KEY_FORMAT, MAX_ROWID, MAX_TABLE_NAME, StoreError
+from .messages import LANGUAGES, Text
+from .store.errors import StoreError
+from .store.records import KEY_FORMAT, MAX_ROWID, MAX_TABLE_NAME
 
 # Points of one entry: far beyond any game's (a Cowboy deal stays within a few
 # hundred), yet the sum of a whole table's entries stays far inside SQLite's integers.
@@ -45,11 +46,19 @@ def check_export(data: object) -> dict:
     try:
         return _checked(data)
     except RuleError as exc:
-        where = f" ({exc.path})" if exc.path else ""
-        message = " ".join(f"This export cannot be imported{where}: {exc.message}".split())
-        if len(message) > MAX_MESSAGE:
-            message = message[: MAX_MESSAGE - 1] + "…"
-        raise StoreError(message) from None
+        # the sentence around the reason is a msgid; the reason, already in the language
+        # spoken now, is cut so that the whole stays one line
+        reason = " ".join(exc.message.split())
+        if exc.path:
+            # Translators: %(path)s is where in the file (players[2].name), %(reason)s why
+            text = Text("This export cannot be imported (%(path)s): %(reason)s", path=exc.path)
+        else:
+            text = Text("This export cannot be imported: %(reason)s")
+        room = MAX_MESSAGE - len(str(Text(text.msgid, **text.variables, reason="")))
+        if len(reason) > room:
+            reason = reason[: max(room - 1, 0)] + "…"
+        text.variables["reason"] = reason
+        raise StoreError(text) from None
 
 
 def _key(value: object, path: str) -> str:
@@ -87,13 +96,15 @@ def _checked(data: object) -> dict:
     version = v.integer(doc["format_version"], "format_version")
     if version != 1:
         raise RuleError(
-            f"This export is of format version {version}; this Scorekeeper reads version 1.",
+            "This export is of format version %(version)s; this Scorekeeper reads version 1.",
             "format_version",
+            version=version,
         )
     t = v.obj(
         doc["table"],
         "table",
         required=("scorer_key", "watch_key", "game", "name", "settings", "created", "updated"),
+        optional=("language",),  # exports made before tables had one: English
     )
     scorer_key = _key(t["scorer_key"], "table.scorer_key")
     watch_key = _key(t["watch_key"], "table.watch_key")
@@ -104,7 +115,10 @@ def _checked(data: object) -> dict:
     game = catalog.GAMES.get(t["game"]) if isinstance(t["game"], str) else None
     if game is None:
         raise RuleError(
-            f"{t['game']!r} is not one of the games ({', '.join(catalog.GAMES)}).", "table.game"
+            "%(game)r is not one of the games (%(games)s).",
+            "table.game",
+            game=t["game"],
+            games=", ".join(catalog.GAMES),
         )
 
     players = v.array(doc["players"], "players")
@@ -115,7 +129,7 @@ def _checked(data: object) -> dict:
         p = v.obj(raw, path, required=("seat", "name"))
         seat = v.integer(p["seat"], v.join(path, "seat"), 0, len(players) - 1)
         if seat in seated:
-            raise RuleError(f"Seat {seat} is given twice.", v.join(path, "seat"))
+            raise RuleError("Seat %(seat)s is given twice.", v.join(path, "seat"), seat=seat)
         seated[seat] = v.clean_name(p["name"], v.join(path, "name"), what="A player's name")
     names = [seated[seat] for seat in sorted(seated)]
     v.distinct_names(names)
@@ -135,6 +149,7 @@ def _checked(data: object) -> dict:
         "settings": settings,
         "created": _stamp(t["created"], "table.created"),
         "updated": _stamp(t["updated"], "table.updated"),
+        "language": v.choice(t.get("language", "en"), "table.language", LANGUAGES),
     }
 
     kinds = entry_kinds(game.slug)
@@ -158,9 +173,10 @@ def _checked(data: object) -> dict:
         )
         entry_id = v.integer(e["id"], v.join(path, "id"), 1, MAX_ROWID)
         if entry_id in ids:
-            raise RuleError(f"Entry {entry_id} is given twice.", v.join(path, "id"))
+            raise RuleError("Entry %(entry)s is given twice.", v.join(path, "id"), entry=entry_id)
         ids.add(entry_id)
         if not isinstance(e["kind"], str) or e["kind"] not in kinds:
+            # Translators: %(game)s is the name of a game (Szaman)
             raise RuleError(
                 "%(kind)r is not a kind of entry a %(game)s table keeps.",
                 v.join(path, "kind"),
@@ -174,9 +190,12 @@ def _checked(data: object) -> dict:
             try:
                 api.evaluate(e["kind"], request)
             except RuleError as exc:
+                # Translators: %(kind)s is a scoring kind (szaman-deal)
                 raise RuleError(
-                    f"The {e['kind']} rules refuse this entry's request: {exc.message}",
+                    "The %(kind)s rules refuse this entry's request: %(reason)s",
                     v.join(path, "request"),
+                    kind=e["kind"],
+                    reason=exc.text,
                 ) from None
             except RecursionError:
                 raise RuleError("This entry's request is nested too deeply.", path) from None
@@ -184,7 +203,7 @@ def _checked(data: object) -> dict:
         for seat, value in v.mapping(e["points"], v.join(path, "points")).items():
             where = v.join(v.join(path, "points"), seat)
             if seat not in seats:
-                raise RuleError(f"{seat!r} is not a seat at this table.", where)
+                raise RuleError("%(seat)r is not a seat at this table.", where, seat=seat)
             points[seat] = v.integer(value, where, -MAX_POINTS, MAX_POINTS)
         entries.append(
             {

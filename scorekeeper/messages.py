@@ -41,6 +41,13 @@ def catalogue():
     return _current() or _NULL
 
 
+def speaking() -> object:
+    """What identifies the language spoken now, for a value kept per language: the
+    catalogue itself, or None for English (any catalogue that translates nothing)."""
+    cat = catalogue()
+    return None if type(cat).__name__ == "NullTranslations" else cat
+
+
 def N_(msgid: str) -> str:
     """Mark a literal for the catalogue; it is translated where it is shown."""
     return msgid

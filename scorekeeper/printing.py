@@ -20,6 +20,13 @@ a process of its own (``IsolatedRenderer``) that is stopped once it takes longer
 ``PDF_RENDER_SECONDS`` (``RenderTimeout``): WeasyPrint cannot be interrupted inside
 the process that runs it.
 
+Every document is printed in one of the six languages (``language``, English by
+default; the web routes pass the request's, ``request_language``): its templates'
+``_()``, the rule cards' ``N_`` texts and the sheets' words are looked up in that
+language's catalogue, passed to the templates with the page (never a process-wide
+switch, so two phones printing in two languages at once each get their own). The
+HTML says its language (``<html lang>``), so the isolated renderer needs no more.
+
 Everything here needs an app context (the templates use the app's Jinja setup).
 """
 
@@ -31,6 +38,7 @@ import hashlib
 import logging
 import multiprocessing
 import os
+import re
 import shutil
 import threading
 import time
@@ -41,15 +49,18 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+import flask_babel
+from babel.dates import format_date
+from babel.numbers import format_decimal
 from flask import current_app
-from flask_babel import get_locale
-from jinja2 import ChoiceLoader, Environment, FileSystemLoader
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, pass_context
+from markupsafe import Markup
 
-from . import rulecards
-from .app import resource_dir
+from . import i18n, rulecards
 from .cards import CardError, parse_card
 from .games import catalog, vezimas
-from .i18n import gettext as _
+from .messages import LANGUAGES, N_, Text
+from .resources import resource_dir
 from .store import Store, Table
 from .summary import TableSummary, summarize
 from .web import pegs_view
@@ -60,12 +71,23 @@ except ImportError:  # not on Windows: renders are then bounded per process only
     fcntl = None
 
 PRINTABLES = resource_dir("printables")
-BUILD_DIR = PRINTABLES / "build"  # git-ignored; ``scorekeeper print`` writes here
+# git-ignored; ``scorekeeper print`` writes here, a folder a language
+BUILD_DIR = PRINTABLES / "build"
+
+ENGLISH = LANGUAGES[0]  # of the app's languages (BCP 47 tags): the one printed by default
 
 PLAYERS_PER_BLOCK = 3  # Szaman and Kvanta: at most three players' columns side by side
 
 # the stylesheets of each kind of document, in printables/
 CARD_CSS = ("print.css", "card.css")  # A6 rule cards
+# A rule card prints on CARD_PAGES pages (one A6 sheet, front and back). One whose
+# text (a longer translation) runs past them is printed again with the next of these:
+# tighter lines, then the condensed face too; the body stays 7.5 pt either way.
+CARD_PAGES = 2
+CARD_TIGHTER = (
+    (*CARD_CSS, "card-tight.css"),
+    (*CARD_CSS, "card-tight.css", "card-condensed.css"),
+)
 SHEET_CSS = ("print.css", "sheet.css")  # A4 score sheets
 # A rule card's grid of this many rows or more prints its halves side by side: the
 # room that lets every card print its body at 7.5 pt on two A6 pages (Cowboy's scoring)
@@ -158,7 +180,7 @@ def _layout(html: str, stylesheets: tuple[str, ...]):
     return document.render(stylesheets=_stylesheets(stylesheets), font_config=fonts)
 
 
-@functools.lru_cache(maxsize=12)  # a rule card per game and language; ~2 MB each
+@functools.lru_cache(maxsize=16)  # a rule card per game and language; ~2 MB each
 def _kept_layout(html: str, stylesheets: tuple[str, ...]):
     """The layout of pages that print the same every time, made once per process.
     Writing a PDF reads a laid-out document and leaves it as it was."""
@@ -220,6 +242,8 @@ def render_pdf_with_insert(
     make_insert_html: Callable[[float], str],
     whole_html: str,
     stylesheets: tuple[str, ...],
+    tighter: Sequence[tuple[str, ...]] = (),
+    most_pages: int = 0,
 ) -> bytes:
     """The PDF of ``whole_html``, made from a part that never changes and a small
     part that does (a rule card, and the house-rules box of a table).
@@ -231,25 +255,46 @@ def render_pdf_with_insert(
     is painted over the marked one. Where the insert would run on over its page
     (it would break differently), the whole document is laid out instead. Either way
     the PDF is the same as ``whole_html``'s when the insert is the last thing in it
-    and starts where the mark is."""
+    and starts where the mark is.
+
+    ``most_pages``: a document longer than that is laid out again with each of the
+    ``tighter`` stylesheets in turn, until one fits (else the last one is kept)."""
     global renders
     with _render_lock:
         renders += 1
-        fixed = _kept_layout(fixed_html, stylesheets)
-        place = _insert_place(fixed)
-        if place is not None:
-            index, offset = place
-            insert = _layout(make_insert_html(offset), stylesheets)
-            if len(insert.pages) == 1:
-                pages = list(fixed.pages)
-                pages[index] = _PaintedOver(pages[index], insert.pages[0])
-                try:
-                    return fixed.copy(pages).write_pdf()
-                except (AttributeError, TypeError):
-                    # a WeasyPrint that asks pages for more than _PaintedOver offers:
-                    # slower, but the card still prints (the tests would show it)
-                    log.exception("rule card: painting over a kept page failed")
-        return _layout(whole_html, stylesheets).write_pdf()
+        for attempt in (stylesheets, *tighter):
+            document, painted = _with_insert(fixed_html, make_insert_html, whole_html, attempt)
+            if not most_pages or len(document.pages) <= most_pages:
+                break
+        if painted:
+            try:
+                return document.write_pdf()
+            except (AttributeError, TypeError):
+                # a WeasyPrint that asks pages for more than _PaintedOver offers:
+                # slower, but the card still prints (the tests would show it)
+                log.exception("rule card: painting over a kept page failed")
+                document = _layout(whole_html, attempt)
+        return document.write_pdf()
+
+
+def _with_insert(
+    fixed_html: str,
+    make_insert_html: Callable[[float], str],
+    whole_html: str,
+    stylesheets: tuple[str, ...],
+):
+    """The laid-out document of ``render_pdf_with_insert``, and whether it is the
+    kept fixed part with the insert painted over (else the whole, laid out)."""
+    fixed = _kept_layout(fixed_html, stylesheets)
+    place = _insert_place(fixed)
+    if place is not None:
+        index, offset = place
+        insert = _layout(make_insert_html(offset), stylesheets)
+        if len(insert.pages) == 1:
+            pages = list(fixed.pages)
+            pages[index] = _PaintedOver(pages[index], insert.pages[0])
+            return fixed.copy(pages), True
+    return _layout(whole_html, stylesheets), False
 
 
 @functools.cache
@@ -274,13 +319,126 @@ def _env() -> Environment:
         env = app.jinja_env.overlay(
             loader=ChoiceLoader([FileSystemLoader(str(PRINTABLES)), app.jinja_env.loader])
         )
-        env.filters.update(PRINT_FILTERS)
+        # its own filters: an overlay shares the app's dict, and the app's screens keep
+        # their own "signed" and "number" (the printables' read the printable's language)
+        env.filters = {**env.filters, **PRINT_FILTERS}
         app.extensions["printing.env"] = env
     return env
 
 
-def render_html(template: str, **context) -> str:
-    return _env().get_template(template).render(**context)
+def render_html(template: str, language: str = ENGLISH, **context) -> str:
+    """A printable's HTML in ``language``: the template's ``_()``/``gettext``/
+    ``ngettext`` (Jinja's newstyle, as the app's own) and the filters that translate
+    (``rules_markup``, ``translated``) read that language's catalogue from the context."""
+    return _env().get_template(template).render(**_speaking(language), **context)
+
+
+# ---------------------------------------------------------------- languages
+
+
+def language_tag(value: object) -> str | None:
+    """One of ``LANGUAGES`` however it is written (``sr_Latn``, ``sr-latn``, a Babel
+    ``Locale``), or None."""
+    text = str(value or "").replace("_", "-").casefold()
+    return next((tag for tag in LANGUAGES if tag.casefold() == text), None)
+
+
+def request_language() -> str:
+    """The language the request speaks (Flask-Babel's locale), English if not one of ours."""
+    return language_tag(flask_babel.get_locale()) or ENGLISH
+
+
+def catalogue(language: str):
+    """The translations of ``language`` (``gettext``/``ngettext``): the catalogue a
+    page in that language reads; a language without one speaks English."""
+    return i18n.catalogue_for(language_tag(language) or ENGLISH)
+
+
+def _speaking(language: str) -> dict:
+    """The template context that makes a printable speak ``language``."""
+    tag = language_tag(language)
+    if tag is None:
+        raise ValueError(f"not a language of the app: {language!r}")
+    found = catalogue(tag)
+
+    @pass_context
+    def gettext(context, string: str, **variables) -> str:
+        text = found.gettext(string)
+        if context.eval_ctx.autoescape:
+            text = Markup(text)
+        return text % variables  # newstyle gettext: always formatted, %% for a percent
+
+    @pass_context
+    def ngettext(context, singular: str, plural: str, num: int, **variables) -> str:
+        variables.setdefault("num", num)
+        text = found.ngettext(singular, plural, num)
+        if context.eval_ctx.autoescape:
+            text = Markup(text)
+        return text % variables
+
+    return {
+        "_": gettext,
+        "gettext": gettext,
+        "ngettext": ngettext,
+        "print_catalogue": found,
+        "print_language": tag,
+        "page_numbers": page_numbers(found),
+    }
+
+
+# Translators: the foot of each page of a score sheet ("page 1 of 2")
+PAGE_OF_PAGES = N_("page %(page)s of %(pages)s")
+
+
+def page_numbers(found) -> Markup:
+    """The CSS ``content`` of a sheet's page numbers in the catalogue ``found``: its
+    words as CSS strings, the numbers as the page counters (in the order the
+    translation puts them)."""
+    parts = re.split(r"%\((pages?)\)s", found.gettext(PAGE_OF_PAGES))
+    values = [
+        f"counter({part})" if index % 2 else _css_string(part)
+        for index, part in enumerate(parts)
+        if part or index % 2
+    ]
+    return Markup(" ".join(values) or '""')
+
+
+def _css_string(text: str) -> str:
+    """A CSS string of ``text``: quoted, escaped (nothing in it can end the rule)."""
+    escaped = "".join(
+        ch if ch.isalnum() or ch in " .,:;-–—/()" else f"\\{ord(ch):x} " for ch in text
+    )
+    return f'"{escaped}"'
+
+
+def _context_catalogue(context):
+    """The catalogue a template speaks: a printable's own, else the request's (the
+    in-app Rules page renders the same rule-card partial)."""
+    found = context.get("print_catalogue")
+    return i18n.translations() if found is None else found
+
+
+def say(value: object, found) -> str:
+    """A text in the catalogue ``found``: a ``messages.Text`` rendered, a string taken
+    as its msgid (a word marked with ``N_``: a label, a grid's cell); others as they are."""
+    if isinstance(value, Text):
+        return value.render(found)
+    if isinstance(value, str):
+        return found.gettext(value) if value else value
+    return "" if value is None else str(value)
+
+
+@pass_context
+def translated(context, value: object) -> str:
+    """Filter: the value in the template's language (see ``say``)."""
+    return say(value, _context_catalogue(context))
+
+
+@pass_context
+def translated_markup(context, text: str) -> Markup:
+    """Filter: a rule-card text in the template's language, with its markup
+    (``rulecards.markup``): translated first, so a translation keeps **bold** and suits."""
+    return rulecards.markup(say(text, _context_catalogue(context)))
 
 
 # ---------------------------------------------------------------- the cache
@@ -335,12 +493,13 @@ def printed(
     make_html: Callable[[], str],
     stylesheets: tuple[str, ...] = SHEET_CSS,
     render: Callable[[str, int], bytes] | None = None,
+    language: str = ENGLISH,
 ) -> Printed:
-    """The PDF for ``key``: from the cache, else rendered from ``make_html()`` (by
-    ``render(html, slot)`` when given, else ``render_pdf``) in a render slot
-    (``render_slot``: ``RenderBusy`` when none is free). A request for a PDF that
-    another is rendering waits for that one instead."""
-    key = (key, str(get_locale() or ""))
+    """The PDF for ``key`` in ``language``: from the cache, else rendered from
+    ``make_html()`` (by ``render(html, slot)`` when given, else ``render_pdf``) in a
+    render slot (``render_slot``: ``RenderBusy`` when none is free). A request for a
+    PDF that another is rendering waits for that one instead."""
+    key = (key, language)
     store = cache()
     hit = store.get(key)
     if hit is not None:
@@ -517,30 +676,53 @@ def _stop_renderers() -> None:
 # ---------------------------------------------------------------- template helpers
 
 
-def _short_date(iso: str | None) -> str:
+@pass_context
+def _short_date(context, iso: str | None) -> str:
+    """1 Dec 2026, with the month in the printable's language."""
     if not iso:
         return ""
     try:
         moment = datetime.fromisoformat(iso)
     except ValueError:
         return iso[:10]
-    return f"{moment.day} {moment:%b %Y}"
+    return format_date(moment, "d MMM y", locale=_locale(context))
 
 
-def _points(value: int | None) -> str:
-    return "" if value is None else rulecards.points(value)
+def _locale(context) -> str:
+    """Babel's name of the printable's language (``sr_Latn``)."""
+    return (context.get("print_language") or ENGLISH).replace("-", "_")
 
 
-def _number(value: int) -> str:
+def _grouped(value: int, language: str = ENGLISH) -> str:
+    """The digits of ``|value|`` as the language groups them (1,250 · 1.250 · 1 250);
+    below 1,000 every language writes them alone."""
+    digits = str(abs(value))
+    if len(digits) > 3:
+        digits = format_decimal(abs(value), locale=language.replace("-", "_"))
+    return digits
+
+
+def _points(value: int | None, language: str = ENGLISH) -> str:
+    """Points of one entry: +25 / −30 (a true minus) / 0."""
+    if value is None:
+        return ""
+    sign = "+" if value > 0 else rulecards.MINUS if value < 0 else ""
+    return sign + _grouped(value, language)
+
+
+def _number(value: int, language: str = ENGLISH) -> str:
     """A total: no plus sign, but a true minus."""
-    return rulecards.points(value).lstrip("+")
+    return _points(value, language).lstrip("+")
 
 
 PRINT_FILTERS = {
-    "rules_markup": rulecards.markup,
+    "rules_markup": translated_markup,  # a rule-card text, translated, with its markup
+    "translated": translated,  # a word of data (an N_ label, a Text) in the page's language
     "short_date": _short_date,
-    "signed": _points,  # +25 / −30: points of one entry
-    "number": _number,  # 560 / −70: a total
+    # numbers as the printable's language writes them
+    "signed": pass_context(lambda context, value: _points(value, _locale(context))),  # +25 / −30
+    "number": pass_context(lambda context, value: _number(value, _locale(context))),  # a total
+    "grouped": pass_context(lambda context, value: _grouped(value, _locale(context))),  # 1,250
 }
 
 
@@ -568,13 +750,15 @@ def rule_card_html(
     table: Table | None = None,
     part: str | None = None,
     house_offset: float = 0.0,
+    language: str = ENGLISH,
 ) -> str:
-    """A game's card; from a table it lists that table's house rules (on the back).
-    ``part``: "fixed" (all but the house-rules box) or "house" (the box alone,
-    ``house_offset`` px down the back), else the whole card."""
+    """A game's card in ``language``; from a table it lists that table's house rules
+    (on the back). ``part``: "fixed" (all but the house-rules box) or "house" (the box
+    alone, ``house_offset`` px down the back), else the whole card."""
     card = rulecards.card(slug)
     return render_html(
         "rule-card.html",
+        language,
         card=card,
         house=_house(card.game, table),
         house_table=table.name if table else None,
@@ -585,7 +769,7 @@ def rule_card_html(
     )
 
 
-def rule_card(slug: str, table: Table | None = None) -> Printed:
+def rule_card(slug: str, table: Table | None = None, language: str = ENGLISH) -> Printed:
     """The card as PDF. Tables' cards differ only in the house-rules box on the back,
     so the rest is laid out once per process and each card lays out only the box
     (``render_pdf_with_insert``)."""
@@ -605,13 +789,24 @@ def rule_card(slug: str, table: Table | None = None) -> Printed:
 
     def render(whole_html: str, _slot: int) -> bytes:
         return render_pdf_with_insert(
-            rule_card_html(slug, part="fixed"),
-            lambda offset: rule_card_html(slug, table, part="house", house_offset=offset),
+            rule_card_html(slug, part="fixed", language=language),
+            lambda offset: rule_card_html(
+                slug, table, part="house", house_offset=offset, language=language
+            ),
             whole_html,
             CARD_CSS,
+            CARD_TIGHTER,
+            CARD_PAGES,
         )
 
-    return printed(key, filename, lambda: rule_card_html(slug, table), CARD_CSS, render)
+    return printed(
+        key,
+        filename,
+        lambda: rule_card_html(slug, table, language=language),
+        CARD_CSS,
+        render,
+        language,
+    )
 
 
 # ---------------------------------------------------------------- blank score sheets
@@ -674,16 +869,26 @@ def pegs_sheet(seats: list[str], settings: dict) -> dict:
     return {"teams": teams, "games": 24}
 
 
-def blank_sheet_html(slug: str, names: list[str] | None = None, table: Table | None = None) -> str:
+def blank_sheet_html(
+    slug: str,
+    names: list[str] | None = None,
+    table: Table | None = None,
+    language: str = ENGLISH,
+) -> str:
     """A game's score sheet with the names blank, or prefilled (and the table's settings)."""
     template = catalog.GAMES[slug].sheet_template_name
-    return render_html(template, **_sheet_context(slug, names, table))
+    return render_html(template, language, **_sheet_context(slug, names, table))
 
 
-def blank_sheet(slug: str, store: Store | None = None, table: Table | None = None) -> Printed:
+def blank_sheet(
+    slug: str, store: Store | None = None, table: Table | None = None, language: str = ENGLISH
+) -> Printed:
     if table is None or store is None:
         return printed(
-            ("blank-sheet", slug), f"{slug}-score-sheet.pdf", lambda: blank_sheet_html(slug)
+            ("blank-sheet", slug),
+            f"{slug}-score-sheet.pdf",
+            lambda: blank_sheet_html(slug, language=language),
+            language=language,
         )
     names = [p.name for p in store.players(table.id)]
     key = (
@@ -697,7 +902,8 @@ def blank_sheet(slug: str, store: Store | None = None, table: Table | None = Non
     return printed(
         key,
         f"{slug}-table-{table.id}-blank-sheet.pdf",
-        lambda: blank_sheet_html(slug, names, table),
+        lambda: blank_sheet_html(slug, names, table, language),
+        language=language,
     )
 
 
@@ -743,11 +949,15 @@ def _card_text(code: object) -> str:
     return card.symbol
 
 
-def _pegs_move(entry, names: list[str]) -> str:
-    """A Pegs move in words: who played which card, each peg from → to, and the pegs
-    it bumped (a discard or a board set by hand as the table page says it)."""
+def _pegs_move(entry, names: list[str], found) -> str:
+    """A Pegs move in words (in the catalogue ``found``): who played which card, each
+    peg from → to, and the pegs it bumped (a discard or a board set by hand as the
+    table page says it)."""
     if entry.kind != pegs_view.APPLY_KIND:
         return pegs_view.move_text(entry, names)
+
+    def _(msgid: str, **variables) -> str:
+        return say(Text(msgid, **variables), found)
 
     def name(seat) -> str:
         return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else str(seat)
@@ -755,18 +965,24 @@ def _pegs_move(entry, names: list[str]) -> str:
     def hole(at) -> str:
         return _("start") if at == "S" else str(at)
 
+    def peg(step: dict) -> str:
+        return _(
+            "%(name)s's peg %(start)s → %(end)s",
+            name=name(step.get("seat")),
+            start=hole(step.get("from")),
+            end=hole(step.get("to")),
+        )
+
     req = entry.request
-    player = req.get("player")
-    steps = "; ".join(
-        f"{name(st.get('seat'))}'s peg {hole(st.get('from'))} → {hole(st.get('to'))}"
-        for st in req.get("steps", [])
-    )
+    steps = "; ".join(peg(st) for st in req.get("steps", []))
     card = req.get("card", "JK")
-    text = f"{name(player)}: {_card_text(card) if card != 'JK' else _('Joker')} · {steps}"
-    bumps = [
-        f"{name(b.get('seat'))}'s peg {hole(b.get('from'))} → {hole(b.get('to'))}"
-        for b in entry.result.get("bumps", [])
-    ]
+    text = _(
+        "%(player)s: %(card)s · %(steps)s",
+        player=name(req.get("player")),
+        card=_card_text(card) if card != "JK" else _("Joker"),
+        steps=steps,
+    )
+    bumps = [peg(b) for b in entry.result.get("bumps", [])]
     if bumps:
         text += " · " + _("bumps %(pegs)s", pegs="; ".join(bumps))
     return text
@@ -808,27 +1024,33 @@ def _team_home(summary: TableSummary) -> list[dict] | None:
     ]
 
 
-def pegs_filled_sheet(summary: TableSummary) -> dict:
-    """A Pegs table's history prints each move and ends in the pegs home per team."""
+def pegs_filled_sheet(summary: TableSummary, found=None) -> dict:
+    """A Pegs table's history prints each move (in the catalogue ``found``) and ends
+    in the pegs home per team."""
+    found = catalogue(ENGLISH) if found is None else found
     return {
-        "moves": {r.entry.id: _pegs_move(r.entry, summary.names) for r in summary.history},
+        "moves": {r.entry.id: _pegs_move(r.entry, summary.names, found) for r in summary.history},
         "team_home": _team_home(summary),
     }
 
 
-def kvanta_filled_sheet(summary: TableSummary) -> dict:
+def kvanta_filled_sheet(summary: TableSummary, found=None) -> dict:
     """A Kvanta table's history prints each round's target and turned card."""
     return {"kvanta_rounds": _kvanta_rounds(summary)}
 
 
-def filled_sheet_html(summary: TableSummary, carried: CarriedForward | None = None) -> str:
+def filled_sheet_html(
+    summary: TableSummary, carried: CarriedForward | None = None, language: str = ENGLISH
+) -> str:
     """A table's latest history (``carried``: under the line carrying the earlier
     entries' totals forward), totals, standings and winner, and what the game's own
-    sheet prints besides (``Game.filled_sheet``)."""
+    sheet prints besides (``Game.filled_sheet``, given the sheet's catalogue)."""
     game = summary.game
-    extras = catalog.resolve(game.filled_sheet)(summary) if game.filled_sheet else {}
+    found = catalogue(language)
+    extras = catalog.resolve(game.filled_sheet)(summary, found) if game.filled_sheet else {}
     return render_html(
         "filled-sheet.html",
+        language,
         s=summary,
         game=summary.game,
         table=summary.table,
@@ -839,20 +1061,21 @@ def filled_sheet_html(summary: TableSummary, carried: CarriedForward | None = No
     )
 
 
-def sheet_html(store: Store, table: Table) -> str:
+def sheet_html(store: Store, table: Table, language: str = ENGLISH) -> str:
     """The filled sheet of a table: its latest ``SHEET_ROWS`` entries, whatever its length."""
     summary = summarize(store, table, SHEET_ROWS)
-    return filled_sheet_html(summary, carried_forward(store, summary))
+    return filled_sheet_html(summary, carried_forward(store, summary), language)
 
 
-def filled_sheet(store: Store, table: Table) -> Printed:
+def filled_sheet(store: Store, table: Table, language: str = ENGLISH) -> Printed:
     # every write bumps the table's version, so (id, version) names its content; the
     # key too, as a row id names a table only as long as the database is the same file
     return printed(
         ("filled-sheet", table.id, table.scorer_key, table.version),
         f"{table.game}-table-{table.id}-score-sheet.pdf",
-        lambda: sheet_html(store, table),
-        render=render_isolated,
+        lambda: sheet_html(store, table, language),
+        render=render_isolated,  # the HTML, already in its language, is all it needs
+        language=language,
     )
 
 
@@ -872,17 +1095,22 @@ def _when_free(make: Callable[[], Printed], seconds: float = 300.0) -> Printed:
             time.sleep(0.5)
 
 
-def build_all(out_dir: Path | None = None) -> list[Path]:
-    """Every rule card and blank sheet as ``<game>-rule-card.pdf`` and
-    ``<game>-score-sheet.pdf`` in ``out_dir`` (default ``printables/build``)."""
+def build_all(out_dir: Path | None = None, languages: Sequence[str] = (ENGLISH,)) -> list[Path]:
+    """Every rule card and blank sheet in each of ``languages``, as
+    ``<language>/<game>-rule-card.pdf`` and ``<language>/<game>-score-sheet.pdf`` in
+    ``out_dir`` (default ``printables/build``)."""
     out = Path(out_dir) if out_dir else BUILD_DIR
-    out.mkdir(parents=True, exist_ok=True)
     paths = []
-    for slug, game in catalog.GAMES.items():
-        # a game whose record names no rule card prints its sheet alone
-        for make in (rule_card, blank_sheet) if game.rule_card else (blank_sheet,):
-            doc = _when_free(lambda make=make, slug=slug: make(slug))
-            path = out / doc.filename
-            path.write_bytes(doc.pdf)
-            paths.append(path)
+    for language in languages:
+        folder = out / language
+        folder.mkdir(parents=True, exist_ok=True)
+        for slug, game in catalog.GAMES.items():
+            # a game whose record names no rule card prints its sheet alone
+            for make in (rule_card, blank_sheet) if game.rule_card else (blank_sheet,):
+                doc = _when_free(
+                    lambda make=make, slug=slug, language=language: make(slug, language=language)
+                )
+                path = folder / doc.filename
+                path.write_bytes(doc.pdf)
+                paths.append(path)
     return paths

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 
 from .cards import Card, CardError, parse_card
 from .errors import RuleError
+from .messages import N_, Plural, Text
 
 MAX_NAME = 40
 
@@ -28,33 +29,58 @@ def obj(
 ) -> dict:
     """A JSON object with exactly the required fields and any of the optional ones."""
     if not isinstance(value, Mapping):
-        where = f"{path} must" if path else "The request must"
-        raise RuleError(f"{where} be a JSON object.", path)
+        if not path:
+            raise RuleError("The request must be a JSON object.", path)
+        # Translators: %(path)s is the field's path in the request (players, taps[2].card)
+        raise RuleError("%(path)s must be a JSON object.", path, path=path)
     required = tuple(required)
     allowed = set(required) | set(optional)
     for key in value:
         if key not in allowed:
-            names = ", ".join(sorted(allowed)) or "none"
-            raise RuleError(f"Unknown field {key!r} (allowed here: {names}).", join(path, str(key)))
+            names = ", ".join(sorted(allowed)) or Text("none")
+            raise RuleError(
+                "Unknown field %(key)r (allowed here: %(names)s).",
+                join(path, str(key)),
+                key=key,
+                names=names,
+            )
     for key in required:
         if key not in value:
-            raise RuleError(f"The field {key!r} is missing.", join(path, key))
+            raise RuleError("The field %(key)r is missing.", join(path, key), key=key)
     return dict(value)
 
 
 def array(value: object, path: str, min_len: int = 0, max_len: int | None = None) -> list:
     if not isinstance(value, list):
-        raise RuleError(f"{path or 'This'} must be a list.", path)
+        if not path:
+            raise RuleError("This must be a list.", path)
+        raise RuleError("%(path)s must be a list.", path, path=path)
     if len(value) < min_len:
-        raise RuleError(f"{path} needs at least {min_len} item{'s' if min_len != 1 else ''}.", path)
+        raise RuleError(
+            Plural(
+                "%(path)s needs at least %(num)d item.",
+                "%(path)s needs at least %(num)d items.",
+                min_len,
+                path=path,
+            ),
+            path,
+        )
     if max_len is not None and len(value) > max_len:
-        raise RuleError(f"{path} can hold at most {max_len} items.", path)
+        raise RuleError(
+            Plural(
+                "%(path)s can hold at most %(num)d item.",
+                "%(path)s can hold at most %(num)d items.",
+                max_len,
+                path=path,
+            ),
+            path,
+        )
     return value
 
 
 def mapping(value: object, path: str) -> dict:
     if not isinstance(value, Mapping):
-        raise RuleError(f"{path} must be a JSON object.", path)
+        raise RuleError("%(path)s must be a JSON object.", path, path=path)
     return dict(value)
 
 
@@ -62,15 +88,17 @@ def integer(value: object, path: str, lo: int | None = None, hi: int | None = No
     # bool is an int in Python but not in JSON; a float (1.0, 1e2) is refused too, so a
     # request that sends a number as a float is told so instead of being rounded
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"{path} must be a whole number.", path)
+        raise RuleError("%(path)s must be a whole number.", path, path=path)
     if lo is not None and value < lo or hi is not None and value > hi:
-        raise RuleError(f"{path} must be between {lo} and {hi}.", path)
+        raise RuleError(
+            "%(path)s must be between %(lo)s and %(hi)s.", path, path=path, lo=lo, hi=hi
+        )
     return value
 
 
 def boolean(value: object, path: str) -> bool:
     if not isinstance(value, bool):
-        raise RuleError(f"{path} must be true or false.", path)
+        raise RuleError("%(path)s must be true or false.", path, path=path)
     return value
 
 
@@ -78,7 +106,7 @@ def choice(value: object, path: str, options: Iterable[str]) -> str:
     options = tuple(options)
     if not isinstance(value, str) or value not in options:
         listed = ", ".join(repr(o) for o in options)
-        raise RuleError(f"{path} must be one of {listed}.", path)
+        raise RuleError("%(path)s must be one of %(listed)s.", path, path=path, listed=listed)
     return value
 
 
@@ -86,7 +114,14 @@ def name(value: object, path: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise RuleError("A player's name must be non-empty text.", path)
     if len(value) > MAX_NAME:
-        raise RuleError(f"A player's name can be at most {MAX_NAME} characters.", path)
+        raise RuleError(
+            Plural(
+                "A player's name can be at most %(num)d character.",
+                "A player's name can be at most %(num)d characters.",
+                MAX_NAME,
+            ),
+            path,
+        )
     return value
 
 
@@ -106,22 +141,39 @@ def refused_character(text: str) -> str | None:
     return None
 
 
+# what clean_name's callers call the name they pass (translated where it is shown)
+NAME_KINDS = (N_("A name"), N_("A player's name"), N_("A table's name"))
+
+
 def clean_name(value: object, path: str, max_len: int = MAX_NAME, what: str = "A name") -> str:
     """A name as tables keep it (a player's or a table's): text without control
     characters, trimmed, in Unicode's composed form (NFC), so "Šćepan" typed on two
     phones is one name whichever way each phone encodes its letters."""
+    what = Text(what)
     if not isinstance(value, str):
-        raise RuleError(f"{what} must be text.", path)
+        # Translators: %(what)s is "A name", "A player's name" or "A table's name"
+        raise RuleError("%(what)s must be text.", path, what=what)
     bad = refused_character(value)
     if bad is not None:
         raise RuleError(
-            f"{what} may not contain control characters (U+{ord(bad):04X} found).", path
+            "%(what)s may not contain control characters (U+%(code)s found).",
+            path,
+            what=what,
+            code=format(ord(bad), "04X"),
         )
     text = unicodedata.normalize("NFC", value).strip()
     if not text:
-        raise RuleError(f"{what} must not be empty.", path)
+        raise RuleError("%(what)s must not be empty.", path, what=what)
     if len(text) > max_len:
-        raise RuleError(f"{what} can be at most {max_len} characters.", path)
+        raise RuleError(
+            Plural(
+                "%(what)s can be at most %(num)d character.",
+                "%(what)s can be at most %(num)d characters.",
+                max_len,
+                what=what,
+            ),
+            path,
+        )
     return text
 
 
@@ -138,9 +190,10 @@ def distinct_names(names: Iterable[str], path: str = "players") -> None:
         key = name_key(item)
         if key in seen:
             raise RuleError(
-                f"{item!r} and {seen[key]!r} are one name (case aside): "
-                "each player needs a different name.",
+                "%(item)r and %(other)r are one name (case aside): each player needs a different name.",
                 join(path, i),
+                item=item,
+                other=seen[key],
             )
         seen[key] = item
 
@@ -149,12 +202,21 @@ def players(value: object, path: str = "players", lo: int = 2, hi: int = 8) -> l
     """The players in seating order, clockwise: unique, non-empty names."""
     items = array(value, path)
     if not lo <= len(items) <= hi:
-        raise RuleError(f"This game needs {lo} to {hi} players; {len(items)} given.", path)
+        raise RuleError(
+            Plural(
+                "This game needs %(lo)s to %(num)d player; %(count)s given.",
+                "This game needs %(lo)s to %(num)d players; %(count)s given.",
+                hi,
+                lo=lo,
+                count=len(items),
+            ),
+            path,
+        )
     seen: set[str] = set()
     for i, item in enumerate(items):
         name(item, join(path, i))
         if item in seen:
-            raise RuleError(f"{item!r} is listed twice among the players.", join(path, i))
+            raise RuleError("%(item)r is listed twice among the players.", join(path, i), item=item)
         seen.add(item)
     return list(items)
 
@@ -163,7 +225,12 @@ def player(value: object, path: str, known: Iterable[str]) -> str:
     known = tuple(known)
     if not isinstance(value, str) or value not in known:
         shown = value if isinstance(value, str) else repr(value)
-        raise RuleError(f"{shown!r} is not one of the players ({', '.join(known)}).", path)
+        raise RuleError(
+            "%(name)r is not one of the players (%(known)s).",
+            path,
+            name=shown,
+            known=", ".join(known),
+        )
     return value
 
 
@@ -174,7 +241,10 @@ def player_keys(value: object, path: str, known: Iterable[str]) -> dict:
     for key in data:
         if key not in known:
             raise RuleError(
-                f"{key!r} is not one of the players ({', '.join(known)}).", join(path, key)
+                "%(name)r is not one of the players (%(known)s).",
+                join(path, key),
+                name=key,
+                known=", ".join(known),
             )
     return data
 
@@ -183,7 +253,7 @@ def card(value: object, path: str) -> Card:
     try:
         return parse_card(value)
     except CardError as exc:
-        raise RuleError(str(exc), path) from None
+        raise RuleError(exc.text, path) from None
 
 
 def cards(value: object, path: str, min_len: int = 0, max_len: int | None = None) -> list[Card]:
@@ -205,7 +275,7 @@ def suit(value: object, path: str, allowed: str = "SHDC") -> str:
         if got is not None and got in allowed:
             return got
     listed = ", ".join(allowed)
-    raise RuleError(f"{path} must be a suit ({listed}).", path)
+    raise RuleError("%(path)s must be a suit (%(listed)s).", path, path=path, listed=listed)
 
 
 class CardCounter:
@@ -220,10 +290,14 @@ class CardCounter:
         self.counts[c] += 1
         if self.counts[c] > self.copies:
             if self.copies == 1:
-                raise RuleError(f"{c} appears more than once; a deal uses one deck.", path)
+                raise RuleError(
+                    "%(card)s appears more than once; a deal uses one deck.", path, card=c
+                )
             raise RuleError(
-                f"{c} appears more than {self.copies} times; there are only {self.copies} decks.",
+                "%(card)s appears more than %(copies)s times; there are only %(copies)s decks.",
                 path,
+                card=c,
+                copies=self.copies,
             )
 
     def add_all(self, items: Iterable[Card], path: str) -> None:

@@ -294,7 +294,7 @@ def test_a_failing_flush_is_a_message_not_a_traceback(tmp_path, capsys, monkeypa
     assert main(["export", key, *db_args(tmp_path), "-o", str(export)]) == 0
     capsys.readouterr()
 
-    monkeypatch.setattr(store, "sync_file", failing_flush)
+    monkeypatch.setattr(store.connection, "sync_file", failing_flush)
     assert main(["import", str(export), *db_args(tmp_path)]) == 2
     out = capsys.readouterr()
     assert "This was saved, but the disk" in out.err

@@ -97,7 +97,7 @@ def counted(monkeypatch):
     """How many entries the store builds from rows; reading the whole history is an
     error here."""
     built = {"entries": 0}
-    real = store_module._entry
+    real = store_module.entries._entry
 
     def counting(row, points):
         built["entries"] += 1
@@ -106,7 +106,7 @@ def counted(monkeypatch):
     def whole_history(*_args, **_kwargs):
         raise AssertionError("a page read the whole history")
 
-    monkeypatch.setattr(store_module, "_entry", counting)
+    monkeypatch.setattr(store_module.entries, "_entry", counting)
     monkeypatch.setattr(Store, "entries", whole_history)
     return built
 

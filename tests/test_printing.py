@@ -148,7 +148,8 @@ def test_build_all_defaults_to_printables_build(app, monkeypatch, tmp_path):
     monkeypatch.setattr(printing, "render_pdf_with_insert", lambda *_args: b"%PDF-stub")
     with app.app_context():
         paths = printing.build_all()
-    assert {p.parent for p in paths} == {tmp_path / "build"}
+    # a folder a language: English only unless asked
+    assert {p.parent for p in paths} == {tmp_path / "build" / "en"}
     assert len(paths) == 2 * len(SLUGS)
 
 

@@ -345,7 +345,7 @@ def test_a_flush_that_fails_after_the_commit_is_not_called_safe(
 
     url, page = new_table()
     data = {"csrf_token": page.csrf, "submission_id": "eio-1", page.player_fields()[0]: "9"}
-    monkeypatch.setattr(store_module, "sync_file", failing_flush)
+    monkeypatch.setattr(store_module.connection, "sync_file", failing_flush)
     response = client.post(url + "/rounds", data=data, headers=HX if htmx else {})
     body = response.get_data(as_text=True)
     assert response.status_code == 503, body[:300]

@@ -57,7 +57,7 @@ def test_links_come_from_secrets_with_at_least_128_bits(monkeypatch):
         calls.append(n)
         return real(n)
 
-    monkeypatch.setattr(store.secrets, "token_urlsafe", spy)
+    monkeypatch.setattr(store.records.secrets, "token_urlsafe", spy)
     key = store.new_key()
     assert calls and set(calls) == {store.KEY_BYTES} and store.KEY_BYTES * 8 >= 128
     assert len(key) >= 22
@@ -66,7 +66,7 @@ def test_links_come_from_secrets_with_at_least_128_bits(monkeypatch):
 def test_a_new_link_never_starts_with_a_dash(monkeypatch):
     """A leading "-" would read as an option on the command line."""
     draws = iter(["-first", "-second", "third"])
-    monkeypatch.setattr(store.secrets, "token_urlsafe", lambda n: next(draws))
+    monkeypatch.setattr(store.records.secrets, "token_urlsafe", lambda n: next(draws))
     assert store.new_key() == "third"
 
 

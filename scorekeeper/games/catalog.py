@@ -164,7 +164,7 @@ class Game:
     play_state: str = ""  # the deal's play state as a log of taps (scorekeeper.games.play)
     rule_card: str = ""
     sheet: str = ""  # (seats, settings) → the blank sheet's particulars
-    filled_sheet: str = ""  # (summary) → the filled sheet's particulars
+    filled_sheet: str = ""  # (summary, catalogue) → the filled sheet's particulars
     sheet_template: str = ""  # default sheet-<slug>.html in printables/
     sheet_names_first_dealer: bool = True  # the sheet's header names who deals first
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from .. import validate as v
 from ..cards import ACE, JACK, KING, QUEEN, SUIT_NAMES, SUITS, Card
 from ..errors import RuleError
-from ..messages import N_
+from ..messages import N_, Plural, Text, gettext, ngettext
 from . import catalog, results
 from .standings import Progress, win_text
 
@@ -47,8 +47,6 @@ GUN_NAMES = {
 # only the 45 reaches protected cowboys (K held with the ace of its suit)
 REACHES_PROTECTED = frozenset({GUN_45})
 
-_NO_GUN = "Guns are two 2s, a 3 and an 8, a 3-5-7, or a 4 and a 5 of one suit"
-
 
 def _one_suit(cards: Sequence[Card]) -> bool:
     return len({c.suit for c in cards}) == 1
@@ -58,22 +56,32 @@ def gun_kind(cards: Sequence[Card]) -> tuple[str | None, str]:
     """The gun these cards make, or None, and a sentence saying why (RULES §1 "Guns")."""
     ranks = sorted(c.rank for c in cards)
     if ranks == [2, 2]:
-        return GUN_22, "Two 2s make a 22."
+        return GUN_22, gettext("Two 2s make a 22.")
     if ranks == [3, 8]:
-        return GUN_38, "A 3 and an 8 make a 38."
+        return GUN_38, gettext("A 3 and an 8 make a 38.")
     if ranks == [3, 5, 7]:
         if _one_suit(cards):
-            return GUN_357_QUICK_DRAW, "A 3, 5 and 7 of one suit make a 357 Quick Draw."
-        return GUN_357, "A 3, 5 and 7 make a 357."
+            return GUN_357_QUICK_DRAW, gettext("A 3, 5 and 7 of one suit make a 357 Quick Draw.")
+        return GUN_357, gettext("A 3, 5 and 7 make a 357.")
     if ranks == [4, 5]:
         if _one_suit(cards):
-            return GUN_45, "A 4 and a 5 of one suit make a 45."
-        return None, "A 4 and a 5 make a 45 only when they are of one suit."
+            return GUN_45, gettext("A 4 and a 5 of one suit make a 45.")
+        return None, gettext("A 4 and a 5 make a 45 only when they are of one suit.")
     if not cards:
-        return None, f"{_NO_GUN}; no cards were given."
+        return None, gettext(
+            "Guns are two 2s, a 3 and an 8, a 3-5-7, or a 4 and a 5 of one suit; "
+            "no cards were given."
+        )
     shown = " ".join(str(c) for c in _sorted(cards))
-    verb = "is" if len(cards) == 1 else "are"
-    return None, f"{_NO_GUN}; {shown} {verb} none of them."
+    # Translators: %(cards)s are card codes (KH 5S)
+    return None, ngettext(
+        "Guns are two 2s, a 3 and an 8, a 3-5-7, or a 4 and a 5 of one suit; "
+        "%(cards)s is none of them.",
+        "Guns are two 2s, a 3 and an 8, a 3-5-7, or a 4 and a 5 of one suit; "
+        "%(cards)s are none of them.",
+        len(cards),
+        cards=shown,
+    )
 
 
 # ── item codes of the end-of-deal score ─────────────────────────────────────────
@@ -98,20 +106,20 @@ ITEM_POINTS = {
 ITEM_CODES = tuple(ITEM_POINTS)
 
 _ITEM_LABELS = {
-    "marriage_shown": "Marriage shown (K+Q of one suit)",
-    "ended": "Ended the deal",
-    "tens_laid": "10 laid out",
-    "orphanage": "Orphanage (all four jacks)",
-    "harem": "Harem (all four queens)",
-    "family": "Family (A K Q J of one suit)",
-    "gang": "Gang (all four kings)",
-    "posse": "Posse (all four kings and all four aces)",
-    "stalling_ten": "Stalling: a 10 still held",
-    "stalling_22": "Stalling: a 22 held",
-    "six": "Six held",
-    "harlot": "Harlot (a queen held)",
-    "illegal_marriage": "Illegal marriage (K+Q of one suit held)",
-    "curse": "Curse (three sixes)",
+    "marriage_shown": N_("Marriage shown (K+Q of one suit)"),
+    "ended": N_("Ended the deal"),
+    "tens_laid": N_("10 laid out"),
+    "orphanage": N_("Orphanage (all four jacks)"),
+    "harem": N_("Harem (all four queens)"),
+    "family": N_("Family (A K Q J of one suit)"),
+    "gang": N_("Gang (all four kings)"),
+    "posse": N_("Posse (all four kings and all four aces)"),
+    "stalling_ten": N_("Stalling: a 10 still held"),
+    "stalling_22": N_("Stalling: a 22 held"),
+    "six": N_("Six held"),
+    "harlot": N_("Harlot (a queen held)"),
+    "illegal_marriage": N_("Illegal marriage (K+Q of one suit held)"),
+    "curse": N_("Curse (three sixes)"),
 }
 
 
@@ -162,7 +170,9 @@ def _sorted(cards: Iterable[Card]) -> list[Card]:
 def _card(value: object, path: str) -> Card:
     c = v.card(value, path)
     if c.is_joker:
-        raise RuleError(f"Wyoming Cowboy is played without jokers; {c} is not in its deck.", path)
+        raise RuleError(
+            "Wyoming Cowboy is played without jokers; %(card)s is not in its deck.", path, card=c
+        )
     return c
 
 
@@ -184,9 +194,12 @@ def _verify_aces_with_kings(held: Sequence[Card], path: str, who: str) -> None:
     for i, c in enumerate(held):
         if c.rank == ACE and Card(KING, c.suit) not in held:
             raise RuleError(
-                f"{who} holds {c} without K{c.suit}; an ace is only ever held together "
-                "with the king of its suit.",
+                "%(who)s holds %(card)s without K%(suit)s; an ace is only ever held together with "
+                "the king of its suit.",
                 v.join(path, i),
+                who=who,
+                card=c,
+                suit=c.suit,
             )
 
 
@@ -226,9 +239,10 @@ def can_show_marriage(suit: str, shown_suits: Iterable[str]) -> bool:
 def verify_marriage(suit: str, shown_suits: Iterable[str], path: str = "suit") -> None:
     if not can_show_marriage(suit, shown_suits):
         raise RuleError(
-            f"The K+Q of {SUIT_NAMES[suit]} was already shown this deal; a marriage of one "
-            "suit can be shown only once per deal (C-D1).",
+            "The K+Q of %(suit)s was already shown this deal; a marriage of one suit can be shown "
+            "only once per deal (C-D1).",
             path,
+            suit=Text(SUIT_NAMES[suit]),
         )
 
 
@@ -244,7 +258,13 @@ def marriage(request: dict) -> dict:
         "points": {who: MARRIAGE_POINTS},
         "player": who,
         "suit": suit,
-        "reason": f"{who} shows the K+Q of {suit}: +{MARRIAGE_POINTS} at once.",
+        # Translators: %(suit)s is a suit letter (S H D C), %(points)s the points
+        "reason": gettext(
+            "%(who)s shows the K+Q of %(suit)s: +%(points)s at once.",
+            who=who,
+            suit=suit,
+            points=MARRIAGE_POINTS,
+        ),
     }
 
 
@@ -279,7 +299,9 @@ def referee(
         return {
             **answer,
             "outcome": "not_allowed",
-            "reason": "Only a cowboy with a gun drawn can be shot at, and the victim has none.",
+            "reason": gettext(
+                "Only a cowboy with a gun drawn can be shot at, and the victim has none."
+            ),
         }
 
     hand = set(held)
@@ -292,21 +314,27 @@ def referee(
             **answer,
             "outcome": "choice",
             "options": ["backfire", "quick_draw"],
-            "reason": "The victim holds a six against this 22 and a one-suit 3-5-7: he chooses "
-            "a backfire or a quick draw (C-D2).",
+            "reason": gettext(
+                "The victim holds a six against this 22 and a one-suit 3-5-7: he chooses "
+                "a backfire or a quick draw (C-D2)."
+            ),
         }
     if backfire:
         return {
             **answer,
             "outcome": "backfire",
-            "reason": "A 22 against a victim holding a six backfires: he gives the attacker a six "
-            "and the shot fails.",
+            "reason": gettext(
+                "A 22 against a victim holding a six backfires: he gives the attacker a six "
+                "and the shot fails."
+            ),
         }
     if quick_draw:
         return {
             **answer,
             "outcome": "quick_draw",
-            "reason": "The victim lays a one-suit 3-5-7 as a drawn gun and takes the attacker's gun.",
+            "reason": gettext(
+                "The victim lays a one-suit 3-5-7 as a drawn gun and takes the attacker's gun."
+            ),
         }
 
     # 3. miss: no cowboy the gun can reach
@@ -318,7 +346,7 @@ def referee(
         return {
             **answer,
             "outcome": "miss",
-            "reason": "The victim has no cowboy this gun can reach.",
+            "reason": gettext("The victim has no cowboy this gun can reach."),
         }
 
     # 4. a card is turned
@@ -326,7 +354,7 @@ def referee(
         return {
             **answer,
             "outcome": "turn_card",
-            "reason": "The victim has a cowboy in reach: turn the top stock card.",
+            "reason": gettext("The victim has a cowboy in reach: turn the top stock card."),
         }
     t = turned.suit
     prefix = ""
@@ -340,31 +368,48 @@ def referee(
                     "outcome": "hit",
                     "candidates": [[str(k), str(ace)]],
                     "victim_draws": 2,
-                    "reason": f"The turned {turned} has the suit of the protected cowboy {k}: "
-                    f"{k} and {ace} go to the attacker and the victim may draw two cards.",
+                    "reason": gettext(
+                        "The turned %(turned)s has the suit of the protected cowboy %(king)s: "
+                        "%(king)s and %(ace)s go to the attacker and the victim may draw two "
+                        "cards.",
+                        turned=turned,
+                        king=k,
+                        ace=ace,
+                    ),
                 }
         if not unprotected:
             return {
                 **answer,
                 "outcome": "miss",
-                "reason": f"No protected cowboy has the suit of the turned {turned}, and the "
-                "victim has no unprotected one: a miss.",
+                "reason": gettext(
+                    "No protected cowboy has the suit of the turned %(turned)s, and the "
+                    "victim has no unprotected one: a miss.",
+                    turned=turned,
+                ),
             }
         # C-D12: the ricochet follows the unprotected-king rules below exactly
-        prefix = f"No protected cowboy has the suit of the turned {turned}, so the shot ricochets: "
+        prefix = gettext(
+            "No protected cowboy has the suit of the turned %(turned)s, so the shot ricochets: ",
+            turned=turned,
+        )
 
     hits = [k for k in unprotected if k.suit != t]
     if hits:
         names = _join_words([str(k) for k in hits])
         if len(hits) == 1:
-            text = (
-                f"{names} is of a different suit from the turned {turned}: it goes to the "
-                "attacker and the victim may draw one card."
+            # Translators: %(kings)s are card codes (KS, or KS, KH and KD)
+            text = gettext(
+                "%(kings)s is of a different suit from the turned %(turned)s: it goes to the "
+                "attacker and the victim may draw one card.",
+                kings=names,
+                turned=turned,
             )
         else:
-            text = (
-                f"{names} are of a different suit from the turned {turned}: the victim picks "
-                "the one that goes to the attacker (C-D3) and may draw one card."
+            text = gettext(
+                "%(kings)s are of a different suit from the turned %(turned)s: the victim picks "
+                "the one that goes to the attacker (C-D3) and may draw one card.",
+                kings=names,
+                turned=turned,
             )
         return {
             **answer,
@@ -381,9 +426,10 @@ def referee(
     if aces_on_table is not None:
         if ace not in aces_on_table:
             raise RuleError(
-                f"This shot is a dodge that takes {ace} from the table, but {ace} is not "
-                "among aces_on_table.",
+                "This shot is a dodge that takes %(ace)s from the table, but %(ace)s is not among "
+                "aces_on_table.",
                 "aces_on_table",
+                ace=ace,
             )
         # C-D11: an ace the victim leaves on the table does not end the deal
         ends_deal = len(aces_on_table) == 1 and not declines_ace
@@ -394,15 +440,25 @@ def referee(
             "king": str(king),
             "ace": None,
             "ends_deal": False,
-            "reason": prefix + f"The only cowboy in reach, {king}, has the turned suit: it "
-            f"dodges; the victim leaves {ace} on the table.",
+            "reason": prefix
+            + gettext(
+                "The only cowboy in reach, %(king)s, has the turned suit: it "
+                "dodges; the victim leaves %(ace)s on the table.",
+                king=king,
+                ace=ace,
+            ),
         }
-    text = (
-        f"{king} has the suit of the turned {turned}: a dodge. The victim takes {ace} from "
-        f"the table and {king} becomes a protected cowboy."
+    text = gettext(
+        "%(king)s has the suit of the turned %(turned)s: a dodge. The victim takes %(ace)s from "
+        "the table and %(king)s becomes a protected cowboy.",
+        king=king,
+        turned=turned,
+        ace=ace,
     )
     if ends_deal:
-        text += " That was the last ace on the table: the deal ends, ended by the attacker."
+        text += " " + gettext(
+            "That was the last ace on the table: the deal ends, ended by the attacker."
+        )
     return {
         **answer,
         "outcome": "dodge",
@@ -429,9 +485,10 @@ def shot(request: dict) -> dict:
     if turned is not None and turned.rank == ACE:
         # C-D10: the aces lie on the table, never in the stock
         raise RuleError(
-            f"The turned card cannot be {turned}: the aces lie on the table, not in the stock "
+            "The turned card cannot be %(turned)s: the aces lie on the table, not in the stock "
             "(C-D10).",
             "turned",
+            turned=turned,
         )
     declines_ace = v.boolean(req.get("declines_ace", False), "declines_ace")
     aces = None
@@ -440,7 +497,9 @@ def shot(request: dict) -> dict:
         for i, c in enumerate(aces):
             if c.rank != ACE:
                 raise RuleError(
-                    f"Only aces lie on the table; {c} is not an ace.", v.join("aces_on_table", i)
+                    "Only aces lie on the table; %(card)s is not an ace.",
+                    v.join("aces_on_table", i),
+                    card=c,
                 )
 
     counter = v.CardCounter()
@@ -526,11 +585,13 @@ def parse_deal(request: dict) -> Deal:
         for i, c in enumerate(tens[p]):
             if c.rank != 10:
                 raise RuleError(
-                    f"Only 10s are laid out; {c} is not a 10.", v.join(v.join("tens", p), i)
+                    "Only 10s are laid out; %(card)s is not a 10.",
+                    v.join(v.join("tens", p), i),
+                    card=c,
                 )
     laid = sum(len(t) for t in tens.values())
     if laid > 4:
-        raise RuleError(f"There are only four 10s, but {laid} are laid out.", "tens")
+        raise RuleError("There are only four 10s, but %(laid)s are laid out.", "tens", laid=laid)
 
     # every card at most once
     counter = v.CardCounter()
@@ -549,10 +610,14 @@ def parse_deal(request: dict) -> Deal:
         for i, g in enumerate(gun_cards[p]):
             kind, why = gun_kind(g)
             if kind is None:
-                shown_cards = " ".join(str(c) for c in g) or "an empty set"
+                shown_cards = " ".join(str(c) for c in g) or Text("an empty set")
+                # Translators: %(cards)s are card codes (4S 5H) or "an empty set"
                 raise RuleError(
-                    f"{p}'s drawn gun {shown_cards} is not a gun: {why}",
+                    "%(name)s's drawn gun %(cards)s is not a gun: %(why)s",
                     v.join(v.join("guns", p), i),
+                    name=p,
+                    cards=shown_cards,
+                    why=why,
                 )
             guns[p].append((kind, g))
 
@@ -579,8 +644,11 @@ def verify_end(deal: Deal) -> None:
     if deal.end_reason == "tens":
         if not tens_out:
             raise RuleError(
-                f"A deal ends on tens only once all four 10s are laid out; {deal.tens_laid} "
-                f"{'is' if deal.tens_laid == 1 else 'are'}.",
+                Plural(
+                    "A deal ends on tens only once all four 10s are laid out; %(num)d is.",
+                    "A deal ends on tens only once all four 10s are laid out; %(num)d are.",
+                    deal.tens_laid,
+                ),
                 "end.reason",
             )
         if not deal.a_22_drawn:
@@ -595,8 +663,13 @@ def verify_end(deal: Deal) -> None:
     else:
         if deal.aces_held < 4:
             raise RuleError(
-                f"A deal ends on aces only once all four aces have left the table; "
-                f"{deal.aces_held} {'is' if deal.aces_held == 1 else 'are'} held.",
+                Plural(
+                    "A deal ends on aces only once all four aces have left the table; "
+                    "%(num)d is held.",
+                    "A deal ends on aces only once all four aces have left the table; "
+                    "%(num)d are held.",
+                    deal.aces_held,
+                ),
                 "end.reason",
             )
         if tens_out and deal.a_22_drawn:
@@ -716,12 +789,21 @@ def _standing_message(result: dict, totals: dict, settings: dict, progress: Prog
     target = int(settings.get("target", TARGET))
     winners = result["winners"]
     if len(winners) == 1:
-        return f"{winners[0]} wins with {totals[winners[0]]} (C-D9)."
+        return gettext(
+            "%(name)s wins with %(total)s (C-D9).", name=winners[0], total=totals[winners[0]]
+        )
     if winners:
-        return f"{win_text(winners)} with {totals[winners[0]]} (C-D9)."
+        # Translators: %(winners)s is "Ana and Ben share the win"
+        return gettext(
+            "%(winners)s with %(total)s (C-D9).",
+            winners=win_text(winners),
+            total=totals[winners[0]],
+        )
     if result["reason"] == TIE_REASON:
-        return f"Tied for the lead past {target}: play another deal (C-D9)."
-    return f"First to {target} wins; the deal passes to the right."
+        return gettext(
+            "Tied for the lead past %(target)s: play another deal (C-D9).", target=target
+        )
+    return gettext("First to %(target)s wins; the deal passes to the right.", target=target)
 
 
 def _next_dealer(players: list[str], progress: Progress) -> str:

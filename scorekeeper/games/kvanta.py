@@ -15,7 +15,7 @@ from typing import NamedTuple
 from .. import validate as v
 from ..cards import ACE, JACK, KING, QUEEN, Card
 from ..errors import RuleError
-from ..messages import N_
+from ..messages import N_, Text, gettext
 from . import catalog, results
 from .poker import BestHand, best_hands, cancel_ties, hand_sum, signed_sum
 from .standings import Progress
@@ -80,7 +80,11 @@ def face_cards(cards) -> int:
 def verify_player_count(count: int, path: str) -> None:
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
         raise RuleError(
-            f"Kvanta is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count}.", path
+            "Kvanta is played by %(lowest)s to %(highest)s players, not %(count)s.",
+            path,
+            lowest=MIN_PLAYERS,
+            highest=MAX_PLAYERS,
+            count=count,
         )
 
 
@@ -105,7 +109,9 @@ def kvanta_card(value: object, path: str, counter: v.CardCounter) -> Card:
     """One card of the three decks; a fourth copy in the request is refused."""
     card = v.card(value, path)
     if card.is_joker:
-        raise RuleError(f"{card} is not a card of Kvanta, which is played without jokers.", path)
+        raise RuleError(
+            "%(card)s is not a card of Kvanta, which is played without jokers.", path, card=card
+        )
     counter.add(card, path)
     return card
 
@@ -116,7 +122,13 @@ def kvanta_cards(
     items = v.array(value, path)
     if len(items) not in sizes:
         wanted = " or ".join(map(str, sizes))
-        raise RuleError(f"{path} must hold exactly {wanted} cards, not {len(items)}.", path)
+        raise RuleError(
+            "%(path)s must hold exactly %(wanted)s cards, not %(count)s.",
+            path,
+            path=path,
+            wanted=wanted,
+            count=len(items),
+        )
     return tuple(kvanta_card(item, v.join(path, i), counter) for i, item in enumerate(items))
 
 
@@ -130,7 +142,9 @@ def _seats(req: dict, counter: v.CardCounter) -> dict[str, Seat]:
     for name in sums:
         if name in hands:
             raise RuleError(
-                f"{name} has both a hand and a sum; give only one.", v.join("sums", name)
+                "%(name)s has both a hand and a sum; give only one.",
+                v.join("sums", name),
+                name=name,
             )
     verify_player_count(len(hands) + len(sums), "hands" if hands else "sums")
     seats: dict[str, Seat] = {}
@@ -160,9 +174,13 @@ def dealer(request: dict) -> dict:
     cards = {name: kvanta_card(raw, v.join("draws", name), counter) for name, raw in draws.items()}
     chosen, cancelled = cancel_ties({n: draw_order(c) for n, c in cards.items()}, highest=False)
     if chosen is None:
-        reason = "Every card cancelled out against an identical one: everyone draws again."
+        reason = gettext("Every card cancelled out against an identical one: everyone draws again.")
     else:
-        reason = f"{chosen} drew the lowest card still standing, {cards[chosen]}."
+        reason = gettext(
+            "%(name)s drew the lowest card still standing, %(card)s.",
+            name=chosen,
+            card=cards[chosen],
+        )
     return {"dealer": chosen, "cancelled": cancelled, "reason": reason}
 
 
@@ -228,10 +246,15 @@ def still_tied_after_tests(declared: list[str], seats: Mapping[str, Seat]) -> li
 def verify_draw_winner(name: str, tied: list[str]) -> None:
     if name not in tied:
         if not tied:
-            why = "no tie-break draw was needed"
+            why = Text("no tie-break draw was needed")
         else:
-            why = f"only {', '.join(tied)} drew for the tie-break"
-        raise RuleError(f"{name} cannot have won the tie-break draw: {why}.", "draw_winner")
+            why = Text("only %(names)s drew for the tie-break", names=", ".join(tied))
+        raise RuleError(
+            "%(name)s cannot have won the tie-break draw: %(why)s.",
+            "draw_winner",
+            name=name,
+            why=why,
+        )
 
 
 def hand(request: dict) -> dict:
@@ -371,7 +394,9 @@ def _totals(value: object, names: list[str]) -> dict[str, int]:
     raw = v.player_keys(value, "totals", names)
     for name in names:
         if name not in raw:
-            raise RuleError(f"The total of {name} is missing; give every player's total.", "totals")
+            raise RuleError(
+                "The total of %(name)s is missing; give every player's total.", "totals", name=name
+            )
     return {n: v.integer(raw[n], v.join("totals", n), -TOTAL_LIMIT, TOTAL_LIMIT) for n in names}
 
 
@@ -470,11 +495,11 @@ def game_result(players, totals, deals, ended, settings) -> dict:
 
 def _standing_message(result: dict, totals: dict, settings: dict, progress: Progress) -> str:
     if not result["finished"]:
-        return "The game ends when the burned cards are reached."
+        return gettext("The game ends when the burned cards are reached.")
     if result["winners"]:
         winner = result["winners"][0]
-        return f"{winner} wins with {totals[winner]} (K-D7)."
-    return "Every top total cancels out: the game is a draw (K-D7)."
+        return gettext("%(name)s wins with %(total)s (K-D7).", name=winner, total=totals[winner])
+    return gettext("Every top total cancels out: the game is a draw (K-D7).")
 
 
 def _next_dealer(players: list[str], progress: Progress) -> str | None:

@@ -31,7 +31,7 @@ from typing import NamedTuple
 from .. import validate as v
 from ..cards import ACE, JACK, JOKER, KING, QUEEN, RANK_TEXT, Card, CardError, parse_card
 from ..errors import RuleError
-from ..messages import N_
+from ..messages import N_, Text, gettext
 from . import catalog
 from .standings import Progress, Standings, names_text, rank_by
 
@@ -112,9 +112,14 @@ def parse_position(text: object, length: int = _MAX_LENGTH, path: str = "") -> i
     match = _POSITION.fullmatch(text.upper()) if isinstance(text, str) else None
     if match is None:
         if not isinstance(text, str):
-            raise InvalidNotationError("A peg position is text: S, T<hole> or H1 to H5.", path)
+            raise InvalidNotationError(
+                Text("A peg position is text: S, T<hole> or H1 to H5."), path
+            )
         raise InvalidNotationError(
-            f"{_shorten(text)!r} is not a peg position; write S, T<hole> or H1 to H5.", path
+            Text(
+                "%(text)r is not a peg position; write S, T<hole> or H1 to H5.", text=_shorten(text)
+            ),
+            path,
         )
     if match.group(1) is None:
         return START
@@ -122,11 +127,18 @@ def parse_position(text: object, length: int = _MAX_LENGTH, path: str = "") -> i
     if match.group(1) == "T":
         if number >= length:
             raise InvalidNotationError(
-                f"T{number} is not on this board; the track has holes T0 to T{length - 1}.", path
+                Text(
+                    "T%(number)s is not on this board; the track has holes T0 to T%(length)s.",
+                    number=number,
+                    length=length - 1,
+                ),
+                path,
             )
         return number
     if not 1 <= number <= LANE:
-        raise InvalidNotationError(f"H{number} does not exist; the home lane is H1 to H5.", path)
+        raise InvalidNotationError(
+            Text("H%(number)s does not exist; the home lane is H1 to H5.", number=number), path
+        )
     return home(number)
 
 
@@ -134,16 +146,28 @@ def _shorten(text: str, limit: int = 20) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-def _card_name(card: Card) -> str:
+def _card_name(card: Card) -> Text:
     """'the 7', 'a joker' — for messages."""
-    return "a joker" if card.rank == JOKER else f"the {RANK_TEXT[card.rank]}"
+    if card.rank == JOKER:
+        return Text("a joker")
+    # Translators: %(rank)s is a rank (7, K), inside a sentence: "moves with the 7"
+    return Text("the %(rank)s", rank=RANK_TEXT[card.rank])
+
+
+def _card_name_first(card: Card) -> Text:
+    """'The 7', 'A joker' — a card naming itself at a sentence's start (as ``capitalize``
+    wrote it: 'The k')."""
+    if card.rank == JOKER:
+        return Text("A joker")
+    # Translators: %(rank)s is a rank (7, k), at the start of a sentence
+    return Text("The %(rank)s", rank=RANK_TEXT[card.rank].lower())
 
 
 def _as_card(card: Card | str) -> Card:
     try:
         return parse_card(card)
     except CardError as exc:
-        raise InvalidNotationError(str(exc), "card") from None
+        raise InvalidNotationError(exc.text, "card") from None
 
 
 class Step(NamedTuple):
@@ -170,7 +194,7 @@ class Step(NamedTuple):
         frm, _, to = way.strip().partition("-")
         if not seat.isascii() or not seat.isdigit() or not to:
             raise InvalidNotationError(
-                f"{_shorten(str(text))!r} is not a step; write it like 0 T8-T11."
+                Text("%(text)r is not a step; write it like 0 T8-T11.", text=_shorten(str(text)))
             )
         return cls(int(seat), parse_position(frm, length), parse_position(to, length))
 
@@ -213,7 +237,10 @@ class Move(NamedTuple):
         player, _, card = head.strip().partition(" ")
         if not player.isascii() or not player.isdigit() or not body.strip():
             raise InvalidNotationError(
-                f"{_shorten(str(text))!r} is not a move; write it like 0 7H: 0 T8-T15."
+                Text(
+                    "%(text)r is not a move; write it like 0 7H: 0 T8-T15.",
+                    text=_shorten(str(text)),
+                )
             )
         steps = tuple(Step.parse(part, length) for part in body.split(","))
         return cls(int(player), _as_card(card), steps)
@@ -322,7 +349,9 @@ class Board:
         raw = v.mapping(state, path)
         for field in ("seats", "pegs"):
             if field not in raw:
-                raise InvalidBoardError(f"The field {field!r} is missing.", v.join(path, field))
+                raise InvalidBoardError(
+                    Text("The field %(field)r is missing.", field=field), v.join(path, field)
+                )
         seats = _seat_count(raw["seats"], v.join(path, "seats"))
         rules = _house_rules(raw.get("house_rules", {}), v.join(path, "house_rules"))
         pegs = v.mapping(raw["pegs"], v.join(path, "pegs"))
@@ -380,10 +409,15 @@ class Board:
 
     def verify_player(self, player: object) -> int:
         if isinstance(player, bool) or not isinstance(player, int):
-            raise IllegalMoveError("The player is given by seat number.", "player")
+            raise IllegalMoveError(Text("The player is given by seat number."), "player")
         if not 0 <= player < self.seats:
             raise IllegalMoveError(
-                f"Seat {player} does not exist; seats are 0 to {self.seats - 1}.", "player"
+                Text(
+                    "Seat %(player)s does not exist; seats are 0 to %(seats)s.",
+                    player=player,
+                    seats=self.seats - 1,
+                ),
+                "player",
             )
         return player
 
@@ -583,7 +617,7 @@ class Board:
         if occupant < 0:
             return ()
         if occupant == seat:
-            return f"{_NAMES[hole]} already holds a peg of that colour."
+            return Text("%(hole)s already holds a peg of that colour.", hole=_NAMES[hole])
         if self.team[occupant] != self.team[seat]:
             return ((occupant, hole, START),)  # an opponent goes back to start
         return self._teammate_chain(seat, origin, hole)
@@ -601,15 +635,19 @@ class Board:
         for _ in range(self.seats + 1):
             spot = in_spot[bumped]
             if at == spot:
-                return (
-                    f"The seat {bumped} peg on {_NAMES[at]} stands on its own in-spot, "
-                    "so a teammate may not land on it."
+                return Text(
+                    "The seat %(seat)s peg on %(hole)s stands on its own in-spot, "
+                    "so a teammate may not land on it.",
+                    seat=bumped,
+                    hole=_NAMES[at],
                 )
             there = now.get(spot, track[spot])
             if there == bumped:
-                return (
-                    f"The seat {bumped} peg would go to its in-spot {_NAMES[spot]}, "
-                    "which already holds a peg of its colour."
+                return Text(
+                    "The seat %(seat)s peg would go to its in-spot %(hole)s, "
+                    "which already holds a peg of its colour.",
+                    seat=bumped,
+                    hole=_NAMES[spot],
                 )
             bumps.append((bumped, at, spot))
             now[spot] = bumped
@@ -700,7 +738,10 @@ class Board:
                 peg = self._verify_peg(player, step, path)
                 if index == 1 and peg == first_peg:
                     raise IllegalMoveError(
-                        f"{_card_name(card).capitalize()} must be split over two different pegs.",
+                        Text(
+                            "%(card)s must be split over two different pegs.",
+                            card=_card_name_first(card),
+                        ),
                         path,
                     )
                 more = self._verify_step(player, card, steps, index, path)
@@ -716,12 +757,20 @@ class Board:
         """The (seat, slot) the step moves: a peg the player may move (P-D2) on ``frm``."""
         seat = step.seat
         if not isinstance(seat, int) or not 0 <= seat < self.seats:
-            raise IllegalMoveError(f"Seat {seat} does not exist.", v.join(path, "seat"))
+            raise IllegalMoveError(
+                Text("Seat %(seat)s does not exist.", seat=seat), v.join(path, "seat")
+            )
         if seat not in self.movable_seats(player):
             raise IllegalMoveError(_why_not_movable(self, player, seat), v.join(path, "seat"))
         if step.frm not in self.pegs[seat]:
-            where = "in start" if step.frm == START else f"on {_NAMES[step.frm]}"
-            raise IllegalMoveError(f"Seat {seat} has no peg {where}.", v.join(path, "from"))
+            if step.frm == START:
+                raise IllegalMoveError(
+                    Text("Seat %(seat)s has no peg in start.", seat=seat), v.join(path, "from")
+                )
+            raise IllegalMoveError(
+                Text("Seat %(seat)s has no peg on %(hole)s.", seat=seat, hole=_NAMES[step.frm]),
+                v.join(path, "from"),
+            )
         return seat, self.pegs[seat].index(step.frm)
 
     def _verify_step(self, player: int, card: Card, steps: tuple, index: int, path: str) -> tuple:
@@ -729,7 +778,8 @@ class Board:
         seat, frm, to = steps[index]
         if to == START:
             raise IllegalMoveError(
-                "A step never ends in start; only a bumped peg goes back there.", v.join(path, "to")
+                Text("A step never ends in start; only a bumped peg goes back there."),
+                v.join(path, "to"),
             )
         if card.rank == JOKER:
             return self._verify_joker(player, seat, frm, to, path)
@@ -737,12 +787,21 @@ class Board:
             return self._verify_come_out(card, seat, to, path)
         if frm <= -2 and to >= 0:
             raise IllegalMoveError(
-                f"A peg in its home lane never leaves it ({_NAMES[frm]} to {_NAMES[to]}).", path
+                Text(
+                    "A peg in its home lane never leaves it (%(frm)s to %(to)s).",
+                    frm=_NAMES[frm],
+                    to=_NAMES[to],
+                ),
+                path,
             )
         distance = self._distance(seat, frm, to)
         if frm <= -2 and distance <= 0:
             raise IllegalMoveError(
-                f"A peg in its home lane only moves deeper in ({_NAMES[frm]} to {_NAMES[to]}).",
+                Text(
+                    "A peg in its home lane only moves deeper in (%(frm)s to %(to)s).",
+                    frm=_NAMES[frm],
+                    to=_NAMES[to],
+                ),
                 path,
             )
         _verify_distance(card, steps, index, distance, self, path)
@@ -780,20 +839,29 @@ class Board:
     def _verify_come_out(self, card: Card, seat: int, to: int, path: str) -> tuple:
         if card.rank not in COME_OUT_RANKS:
             raise IllegalMoveError(
-                "A peg leaves start only with an A, K, Q, J or a joker, "
-                f"not with {_card_name(card)}.",
+                Text(
+                    "A peg leaves start only with an A, K, Q, J or a joker, not with %(card)s.",
+                    card=_card_name(card),
+                ),
                 path,
             )
         hole = self.come_out[seat]
         if to != hole:
             raise IllegalMoveError(
-                f"A seat {seat} peg comes out onto its come-out hole {_NAMES[hole]}.",
+                Text(
+                    "A seat %(seat)s peg comes out onto its come-out hole %(hole)s.",
+                    seat=seat,
+                    hole=_NAMES[hole],
+                ),
                 v.join(path, "to"),
             )
         if self.track[hole] == seat:
             raise IllegalMoveError(
-                f"{_NAMES[hole]} already holds a seat {seat} peg, "
-                "so no peg of that colour can come out.",
+                Text(
+                    "%(hole)s already holds a seat %(seat)s peg, so no peg of that colour can come out.",
+                    hole=_NAMES[hole],
+                    seat=seat,
+                ),
                 v.join(path, "to"),
             )
         return self._verify_landing(seat, START, hole, path)
@@ -801,33 +869,41 @@ class Board:
     def _verify_joker(self, player: int, seat: int, frm: int, to: int, path: str) -> tuple:
         """P-D4: a joker takes a start peg, or a track peg once no start peg is left."""
         if frm <= -2:
-            raise IllegalMoveError("A joker cannot move a peg out of its home lane.", path)
+            raise IllegalMoveError(Text("A joker cannot move a peg out of its home lane."), path)
         if to < 0:
-            raise IllegalMoveError("A joker moves a peg onto a track hole.", v.join(path, "to"))
+            raise IllegalMoveError(
+                Text("A joker moves a peg onto a track hole."), v.join(path, "to")
+            )
         if frm >= 0:
             for other in self.movable_seats(player):
                 if START in self.pegs[other]:
                     raise IllegalMoveError(
-                        f"A joker must bring a peg out of start first: seat {other} still has "
-                        "pegs in start (P-D4).",
+                        Text(
+                            "A joker must bring a peg out of start first: seat %(other)s still has pegs in start "
+                            "(P-D4).",
+                            other=other,
+                        ),
                         v.join(path, "from"),
                     )
         occupant = self.track[to]
         if occupant < 0:
             raise IllegalMoveError(
-                f"A joker needs a peg to bump; {_NAMES[to]} is empty.", v.join(path, "to")
+                Text("A joker needs a peg to bump; %(to)s is empty.", to=_NAMES[to]),
+                v.join(path, "to"),
             )
         if occupant == seat:
             raise IllegalMoveError(
-                "A joker moves a peg onto another colour's peg; "
-                f"{_NAMES[to]} holds its own colour.",
+                Text(
+                    "A joker moves a peg onto another colour's peg; %(to)s holds its own colour.",
+                    to=_NAMES[to],
+                ),
                 v.join(path, "to"),
             )
         return self._verify_landing(seat, frm, to, path)
 
     def _verify_landing(self, seat: int, frm: int, to: int, path: str) -> tuple:
         bumps = self._landing(seat, frm, to)
-        if bumps.__class__ is str:
+        if bumps.__class__ is not tuple:
             raise IllegalMoveError(bumps, v.join(path, "to"))
         return bumps
 
@@ -1011,16 +1087,17 @@ def _splittable(card: Card, nine: str) -> bool:
 
 def _verify_step_count(card: Card, steps: tuple, nine: str) -> None:
     if not steps:
-        raise IllegalMoveError("A move needs at least one step.", "steps")
+        raise IllegalMoveError(Text("A move needs at least one step."), "steps")
     if len(steps) > 2:
-        raise IllegalMoveError("A card moves at most two pegs (a split 7 or 9).", "steps")
+        raise IllegalMoveError(Text("A card moves at most two pegs (a split 7 or 9)."), "steps")
     if len(steps) == 2 and not _splittable(card, nine):
         if card.rank == 9:
             raise IllegalMoveError(
-                "With house rule nine=forward a 9 cannot be split (P-D3).", "steps"
+                Text("With house rule nine=forward a 9 cannot be split (P-D3)."), "steps"
             )
         raise IllegalMoveError(
-            f"Only a 7 or a 9 can be split; {_card_name(card)} moves one peg.", "steps"
+            Text("Only a 7 or a 9 can be split; %(card)s moves one peg.", card=_card_name(card)),
+            "steps",
         )
 
 
@@ -1030,8 +1107,12 @@ def _verify_distance(
     """Does the card allow this distance for this part of the move?"""
     if distance == 0 or distance > MAX_FORWARD:
         raise IllegalMoveError(
-            f"{_NAMES[steps[index].frm]} to {_NAMES[steps[index].to]} is no move "
-            f"{_card_name(card)} can make.",
+            Text(
+                "%(frm)s to %(to)s is no move %(card)s can make.",
+                frm=_NAMES[steps[index].frm],
+                to=_NAMES[steps[index].to],
+                card=_card_name(card),
+            ),
             path,
         )
     name = _card_name(card)
@@ -1039,46 +1120,81 @@ def _verify_distance(
         if card.rank == BACKWARD:
             if distance != -BACKWARD:
                 raise IllegalMoveError(
-                    "An 8 moves a peg 8 holes backward on the track; "
-                    f"this step is {_says(distance)}.",
+                    Text(
+                        "An 8 moves a peg 8 holes backward on the track; this step is %(distance)s.",
+                        distance=_says(distance),
+                    ),
                     path,
                 )
             return
         value = _forward_value(card.rank)
         if distance != value:
-            extra = " (or brings a peg out of start)" if card.rank in COME_OUT_RANKS else ""
+            if card.rank in COME_OUT_RANKS:
+                raise IllegalMoveError(
+                    # Translators: %(card)s is "The 7"; %(distance)s is "3 forward" or "2 backward"
+                    Text(
+                        "%(card)s moves a peg %(value)s forward (or brings a peg out of start); "
+                        "this step is %(distance)s.",
+                        card=_card_name_first(card),
+                        value=value,
+                        distance=_says(distance),
+                    ),
+                    path,
+                )
             raise IllegalMoveError(
-                f"{name.capitalize()} moves a peg {value} forward{extra}; "
-                f"this step is {_says(distance)}.",
+                Text(
+                    "%(card)s moves a peg %(value)s forward; this step is %(distance)s.",
+                    card=_card_name_first(card),
+                    value=value,
+                    distance=_says(distance),
+                ),
                 path,
             )
         return
     value = card.rank
     back = card.rank == 9 and board.nine == "split_back"
     if distance < 0 and not back:
-        raise IllegalMoveError(f"Both parts of {name} go forward; this step goes backward.", path)
+        raise IllegalMoveError(
+            Text("Both parts of %(card)s go forward; this step goes backward.", card=name), path
+        )
     if abs(distance) >= value:
         raise IllegalMoveError(
-            f"Each part of a split {RANK_TEXT[value]} moves 1 to {value - 1} holes.", path
+            Text(
+                "Each part of a split %(rank)s moves 1 to %(most)s holes.",
+                rank=RANK_TEXT[value],
+                most=value - 1,
+            ),
+            path,
         )
     if index == 1:
         first = board._distance(*steps[0])
         if abs(first) + abs(distance) != value:
             raise IllegalMoveError(
-                f"The two parts of {name} must add up to {value}; "
-                f"{abs(first)} + {abs(distance)} is {abs(first) + abs(distance)}.",
+                Text(
+                    "The two parts of %(card)s must add up to %(value)s; %(first)s + %(second)s "
+                    "is %(sum)s.",
+                    card=name,
+                    value=value,
+                    first=abs(first),
+                    second=abs(distance),
+                    sum=abs(first) + abs(distance),
+                ),
                 path,
             )
         if back and (first < 0) == (distance < 0):
             raise IllegalMoveError(
-                "With house rule nine=split_back one part of the 9 goes forward and the other "
-                "backward (P-D3).",
+                Text(
+                    "With house rule nine=split_back one part of the 9 goes forward and the other backward "
+                    "(P-D3)."
+                ),
                 path,
             )
 
 
-def _says(distance: int) -> str:
-    return f"{distance} forward" if distance > 0 else f"{-distance} backward"
+def _says(distance: int) -> Text:
+    if distance > 0:
+        return Text("%(holes)s forward", holes=distance)
+    return Text("%(holes)s backward", holes=-distance)
 
 
 def _backward_path(frm: int, distance: int, length: int) -> list[int]:
@@ -1090,23 +1206,37 @@ def _verify_own_colour(
 ) -> None:
     """P-D5: never pass or land on a peg of its own colour (track or home lane)."""
     own = set(board.pegs[seat])
-    whose = "your own peg" if seat == player else f"a seat {seat} peg (its own colour)"
+    if seat == player:
+        whose = Text("your own peg")
+    else:
+        whose = Text("a seat %(seat)s peg (its own colour)", seat=seat)
     for position in path_holes:
         if position in own:
             dest = _NAMES[path_holes[-1]]
             if position == path_holes[-1]:
-                raise IllegalMoveError(f"{dest} is taken by {whose}.", v.join(path, "to"))
+                raise IllegalMoveError(
+                    Text("%(dest)s is taken by %(whose)s.", dest=dest, whose=whose),
+                    v.join(path, "to"),
+                )
             raise IllegalMoveError(
-                f"{dest} would pass {whose} on {_NAMES[position]}.", v.join(path, "to")
+                Text(
+                    "%(dest)s would pass %(whose)s on %(position)s.",
+                    dest=dest,
+                    whose=whose,
+                    position=_NAMES[position],
+                ),
+                v.join(path, "to"),
             )
 
 
-def _why_not_movable(board: Board, player: int, seat: int) -> str:
+def _why_not_movable(board: Board, player: int, seat: int) -> Text:
     if board.team[seat] != board.team[player]:
-        return f"Seat {seat} is on the other team; you move only your team's pegs."
+        return Text(
+            "Seat %(seat)s is on the other team; you move only your team's pegs.", seat=seat
+        )
     if board.team_pegs == "own":
-        return "With house rule team_pegs=own you move only your own pegs (P-D2)."
-    return (
+        return Text("With house rule team_pegs=own you move only your own pegs (P-D2).")
+    return Text(
         "With house rule team_pegs=own_first you move a partner's peg only once all your "
         "own pegs are home (P-D2)."
     )
@@ -1118,7 +1248,7 @@ def _why_not_movable(board: Board, player: int, seat: int) -> str:
 def _seat_count(value: object, path: str) -> int:
     # a float (4.0) is refused like any number that is not whole, as validate.integer does
     if isinstance(value, bool) or not isinstance(value, int) or value not in SEAT_COUNTS:
-        raise InvalidBoardError("Pegs and Jokers is played by 4, 6 or 8 players.", path)
+        raise InvalidBoardError(Text("Pegs and Jokers is played by 4, 6 or 8 players."), path)
     return value
 
 
@@ -1127,7 +1257,7 @@ def _house_rules(value: object, path: str) -> dict:
     for key in raw:
         if key not in HOUSE_RULES:
             shown = key if isinstance(key, str) else repr(key)
-            raise RuleError(f"Unknown house rule {shown!r}.", v.join(path, str(key)))
+            raise RuleError("Unknown house rule %(rule)r.", v.join(path, str(key)), rule=shown)
     return {key: v.choice(raw[key], v.join(path, key), HOUSE_RULES[key]) for key in raw}
 
 
@@ -1138,7 +1268,11 @@ def _checked_keys(pegs: dict, seats: int, path: str) -> dict:
         if key not in names:
             shown = key if isinstance(key, str) else repr(key)
             raise InvalidBoardError(
-                f"There is no seat {shown!r}; seats are numbered 0 to {seats - 1}.",
+                Text(
+                    "There is no seat %(seat)r; seats are numbered 0 to %(last)s.",
+                    seat=shown,
+                    last=seats - 1,
+                ),
                 v.join(path, str(key)),
             )
     return pegs
@@ -1153,23 +1287,47 @@ def _parse_pegs(pegs: dict, seats: int, path: str) -> list[list[int]]:
     for seat in range(seats):
         where = v.join(path, str(seat))
         if str(seat) not in pegs:
-            raise InvalidBoardError(f"Seat {seat} must list its {PEGS} pegs.", where)
+            raise InvalidBoardError(
+                Text("Seat %(seat)s must list its %(pegs)s pegs.", seat=seat, pegs=PEGS), where
+            )
         raw = pegs[str(seat)]
         if not isinstance(raw, list | tuple) or len(raw) != PEGS:
-            count = f"{len(raw)} given" if isinstance(raw, list | tuple) else "not a list"
-            raise InvalidBoardError(f"Seat {seat} must list exactly {PEGS} pegs; {count}.", where)
+            if isinstance(raw, list | tuple):
+                count = Text("%(count)s given", count=len(raw))
+            else:
+                count = Text("not a list")
+            # Translators: %(given)s is "3 given" or "not a list"
+            raise InvalidBoardError(
+                Text(
+                    "Seat %(seat)s must list exactly %(pegs)s pegs; %(given)s.",
+                    seat=seat,
+                    pegs=PEGS,
+                    given=count,
+                ),
+                where,
+            )
         positions = []
         for i, text in enumerate(raw):
             here = v.join(where, i)
             pos = parse_position(text, length, here)
             if pos >= 0 and pos in holes:
                 raise InvalidBoardError(
-                    f"T{pos} holds two pegs (seats {holes[pos]} and {seat}); a hole holds one.",
+                    Text(
+                        "T%(hole)s holds two pegs (seats %(first)s and %(seat)s); a hole holds one.",
+                        hole=pos,
+                        first=holes[pos],
+                        seat=seat,
+                    ),
                     here,
                 )
             if pos <= -2 and pos in positions:
                 raise InvalidBoardError(
-                    f"Seat {seat} has two pegs on {_NAMES[pos]}; a hole holds one.", here
+                    Text(
+                        "Seat %(seat)s has two pegs on %(hole)s; a hole holds one.",
+                        seat=seat,
+                        hole=_NAMES[pos],
+                    ),
+                    here,
                 )
             if pos >= 0:
                 holes[pos] = seat
@@ -1244,7 +1402,7 @@ def pegs_apply(request: dict) -> dict:
     card = v.card(req["card"], "card")
     raw_steps = v.array(req["steps"], "steps", 1)
     if len(raw_steps) > 2:
-        raise IllegalMoveError("A card moves at most two pegs (a split 7 or 9).", "steps")
+        raise IllegalMoveError(Text("A card moves at most two pegs (a split 7 or 9)."), "steps")
     steps = tuple(
         Step.from_json(step, board.seats, v.join("steps", i)) for i, step in enumerate(raw_steps)
     )
@@ -1279,7 +1437,10 @@ def _standings(
         team_home = [sum(home[p] for p in team) for team in teams]
         order = sorted(players, key=lambda p: (-team_home[seat[p] % 2], seat[p] % 2, seat[p]))
         ranks = rank_by(order, lambda p: team_home[seat[p] % 2])
-        shown = {p: f"{home[p]}/{progress.pegs_per_seat} home" for p in players}
+        shown = {
+            p: gettext("%(home)s/%(pegs)s home", home=home[p], pegs=progress.pegs_per_seat)
+            for p in players
+        }
     if progress.winner_team is not None:
         winners = teams[progress.winner_team]
         return Standings(
@@ -1287,17 +1448,27 @@ def _standings(
             ranks,
             True,
             winners,
-            f"Team {progress.winner_team + 1} ({names_text(winners)}) wins the race.",
+            gettext(
+                "Team %(team)s (%(names)s) wins the race.",
+                team=progress.winner_team + 1,
+                names=names_text(winners),
+            ),
             dealer,
             shown=shown,
         )
     if shown is None:
-        message = "Partners sit opposite: seats alternate between the two teams."
+        message = gettext("Partners sit opposite: seats alternate between the two teams.")
     else:
         per_team = [progress.pegs_per_seat * len(team) for team in teams]
         message = (
             "; ".join(
-                f"Team {t + 1} ({names_text(teams[t])}): {team_home[t]} of {per_team[t]} pegs home"
+                gettext(
+                    "Team %(team)s (%(names)s): %(home)s of %(pegs)s pegs home",
+                    team=t + 1,
+                    names=names_text(teams[t]),
+                    home=team_home[t],
+                    pegs=per_team[t],
+                )
                 for t in (0, 1)
             )
             + "."

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..errors import RuleError
+from ..messages import gettext, ngettext
 from . import catalog, results
 
 
@@ -61,11 +62,16 @@ def rank_by(order: list[str], key) -> dict[str, int]:
 
 
 def names_text(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    if len(names) == 1:
+        return names[0]
+    # Translators: %(first)s is "Ana" or "Ana, Ben", %(last)s one more name
+    return gettext("%(first)s and %(last)s", first=", ".join(names[:-1]), last=names[-1])
 
 
 def win_text(winners: list[str]) -> str:
-    return f"{names_text(winners)} {'wins' if len(winners) == 1 else 'share the win'}"
+    return ngettext(
+        "%(names)s wins", "%(names)s share the win", len(winners), names=names_text(winners)
+    )
 
 
 def _record(game: str) -> catalog.Game | None:

@@ -29,7 +29,7 @@ from typing import NamedTuple
 from .. import validate as v
 from ..cards import JACK, JOKER, QUEEN, Card
 from ..errors import RuleError
-from ..messages import N_
+from ..messages import N_, Plural, Text, gettext, ngettext
 from . import catalog, results
 from .standings import Progress, win_text
 
@@ -68,7 +68,7 @@ JOKER_OF = {  # S-D1: the joker that follows each suit
 JOKER_BEATS_ALL = 99  # above any rank
 SUIT_COLOUR = {"H": "red", "D": "red", "S": "black", "C": "black"}
 COLOUR_SUITS = {"red": "HD", "black": "SC"}
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SUIT_NAMES = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")}
 JOKER_NAMES = {"R": "red", "B": "black"}
 # the first lead: 2♣, 2♦, 2♥, 2♠, 3♣, … (ranks upward, suits ♣ ♦ ♥ ♠)
 LEAD_SUIT_ORDER = {"C": 0, "D": 1, "H": 2, "S": 3}
@@ -131,15 +131,34 @@ def verify_joker_suit(lead: Card, joker_suit: str | None, path: str, trick_no: i
         if joker_suit is None:
             raise RuleError("A led joker needs the suit its leader named (joker_suit).", path)
         if SUIT_COLOUR[joker_suit] != lead.colour:
-            colour = lead.colour
+            one, other = COLOUR_SUITS[lead.colour]
+            # Translators: %(one)s and %(other)s are suit letters (H, D)
+            suits = Text("%(one)s or %(other)s", one=one, other=other)
+            if lead.colour == "red":
+                # Translators: %(suits)s is "H or D", %(suit)s a suit's name (spades)
+                raise RuleError(
+                    "The red joker can only name a red suit (%(suits)s), not %(suit)s.",
+                    path,
+                    suits=suits,
+                    suit=Text(SUIT_NAMES[joker_suit]),
+                )
             raise RuleError(
-                f"The {colour} joker can only name a {colour} suit "
-                f"({' or '.join(COLOUR_SUITS[colour])}), not {SUIT_NAMES[joker_suit]}.",
+                "The black joker can only name a black suit (%(suits)s), not %(suit)s.",
                 path,
+                suits=suits,
+                suit=Text(SUIT_NAMES[joker_suit]),
             )
     elif joker_suit is not None:
-        where = f" in trick {trick_no}" if trick_no else ""
-        raise RuleError(f"A suit is named only when a joker leads, but {lead} leads{where}.", path)
+        if trick_no:
+            raise RuleError(
+                "A suit is named only when a joker leads, but %(lead)s leads in trick %(trick)s.",
+                path,
+                lead=lead,
+                trick=trick_no,
+            )
+        raise RuleError(
+            "A suit is named only when a joker leads, but %(lead)s leads.", path, lead=lead
+        )
 
 
 def can_lead_with(lead: Card, joker_suit: str | None) -> bool:
@@ -192,7 +211,9 @@ def szaman_card(value: object, path: str) -> Card:
             return known
     card = v.card(value, path)
     if card.rank == JOKER and card.suit not in JOKER_NAMES:
-        raise RuleError(f"{card} is not in the Szaman deck; its jokers are RJ and BJ.", path)
+        raise RuleError(
+            "%(card)s is not in the Szaman deck; its jokers are RJ and BJ.", path, card=card
+        )
     if isinstance(value, str) and len(_CARDS_SEEN) < 4096:
         _CARDS_SEEN[value] = card
     return card
@@ -279,7 +300,9 @@ def first_leader(hands: Mapping[str, Iterable]) -> str:
     best_key, best_name = None, None
     for name, hand in hands.items():
         if not isinstance(hand, SEQUENCES):
-            raise RuleError(f"The hand of {name} must be a list of cards.", f"hands.{name}")
+            raise RuleError(
+                "The hand of %(name)s must be a list of cards.", "hands." + name, name=name
+            )
         for i, value in enumerate(hand):
             card = szaman_card(value, v.join(v.join("hands", str(name)), i))
             if card.rank == JOKER:
@@ -305,7 +328,9 @@ class DeckCheck:
 
     def add(self, card: Card, path: str) -> None:
         if card in self.seen:
-            raise RuleError(f"{card.symbol} appears more than once; a deal uses one deck.", path)
+            raise RuleError(
+                "%(card)s appears more than once; a deal uses one deck.", path, card=card.symbol
+            )
         self.seen.add(card)
         if card.rank == JOKER:
             self.add_joker(path)
@@ -343,9 +368,13 @@ class Reader:
             raise RuleError("A deal needs at least one trick.", "tricks")
         if len(value) > most:
             raise RuleError(
-                f"{len(self.players)} players can play at most {most} tricks from the "
-                f"{DECK_SIZE}-card deck; {len(value)} are listed.",
+                "%(players)s players can play at most %(most)s tricks from the %(deck)s-card "
+                "deck; %(count)s are listed.",
                 "tricks",
+                players=len(self.players),
+                most=most,
+                deck=DECK_SIZE,
+                count=len(value),
             )
         tricks: list[Trick] = []
         for i, raw in enumerate(value):
@@ -355,22 +384,22 @@ class Reader:
 
     def trick(self, raw: object, path: str, number: int, previous: str | None) -> Trick:
         if not isinstance(raw, MAPPINGS):
-            raise RuleError(f"Trick {number} must be a JSON object.", path)
+            raise RuleError("Trick %(number)s must be a JSON object.", path, number=number)
         if "plays" in raw:
             if any(key in raw for key in ("winner", "specials", "off_suit")):
                 raise RuleError(
-                    f"Trick {number} is either full (plays) or quick (winner, specials, "
-                    "off_suit), not both.",
+                    "Trick %(number)s is either full (plays) or quick (winner, specials, off_suit), not both.",
                     path,
+                    number=number,
                 )
             return self.full_trick(raw, path, number, previous)
         if "joker_suit" in raw:  # a full trick without its plays
             return self.full_trick(raw, path, number, previous)
         if "winner" not in raw and all(key in ("specials", "off_suit") for key in raw):
             raise RuleError(
-                f"Trick {number} needs either its plays (a full trick) or its winner "
-                "(a quick trick).",
+                "Trick %(number)s needs either its plays (a full trick) or its winner (a quick trick).",
                 path,
+                number=number,
             )
         return self.quick_trick(raw, path, number)
 
@@ -396,7 +425,7 @@ class Reader:
 
     def plays(self, value: object, path: str, number: int) -> tuple[Play, ...]:
         if not isinstance(value, list):
-            raise RuleError(f"The plays of trick {number} must be a list.", path)
+            raise RuleError("The plays of trick %(number)s must be a list.", path, number=number)
         seen: set[str] = set()
         plays: list[Play] = []
         known, cards_seen = self.seats, self.deck.seen
@@ -404,15 +433,18 @@ class Reader:
             # paths are plain f-strings here: this loop is the engine's hot spot
             if not isinstance(pair, SEQUENCES) or len(pair) != 2:
                 raise RuleError(
-                    "Each play is a pair [player, card], e.g. ['Ola', '2C'].", f"{path}[{i}]"
+                    "Each play is a pair [player, card], e.g. ['Ola', '2C'].",
+                    path + "[" + str(i) + "]",
                 )
             name = pair[0]
             if not (isinstance(name, str) and name in known):
                 v.player(name, f"{path}[{i}][0]", self.players)  # raises, saying why
             if name in seen:
                 raise RuleError(
-                    f"{name} plays twice in trick {number}; every player plays once.",
-                    f"{path}[{i}][0]",
+                    "%(name)s plays twice in trick %(number)s; every player plays once.",
+                    path + "[" + str(i) + "][0]",
+                    name=name,
+                    number=number,
                 )
             seen.add(name)
             card = _CARDS_SEEN.get(pair[1]) if type(pair[1]) is str else None
@@ -424,7 +456,10 @@ class Reader:
         missing = [name for name in self.players if name not in seen]
         if missing:
             raise RuleError(
-                f"Trick {number} lacks {', '.join(missing)}; every player plays once.", path
+                "Trick %(number)s lacks %(missing)s; every player plays once.",
+                path,
+                number=number,
+                missing=", ".join(missing),
             )
         return tuple(plays)
 
@@ -445,7 +480,9 @@ class Reader:
             if isinstance(item, str) and item.strip().lower() == WON_BY_JOKER:
                 if WON_BY_JOKER in found:
                     raise RuleError(
-                        f"'joker' is listed twice in trick {number}; one card wins a trick.", at
+                        "'joker' is listed twice in trick %(number)s; one card wins a trick.",
+                        at,
+                        number=number,
                     )
                 self.deck.add_joker(at)
                 found.append(WON_BY_JOKER)
@@ -455,11 +492,13 @@ class Reader:
                 raise RuleError("Write 'joker' for a trick won by a joker.", at)
             if card not in allowed:
                 why = (
-                    "Q♠ is special only in the Russian variant"
+                    Text("Q♠ is special only in the Russian variant")
                     if card == QUEEN_OF_SPADES
-                    else f"{card} is not a special card"
+                    else Text("%(card)s is not a special card", card=card)
                 )
-                raise RuleError(f"{why}; the specials here are {listed}.", at)
+                raise RuleError(
+                    "%(why)s; the specials here are %(listed)s.", at, why=why, listed=listed
+                )
             self.deck.add(card, at)
             found.append(str(card))
         return tuple(found)
@@ -471,12 +510,13 @@ class Reader:
             at = v.join(path, i)
             name = v.player(item, at, self.players)
             if name in names:
-                raise RuleError(f"{name} is listed twice as playing off-suit.", at)
+                raise RuleError("%(name)s is listed twice as playing off-suit.", at, name=name)
             if name == winner:
                 raise RuleError(
-                    f"{name} won this trick, so {name}'s card was not off-suit "
-                    "(an off-suit card wins nothing).",
+                    "%(name)s won this trick, so %(name)s's card was not off-suit (an off-suit card wins "
+                    "nothing).",
                     at,
+                    name=name,
                 )
             names.append(name)
         return tuple(names)
@@ -496,8 +536,9 @@ class Reader:
             path = f"left.{name}"
             if name not in raw:
                 raise RuleError(
-                    f"left lists every player; give {name} an empty list if they hold nothing.",
+                    "left lists every player; give %(name)s an empty list if they hold nothing.",
                     path,
+                    name=name,
                 )
             items = v.array(raw[name], path, 0, DECK_SIZE)
             if self.variant == RUSSIAN and items:
@@ -515,9 +556,11 @@ class Reader:
         used = len(tricks) * len(self.players) + sum(len(cards) for cards in held.values())
         if used > DECK_SIZE:
             raise RuleError(
-                f"The tricks and the held cards come to {used} cards, but the deck has "
-                f"only {DECK_SIZE}.",
+                "The tricks and the held cards come to %(used)s cards, but the deck has only "
+                "%(deck)s.",
                 "left",
+                used=used,
+                deck=DECK_SIZE,
             )
         return held
 
@@ -526,9 +569,13 @@ def verify_leader(leader: str, previous: str | None, path: str, number: int) -> 
     """Each trick after the first is led by the previous trick's winner."""
     if previous is not None and leader != previous:
         raise RuleError(
-            f"Trick {number} must be led by {previous}, who won trick {number - 1}, "
-            f"not by {leader}.",
+            "Trick %(number)s must be led by %(previous)s, who won trick %(number2)s, not by "
+            "%(leader)s.",
             path,
+            number=number,
+            previous=previous,
+            number2=number - 1,
+            leader=leader,
         )
 
 
@@ -569,8 +616,13 @@ def hand_size_warnings(
         if len(tricks) == expected:
             return []
         return [
-            f"A Russian deal of {len(players)} players lasts {expected} tricks (8 cards "
-            f"dealt, then draws while the stock lasts, S-D6), but {len(tricks)} are listed."
+            gettext(
+                "A Russian deal of %(players)s players lasts %(expected)s tricks (8 cards "
+                "dealt, then draws while the stock lasts, S-D6), but %(count)s are listed.",
+                players=len(players),
+                expected=expected,
+                count=len(tricks),
+            )
         ]
     warnings: list[str] = []
     hand = dict.fromkeys(players, DEAL_SIZE)
@@ -581,36 +633,56 @@ def hand_size_warnings(
         empty = [name for name in players if hand[name] == 0]
         if empty and k < len(tricks) - 1 and not warnings:
             warnings.append(
-                f"{empty[0]} had no cards left after trick {k + 1}, so the deal should have "
-                f"ended there (S-D3), but {len(tricks) - k - 1} more trick(s) are listed."
+                gettext(
+                    "%(name)s had no cards left after trick %(trick)s, so the deal should have "
+                    "ended there (S-D3), but %(more)s more trick(s) are listed.",
+                    name=empty[0],
+                    trick=k + 1,
+                    more=len(tricks) - k - 1,
+                )
             )
         for name in drawers:
             hand[name] += 1
             drawn[name] += 1
     for name in players:
-        had = f"{DEAL_SIZE} dealt + {drawn[name]} drawn − {len(tricks)} played"
         if hand[name] < 0:
             warnings.append(
-                f"{name} played in {len(tricks)} tricks but had only "
-                f"{DEAL_SIZE + drawn[name]} cards ({DEAL_SIZE} dealt + {drawn[name]} drawn)."
+                gettext(
+                    "%(name)s played in %(tricks)s tricks but had only "
+                    "%(had)s cards (%(dealt)s dealt + %(drawn)s drawn).",
+                    name=name,
+                    tricks=len(tricks),
+                    had=DEAL_SIZE + drawn[name],
+                    dealt=DEAL_SIZE,
+                    drawn=drawn[name],
+                )
             )
         elif hand[name] != len(left[name]):
-            warnings.append(
-                f"{name} should have {_cards(hand[name])} left at the end of this deal "
-                f"({had}), but {_entered(len(left[name]))}."
+            # Translators: %(cards)s is "1 card" or "5 cards"; %(entered)s is
+            # "none are entered", "1 is entered" or "3 are entered"
+            text = gettext(
+                "%(name)s should have %(cards)s left at the end of this deal "
+                "(%(dealt)s dealt + %(drawn)s drawn − %(tricks)s played), but %(entered)s.",
+                name=name,
+                cards=_cards(hand[name]),
+                dealt=DEAL_SIZE,
+                drawn=drawn[name],
+                tricks=len(tricks),
+                entered=_entered(len(left[name])),
             )
+            warnings.append(text)
     return warnings
 
 
-def _cards(n: int) -> str:
-    return "1 card" if n == 1 else f"{n} cards"
+def _cards(n: int) -> Text:
+    return Plural("%(num)d card", "%(num)d cards", n)
 
 
-def _entered(n: int) -> str:
+def _entered(n: int) -> Text:
     """How many held cards are entered for a player, as the end of a sentence."""
     if n == 0:
-        return "none are entered"
-    return "1 is entered" if n == 1 else f"{n} are entered"
+        return Text("none are entered")
+    return Plural("%(num)d is entered", "%(num)d are entered", n)
 
 
 def revoke_warnings(
@@ -625,18 +697,30 @@ def revoke_warnings(
         for name, card in trick.plays:
             proof = void[name].pop(card.suit, None) if void[name] else None
             if proof is not None:
-                warnings.append(
-                    f"{name} played off-suit to a {SUIT_NAMES[card.suit]} lead in trick "
-                    f"{proof}, then played {card.symbol} in trick {number} without drawing in "
-                    "between: a likely revoke."
+                # Translators: %(suit)s is a suit's name (hearts), %(card)s a card (K♥)
+                text = gettext(
+                    "%(name)s played off-suit to a %(suit)s lead in trick "
+                    "%(proof)s, then played %(card)s in trick %(number)s without drawing in "
+                    "between: a likely revoke.",
+                    name=name,
+                    suit=Text(SUIT_NAMES[card.suit]),
+                    proof=proof,
+                    card=card.symbol,
+                    number=number,
                 )
+                warnings.append(text)
         for name in trick.off_suit if trick.plays else ():  # quick tricks don't say the suit
             void[name][trick.led_suit] = number
         if not trick.plays and k > 0 and tricks[k - 1].winner in trick.off_suit:
             leader = tricks[k - 1].winner
             warnings.append(
-                f"Trick {number} says {leader} played off-suit, but {leader} won trick "
-                f"{k} and so led this one."
+                gettext(
+                    "Trick %(number)s says %(leader)s played off-suit, but %(leader)s won trick "
+                    "%(previous)s and so led this one.",
+                    number=number,
+                    leader=leader,
+                    previous=k,
+                )
             )
         for name in draws[k]:
             void[name].clear()
@@ -645,9 +729,15 @@ def revoke_warnings(
             proof = void[name].pop(card.suit, None)
             if proof is not None:
                 warnings.append(
-                    f"{name} played off-suit to a {SUIT_NAMES[card.suit]} lead in trick "
-                    f"{proof}, yet still holds {card.symbol} at the end without drawing since: "
-                    "a likely revoke."
+                    gettext(
+                        "%(name)s played off-suit to a %(suit)s lead in trick "
+                        "%(proof)s, yet still holds %(card)s at the end without drawing since: "
+                        "a likely revoke.",
+                        name=name,
+                        suit=Text(SUIT_NAMES[card.suit]),
+                        proof=proof,
+                        card=card.symbol,
+                    )
                 )
     return warnings
 
@@ -722,9 +812,18 @@ def game_result(players, totals, deals, ended, settings) -> dict:
 def _standing_message(result: dict, totals: dict, settings: dict, progress: Progress) -> str:
     target = int(settings.get("target", TARGET))
     if result["finished"]:
-        return f"{win_text(result['winners'])}: closest to {target} (S-D5)."
+        return gettext(
+            "%(winners)s: closest to %(target)s (S-D5).",
+            winners=win_text(result["winners"]),
+            target=target,
+        )
     left = max(int(settings.get("deals", DEALS)) - progress.deals_played, 0)
-    return f"{left} deal{'s' if left != 1 else ''} to go; closest to {target} wins."
+    return ngettext(
+        "%(num)d deal to go; closest to %(target)s wins.",
+        "%(num)d deals to go; closest to %(target)s wins.",
+        left,
+        target=target,
+    )
 
 
 def _standing_view(result: dict, totals: dict, settings: dict, players: list[str]) -> dict:

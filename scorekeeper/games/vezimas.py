@@ -17,7 +17,7 @@ from typing import NamedTuple
 from .. import validate as v
 from ..cards import Card, piquet_deck
 from ..errors import RuleError
-from ..messages import N_
+from ..messages import N_, Text, gettext, ngettext
 from . import catalog, results
 from .standings import Progress, names_text, win_text
 
@@ -158,22 +158,47 @@ def explain(situation: Situation) -> str:
     top, own = situation.top, situation.own_trump
     case = beat_case(situation)
     if case == 1:
-        return f"{top} is of your own trump: only a higher {own} beats it."
-    if case == 2:
-        return (
-            f"{top} is the trump of {situation.next_player}, the next player: "
-            f"only one of your trumps ({own}) beats it."
+        # Translators: %(top)s is a card (QH), %(own)s a suit letter (H)
+        return gettext(
+            "%(top)s is of your own trump: only a higher %(own)s beats it.", top=top, own=own
         )
-    text = f"A higher {top.suit} or any of your trumps ({own}) beats {top}."
+    if case == 2:
+        return gettext(
+            "%(top)s is the trump of %(next)s, the next player: "
+            "only one of your trumps (%(own)s) beats it.",
+            top=top,
+            next=situation.next_player,
+            own=own,
+        )
+    # Translators: %(suit)s and %(own)s are suit letters (S, H), %(top)s a card (QS)
+    text = gettext(
+        "A higher %(suit)s or any of your trumps (%(own)s) beats %(top)s.",
+        suit=top.suit,
+        own=own,
+        top=top,
+    )
     if situation.free_because_out:  # V-D3: an out player's suit is free
-        text += f" {top.suit} is free because {situation.free_because_out} is out."
+        text += " " + gettext(
+            "%(suit)s is free because %(name)s is out.",
+            suit=top.suit,
+            name=situation.free_because_out,
+        )
     return text
 
 
 def verdict(situation: Situation, card: Card) -> str:
     """One sentence: does it beat, and why."""
-    verb = "beats" if can_beat(situation, card) else "does not beat"
-    return f"{card} {verb} {situation.top}. {explain(situation)}"
+    if can_beat(situation, card):
+        # Translators: %(why)s is the sentence of the rule that decides it
+        return gettext(
+            "%(card)s beats %(top)s. %(why)s", card=card, top=situation.top, why=explain(situation)
+        )
+    return gettext(
+        "%(card)s does not beat %(top)s. %(why)s",
+        card=card,
+        top=situation.top,
+        why=explain(situation),
+    )
 
 
 def verify_beat(situation: Situation, card: Card) -> None:
@@ -193,12 +218,16 @@ def next_to_answer(players: Sequence[str], out: Iterable[str], player: str) -> s
     gone = set(out)
     if player in gone:
         raise RuleError(
-            f"{player} is out of this deal: a player with no cards cannot play.", "player"
+            "%(player)s is out of this deal: a player with no cards cannot play.",
+            "player",
+            player=player,
         )
     nxt = next_clockwise(players, player, gone)
     if nxt is None:
         raise RuleError(
-            f"Only {player} still holds cards: the deal is over and {player} gets the cart.", "out"
+            "Only %(player)s still holds cards: the deal is over and %(player)s gets the cart.",
+            "out",
+            player=player,
         )
     return nxt
 
@@ -268,8 +297,9 @@ def read_card(value: object, path: str) -> Card:
     card = v.card(value, path)
     if card not in DECK:
         raise RuleError(
-            f"{card} is not in the Vežimas deck, which has only 9, 10, J, Q, K and A of each suit.",
+            "%(card)s is not in the Vežimas deck, which has only 9, 10, J, Q, K and A of each suit.",
             path,
+            card=card,
         )
     return card
 
@@ -282,11 +312,15 @@ def read_trumps(value: object, players: list[str]) -> dict[str, str]:
     for name in players:
         path = v.join("trumps", name)
         if name not in raw:
-            raise RuleError(f"{name} has no trump; every player owns one suit.", path)
+            raise RuleError("%(name)s has no trump; every player owns one suit.", path, name=name)
         suit = v.suit(raw[name], path)
         if suit in owner_of:
             raise RuleError(
-                f"{suit} cannot be the trump of both {owner_of[suit]} and {name}.", path
+                "%(suit)s cannot be the trump of both %(owner)s and %(name)s.",
+                path,
+                suit=suit,
+                owner=owner_of[suit],
+                name=name,
             )
         owner_of[suit] = name
         trumps[name] = suit
@@ -300,8 +334,12 @@ def verify_trumps_follow_v_d1(trumps: dict, clubs: str | None, players: list[str
     expected = assign_trumps(players, clubs)
     if trumps != expected:
         shown = ", ".join(f"{name} {suit}" for name, suit in expected.items())
+        # Translators: %(clubs)s is a player; %(shown)s lists "name: suit"
         raise RuleError(
-            f"After {clubs} (clubs) the next players clockwise take S, H, D: {shown}.", "trumps"
+            "After %(clubs)s (clubs) the next players clockwise take S, H, D: %(shown)s.",
+            "trumps",
+            clubs=clubs,
+            shown=shown,
         )
 
 
@@ -312,7 +350,7 @@ def read_out(value: object, players: list[str]) -> list[str]:
         path = v.join("out", index)
         name = v.player(item, path, players)
         if name in out:
-            raise RuleError(f"{name} is listed twice in 'out'.", path)
+            raise RuleError("%(name)s is listed twice in 'out'.", path, name=name)
         out.append(name)
     return out
 
@@ -390,14 +428,16 @@ def beat_kind(request: object) -> dict:
     if "card" in req:
         card = read_card(req["card"], "card")
         if card == top:
-            raise RuleError(f"{card} is the top card itself; there is only one deck.", "card")
+            raise RuleError(
+                "%(card)s is the top card itself; there is only one deck.", "card", card=card
+            )
         return {"legal": can_beat(situation, card), **answer, "reason": verdict(situation, card)}
     hand = read_hand(req["hand"], top)
     found = [str(card) for card in beaters(situation, hand)]
     return {"beaters": found, **answer, "reason": explain(situation)}
 
 
-NOTHING_TO_BEAT = (
+NOTHING_TO_BEAT = N_(
     "Nothing to beat: the previous player went out with a beat, so any card may be laid."
 )
 
@@ -407,9 +447,15 @@ def nothing_to_beat(req: dict, players: list[str], out: list[str], player: str) 
     answer = {"case": 0, "next_player": next_to_answer(players, out, player)}
     if "card" in req:
         card = read_card(req["card"], "card")
-        return {"legal": True, **answer, "reason": f"{card} may be laid. {NOTHING_TO_BEAT}"}
+        return {
+            "legal": True,
+            **answer,
+            "reason": gettext(
+                "%(card)s may be laid. %(why)s", card=card, why=Text(NOTHING_TO_BEAT)
+            ),
+        }
     hand = read_hand(req["hand"], None)
-    return {"beaters": [str(card) for card in hand], **answer, "reason": NOTHING_TO_BEAT}
+    return {"beaters": [str(card) for card in hand], **answer, "reason": gettext(NOTHING_TO_BEAT)}
 
 
 def deal_kind(request: object) -> dict:
@@ -500,21 +546,39 @@ def _standing_message(result: dict, totals: dict, settings: dict, progress: Prog
     winners, losers = result["winners"], result["losers"]
     if settings.get("tally") == LETTER_TALLY:
         if not result["finished"]:
-            return f"Each deal's loser takes the next letter of {WORD}; completing it loses (V-D6)."
+            return gettext(
+                "Each deal's loser takes the next letter of %(word)s; completing it loses (V-D6).",
+                word=WORD,
+            )
         if WORD_COMPLETED in result["reason"]:
-            text = f"{losers[0]} completed {WORD} and loses the session (V-D6)."
-            return text + (f" {win_text(winners)} with the fewest letters." if winners else "")
-        unit, rule = "letters", "V-D6"
+            text = gettext(
+                "%(name)s completed %(word)s and loses the session (V-D6).",
+                name=losers[0],
+                word=WORD,
+            )
+            if not winners:
+                return text
+            return (
+                text
+                + " "
+                + gettext("%(winners)s with the fewest letters.", winners=win_text(winners))
+            )
+        if not winners:
+            return gettext("Everyone has as many letters: nobody wins or loses (V-D6).")
+        text = gettext("%(winners)s with the fewest letters (V-D6).", winners=win_text(winners))
     else:
         if not result["finished"]:
-            return "Fewest carts wins; end the session when you stop."
-        unit, rule = "carts", "V-D4"
-    if not winners:
-        return f"Everyone has as many {unit}: nobody wins or loses ({rule})."
-    text = f"{win_text(winners)} with the fewest {unit} ({rule})."
+            return gettext("Fewest carts wins; end the session when you stop.")
+        if not winners:
+            return gettext("Everyone has as many carts: nobody wins or loses (V-D4).")
+        text = gettext("%(winners)s with the fewest carts (V-D4).", winners=win_text(winners))
     if losers:
-        verb = "has" if len(losers) == 1 else "have"
-        text += f" {names_text(losers)} {verb} the most."
+        text += " " + ngettext(
+            "%(names)s has the most.",
+            "%(names)s have the most.",
+            len(losers),
+            names=names_text(losers),
+        )
     return text
 
 

@@ -327,6 +327,6 @@ def _house_rules():
 
 
 def new_submission_id() -> str:
-    from .tables import new_submission_id  # tables imports the screens
+    from .db import new_submission_id
 
     return new_submission_id()

@@ -462,7 +462,7 @@ def roll(key: str):
         refusal = screens.Refusal.of(exc)
         return screens.answer(screen, table, access, s.tap_log(table.id, DRAFT), refusal=refusal)
     if after_tap(s, table, log, tap.action):
-        from .tables import live_fragments
+        from .board import live_fragments
 
         return live_fragments(table, access)
     return screens.answer(screen, table, access, log)

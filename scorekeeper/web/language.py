@@ -8,7 +8,8 @@ from flask import Blueprint, Response, abort, request, url_for
 
 from .. import i18n
 from ..i18n import gettext as _
-from . import tables
+from .board import see_other, table_url
+from .db import get_store, load
 
 bp = Blueprint("language", __name__)
 
@@ -73,9 +74,9 @@ def choose():
 @bp.post("/t/<key>/language")
 def table_language(key: str):
     """The table speaks ``language`` on every phone that has not chosen its own."""
-    table, _access = tables.load(key, write=True)
+    table, _access = load(key, write=True)
     language = _chosen(allow_none=False)
-    tables.get_store().set_language(
+    get_store().set_language(
         table.id, language, submission_id=request.form.get("submission_id") or None
     )
-    return tables.see_other(tables.table_url(table))
+    return see_other(table_url(table))

@@ -37,6 +37,8 @@ from ..i18n import gettext as _
 from ..summary import TableSummary
 from . import pegs_view as view
 from . import screens
+from .board import after_write, live_fragments, render_board, wants_partial
+from .db import get_store, new_submission_id
 from .pegs_table import (
     APPLY_KIND,
     BOARD_KIND,
@@ -55,14 +57,6 @@ from .pegs_table import (
 )
 from .pegs_view import bump_note, hand_codes, rank_of
 from .screens import Refusal
-from .tables import (
-    after_write,
-    get_store,
-    live_fragments,
-    new_submission_id,
-    render_board,
-    wants_partial,
-)
 
 bp = Blueprint("pegs", __name__, url_prefix="/t/<key>/pegs")
 # what the rest of the app and the tests read of the screen

@@ -14,7 +14,7 @@ from ..games import catalog
 from ..games import pegs as engine
 from ..games.play.pegs import PegsRace, next_seat
 from ..i18n import gettext as _
-from .tables import get_store
+from .db import get_store
 
 APPLY_KIND = "pegs-apply"
 BOARD_KIND = "pegs-board"  # a correction (or a discard): the whole new state, no points

@@ -2,7 +2,8 @@
 the in-app Rules pages. (``printing`` imports WeasyPrint only when it renders.)
 
 Both table links may read here: printing a sheet changes nothing, so the watch
-link gets the same downloads as the scorer link. PDFs come from
+link gets the same downloads as the scorer link. Every PDF is printed in the
+request's language (``printing.request_language``), as the Rules page is shown. PDFs come from
 ``printing``'s per-app cache; a repeated download is a lookup, and a browser that
 sends the ETag back gets a 304 without the body.
 """
@@ -15,10 +16,12 @@ from .. import printing, rulecards
 from ..games import catalog
 from ..i18n import gettext as _
 from ..store import Table
-from .tables import get_store, load
+from .db import get_store, load
 
 bp = Blueprint("prints", __name__)
-bp.add_app_template_filter(rulecards.markup, "rules_markup")
+# the rule card's texts (N_ msgids) in the page's language, as the printed card has them
+bp.add_app_template_filter(printing.translated_markup, "rules_markup")
+bp.add_app_template_filter(printing.translated, "translated")
 
 
 @bp.errorhandler(printing.RenderBusy)
@@ -108,13 +111,17 @@ def table_rules(key: str):
 @bp.get("/print/<slug>/rule-card.pdf")
 def rule_card_pdf(slug: str):
     _game_or_404(slug)
-    return pdf_response(printing.rule_card(slug), private=False)
+    return pdf_response(
+        printing.rule_card(slug, language=printing.request_language()), private=False
+    )
 
 
 @bp.get("/print/<slug>/score-sheet.pdf")
 def blank_sheet_pdf(slug: str):
     _game_or_404(slug)
-    return pdf_response(printing.blank_sheet(slug), private=False)
+    return pdf_response(
+        printing.blank_sheet(slug, language=printing.request_language()), private=False
+    )
 
 
 # ---------------------------------------------------------------- a table's PDFs
@@ -123,16 +130,21 @@ def blank_sheet_pdf(slug: str):
 @bp.get("/t/<key>/rule-card.pdf")
 def table_rule_card_pdf(key: str):
     table, _access = load(key)
-    return pdf_response(printing.rule_card(table.game, table), private=True)
+    language = printing.request_language()
+    return pdf_response(printing.rule_card(table.game, table, language), private=True)
 
 
 @bp.get("/t/<key>/score-sheet.pdf")
 def filled_sheet_pdf(key: str):
     table, _access = load(key)
-    return pdf_response(printing.filled_sheet(get_store(), table), private=True)
+    language = printing.request_language()
+    return pdf_response(printing.filled_sheet(get_store(), table, language), private=True)
 
 
 @bp.get("/t/<key>/blank-sheet.pdf")
 def table_blank_sheet_pdf(key: str):
     table, _access = load(key)
-    return pdf_response(printing.blank_sheet(table.game, get_store(), table), private=True)
+    language = printing.request_language()
+    return pdf_response(
+        printing.blank_sheet(table.game, get_store(), table, language), private=True
+    )

@@ -23,7 +23,6 @@ phone (see static/app.js, ``data-view``), and every tap names its player.
 from __future__ import annotations
 
 import functools
-import importlib
 import json
 import re
 import threading
@@ -33,17 +32,25 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint, abort, current_app, g, render_template, request
-from jinja2 import TemplateNotFound
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup, escape
 
-from .. import api, i18n, store
+from .. import api, store
 from ..cards import Card, parse_card
 from ..errors import RuleError
 from ..games import catalog
 from ..games.play import Refused, Tap, replay, state_type
 from ..i18n import gettext as _
 from ..summary import TableSummary, summarize
+from .board import after_write, live_fragments, render_board, see_other, table_url, wants_partial
+from .db import get_store
+
+# what the game screens and the app read here (their modules, guards and panels)
+from .game_screens import after_history as after_history
+from .game_screens import draft_renamer as draft_renamer
+from .game_screens import game_module as game_module
+from .game_screens import only_tables_of as only_tables_of
+from .game_screens import panel as panel
 
 
 def __getattr__(name: str):
@@ -73,85 +80,37 @@ def record(
     """Score a request with its engine and store it as one entry.
 
     Raises RuleError (the engine refuses: nothing stored) or store.Conflict.
-    ``replaces``: provisional entries (e.g. marriages shown during a Cowboy deal)
-    that this entry takes over, in the same transaction. ``based_on_version`` and
-    ``based_on_draft``: see ``Store.add_entry``.
+    ``supersedes``: an edit of that entry (``Store.edit_entry``); ``close_draft``: the
+    draft the entry ends (``Store.close_draft_with_entry``); else a new entry
+    (``Store.add_entry``). ``replaces``: provisional entries (e.g. marriages shown during
+    a Cowboy deal) that this entry takes over, in the same transaction.
+    ``based_on_version`` and ``based_on_draft``: see ``Store.add_entry``.
     """
     result = api.evaluate(kind, request_json)
     ids = {p.name: p.id for p in s.players(table.id)}
     points = {
         ids[name]: pts for name, pts in api.points_of(kind, result).items() if pts and name in ids
     }
-    return s.add_entry(
-        table.id,
-        round_number,
-        kind,
-        request_json,
-        result,
-        points,
-        submission_id=submission_id,
-        supersedes=supersedes,
-        exclusive_round=exclusive and supersedes is None,
-        close_draft=close_draft,
-        replaces=replaces,
-        based_on_version=based_on_version,
-        based_on_draft=based_on_draft,
-    )
-
-
-def game_module(slug: str):
-    """The game's screen module, where its record says (``Game.screen_module``)."""
-    module = importlib.import_module(catalog.GAMES[slug].screen_module)
-    if not getattr(module.bp, "_game_guarded", False):
-        # every route of a game's screen answers only for a table of that game
-        module.bp.before_request(only_tables_of(slug))
-        module.bp._game_guarded = True
-    return module
-
-
-def draft_renamer(slug: str):
-    """The game's ``rename_in_draft``, if its drafts name players (others use seats or ids)."""
-    if slug not in catalog.GAMES:
-        return None
-    return getattr(game_module(slug), "rename_in_draft", None)
-
-
-def only_tables_of(slug: str):
-    def guard():
-        from .tables import get_store  # tables imports this module
-
-        key = (request.view_args or {}).get("key")
-        try:
-            table, access = get_store().table_by_key(key)
-        except store.NotFound:
-            abort(404)
-        if table.game != slug:
-            abort(404)
-        i18n.table_loaded(table)
-        g.screen_table = (table, access)  # read once per request: a tap is kept cheap
-
-    return guard
-
-
-def _template_exists(name: str) -> bool:
-    try:
-        current_app.jinja_env.get_template(name)
-        return True
-    except TemplateNotFound:
-        return False
-
-
-def panel(table: store.Table, summary: TableSummary, access: str) -> dict | None:
-    """The game screen's context for the table page, or None when it has none."""
-    module = game_module(table.game)
-    build = getattr(module, "panel_context", None)
-    if build is None:
-        return None
-    screen = dict(build(table, summary, access))
-    screen.setdefault("template", f"games/{table.game}/_panel.html")
-    live = f"games/{table.game}/_live.html"
-    screen.setdefault("live_template", live if _template_exists(live) else None)
-    return screen
+    scored = (kind, request_json, result, points, submission_id)
+    checks = {
+        "replaces": replaces,
+        "based_on_version": based_on_version,
+        "based_on_draft": based_on_draft,
+    }
+    if supersedes is not None:
+        return s.edit_entry(
+            table.id,
+            supersedes,
+            *scored,
+            round_number=round_number,
+            close_draft=close_draft,
+            **checks,
+        )
+    if close_draft is not None:
+        return s.close_draft_with_entry(
+            table.id, close_draft, round_number, *scored, exclusive_round=exclusive, **checks
+        )
+    return s.add_entry(table.id, round_number, *scored, exclusive_round=exclusive, **checks)
 
 
 # ---------------------------------------------------------------- template helpers
@@ -194,8 +153,6 @@ def register_template_helpers(app) -> None:
 
 
 def store_of() -> store.Store:
-    from .tables import get_store  # tables imports this module
-
     return get_store()
 
 
@@ -385,26 +342,6 @@ def offer_edit(kind: str, endpoint: str) -> None:
     _EDITS[kind] = endpoint
 
 
-def after_history(s: store.Store, table: store.Table, entry_id: int, action: str) -> None:
-    """After an undo or redo of an entry in the history: the game module's
-    ``follow_history(store, table, entry id, action)``, when the game saves a deal as
-    several entries that count together (an edited Kvanta round)."""
-    if table.game in catalog.GAMES:
-        follow = getattr(game_module(table.game), "follow_history", None)
-        if follow is not None:
-            follow(s, table, entry_id, action)
-
-
-def add_history_lines(table: store.Table, history: list, details: dict) -> None:
-    """The game module's ``history_lines(table, history)``: more lines for rows of the
-    history (by entry id), of what its entries do not hold (a Kvanta round's dice)."""
-    if table.game in catalog.GAMES:
-        lines = getattr(game_module(table.game), "history_lines", None)
-        for entry_id, more in (lines(table, history) if lines else {}).items():
-            if entry_id in details:
-                details[entry_id]["lines"] = [*details[entry_id]["lines"], *more]
-
-
 def reopen_endpoint(kind: str, entry: store.Entry | None = None) -> str | None:
     """The Edit route for a saved entry of ``kind``, when its screen can reopen it."""
     for screen in _SCREENS.values():
@@ -487,8 +424,6 @@ def view_of(
     screen: TapScreen, table: store.Table, access: str, log: store.TapLog, state=None, summary=None
 ) -> View:
     """The View of a draft as stored, or of a deal not begun (no draft yet)."""
-    from .tables import get_store
-
     data = log.data
     if data is None or "context" not in data:
         context = screen.new_deal(get_store(), table, summary)
@@ -516,8 +451,6 @@ def _valid_prefix(screen: TapScreen, table: store.Table, data: dict) -> list[dic
 
 def screen_panel(screen: TapScreen, table: store.Table, summary: TableSummary, access: str) -> dict:
     """The panel on the table page (``panel_context``): the draft as every phone sees it."""
-    from .tables import get_store
-
     log = get_store().tap_log(table.id, screen.draft)
     return screen.view(view_of(screen, table, access, log, summary=summary))
 
@@ -535,8 +468,6 @@ def answer(
     refusal, a notice) in the panel's message area; with the poll's marker at the new
     table version when the phone had seen the one before (else the poll fetches what
     another phone changed). Without htmx: the table page (a redirect after a good tap)."""
-    from .tables import live_fragments, render_board, see_other, table_url, wants_partial
-
     status = refusal.status if refusal else 200
     messages = {}
     if refusal is not None:
@@ -644,8 +575,6 @@ def _after_tap(screen: TapScreen, s: store.Store, table: store.Table, log, tap_i
 def tap_route(key: str):
     """One tap: added to the deal's log inside the write lock (a replayed id once), or
     refused with nothing stored."""
-    from .tables import get_store
-
     table, access, screen = request_screen()
     s = get_store()
     made: dict = {}
@@ -671,8 +600,6 @@ def tap_route(key: str):
         )
     try:
         if _after_tap(screen, s, table, log, tap.id):
-            from .tables import live_fragments
-
             return live_fragments(table, access)
     except (RuleError, store.StoreError) as exc:
         return answer(screen, table, access, log, refusal=Refusal.of(exc))
@@ -685,8 +612,6 @@ def tap_route(key: str):
 
 
 def _undo_or_redo(which: str):
-    from .tables import get_store
-
     table, access, screen = request_screen()
     s = get_store()
     tap_id = request.form.get("tap_id") or ""
@@ -700,8 +625,6 @@ def _undo_or_redo(which: str):
         change = s.undo_tap if which == "undo" else s.redo_tap
         log = change(table.id, screen.draft, tap_id)
         if _after_tap(screen, s, table, log, tap_id):
-            from .tables import live_fragments
-
             return live_fragments(table, access)
     except (Refusal, RuleError, store.StoreError) as exc:
         return answer(
@@ -762,16 +685,12 @@ def save_into_entry(
 
 
 def _board_refusal(table: store.Table, access: str, refusal: Refusal):
-    from .tables import render_board
-
     key = "screen_notice" if refusal.notice else "screen_error"
     return render_board(table, access, refusal.status, **{key: refusal.message})
 
 
 def save_route(key: str):
     """Close the deal: one entry (superseding the one reopened, for an edit)."""
-    from .tables import after_write, get_store
-
     table, access, screen = request_screen()
     s = get_store()
     submission_id = request.form.get("submission_id") or None
@@ -798,8 +717,6 @@ def save_route(key: str):
 
 def edit_route(key: str, entry_id: int):
     """Edit: a saved entry's tap log back on the screen, every card as it was."""
-    from .tables import after_write, get_store
-
     table, access, screen = request_screen()
     s = get_store()
     try:
@@ -824,8 +741,6 @@ def edit_route(key: str, entry_id: int):
 
 def discard_route(key: str):
     """Give up an edit (or a deal begun): the draft is dropped, the saved entry stays."""
-    from .tables import after_write, get_store
-
     table, access, screen = request_screen()
     s = get_store()
     try:

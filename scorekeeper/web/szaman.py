@@ -439,7 +439,7 @@ def view(v: screens.View) -> dict:
 
 
 def screens_submission_id() -> str:
-    from .tables import new_submission_id
+    from .db import new_submission_id
 
     return new_submission_id()
 

@@ -7,23 +7,14 @@ submission id, so a retried post returns what was stored the first time.
 
 from __future__ import annotations
 
-import csv
-import functools
-import io
 import json
 import re
-import secrets
-import threading
-from collections import OrderedDict
-from collections.abc import Callable
 from datetime import UTC, datetime
 
 from flask import (
     Blueprint,
     Response,
     abort,
-    current_app,
-    make_response,
     render_template,
     request,
     url_for,
@@ -31,14 +22,25 @@ from flask import (
 from flask_babel import format_date
 
 from .. import api, i18n, store, validate
-from ..app import csrf, htmx
 from ..errors import RuleError
 from ..games import catalog
 from ..games.standings import NON_DEAL_KINDS
 from ..i18n import gettext as _
-from ..summary import history_row, summarize
+from ..store import history_csv
+from ..summary import history_row
 from ..validate import MAX_NAME
 from . import breakdown, screens
+from .board import (
+    after_write,
+    live_fragments,
+    render_board,
+    see_other,
+    table_context,
+    wants_partial,
+    with_details,
+)
+from .db import _thread_stores as _thread_stores  # read by tests
+from .db import get_store, load, new_submission_id, store_for
 
 bp = Blueprint("tables", __name__)
 bp.add_app_template_filter(breakdown.points, "points")
@@ -46,232 +48,7 @@ bp.add_app_template_filter(breakdown.signed, "signed")
 bp.add_app_template_global(breakdown.sheet_chart, "totals_chart_of")  # the filled sheet's
 
 MANUAL = "manual-points"
-HISTORY_SHOWN = 20  # rounds on the table page
 HISTORY_PAGE = 50  # rounds on a page of the history
-
-
-# ---------------------------------------------------------------- helpers
-
-
-# One connection per server thread and database, kept between requests: opening
-# SQLite and setting its pragmas on every request would cost more than most pages.
-_thread_stores = threading.local()
-STORES_PER_THREAD = 4
-
-
-def get_store() -> store.Store:
-    return store_for(current_app.config)
-
-
-def store_for(config) -> store.Store:
-    """This thread's store of the app's database (``get_store`` outside a request)."""
-    path = config["DATABASE"]
-    stores: OrderedDict[str, store.Store] = getattr(_thread_stores, "stores", None) or OrderedDict()
-    _thread_stores.stores = stores
-    found = stores.get(path)
-    if found is None:
-        synchronous = config["SQLITE_SYNCHRONOUS"]
-        # never made here (create=False): the app made it at start, so a missing file
-        # was removed or moved, which is refused (503), not answered from an empty one
-        found = stores[path] = store.Store(
-            store.connect(path, synchronous, create=False), **store.caps(config)
-        )
-        while len(stores) > STORES_PER_THREAD:  # tests open many databases in one thread
-            stores.popitem(last=False)[1].close()
-    stores.move_to_end(path)
-    if found.db.conn.in_transaction:  # never carry a half-done write into a new request
-        found.db.conn.execute("ROLLBACK")
-    return found
-
-
-def new_submission_id() -> str:
-    return secrets.token_urlsafe(16)
-
-
-def load(key: str, write: bool = False) -> tuple[store.Table, str]:
-    try:
-        table, access = get_store().table_by_key(key)
-    except store.NotFound:
-        abort(404)
-    i18n.table_loaded(table)
-    if write and access != "score":
-        abort(
-            403, description=_("This is the watch link: it shows the table but cannot change it.")
-        )
-    return table, access
-
-
-def wants_partial() -> bool:
-    return bool(htmx) and not htmx.boosted
-
-
-def table_url(table: store.Table, access: str = "score") -> str:
-    key = table.scorer_key if access == "score" else table.watch_key
-    return url_for("tables.table_page", key=key)
-
-
-@functools.lru_cache(maxsize=256)
-def qr_svg(url: str) -> str:
-    import segno
-
-    return segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#111", light="#fff")
-
-
-def table_context(table: store.Table, access: str, **extra) -> dict:
-    """Everything the table page shows, computed from the stored history."""
-    s = get_store()
-    summary = summarize(s, table, HISTORY_SHOWN)
-    base = request.host_url.rstrip("/")
-    ctx = {
-        "table": table,
-        "game": summary.game,
-        "access": access,
-        "can_write": access == "score",
-        "players": summary.players,
-        "totals": summary.totals,
-        "standings": summary.standings,
-        # the page shows the latest rounds, so it costs the same at round 5 or 5,000
-        "history": summary.history,
-        "history_hidden": summary.history_hidden,
-        "has_entries": bool(summary.entries),
-        "next_round": s.next_round(table.id),
-        "version": table.version,
-        "scorer_url": base + url_for("tables.table_page", key=table.scorer_key),
-        "watch_url": base + url_for("tables.table_page", key=table.watch_key),
-        "submission_id": new_submission_id(),
-        "pad": None,
-        "pad_errors": {},
-        "message": None,
-        "error": None,
-    }
-    ctx["screen"] = screens.panel(table, summary, access)
-    with_details(ctx, summary.history_hidden > 0)
-    ctx.update(extra)
-    return ctx
-
-
-def with_details(ctx: dict, earlier: bool, later: dict | None = None) -> None:
-    """The history's breakdowns and running totals, and the chart of the rounds it
-    shows (no more: a long table's page reads only its latest rows). ``earlier``:
-    older rows exist beyond those shown; ``later``: what newer live entries add."""
-    details = breakdown.history_details(ctx["history"], ctx["players"], ctx["totals"], later)
-    ctx["history_details"] = details
-    screens.add_history_lines(ctx["table"], ctx["history"], details)
-    ctx["chart"] = breakdown.chart_of(
-        ctx["history"], details, ctx["players"], earlier=earlier, newest=later is None
-    )
-
-
-# Rendered pages are cached per table version: a phone's poll, a reload or a
-# second phone costs a dictionary lookup. What differs per request (the session's
-# CSRF token, fresh submission ids, a one-off message) is filled into the cached
-# HTML through placeholders. Their names are drawn anew in every process, so no
-# name a player types can be one (a player called after a fixed mark would be
-# shown as the viewer's token); the flash mark cannot survive HTML escaping.
-_MARK = secrets.token_hex(8)
-CSRF_MARK = f"__csrf_{_MARK}__"
-SUBMISSION_MARK = f"__submission_{_MARK}__"
-FLASH_MARK = "<!--flash-->"
-MARKS = re.compile(f"({re.escape(CSRF_MARK)}|{re.escape(SUBMISSION_MARK)}|{re.escape(FLASH_MARK)})")
-_rendered: OrderedDict[tuple, list[str]] = OrderedDict()
-_rendered_lock = threading.Lock()
-RENDER_CACHE_SIZE = 512
-
-
-def _render_cached(table: store.Table, access: str, variant: str, render) -> list[str]:
-    """The template ``variant`` for this table version, split at its placeholders: text
-    and marks alternate, so filling it in is one join, not a scan of the whole page
-    per mark. ``render(**placeholders)`` makes it with the marks in the context."""
-    # the table's key too: a row id and version name a table's state only as long as
-    # the database is the same file (a restored or replaced one numbers tables anew)
-    key = (
-        current_app.config["DATABASE"],
-        table.id,
-        table.scorer_key,
-        table.version,
-        access,
-        variant,
-        request.host_url,
-        i18n.cache_key(),
-    )
-    with _rendered_lock:
-        parts = _rendered.get(key)
-        if parts is not None:
-            _rendered.move_to_end(key)
-            return parts
-    parts = MARKS.split(
-        render(csrf_token=lambda: CSRF_MARK, submission_id=SUBMISSION_MARK, flash_mark=FLASH_MARK)
-    )
-    with _rendered_lock:
-        _rendered[key] = parts
-        while len(_rendered) > RENDER_CACHE_SIZE:
-            _rendered.popitem(last=False)
-    return parts
-
-
-def _flash_html(message: str | None, error: str | None) -> str:
-    if not (message or error):
-        return ""
-    return render_template("partials/flash.html", message=message, error=error)
-
-
-def _fill(parts: list[str], message: str | None = None, error: str | None = None) -> str:
-    """A cached page with this request's CSRF token, a fresh submission id and
-    its one-off message."""
-    fill = {
-        CSRF_MARK: csrf.signed_token(),
-        SUBMISSION_MARK: new_submission_id(),
-        FLASH_MARK: _flash_html(message, error),
-    }
-    return "".join([fill[part] if i % 2 else part for i, part in enumerate(parts)])
-
-
-def render_board(
-    table: store.Table,
-    access: str,
-    status: int = 200,
-    message: str | None = None,
-    error: str | None = None,
-    *,
-    fresh: bool = False,
-    **extra,
-):
-    """The board fragment for htmx, the whole page otherwise. ``fresh``: the table was
-    just read, so its version is current; otherwise it is read again (after a write)."""
-    if not fresh:
-        table = get_store().table(table.id)
-    partial = wants_partial()
-    template = "tables/_board_answer.html" if partial else "tables/table.html"
-
-    def render(**ctx_extra) -> str:
-        ctx = table_context(table, access, **ctx_extra)
-        if not partial:
-            ctx["scorer_qr"] = qr_svg(ctx["scorer_url"]) if access == "score" else None
-            ctx["watch_qr"] = qr_svg(ctx["watch_url"])
-        return render_template(template, **ctx)
-
-    if extra:  # a pad with the player's typing or field errors: render as it is
-        html = render(message=message, error=error, **extra)
-        return make_response(html, status)
-    parts = _render_cached(table, access, template, render)
-    return make_response(_fill(parts, message, error), status)
-
-
-def see_other(location: str) -> Response:
-    """The answer to a form post that changed something: go (back) to ``location``.
-    No body: a browser follows a 303 at once, and werkzeug's "Redirecting..." page
-    costs more to build than the rest of the answer."""
-    return Response(status=303, headers={"Location": location})
-
-
-def after_write(table: store.Table, access: str = "score", **extra):
-    """The board for htmx, else a redirect to the table page (which shows no
-    message: a ``message`` given as a function is then never made)."""
-    if wants_partial():
-        if callable(extra.get("message")):
-            extra["message"] = extra["message"]()
-        return render_board(table, access, **extra)
-    return see_other(table_url(table))
 
 
 # ---------------------------------------------------------------- home and create
@@ -364,7 +141,7 @@ def parse_table_form(form) -> tuple[dict, dict]:
             errors["name"] = exc.message
     table_name = table_name or _(
         "%(game)s, %(date)s",
-        game=game.name,
+        game=_(game.name),
         date=format_date(datetime.now(UTC), "medium"),
     )
     # the table's language: as chosen, else the one this page speaks
@@ -453,46 +230,6 @@ class UnchangedPoll:
                     start_response("200 OK", list(self.headers))
                     return [b""]
         return self.wsgi_app(environ, start_response)
-
-
-LIVE_TEMPLATE = "tables/_live.html"
-
-
-def live_fragments(
-    table: store.Table,
-    access: str,
-    status: int = 200,
-    *,
-    fresh: bool = False,
-    personal: bool = False,
-    adjust: Callable[[dict], None] | None = None,
-    **extra,
-):
-    """Everything the poll refreshes, out of band and at one table version: the
-    standings, the history, the screen's panel and the poll's marker. The poll's answer,
-    and a game screen's answer to a tap: out of band, each fragment lands on what the
-    page shows when the answer arrives. (A tap answered into the panel it was sent from
-    would land nowhere if the poll had redrawn that panel meanwhile, while the marker
-    told the poll this phone was up to date.)
-
-    ``fresh``: the table was just read; otherwise it is read again, before what it shows.
-    ``adjust(ctx)`` and ``extra``: what this answer shows to this phone alone (a refused
-    tap's message); so does ``personal`` (set in ``g`` by the screen). Without them the
-    fragments are rendered once per version for every phone at the table."""
-    if not fresh:
-        table = get_store().table(table.id)
-    if adjust is None and not extra and not personal:
-        parts = _render_cached(
-            table,
-            access,
-            LIVE_TEMPLATE,
-            lambda **marks: render_template(LIVE_TEMPLATE, **table_context(table, access, **marks)),
-        )
-        return make_response(_fill(parts), status)
-    ctx = table_context(table, access, **extra)
-    if adjust is not None:
-        adjust(ctx)
-    return make_response(render_template(LIVE_TEMPLATE, **ctx), status)
 
 
 def _history_cursor() -> tuple[int, int] | None:
@@ -682,17 +419,19 @@ def add_round(key: str):
     }
     try:
         result = api.evaluate(MANUAL, request_json)
-        outcome = s.add_entry(
-            table.id,
-            round_number,
-            MANUAL,
-            request_json,
-            result,
-            {pid: pts for pid, pts in points.items() if pts},
-            submission_id=submission_id,
-            supersedes=supersedes,
-            exclusive_round=supersedes is None and claimed_round is not None,
-        )
+        scored = (MANUAL, request_json, result, {pid: pts for pid, pts in points.items() if pts})
+        if supersedes is not None:
+            outcome = s.edit_entry(
+                table.id, supersedes, *scored, submission_id, round_number=round_number
+            )
+        else:
+            outcome = s.add_entry(
+                table.id,
+                round_number,
+                *scored,
+                submission_id,
+                exclusive_round=claimed_round is not None,
+            )
     except RuleError as exc:
         return render_board(
             table, access, 422, pad=pad(), error=exc.message, submission_id=new_submission_id()
@@ -856,21 +595,6 @@ def export_json(key: str):
     response = Response(body, mimetype="application/json")
     response.headers["Content-Disposition"] = f'attachment; filename="table-{table.id}.json"'
     return response
-
-
-def history_csv(s: store.Store, table: store.Table) -> str:
-    players = s.players(table.id)
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["round", "kind", "status", "created", *[p.name for p in players]])
-    for e in s.entries(table.id):
-        status = "live" if e.live else "undone or replaced"
-        writer.writerow(
-            [e.round, e.kind, status, e.created, *[e.points.get(p.id, 0) for p in players]]
-        )
-    totals = s.totals(table.id)
-    writer.writerow(["total", "", "", "", *[totals.get(p.id, 0) for p in players]])
-    return out.getvalue()
 
 
 @bp.get("/t/<key>/export.csv")

@@ -26,7 +26,8 @@ from ..games.play.vezimas import DECK, nine_of_diamonds_leads
 from ..i18n import gettext as _
 from ..summary import TableSummary, summarize
 from . import screens
-from .tables import after_write, get_store, load, new_submission_id, render_board
+from .board import after_write, render_board
+from .db import get_store, load, new_submission_id
 
 bp = Blueprint("vezimas", __name__, url_prefix="/t/<key>/vezimas")
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, Self
 
 from ...errors import RuleError
+from ...messages import Text, gettext, speaking
 from .. import catalog
 
 # A tap id is made on the phone: short and URL-safe, so it can sit in a form and a log.
@@ -45,8 +46,10 @@ class Refused(RuleError):
     """A tap the state cannot take: the reason for the player, the field it is about,
     and (from :func:`replay`) the index of the tap in its log."""
 
-    def __init__(self, message: str, path: str = "", index: int | None = None):
-        super().__init__(message, path)
+    def __init__(
+        self, message: str | Text, path: str = "", index: int | None = None, /, **variables: Any
+    ):
+        super().__init__(message, path, **variables)
         self.index = index
 
     def as_dict(self) -> dict:
@@ -79,9 +82,9 @@ class Tap:
             raise Refused("A tap must be a JSON object.", path)
         tap_id, action = raw.get("id"), raw.get("action")
         if not isinstance(tap_id, str) or not TAP_ID.fullmatch(tap_id):
-            raise Refused("A tap needs an id of 1 to 64 letters, digits, - or _.", f"{path}.id")
+            raise Refused("A tap needs an id of 1 to 64 letters, digits, - or _.", path + ".id")
         if not isinstance(action, str) or not action:
-            raise Refused("A tap needs an action.", f"{path}.action")
+            raise Refused("A tap needs an action.", path + ".action")
         args = tuple((k, v) for k, v in raw.items() if k not in ("id", "action"))
         return cls(tap_id, action, args)
 
@@ -112,17 +115,44 @@ def check_arguments(
     names = arguments.get(tap.action)
     if names is None:
         raise Refused(
-            f"{game} has no tap called {tap.action!r}; the taps are {', '.join(arguments)}.",
+            "%(game)s has no tap called %(action)r; the taps are %(arguments)s.",
             ".action",
+            game=game,
+            action=tap.action,
+            arguments=", ".join(arguments),
         )
     given = dict(tap.args)
     for key in given:
         if key not in names:
-            raise Refused(f"The {tap.action} tap has no argument {key!r}.", "." + key)
+            raise Refused(
+                "The %(action)s tap has no argument %(key)r.", "." + key, action=tap.action, key=key
+            )
     for key in (required or {}).get(tap.action, names):
         if key not in given:
-            raise Refused(f"The {tap.action} tap needs its {key}.", "." + key)
+            raise Refused(
+                "The %(action)s tap needs its %(key)s.", "." + key, action=tap.action, key=key
+            )
     return given
+
+
+def per_language(method):
+    """A ``cached_property`` for a value holding sentences (a next step, warnings, an
+    engine's answer): kept once per language spoken, as a state outlives the request
+    that made it (the web layer keeps states between taps) and the next may speak
+    another language."""
+    slot = "_per_language_" + method.__name__
+
+    @functools.wraps(method)
+    def get(self):
+        kept = self.__dict__.get(slot)
+        if kept is None:
+            kept = self.__dict__[slot] = {}
+        key = speaking()
+        if key not in kept:
+            kept[key] = method(self)
+        return kept[key]
+
+    return property(get)
 
 
 def refusing(start):
@@ -135,7 +165,7 @@ def refusing(start):
         except Refused:
             raise
         except RuleError as exc:
-            raise Refused(exc.message, exc.path) from None
+            raise Refused(exc.text, exc.path) from None
 
     return classmethod(started)
 
@@ -174,7 +204,7 @@ def replay(state: State, taps: Iterable[object], *, path: str = "taps") -> State
     seen: set[str] = set()
     for index, raw in enumerate(taps):
         if index >= MAX_TAPS:
-            raise Refused(f"A deal holds at most {MAX_TAPS} taps.", path, index)
+            raise Refused("A deal holds at most %(most)s taps.", path, index, most=MAX_TAPS)
         tap = raw if isinstance(raw, Tap) else Tap.from_json(raw, f"{path}[{index}]")
         if tap.id in seen:
             continue
@@ -186,7 +216,7 @@ def replay(state: State, taps: Iterable[object], *, path: str = "taps") -> State
             raise
         except RuleError as error:
             where = tap_path(f"{path}[{index}]", error.path)
-            raise Refused(error.message, where, index) from None
+            raise Refused(error.text, where, index) from None
         seen.add(tap.id)
     return state
 
@@ -196,16 +226,18 @@ def state_type(game: str) -> type:
     loaded on first use); LookupError for a game without one."""
     record = catalog.GAMES.get(game) if isinstance(game, str) else None
     if record is None:
-        raise LookupError(f"There is no game called {game!r}.")
+        raise LookupError(Text("There is no game called %(game)r.", game=game))
     module, _, name = record.play_state.partition(":")
     if not module:
-        raise LookupError(f"The play state of {game!r} is not available yet.")
+        raise LookupError(Text("The play state of %(game)r is not available yet.", game=game))
     try:
         found = importlib.import_module(module)
     except ModuleNotFoundError as exc:
         if exc.name != module:
             raise
-        raise LookupError(f"The play state of {game!r} is not available yet.") from None
+        raise LookupError(
+            Text("The play state of %(game)r is not available yet.", game=game)
+        ) from None
     return getattr(found, name)
 
 
@@ -219,7 +251,12 @@ def play(game: str, request: object) -> dict:
     for key in request:
         if key not in REQUEST_FIELDS:
             allowed = ", ".join(REQUEST_FIELDS)
-            raise Refused(f"Unknown field {key!r} (allowed here: {allowed}).", str(key))
+            raise Refused(
+                "Unknown field %(key)r (allowed here: %(names)s).",
+                str(key),
+                key=key,
+                names=allowed,
+            )
     if "players" not in request:
         raise Refused("The field 'players' is missing.", "players")
     players, settings = request.get("players"), request.get("settings", {})
@@ -245,13 +282,16 @@ def respond(game: str, raw: bytes | str) -> tuple[dict, int]:
         request = json.loads(text)
         json.dumps(request, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:  # an unpaired \uD800–\uDFFF escape: no answer could name it
-        message = "The request is not valid JSON: it has half a character (an unpaired escape)."
+        message = gettext(
+            "The request is not valid JSON: it has half a character (an unpaired escape)."
+        )
         return {"error": {"message": message, "path": ""}}, 400
     except (UnicodeDecodeError, ValueError, RecursionError):
-        return {"error": {"message": "The request is not valid JSON.", "path": ""}}, 400
+        return {"error": {"message": gettext("The request is not valid JSON."), "path": ""}}, 400
     try:
         return play(game, request), 200
     except RuleError as exc:
         return exc.as_dict(), 422
     except RecursionError:
-        return {"error": {"message": "The request is nested too deeply.", "path": ""}}, 422
+        message = gettext("The request is nested too deeply.")
+        return {"error": {"message": message, "path": ""}}, 422

@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 from ... import validate as v
 from ...cards import ACE, KING, RANKS, SUITS, Card, CardError, parse_card
 from ...errors import RuleError
+from ...messages import N_, Text, gettext, speaking
 from .. import catalog
 from .. import cowboy as engine
 from . import Checks, Refused, Tap
@@ -90,7 +91,12 @@ class Shot:
 def _seat_arg(tap: Tap, name: str, players: tuple[str, ...]) -> int:
     value = tap.get(name)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < len(players):
-        raise Refused(f"{name} must be a seat number from 0 to {len(players) - 1}.", f".{name}")
+        raise Refused(
+            "%(name)s must be a seat number from 0 to %(count)s.",
+            "." + name,
+            name=name,
+            count=len(players) - 1,
+        )
     return value
 
 
@@ -98,9 +104,11 @@ def _card_value(value: object, path: str) -> str:
     try:
         card = parse_card(value)
     except CardError as exc:
-        raise Refused(str(exc), path) from None
+        raise Refused(exc.text, path) from None
     if card.is_joker:
-        raise Refused(f"Wyoming Cowboy is played without jokers; {card} is not in its deck.", path)
+        raise Refused(
+            "Wyoming Cowboy is played without jokers; %(card)s is not in its deck.", path, card=card
+        )
     return str(card)
 
 
@@ -111,30 +119,51 @@ def _card_arg(tap: Tap, name: str = "card") -> str:
 def _cards_arg(tap: Tap, name: str) -> tuple[str, ...]:
     raw = tap.get(name)
     if not isinstance(raw, list) or not raw or len(raw) > MAX_GUN:
-        raise Refused(f"{name} must list the gun's cards (two or three).", f".{name}")
+        raise Refused("%(name)s must list the gun's cards (two or three).", "." + name, name=name)
     cards = tuple(_card_value(c, f".{name}[{i}]") for i, c in enumerate(raw))
     if len(set(cards)) < len(cards):
-        raise Refused("A gun cannot hold one card twice.", f".{name}")
+        raise Refused("A gun cannot hold one card twice.", "." + name)
     return cards
 
 
 def _bool_arg(tap: Tap, name: str) -> bool:
     value = tap.get(name)
     if not isinstance(value, bool):
-        raise Refused(f"{name} must be true or false.", f".{name}")
+        raise Refused("%(name)s must be true or false.", "." + name, name=name)
     return value
 
 
 def _choice_arg(tap: Tap, name: str, options: tuple[str, ...]) -> str:
     value = tap.get(name)
     if value not in options:
-        raise Refused(f"{name} must be one of {', '.join(options)}.", f".{name}")
+        raise Refused(
+            "%(name)s must be one of %(options)s.",
+            "." + name,
+            name=name,
+            options=", ".join(options),
+        )
     return value
 
 
 def _gun(cards) -> tuple[str | None, str]:
     """The gun these cards make (the engine's kind) and its reason."""
     return engine.gun_kind([parse_card(c) for c in cards])
+
+
+# a shot's roles, as a sentence names them
+ROLES = {"attacker": N_("attacker"), "victim": N_("victim")}
+
+
+@dataclass(frozen=True)
+class _Reason:
+    """A finished shot's reason in its record, said in the language of whoever reads
+    the record (the referee's verdict on the board as it was then)."""
+
+    state: Any = field(compare=False, repr=False)
+    shot: Shot
+
+    def __str__(self) -> str:
+        return self.state._verdict(self.shot).get("reason", "")
 
 
 # each action → the arguments it takes (anything else is refused, so typos never pass)
@@ -223,20 +252,29 @@ class CowboyDeal(Checks):
     def apply(self, tap: Tap) -> CowboyDeal:
         allowed = ACTIONS.get(tap.action)
         if allowed is None:
-            raise Refused(f"Wyoming Cowboy has no tap called {tap.action!r}.", ".action")
+            raise Refused(
+                "Wyoming Cowboy has no tap called %(action)r.", ".action", action=tap.action
+            )
         for name, _value in tap.args:
             if name not in allowed:
                 listed = ", ".join(allowed) or "none"
-                raise Refused(f"Unknown argument {name!r} (allowed here: {listed}).", f".{name}")
+                raise Refused(
+                    "Unknown argument %(name)r (allowed here: %(listed)s).",
+                    "." + name,
+                    name=name,
+                    listed=listed,
+                )
         for name in allowed:
             if tap.get(name) is None:
-                raise Refused(f"The tap {tap.action!r} needs {name!r}.", f".{name}")
+                raise Refused(
+                    "The tap %(action)r needs %(name)r.", "." + name, action=tap.action, name=name
+                )
         try:
             return getattr(self, f"_{tap.action}")(tap)
         except Refused:
             raise
         except RuleError as exc:  # the engine's own refusal, e.g. C-D1
-            raise Refused(exc.message, exc.path) from None
+            raise Refused(exc.text, exc.path) from None
 
     # ------------------------------------------------------------ marriages (C-D1)
 
@@ -272,8 +310,14 @@ class CowboyDeal(Checks):
         where = self._where(card)
         if where is not None and where != (seat, zone):
             owner, there = where
-            label = {"held": "hand", "gun": "guns", "tens": "laid-out 10s"}[there]
-            raise Refused(f"{card} is already in {self.players[owner]}'s {label}.", ".card")
+            label = {"held": N_("hand"), "gun": N_("guns"), "tens": N_("laid-out 10s")}[there]
+            raise Refused(
+                "%(card)s is already in %(owner)s's %(label)s.",
+                ".card",
+                card=card,
+                owner=self.players[owner],
+                label=Text(label),
+            )
 
     def _with(self, seat: int, **changes) -> CowboyDeal:
         holdings = list(self.holdings)
@@ -304,13 +348,14 @@ class CowboyDeal(Checks):
         if card in h.building or any(card in g for g in h.guns):
             return self
         if parse_card(card).rank not in GUN_RANKS:
-            raise Refused(f'{card} is never part of a gun (RULES §1 "Guns").', ".card")
+            raise Refused('%(card)s is never part of a gun (RULES §1 "Guns").', ".card", card=card)
         self._place(seat, "gun", card)
         if len(h.building) >= MAX_GUN:
             raise Refused(
-                f"A gun has at most {MAX_GUN} cards, and {' '.join(h.building)} are no gun: "
-                "take one out first.",
+                "A gun has at most %(most)s cards, and %(cards)s are no gun: take one out first.",
                 ".card",
+                most=MAX_GUN,
+                cards=" ".join(h.building),
             )
         building = (*h.building, card)
         if _gun(building)[0] is not None:
@@ -333,7 +378,7 @@ class CowboyDeal(Checks):
         if card in h.tens:
             return self
         if card not in TENS:
-            raise Refused(f"Only 10s are laid out; {card} is not a 10.", ".card")
+            raise Refused("Only 10s are laid out; %(card)s is not a 10.", ".card", card=card)
         self._place(seat, "tens", card)
         return self._with(seat, tens=(*h.tens, card))
 
@@ -347,19 +392,21 @@ class CowboyDeal(Checks):
     def _no_shot(self, what: str) -> None:
         if self.shot is not None:
             raise Refused(
-                f"A shot is being refereed: finish or cancel it before {what}.", ".action"
+                "A shot is being refereed: finish or cancel it before %(what)s.",
+                ".action",
+                what=Text(what),
             )
 
     def _end(self, tap: Tap) -> CowboyDeal:
         seat = _seat_arg(tap, "seat", self.players)
         reason = _choice_arg(tap, "reason", REASONS)
-        self._no_shot("ending the deal")
+        self._no_shot(N_("ending the deal"))
         return replace(self, end=(seat, reason), aim=None)
 
     def _ace_arg(self, tap: Tap) -> str:
         card = _card_arg(tap)
         if card not in ACES:
-            raise Refused(f"Only aces lie on the table; {card} is not an ace.", ".card")
+            raise Refused("Only aces lie on the table; %(card)s is not an ace.", ".card", card=card)
         return card
 
     def _ace_on_table(self, tap: Tap) -> CowboyDeal:
@@ -367,9 +414,14 @@ class CowboyDeal(Checks):
         if card in self.aces:
             return self
         if self.shot is not None and card in self.shot.held:
-            raise Refused(f"The victim of this shot holds {card}.", ".card")
+            raise Refused("The victim of this shot holds %(card)s.", ".card", card=card)
         if self._where(card) is not None:
-            raise Refused(f"{self.players[self._where(card)[0]]} holds {card}.", ".card")
+            raise Refused(
+                "%(name)s holds %(card)s.",
+                ".card",
+                name=self.players[self._where(card)[0]],
+                card=card,
+            )
         return replace(self, aces=tuple(a for a in ACES if a in self.aces or a == card))
 
     def _ace_off_table(self, tap: Tap) -> CowboyDeal:
@@ -384,7 +436,7 @@ class CowboyDeal(Checks):
         gun = _cards_arg(tap, "gun")
         if self.end is not None:
             raise Refused("The deal has ended: nobody shoots any more.", ".action")
-        self._no_shot("the next one")
+        self._no_shot(N_("the next one"))
         if attacker == victim:
             raise Refused("A cowboy cannot shoot at himself.", ".victim")
         kind, why = _gun(gun)
@@ -395,7 +447,7 @@ class CowboyDeal(Checks):
     def _aiming(self) -> Aim:
         if self.end is not None:
             raise Refused("The deal has ended: nobody shoots any more.", ".action")
-        self._no_shot("the next one")
+        self._no_shot(N_("the next one"))
         return self.aim or Aim()
 
     def _aimed(self, aim: Aim) -> CowboyDeal:
@@ -423,12 +475,13 @@ class CowboyDeal(Checks):
         if card in aim.gun:
             return self
         if parse_card(card).rank not in GUN_RANKS:
-            raise Refused(f'{card} is never part of a gun (RULES §1 "Guns").', ".card")
+            raise Refused('%(card)s is never part of a gun (RULES §1 "Guns").', ".card", card=card)
         if len(aim.gun) >= MAX_GUN:
             raise Refused(
-                f"A gun has at most {MAX_GUN} cards, and {' '.join(aim.gun)} are no gun: "
-                "take one out first.",
+                "A gun has at most %(most)s cards, and %(cards)s are no gun: take one out first.",
                 ".card",
+                most=MAX_GUN,
+                cards=" ".join(aim.gun),
             )
         return self._aimed(replace(aim, gun=(*aim.gun, card)))
 
@@ -447,8 +500,11 @@ class CowboyDeal(Checks):
         expected = getattr(self.shot, role)
         if seat != expected:
             raise Refused(
-                f"In this shot the {role} is {self.players[expected]}, not {self.players[seat]}.",
-                f".{name}",
+                "In this shot the %(role)s is %(expected)s, not %(seat)s.",
+                "." + name,
+                role=Text(ROLES[role]),
+                expected=self.players[expected],
+                seat=self.players[seat],
             )
         return self.shot
 
@@ -471,12 +527,12 @@ class CowboyDeal(Checks):
             return self
         if parse_card(card).rank not in SHOT_RANKS:
             raise Refused(
-                f"{card} plays no part in a shot: the referee looks at kings, aces, sixes "
-                "and 3-5-7s.",
+                "%(card)s plays no part in a shot: the referee looks at kings, aces, sixes and 3-5-7s.",
                 ".card",
+                card=card,
             )
         if card in shot.gun or card == shot.turned:
-            raise Refused(f"{card} is already used in this shot.", ".card")
+            raise Refused("%(card)s is already used in this shot.", ".card", card=card)
         state = self._revictim(shot, held=(*shot.held, card))
         if card in self.aces:  # the victim holds it, so it has left the table
             state = replace(state, aces=tuple(a for a in self.aces if a != card))
@@ -498,9 +554,9 @@ class CowboyDeal(Checks):
             try:  # C-D10: the engine refuses a turned ace, with its reason
                 engine.shot({**self._shot_request(shot), "turned": card})
             except RuleError as exc:
-                raise Refused(exc.message, ".card") from None
+                raise Refused(exc.text, ".card") from None
         if card in shot.gun or card in shot.held or card in self.aces:
-            raise Refused(f"{card} is already used in this shot.", ".card")
+            raise Refused("%(card)s is already used in this shot.", ".card", card=card)
         if card == shot.turned:
             return self
         return self._reshot(replace(shot, turned=card, chosen=None, given=None, declines_ace=False))
@@ -521,7 +577,10 @@ class CowboyDeal(Checks):
             raise Refused("The victim has no cowboy to pick in this shot (C-D3).", ".action")
         if card not in candidates:
             raise Refused(
-                f"{card} is not hit; the victim gives one of {', '.join(candidates)}.", ".card"
+                "%(card)s is not hit; the victim gives one of %(candidates)s.",
+                ".card",
+                card=card,
+                candidates=", ".join(candidates),
             )
         return self._reshot(replace(shot, given=card))
 
@@ -537,7 +596,7 @@ class CowboyDeal(Checks):
             raise Refused("No shot is being refereed.", ".action")
         step = self._shot_step()
         if step["step"] != "shot_over":
-            raise Refused(f"This shot is not over yet: {step['text']}", ".action")
+            raise Refused("This shot is not over yet: %(step)s", ".action", step=step["text"])
         record = self._record(self.shot)
         state = replace(self, shot=None, shots=(*self.shots, (self.shot, record)))
         ace = dict(record)["ace"]
@@ -568,7 +627,7 @@ class CowboyDeal(Checks):
     def _verdict(self, shot: Shot) -> dict:
         """The engine's verdict on a shot: its answer (with the victim's choice, C-D2),
         or ``{"error": …}`` while what was tapped cannot be judged."""
-        key = ("verdict", shot)
+        key = ("verdict", shot, speaking())  # its reason is a sentence in this language
         if key not in self._cache:
             self._cache[key] = self._judge(shot)
         return self._cache[key]
@@ -597,7 +656,7 @@ class CowboyDeal(Checks):
             "given": tuple(given),
             "ace": verdict.get("ace") if verdict["outcome"] == "dodge" else None,
             "ends_deal": bool(verdict.get("ends_deal")),
-            "reason": verdict.get("reason", ""),
+            "reason": _Reason(self, shot),
         }
         return tuple((key, values[key]) for key in SHOT_RECORD)
 
@@ -610,15 +669,20 @@ class CowboyDeal(Checks):
             return {"step": "shot_fix", "text": verdict["error"]["message"], "turn": None}
         outcome = verdict["outcome"]
         if outcome == "turn_card":
-            text = f"{attacker} turns the top stock card: which is it?"
+            text = gettext("%(attacker)s turns the top stock card: which is it?", attacker=attacker)
             return {"step": "turn", "text": text, "turn": shot.attacker}
         if outcome == "choice":
-            text = f"{victim} chooses: a backfire or a quick draw (C-D2)."
+            text = gettext("%(victim)s chooses: a backfire or a quick draw (C-D2).", victim=victim)
             return {"step": "choose", "text": text, "turn": shot.victim}
         if outcome == "hit" and len(verdict["candidates"]) > 1 and shot.given is None:
-            text = f"{victim} picks the cowboy that goes to {attacker} (C-D3)."
+            text = gettext(
+                "%(victim)s picks the cowboy that goes to %(attacker)s (C-D3).",
+                victim=victim,
+                attacker=attacker,
+            )
             return {"step": "give", "text": text, "turn": shot.victim}
-        text = f"{verdict['reason']} Tap when the shot is over."
+        # Translators: %(reason)s is the referee's sentence on the shot
+        text = gettext("%(reason)s Tap when the shot is over.", reason=verdict["reason"])
         turn = shot.victim if outcome == "dodge" else None  # C-D11: he may leave the ace
         return {"step": "shot_over", "text": text, "turn": turn}
 
@@ -649,12 +713,13 @@ class CowboyDeal(Checks):
 
     def _scored(self) -> tuple[dict | None, dict | None]:
         """(the engine's score, None) or (None, its refusal) for the closing request."""
-        if "scored" not in self._cache:
+        key = ("scored", speaking())  # a refusal is a sentence in this language
+        if key not in self._cache:
             try:
-                self._cache["scored"] = (engine.end_of_deal(self.closing_request()), None)
+                self._cache[key] = (engine.end_of_deal(self.closing_request()), None)
             except RuleError as exc:
-                self._cache["scored"] = (None, {"message": exc.message, "path": exc.path})
-        return self._cache["scored"]
+                self._cache[key] = (None, {"message": exc.message, "path": exc.path})
+        return self._cache[key]
 
     @property
     def complete(self) -> bool:
@@ -672,21 +737,27 @@ class CowboyDeal(Checks):
         if self.shot is not None:
             return {**self._shot_step(), "phase": "shot"}
         if self.aim is not None:
-            text = "Tap who shoots, at whom, and the cards of the gun."
+            text = gettext("Tap who shoots, at whom, and the cards of the gun.")
             return {"phase": "shot", "step": "aim", "text": text, "turn": None}
         if self.end is None:
-            text = "Show marriages and referee shots; tap who ended the deal when it ends."
+            text = gettext("Show marriages and referee shots; tap who ended the deal when it ends.")
             return {"phase": "play", "step": "play", "text": text, "turn": None}
         for name, h in zip(self.players, self.holdings, strict=True):
             if h.building:
                 why = _gun(h.building)[1]
-                text = f"{name}'s gun {' '.join(h.building)} is not complete: {why}"
+                # Translators: %(cards)s are card codes (4S 5H), %(why)s says why
+                text = gettext(
+                    "%(name)s's gun %(cards)s is not complete: %(why)s",
+                    name=name,
+                    cards=" ".join(h.building),
+                    why=why,
+                )
                 return {"phase": "holdings", "step": "gun", "text": text, "turn": None}
         score, problem = self._scored()
         if problem is not None:
-            text = f"Enter what each player holds. {problem['message']}"
+            text = gettext("Enter what each player holds. %(problem)s", problem=problem["message"])
             return {"phase": "holdings", "step": "holdings", "text": text, "turn": None}
-        text = "Every player's cards make a valid deal: close it, or tap more cards."
+        text = gettext("Every player's cards make a valid deal: close it, or tap more cards.")
         return {"phase": "holdings", "step": "close", "text": text, "turn": None}
 
     def legal(self) -> list[dict]:
@@ -855,7 +926,10 @@ class CowboyDeal(Checks):
                 "attacker": s.attacker,
                 "victim": s.victim,
                 "gun_cards": list(s.gun),
-                **{k: list(x) if isinstance(x, tuple) else x for k, x in record},
+                **{
+                    k: list(x) if isinstance(x, tuple) else str(x) if k == "reason" else x
+                    for k, x in record
+                },
             }
             for s, record in self.shots
         ]

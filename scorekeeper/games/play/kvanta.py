@@ -23,17 +23,17 @@ import copy
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from functools import cached_property
 from typing import Any, ClassVar, NamedTuple
 
 from ... import validate as v
 from ...cards import ACE, JACK, KING, QUEEN, RANK_TEXT, Card, CardError, parse_card
 from ...dice import FACES, FLUX_FACE, TARGET_DICE
 from ...errors import RuleError
+from ...messages import N_, Text, gettext
 from .. import catalog
 from .. import kvanta as engine
 from ..poker import hand_sum
-from . import Checks, Refused, Tap, refusing
+from . import Checks, Refused, Tap, per_language, refusing
 
 MAX_BURN = 10  # RULES §3 "Game start": 0–10 cards
 # RULES §3 "Prize": a J or Q prize is the gap (vmax − v) over this divisor, rounded up,
@@ -44,22 +44,25 @@ ENDINGS = ("stop", "poker", "compare")  # RULES §3 "End of game"
 SHOWINGS = ("hand", "call", "final-compare", "poker", "final-poker")  # cards or sums shown
 SUM_SHOWINGS = ("hand", "call", "final-compare")  # a seat may give a plain sum there
 
+# the next step of a round, in words (msgids; the variables are names and numbers)
 NEXT_TEXT = {
-    "dealer": "Everyone draws a card: the lowest deals.",
-    "burn": "{dealer} burns 0 to {max_burn} cards: they mark the end of the game.",
-    "turn": "{dealer} deals 7 each and turns the next card: trump and poker prize.",
-    "target": "{roller} rolls the three dice: the target.",
-    "hand": "Hand (+{hand_points})? A player whose sum is {target} shows it; else play the tricks.",
-    "tricks": "Trick {trick}: who won it?",
-    "exchange": "{winner} won trick {trick} and rolls the exchange die.",
-    "after-exchange": "{winner} rolled {die}: {choice}",
-    "call": "{caller} calls: enter every player's sum or cards, then settle.",
-    "final-compare": "The burned cards are reached: enter every player's sum or cards.",
-    "poker": "Poker: enter 5 or 7 cards of {missing}, then settle.",
-    "poker-ready": "Poker: every hand is in; settle to score the prize.",
-    "final-poker": "Final poker: enter the prize card and 5 or 7 cards each, then settle.",
-    "done": "Round {round} is over; {next_dealer} deals the next one.",
-    "over": "The game is over.",
+    "dealer": N_("Everyone draws a card: the lowest deals."),
+    "burn": N_("%(dealer)s burns 0 to %(max_burn)s cards: they mark the end of the game."),
+    "turn": N_("%(dealer)s deals 7 each and turns the next card: trump and poker prize."),
+    "target": N_("%(roller)s rolls the three dice: the target."),
+    "hand": N_(
+        "Hand (+%(hand_points)s)? A player whose sum is %(target)s shows it; else play the tricks."
+    ),
+    "tricks": N_("Trick %(trick)s: who won it?"),
+    "exchange": N_("%(winner)s won trick %(trick)s and rolls the exchange die."),
+    "after-exchange": N_("%(winner)s rolled %(die)s: %(choice)s"),
+    "call": N_("%(caller)s calls: enter every player's sum or cards, then settle."),
+    "final-compare": N_("The burned cards are reached: enter every player's sum or cards."),
+    "poker": N_("Poker: enter 5 or 7 cards of %(missing)s, then settle."),
+    "poker-ready": N_("Poker: every hand is in; settle to score the prize."),
+    "final-poker": N_("Final poker: enter the prize card and 5 or 7 cards each, then settle."),
+    "done": N_("Round %(round)s is over; %(next_dealer)s deals the next one."),
+    "over": N_("The game is over."),
 }
 
 
@@ -73,7 +76,7 @@ class Show(NamedTuple):
 def _seat_of(tap: Tap, players: tuple[str, ...], name: str = "seat") -> int:
     seat = tap.get(name)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(players):
-        raise Refused(f"Name the seat: 0 to {len(players) - 1}.", f".{name}")
+        raise Refused("Name the seat: 0 to %(count)s.", "." + name, count=len(players) - 1)
     return seat
 
 
@@ -81,9 +84,11 @@ def _card_of(raw: object, path: str = ".card") -> str:
     try:
         card = parse_card(raw)
     except CardError as exc:
-        raise Refused(str(exc), path) from None
+        raise Refused(exc.text, path) from None
     if card.is_joker:
-        raise Refused(f"{card} is not a card of Kvanta, which is played without jokers.", path)
+        raise Refused(
+            "%(card)s is not a card of Kvanta, which is played without jokers.", path, card=card
+        )
     return str(card)
 
 
@@ -97,7 +102,7 @@ def _physical(tap: Tap) -> bool:
 
 def _die(raw: object, path: str) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int) or not 1 <= raw <= FACES:
-        raise Refused(f"A die shows 1 to {FACES}.", path)
+        raise Refused("A die shows 1 to %(faces)s.", path, faces=FACES)
     return raw
 
 
@@ -109,7 +114,7 @@ def _engine(kind, request: dict) -> dict:
     except Refused:
         raise
     except RuleError as exc:
-        raise Refused(exc.message, "") from None
+        raise Refused(exc.text, "") from None
 
 
 @dataclass(frozen=True)
@@ -191,8 +196,9 @@ class KvantaRound(Checks):
         if dealer is not None:
             if dealer not in names:
                 raise Refused(
-                    f"settings.dealer must be one of the players ({', '.join(names)}).",
+                    "settings.dealer must be one of the players (%(names)s).",
                     "settings.dealer",
+                    names=", ".join(names),
                 )
             dealer = names.index(dealer)
         elif number > 1:
@@ -210,7 +216,9 @@ class KvantaRound(Checks):
         limit = engine.TOTAL_LIMIT
         for name, total in totals.items():
             if isinstance(total, bool) or not isinstance(total, int) or abs(total) > limit:
-                raise Refused(f"{name}'s total must be a whole number.", f"settings.totals.{name}")
+                raise Refused(
+                    "%(name)s's total must be a whole number.", "settings.totals." + name, name=name
+                )
         n = len(names)
         phase = "dealer" if dealer is None else ("turn" if burned else "burn")
         return cls(
@@ -371,7 +379,7 @@ class KvantaRound(Checks):
             "totals": totals,
         }
 
-    @cached_property
+    @per_language
     def _steps_made(self) -> tuple[dict, ...]:
         """The requests before the poker phase, with their points (worked out once per
         state: a state never changes)."""
@@ -431,23 +439,36 @@ class KvantaRound(Checks):
     def apply(self, tap: Tap) -> KvantaRound:
         handler = _HANDLERS.get(tap.action)
         if handler is None:
-            raise Refused(f"Kvanta has no tap called {tap.action!r}.", ".action")
+            raise Refused("Kvanta has no tap called %(action)r.", ".action", action=tap.action)
         phases = _PHASES[tap.action]
         if self.phase not in phases:
             raise Refused(self._wrong_moment(tap.action), ".action")
         allowed = {"id", "action", *_ARGS[tap.action]}
         for key, _value in tap.args:
             if key not in allowed:
-                raise Refused(f"The {tap.action} tap has no argument {key!r}.", f".{key}")
+                raise Refused(
+                    "The %(action)s tap has no argument %(key)r.",
+                    "." + key,
+                    action=tap.action,
+                    key=key,
+                )
         return handler(self, tap)
 
-    def _wrong_moment(self, action: str) -> str:
-        return f"No {action} tap now: {self._next_text()}"
+    def _wrong_moment(self, action: str) -> Text:
+        # Translators: %(action)s is a tap's name (settle), %(next)s the next step
+        return Text("No %(action)s tap now: %(next)s", action=action, next=self._next_text())
 
     def _expect(self, tap: Tap, seat: int | None, who: str) -> int:
         given = _seat_of(tap, self.players)
         if given != seat:
-            raise Refused(f"{self.players[seat]} {who}, not {self.players[given]}.", ".seat")
+            # Translators: "Ana deals and turns the card, not Ben."
+            raise Refused(
+                "%(seat)s %(who)s, not %(given)s.",
+                ".seat",
+                seat=self.players[seat],
+                who=Text(who),
+                given=self.players[given],
+            )
         return given
 
     # dealer draw
@@ -460,7 +481,7 @@ class KvantaRound(Checks):
             draws, dead = (None,) * self.n, dead + 1
         draws = draws[:seat] + (card,) + draws[seat + 1 :]
         if Counter(c for c in draws if c)[card] > engine.DECKS:
-            raise Refused(f"All three {card} were already drawn.", ".card")
+            raise Refused("All three %(card)s were already drawn.", ".card", card=card)
         state = self._with(draws=draws, dead_draws=dead)
         if not all(draws):
             return state
@@ -476,30 +497,34 @@ class KvantaRound(Checks):
         )
 
     def _burn(self, tap: Tap) -> KvantaRound:
-        self._expect(tap, self.dealer, "burns the cards (K-D9: once per game, the first dealer)")
+        self._expect(
+            tap, self.dealer, N_("burns the cards (K-D9: once per game, the first dealer)")
+        )
         count = tap.get("count")
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_BURN:
-            raise Refused(f"Burn 0 to {MAX_BURN} cards.", ".count")
+            raise Refused("Burn 0 to %(most)s cards.", ".count", most=MAX_BURN)
         return self._with(burn=count, phase="turn")
 
     def _turn(self, tap: Tap) -> KvantaRound:
-        self._expect(tap, self.dealer, "deals and turns the card")
+        self._expect(tap, self.dealer, N_("deals and turns the card"))
         card = _card_of(tap.get("card"))
         if self.phase == "final-poker":
             state = self._with(turned=card)
             if state._copies(self.shows)[card] > engine.DECKS:
-                raise Refused(f"All three {card} are already shown.", ".card")
+                raise Refused("All three %(card)s are already shown.", ".card", card=card)
             return state
         return self._with(turned=card, phase="target")
 
     def _dice(self, tap: Tap) -> tuple[int, ...]:
         raw = tap.get("dice")
         if not isinstance(raw, list | tuple) or len(raw) != TARGET_DICE:
-            raise Refused(f"A target roll is {TARGET_DICE} dice.", ".dice")
+            raise Refused("A target roll is %(dice)s dice.", ".dice", dice=TARGET_DICE)
         return tuple(_die(face, f".dice[{i}]") for i, face in enumerate(raw))
 
     def _roll(self, tap: Tap) -> KvantaRound:
-        seat = self._expect(tap, self.roller, "rolls the target (the player left of the dealer)")
+        seat = self._expect(
+            tap, self.roller, N_("rolls the target (the player left of the dealer)")
+        )
         roll = (seat, self._dice(tap), _physical(tap), tap.id)
         return self._with(rolls=(roll,), phase="hand")
 
@@ -514,10 +539,12 @@ class KvantaRound(Checks):
                 raise Refused("seen is the number of rolls the screen showed.", ".seen")
             if seen != len(self.rolls):
                 raise Refused(
-                    f"The target was rolled {len(self.rolls)} times already, not {seen}: "
-                    f"its latest roll, {self.target}, counts. Roll again from a screen "
-                    "that shows it.",
+                    "The target was rolled %(count)s times already, not %(seen)s: its latest roll, "
+                    "%(target)s, counts. Roll again from a screen that shows it.",
                     ".seen",
+                    count=len(self.rolls),
+                    seen=seen,
+                    target=self.target,
                 )
         seat = _seat_of(tap, self.players)
         roll = (seat, self._dice(tap), _physical(tap), tap.id)
@@ -530,7 +557,7 @@ class KvantaRound(Checks):
         state = self._with(shows=shows)
         for card, count in state._copies(shows).items():
             if count > engine.DECKS and card in show.cards:
-                raise Refused(f"All three {card} are already shown or turned.", path)
+                raise Refused("All three %(card)s are already shown or turned.", path, card=card)
         return state
 
     def _size(self) -> int:
@@ -542,8 +569,10 @@ class KvantaRound(Checks):
         show = self.shows[seat]
         if len(show.cards) >= self._size():
             raise Refused(
-                f"{self.players[seat]} already shows {len(show.cards)} cards: take one out first.",
+                "%(seat)s already shows %(count)s cards: take one out first.",
                 ".card",
+                seat=self.players[seat],
+                count=len(show.cards),
             )
         return self._set_show(seat, Show((*show.cards, card), None), ".card")
 
@@ -552,7 +581,12 @@ class KvantaRound(Checks):
         card = _card_of(tap.get("card"))
         cards = list(self.shows[seat].cards)
         if card not in cards:
-            raise Refused(f"{card} is not among {self.players[seat]}'s cards.", ".card")
+            raise Refused(
+                "%(card)s is not among %(seat)s's cards.",
+                ".card",
+                card=card,
+                seat=self.players[seat],
+            )
         cards.reverse()
         cards.remove(card)  # the last copy tapped goes
         cards.reverse()
@@ -562,7 +596,7 @@ class KvantaRound(Checks):
         seat = _seat_of(tap, self.players)
         raw = tap.get("cards")
         if not isinstance(raw, list | tuple) or len(raw) > self._size():
-            raise Refused(f"cards is a list of at most {self._size()} cards.", ".cards")
+            raise Refused("cards is a list of at most %(self)s cards.", ".cards", self=self._size())
         cards = tuple(_card_of(c, f".cards[{i}]") for i, c in enumerate(raw))
         return self._set_show(seat, Show(cards, None), ".cards")
 
@@ -575,7 +609,9 @@ class KvantaRound(Checks):
             isinstance(value, bool) or not isinstance(value, int) or abs(value) > engine.MAX_SUM
         ):
             raise Refused(
-                f"A sum is a whole number from −{engine.MAX_SUM} to {engine.MAX_SUM}.", "sum"
+                "A sum is a whole number from −%(most)s to %(most)s.",
+                "sum",
+                most=engine.MAX_SUM,
             )
         return self._set_show(seat, Show(self.shows[seat].cards, value), ".sum")
 
@@ -583,7 +619,7 @@ class KvantaRound(Checks):
         missing = self._missing()
         if missing:
             names = ", ".join(self.players[s] for s in missing)
-            raise Refused(f"Enter every player's cards or sum first ({names}).", "")
+            raise Refused("Enter every player's cards or sum first (%(names)s).", "", names=names)
 
     # Hand
 
@@ -605,11 +641,14 @@ class KvantaRound(Checks):
             if result["hand"] is None:
                 if result["tied"]:
                     raise Refused(
-                        f"{', '.join(result['tied'])} tie: tap who won the tie-break draw.",
+                        "%(value)s tie: tap who won the tie-break draw.",
                         "",
+                        value=", ".join(result["tied"]),
                     )
                 raise Refused(
-                    f"Nobody's sum equals the target {self.target}: there is no Hand.", ""
+                    "Nobody's sum equals the target %(target)s: there is no Hand.",
+                    "",
+                    target=self.target,
                 )
             return self._with(
                 hand_shows=self.shows,
@@ -657,7 +696,7 @@ class KvantaRound(Checks):
         counts = Counter(c for c in plays if c)
         counts[self.turned] += 1
         if counts[card] > engine.DECKS:
-            raise Refused(f"All three {card} are already played or turned.", ".card")
+            raise Refused("All three %(card)s are already played or turned.", ".card", card=card)
         state = self._with(plays=plays, dead_tricks=dead, trick_winner=None)
         if all(plays):
             winner = engine.trick(state.trick_request())["winner"]
@@ -670,7 +709,7 @@ class KvantaRound(Checks):
             raise Refused("Tap who won the trick first: that player rolls.", ".seat")
         if self.die is not None:
             raise Refused("The exchange die was already rolled for this trick.", ".die")
-        seat = self._expect(tap, self.trick_winner, "won the trick and rolls the exchange die")
+        seat = self._expect(tap, self.trick_winner, N_("won the trick and rolls the exchange die"))
         die = _die(tap.get("die"), ".die")
         roll = (seat, self.trick, die, _physical(tap), tap.id)
         return self._with(die=die, exchanges=(*self.exchanges, roll))
@@ -678,7 +717,7 @@ class KvantaRound(Checks):
     def _after_roll(self, tap: Tap) -> int:
         if self.die is None:
             raise Refused("Roll the exchange die first: the trick's winner rolls it.", ".die")
-        return self._expect(tap, self.trick_winner, "rolled the exchange die")
+        return self._expect(tap, self.trick_winner, N_("rolled the exchange die"))
 
     def _call(self, tap: Tap) -> KvantaRound:
         seat = self._after_roll(tap)
@@ -701,7 +740,7 @@ class KvantaRound(Checks):
     def _end(self, tap: Tap) -> KvantaRound:
         case = tap.get("case")
         if case not in ENDINGS:
-            raise Refused(f"case is one of {', '.join(ENDINGS)}.", ".case")
+            raise Refused("case is one of %(endings)s.", ".case", endings=", ".join(ENDINGS))
         if case == "compare":
             if self.phase != "tricks":
                 raise Refused(
@@ -741,22 +780,41 @@ class KvantaRound(Checks):
         out["prize"] = prize
         if winner is None:
             out["case"] = "cancelled"
-            out["text"] = "Every best hand cancelled out (K-D4): nobody wins the prize."
+            out["text"] = gettext("Every best hand cancelled out (K-D4): nobody wins the prize.")
         elif card.rank == ACE:
             out["case"] = "ace"
-            out["text"] = f"An ace is worth 1 (K-D5): {winner} wins {prize}."
+            out["text"] = gettext(
+                "An ace is worth 1 (K-D5): %(winner)s wins %(prize)s.", winner=winner, prize=prize
+            )
         elif card.rank <= 10:
             out["case"] = "face"
-            out["text"] = f"A {card.rank} is worth its face value: {winner} wins {prize}."
+            out["text"] = gettext(
+                "A %(rank)s is worth its face value: %(winner)s wins %(prize)s.",
+                rank=card.rank,
+                winner=winner,
+                prize=prize,
+            )
         elif card.rank == KING:
             totals = request["totals"]
             lead = max(totals.values())
             out.update(case="king", total=totals[winner], leader_total=lead)
-            out["text"] = f"K: {winner} has {totals[winner]}, the lead is {lead}: " + (
-                f"{winner} leads already, so the prize is 0."
-                if prize == 0
-                else f"{prize} draws level with it."
-            )
+            if prize == 0:
+                out["text"] = gettext(
+                    "K: %(winner)s has %(total)s, the lead is %(lead)s: "
+                    "%(winner)s leads already, so the prize is 0.",
+                    winner=winner,
+                    total=totals[winner],
+                    lead=lead,
+                )
+            else:
+                out["text"] = gettext(
+                    "K: %(winner)s has %(total)s, the lead is %(lead)s: "
+                    "%(prize)s draws level with it.",
+                    winner=winner,
+                    total=totals[winner],
+                    lead=lead,
+                    prize=prize,
+                )
         else:
             values = result["values"]
             value, vmax = values[winner], max(values.values())
@@ -764,17 +822,39 @@ class KvantaRound(Checks):
             gap = vmax - value
             out.update(case="gap", v=value, vmax=vmax, gap=gap, divisor=divisor, top=top)
             if gap == 0:
-                out["text"] = (
-                    f"{out['rank']}: {winner}'s value v = {value} is the highest, "
-                    f"so the prize is {top}."
+                out["text"] = gettext(
+                    "%(rank)s: %(winner)s's value v = %(value)s is the highest, "
+                    "so the prize is %(top)s.",
+                    rank=out["rank"],
+                    winner=winner,
+                    value=value,
+                    top=top,
                 )
             else:
                 exact = f"{gap / divisor:g}"
-                rounded = "" if gap % divisor == 0 else f", rounded up: {prize}"
-                out["text"] = (
-                    f"{out['rank']}: v = {value} ({winner}), vmax = {vmax}; "
-                    f"(vmax − v) / {divisor} = {gap} / {divisor} = {exact}{rounded}."
-                )
+                working = {
+                    "rank": out["rank"],
+                    "value": value,
+                    "winner": winner,
+                    "vmax": vmax,
+                    "divisor": divisor,
+                    "gap": gap,
+                    "exact": exact,
+                    "prize": prize,
+                }
+                if gap % divisor == 0:
+                    out["text"] = gettext(
+                        "%(rank)s: v = %(value)s (%(winner)s), vmax = %(vmax)s; "
+                        "(vmax − v) / %(divisor)s = %(gap)s / %(divisor)s = %(exact)s.",
+                        **working,
+                    )
+                else:
+                    out["text"] = gettext(
+                        "%(rank)s: v = %(value)s (%(winner)s), vmax = %(vmax)s; "
+                        "(vmax − v) / %(divisor)s = %(gap)s / %(divisor)s = %(exact)s, "
+                        "rounded up: %(prize)s.",
+                        **working,
+                    )
         return out
 
     # ― the answer ―
@@ -785,17 +865,26 @@ class KvantaRound(Checks):
         if self.die is not None:
             who = self._name(self.trick_winner)
             choice = (
-                f"Flux, +{engine.FLUX_POINTS}. New cards that hit the target call at once; "
-                f"otherwise {who} leads the next trick."
+                Text(
+                    "Flux, +%(points)s. New cards that hit the target call at once; "
+                    "otherwise %(name)s leads the next trick.",
+                    points=engine.FLUX_POINTS,
+                    name=who,
+                )
                 if self.die == FLUX_FACE
-                else f"{who} exchanges {self.die} cards (and so does everyone) or calls."
+                else Text(
+                    "%(name)s exchanges %(die)s cards (and so does everyone) or calls.",
+                    name=who,
+                    die=self.die,
+                )
             )
         step = self.phase
         if step == "tricks" and self.trick_winner is not None:
             step = "exchange" if self.die is None else "after-exchange"
         if step == "poker" and not names:
             step = "poker-ready"
-        return NEXT_TEXT[step].format(
+        return gettext(
+            NEXT_TEXT[step],
             dealer=self._name(self.dealer),
             roller=self._name(self.roller),
             target=self.target,
@@ -877,7 +966,7 @@ class KvantaRound(Checks):
             return False
         return self.phase != "hand" or shown["result"]["hand"] is not None
 
-    @cached_property
+    @per_language
     def _preview(self) -> dict | None:
         return self.preview()
 

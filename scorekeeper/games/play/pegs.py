@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from ... import validate as v
 from ...cards import JOKER, RANK_TEXT, Card, CardError, parse_card
 from ...errors import RuleError
+from ...messages import Plural, Text, gettext
 from .. import catalog
 from .. import pegs as engine
 from . import Checks, Refused, Tap, refusing
@@ -133,10 +134,10 @@ class PegsRace(Checks):
         try:
             board = engine.Board(n, context.get("pegs"), **rules)
         except RuleError as exc:
-            raise Refused(exc.message, "settings." + exc.path) from None
+            raise Refused(exc.text, "settings." + exc.path) from None
         turn = context.get("turn", 0)
         if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn < n:
-            raise Refused(f"settings.turn is a seat, 0 to {n - 1}.", "settings.turn")
+            raise Refused("settings.turn is a seat, 0 to %(last)s.", "settings.turn", last=n - 1)
         return cls(tuple(names), rules["team_pegs"], rules["nine"], _pegs(board), turn)
 
     # ― the board ―
@@ -202,12 +203,24 @@ class PegsRace(Checks):
         for move in self.moves(card):
             parts = []
             for step in move.steps:
-                frm = "start" if step.frm == engine.START else engine.position_name(step.frm)
-                parts.append(
-                    f"{self.players[step.seat]}'s peg from {frm} → {engine.position_name(step.to)}"
-                )
+                to = engine.position_name(step.to)
+                if step.frm == engine.START:
+                    part = gettext(
+                        "%(name)s's peg from start → %(to)s", name=self.players[step.seat], to=to
+                    )
+                else:
+                    part = gettext(
+                        "%(name)s's peg from %(frm)s → %(to)s",
+                        name=self.players[step.seat],
+                        frm=engine.position_name(step.frm),
+                        to=to,
+                    )
+                parts.append(part)
             bumped = [self.players[b.seat] for b in move.bumps]
-            text = ", ".join(parts) + (f", bumps {' and '.join(bumped)}" if bumped else "")
+            text = ", ".join(parts)
+            if bumped:
+                # Translators: %(names)s is "Eva" or "Eva and Jan" (who is bumped)
+                text += gettext(", bumps %(names)s", names=gettext(" and ").join(bumped))
             out.append({**move.as_json(), "text": text})
         return out
 
@@ -239,36 +252,50 @@ class PegsRace(Checks):
             if engine._splittable(played, self.nine):
                 out = sum(p != engine.START for s in seats for p in board.pegs[s])
                 reasons.append(
-                    f"a split {rank_text(played)} needs two pegs out of start"
+                    gettext("a split %(rank)s needs two pegs out of start", rank=rank_text(played))
                     if out < 2
-                    else f"no split of the {rank_text(played)} over two pegs fits either"
+                    else gettext(
+                        "no split of the %(rank)s over two pegs fits either", rank=rank_text(played)
+                    )
                 )
         shown = [r.rstrip(".") for r in reasons[:SHOWN_REASONS]]
         if len(reasons) > SHOWN_REASONS:
-            shown.append(f"and {len(reasons) - SHOWN_REASONS} more")
-        text = "; ".join(shown) or "no peg may move"
-        name = "the joker" if played.rank == JOKER else rank_text(played)
-        return in_names(f"No move with {name}: {text}.", self.players)
+            shown.append(gettext("and %(count)s more", count=len(reasons) - SHOWN_REASONS))
+        text = "; ".join(shown) or gettext("no peg may move")
+        name = gettext("the joker") if played.rank == JOKER else rank_text(played)
+        return in_names(
+            # Translators: %(card)s is a rank (5) or "the joker"; %(reasons)s why, joined by "; "
+            gettext("No move with %(card)s: %(reasons)s.", card=name, reasons=text),
+            self.players,
+        )
 
     def _peg_reason(self, board: engine.Board, seat: int, pos: int, card: Card) -> str | None:
         """Why the ``seat`` peg on ``pos`` cannot move with ``card`` on its own."""
-        who = f"{self.players[seat]}'s peg on {engine.position_name(pos)}"
+        who = gettext(
+            "%(name)s's peg on %(hole)s", name=self.players[seat], hole=engine.position_name(pos)
+        )
         rank = card.rank
         if pos == engine.START:
             if rank not in engine.COME_OUT_RANKS:
-                return "the pegs in start come out only with A, K, Q, J or a joker"
-            who = f"{self.players[seat]}'s pegs in start"
+                return gettext("the pegs in start come out only with A, K, Q, J or a joker")
+            who = gettext("%(name)s's pegs in start", name=self.players[seat])
             return self._verified(board, card, seat, pos, board.come_out[seat], who)
         if pos <= -2:  # in the home lane (P-D7): an exact fit, never past a peg
             if rank == engine.BACKWARD:
-                return "a peg in its home lane never moves back"
+                return gettext("a peg in its home lane never moves back")
             depth = engine.lane_number(pos) + engine._forward_value(rank)
             if depth > engine.LANE:
                 left = engine.LANE - engine.lane_number(pos)
-                room = f"only {left} more hole{'s' if left != 1 else ''}" if left else "no hole"
-                return (
-                    f"{who} has {room} ahead in its home lane: "
-                    f"{engine._forward_value(rank)} is not an exact fit"
+                if left:
+                    room = Plural("only %(num)d more hole", "only %(num)d more holes", left)
+                else:
+                    room = Text("no hole")
+                # Translators: %(who)s is "Ana's peg on H3", %(room)s "only 2 more holes"
+                return gettext(
+                    "%(who)s has %(room)s ahead in its home lane: %(value)s is not an exact fit",
+                    who=who,
+                    room=room,
+                    value=engine._forward_value(rank),
                 )
             return self._verified(board, card, seat, pos, engine.home(depth), who)
         distance = -engine.BACKWARD if rank == engine.BACKWARD else engine._forward_value(rank)
@@ -281,7 +308,7 @@ class PegsRace(Checks):
         try:
             board.verify_move(move)
         except RuleError as exc:
-            return f"{who}: {exc.message}" if who else exc.message
+            return gettext("%(who)s: %(why)s", who=who, why=exc.text) if who else exc.message
         return None
 
     def _joker_reasons(self, board: engine.Board, seats: list[int]) -> list[str]:
@@ -291,23 +318,28 @@ class PegsRace(Checks):
         from_start = [s for s in seats if engine.START in board.pegs[s]]
         if from_start:
             movers = [(s, engine.START) for s in from_start]
-            head = ["a joker brings a peg out of start first (P-D4)"]
+            head = [gettext("a joker brings a peg out of start first (P-D4)")]
         else:
             movers = [(s, p) for s in seats for p in board.pegs[s] if p >= 0]
-            head = [] if movers else ["every peg that may move is in its home lane"]
+            head = [] if movers else [gettext("every peg that may move is in its home lane")]
         targets = [(hole, occ) for hole, occ in enumerate(board.track) if occ >= 0]
         reasons: list[str] = []
         for seat, pos in movers:
             others = [hole for hole, occ in targets if occ != seat]
             if not others:
-                reason = "no peg of another colour is on the track for it to land on"
+                reason = gettext("no peg of another colour is on the track for it to land on")
                 if reason not in reasons:
                     reasons.append(reason)
             for hole in others:
-                frm = "start" if pos == engine.START else engine.position_name(pos)
-                reason = self._verified(
-                    board, joker, seat, pos, hole, f"{self.players[seat]}'s peg from {frm}"
-                )
+                if pos == engine.START:
+                    who = gettext("%(name)s's peg from start", name=self.players[seat])
+                else:
+                    who = gettext(
+                        "%(name)s's peg from %(frm)s",
+                        name=self.players[seat],
+                        frm=engine.position_name(pos),
+                    )
+                reason = self._verified(board, joker, seat, pos, hole, who)
                 if reason and reason not in reasons:
                     reasons.append(reason)
         return head + reasons
@@ -332,27 +364,39 @@ class PegsRace(Checks):
     def apply(self, tap: Tap) -> PegsRace:
         handler = _HANDLERS.get(tap.action)
         if handler is None:
-            raise Refused(f"Pegs and Jokers has no tap called {tap.action!r}.", ".action")
+            raise Refused(
+                "Pegs and Jokers has no tap called %(action)r.", ".action", action=tap.action
+            )
         for key, _value in tap.args:
             if key not in _ARGS[tap.action]:
-                raise Refused(f"The {tap.action} tap has no argument {key!r}.", f".{key}")
+                raise Refused(
+                    "The %(action)s tap has no argument %(key)r.",
+                    "." + key,
+                    action=tap.action,
+                    key=key,
+                )
         return handler(self, tap)
 
     def _seat(self, tap: Tap, key: str = "seat") -> int:
         seat = tap.get(key)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
-            raise Refused(f"Name the seat: 0 to {self.seats - 1}.", f".{key}")
+            raise Refused("Name the seat: 0 to %(count)s.", "." + key, count=self.seats - 1)
         return seat
 
     def _player(self, tap: Tap) -> int:
         if self.complete:
             raise Refused(
-                f"Team {self.winner_team + 1} has won; undo the last move to play on.", ".seat"
+                "Team %(team)s has won; undo the last move to play on.",
+                ".seat",
+                team=self.winner_team + 1,
             )
         seat = self._seat(tap)
         if seat != self.turn:
             raise Refused(
-                f"It is {self.players[self.turn]}'s turn, not {self.players[seat]}'s.", ".seat"
+                "It is %(turn)s's turn, not %(seat)s's.",
+                ".seat",
+                turn=self.players[self.turn],
+                seat=self.players[seat],
             )
         return seat
 
@@ -361,7 +405,7 @@ class PegsRace(Checks):
         try:
             return parse_card(raw)
         except CardError as exc:
-            raise Refused(str(exc), path) from None
+            raise Refused(exc.text, path) from None
 
     def _move(self, tap: Tap) -> PegsRace:
         seat = self._player(tap)
@@ -397,25 +441,28 @@ class PegsRace(Checks):
         raw = tap.get("hand")
         if not isinstance(raw, list | tuple) or not 1 <= len(raw) <= HAND_SIZE:
             raise Refused(
-                f"hand lists the {HAND_SIZE} cards held (1 to {HAND_SIZE}), the discard among them.",
+                "hand lists the %(size)s cards held (1 to %(size)s), the discard among them.",
                 ".hand",
+                size=HAND_SIZE,
             )
         hand = [self._card(c, f".hand[{i}]") for i, c in enumerate(raw)]
         if card not in hand:
-            raise Refused(f"{card} is not in the hand given.", ".card")
+            raise Refused("%(card)s is not in the hand given.", ".card", card=card)
         try:
             answer = self.playable([str(c) for c in hand])
         except RuleError as exc:
-            raise Refused(exc.message, ".hand") from None
+            raise Refused(exc.text, ".hand") from None
         if answer["must_play"]:
             can = sorted(
                 {rank_text(parse_card(c)) for c in answer["playable"] if c != "JK"},
                 key=RANKS.index,
             )
             raise Refused(
-                f"{self.players[seat]} must play a card that can move: {', '.join(can)}. "
-                "A discard is allowed only when nothing but jokers can move.",
+                "%(name)s must play a card that can move: %(can)s. A discard is allowed only when "
+                "nothing but jokers can move.",
                 ".card",
+                name=self.players[seat],
+                can=", ".join(can),
             )
         play = Play("discard", seat, str(card), before=self.pegs)
         return replace(self, turn=next_seat(seat, self.seats), plays=(*self.plays, play))
@@ -428,9 +475,11 @@ class PegsRace(Checks):
             frm = engine.position_name(engine.parse_position(tap.get("from"), 18 * self.seats))
             to = engine.position_name(engine.parse_position(tap.get("to"), 18 * self.seats))
         except RuleError as exc:
-            raise Refused(exc.message, ".to") from None
+            raise Refused(exc.text, ".to") from None
         if frm not in pegs[seat]:
-            raise Refused(f"{self.players[seat]} has no peg on {frm}.", ".from")
+            raise Refused(
+                "%(name)s has no peg on %(frm)s.", ".from", name=self.players[seat], frm=frm
+            )
         if frm == to:
             raise Refused("That peg is already there.", ".to")
         pegs[seat][pegs[seat].index(frm)] = to
@@ -442,7 +491,7 @@ class PegsRace(Checks):
                 nine=self.nine,
             )
         except RuleError as exc:
-            raise Refused(exc.message, ".to") from None
+            raise Refused(exc.text, ".to") from None
         step = engine.Step(seat, engine.parse_position(frm), engine.parse_position(to))
         play = Play("place", seat, None, (step,), before=self.pegs)
         return replace(self, pegs=_pegs(board), plays=(*self.plays, play))
@@ -467,19 +516,37 @@ class PegsRace(Checks):
     def play_text(self, play: Play) -> str:
         who = self.players[play.seat]
         if play.action == "discard":
-            return f"{who} discarded {rank_text(parse_card(play.card))}: no card could move."
+            return gettext(
+                "%(name)s discarded %(rank)s: no card could move.",
+                name=who,
+                rank=rank_text(parse_card(play.card)),
+            )
         steps = ", ".join(
             f"{self.players[s.seat]} {engine.position_name(s.frm)}→{engine.position_name(s.to)}"
             for s in play.steps
         )
         if play.action == "place":
-            return f"Set by hand: {steps}."
-        bumps = "".join(
-            f" {self.players[b.seat]}'s peg on {engine.position_name(b.frm)} goes to "
-            + ("start." if b.to == engine.START else f"{engine.position_name(b.to)}.")
-            for b in play.bumps
+            # Translators: %(steps)s are moves such as "Ana T3→T8"
+            return gettext("Set by hand: %(steps)s.", steps=steps)
+        bumps = "".join(" " + self._bump_text(b) for b in play.bumps)
+        return gettext(
+            "%(name)s played %(rank)s: %(steps)s.%(bumps)s",
+            name=who,
+            rank=rank_text(parse_card(play.card)),
+            steps=steps,
+            bumps=bumps,
         )
-        return f"{who} played {rank_text(parse_card(play.card))}: {steps}.{bumps}"
+
+    def _bump_text(self, bump) -> str:
+        name, frm = self.players[bump.seat], engine.position_name(bump.frm)
+        if bump.to == engine.START:
+            return gettext("%(name)s's peg on %(frm)s goes to start.", name=name, frm=frm)
+        return gettext(
+            "%(name)s's peg on %(frm)s goes to %(to)s.",
+            name=name,
+            frm=frm,
+            to=engine.position_name(bump.to),
+        )
 
     def legal(self) -> list[dict]:
         out: list[dict] = [
@@ -499,12 +566,14 @@ class PegsRace(Checks):
         last = self.plays[-1] if self.plays else None
         if winner is not None:
             members = [n for s, n in enumerate(self.players) if s % 2 == winner]
-            text = f"Team {winner + 1} wins: {', '.join(members)}."
+            text = gettext(
+                "Team %(team)s wins: %(names)s.", team=winner + 1, names=", ".join(members)
+            )
             step = "over"
         else:
-            text = (
-                f"{self.players[self.turn]}'s turn: play a card, "
-                "or discard when nothing but a joker can move."
+            text = gettext(
+                "%(name)s's turn: play a card, or discard when nothing but a joker can move.",
+                name=self.players[self.turn],
             )
             step = "play"
         return {

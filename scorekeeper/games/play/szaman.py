@@ -21,15 +21,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from functools import cached_property
 from typing import Any, ClassVar
 
 from ... import validate as v
 from ...cards import Card
 from ...errors import RuleError
+from ...messages import gettext
 from .. import catalog
 from .. import szaman as engine
-from . import Checks, Refused, Tap, check_arguments
+from . import Checks, Refused, Tap, check_arguments, per_language
 
 JOKERS = tuple(str(card) for card in sorted(set(engine.JOKER_OF.values())))  # BJ, RJ
 DECK = tuple(
@@ -74,7 +74,9 @@ class Trick:
 def _flag(tap: Tap, name: str = "on") -> bool:
     value = tap.get(name)
     if not isinstance(value, bool):
-        raise Refused(f"{name} is true or false: say what is so, not a toggle.", "." + name)
+        raise Refused(
+            "%(name)s is true or false: say what is so, not a toggle.", "." + name, name=name
+        )
     return value
 
 
@@ -82,7 +84,7 @@ def _card(raw: object, path: str = ".card") -> str:
     try:
         return str(engine.szaman_card(raw, path))
     except RuleError as exc:
-        raise Refused(exc.message, path) from None
+        raise Refused(exc.text, path) from None
 
 
 @dataclass(frozen=True)
@@ -138,7 +140,7 @@ class SzamanDeal(Checks):
             game.check_players(names)
             clean = game.clean_settings(dict(settings or {}))
         except RuleError as exc:
-            raise Refused(exc.message, exc.path) from None
+            raise Refused(exc.text, exc.path) from None
         n = len(names)
         return cls(
             players=tuple(names),
@@ -207,15 +209,15 @@ class SzamanDeal(Checks):
         out: dict[str, str] = {}
         for number, trick in enumerate(self.tricks, start=1):
             for card in trick.cards():
-                out[card] = f"trick {number}"
+                out[card] = gettext("trick %(number)s", number=number)
         current = [c for _s, c in self.plays] + [
             s for s in self.specials if s != engine.WON_BY_JOKER
         ]
         for card in current:
-            out[card] = f"trick {self.trick_no}, being entered"
+            out[card] = gettext("trick %(number)s, being entered", number=self.trick_no)
         for seat, cards in enumerate(self.held):
             for card in cards:
-                out[card] = f"held by {self.players[seat]}"
+                out[card] = gettext("held by %(name)s", name=self.players[seat])
         return out
 
     def jokers_used(self) -> int:
@@ -240,7 +242,7 @@ class SzamanDeal(Checks):
                 return False
         return self.problem() is None
 
-    @cached_property
+    @per_language
     def scored(self) -> tuple[dict | None, str | None]:
         """The engine's answer to the deal as entered, or its refusal (it should have
         none: every tap is checked on the way in)."""
@@ -263,7 +265,9 @@ class SzamanDeal(Checks):
     def _seat(self, tap: Tap) -> int:
         seat = tap.get("seat")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise Refused(f"seat is a player's seat number, 0 to {self.n - 1}.", ".seat")
+            raise Refused(
+                "seat is a player's seat number, 0 to %(last)s.", ".seat", last=self.n - 1
+            )
         return seat
 
     def _name(self, seat: int | None) -> str | None:
@@ -276,7 +280,13 @@ class SzamanDeal(Checks):
     def _fresh(self, card: str, path: str = ".card") -> None:
         """Refuse a card already placed in this deal (one deck), or a third joker."""
         if card in self.placed:
-            raise Refused(f"{card} is already in this deal ({self.where()[card]}).", path)
+            # Translators: %(where)s is "trick 3", "held by Ana"…
+            raise Refused(
+                "%(card)s is already in this deal (%(where)s).",
+                path,
+                card=card,
+                where=self.where()[card],
+            )
         if card in JOKERS and self.jokers_used() >= len(JOKERS):
             raise Refused("Both jokers are already in this deal.", path)
 
@@ -285,7 +295,7 @@ class SzamanDeal(Checks):
         seat = self._seat(tap)
         if self.tricks:
             who = self.players[self.tricks[-1].winner]
-            raise Refused(f"{who} leads: they won the last trick.", ".seat")
+            raise Refused("%(who)s leads: they won the last trick.", ".seat", who=who)
         if self.plays or self.quick_started:
             raise Refused("Trick 1 has started; undo its taps to change who led.", ".seat")
         return replace(self, first=seat)
@@ -300,20 +310,29 @@ class SzamanDeal(Checks):
         self._playing()
         if self.quick_started:
             raise Refused(
-                f"Trick {self.trick_no} is being noted quickly; tap its winner "
-                "or undo its marks first.",
+                "Trick %(trick)s is being noted quickly; tap its winner or undo its marks first.",
                 ".action",
+                trick=self.trick_no,
             )
         if self.awaiting_suit:
             who = self.players[self.plays[0][0]]
-            raise Refused(f"First tap the suit {who} named for the joker.", ".action")
+            raise Refused("First tap the suit %(who)s named for the joker.", ".action", who=who)
         turn = self.turn
         if turn is not None and seat != turn:
-            verb = "play in" if self.plays else "lead"
+            if self.plays:
+                raise Refused(
+                    "It is %(turn)s's turn to play in trick %(trick)s, not %(seat)s's.",
+                    ".seat",
+                    turn=self.players[turn],
+                    trick=self.trick_no,
+                    seat=self.players[seat],
+                )
             raise Refused(
-                f"It is {self.players[turn]}'s turn to {verb} trick {self.trick_no}, "
-                f"not {self.players[seat]}'s.",
+                "It is %(turn)s's turn to lead trick %(trick)s, not %(seat)s's.",
                 ".seat",
+                turn=self.players[turn],
+                trick=self.trick_no,
+                seat=self.players[seat],
             )
         self._fresh(card)
         plays = (*self.plays, (seat, card))
@@ -338,22 +357,22 @@ class SzamanDeal(Checks):
             raise Refused("A suit is named only when a joker leads the trick.", ".suit")
         if seat != self.plays[0][0]:
             who = self.players[self.plays[0][0]]
-            raise Refused(f"{who} led the joker, so {who} names the suit.", ".seat")
+            raise Refused("%(who)s led the joker, so %(who)s names the suit.", ".seat", who=who)
         if len(self.plays) > 1 and suit != self.joker_suit:
             raise Refused("Cards were played to the named suit; undo them first.", ".suit")
         try:
             engine.verify_joker_suit(Card.parse(self.plays[0][1]), suit, ".suit")
         except RuleError as exc:
-            raise Refused(exc.message, ".suit") from None
+            raise Refused(exc.text, ".suit") from None
         return replace(self, joker_suit=suit)
 
     def _quick(self) -> None:
         self._playing()
         if self.plays:
             raise Refused(
-                f"Trick {self.trick_no} is being entered card by card; finish it "
-                "or undo its cards first.",
+                "Trick %(trick)s is being entered card by card; finish it or undo its cards first.",
                 ".action",
+                trick=self.trick_no,
             )
 
     def _special(self, tap: Tap) -> SzamanDeal:
@@ -365,8 +384,10 @@ class SzamanDeal(Checks):
             name = _card(raw)
         if name not in allowed:
             raise Refused(
-                f"{raw} is not a special card in this variant; they are {', '.join(allowed)}.",
+                "%(card)s is not a special card in this variant; they are %(allowed)s.",
                 ".card",
+                card=raw,
+                allowed=", ".join(allowed),
             )
         on = _flag(tap)
         if on == (name in self.specials):
@@ -401,8 +422,9 @@ class SzamanDeal(Checks):
         if seat in self.off_suit:
             who = self.players[seat]
             raise Refused(
-                f"{who} played off-suit, so {who} cannot have won (an off-suit card wins nothing).",
+                "%(who)s played off-suit, so %(who)s cannot have won (an off-suit card wins nothing).",
                 ".seat",
+                who=who,
             )
         trick = Trick(seat, specials=self.specials, off_suit=self.off_suit)
         jokers = self.quick_jokers + (engine.WON_BY_JOKER in self.specials)
@@ -423,7 +445,7 @@ class SzamanDeal(Checks):
         if not self.tricks:
             raise Refused("Enter at least one trick first.", ".action")
         if self.plays or self.quick_started:
-            raise Refused(f"Finish or undo trick {self.trick_no} first.", ".action")
+            raise Refused("Finish or undo trick %(trick)s first.", ".action", trick=self.trick_no)
         return replace(self, over=True, ended_early=True)
 
     def _closing(self) -> None:
@@ -454,9 +476,10 @@ class SzamanDeal(Checks):
                 )
             if self.cards_counted() + 1 > engine.DECK_SIZE:
                 raise Refused(
-                    f"The tricks and the held cards would come to more than the "
-                    f"{engine.DECK_SIZE} cards of the deck.",
+                    "The tricks and the held cards would come to more than the %(deck)s cards of "
+                    "the deck.",
                     ".card",
+                    deck=engine.DECK_SIZE,
                 )
             placed = self.placed | {card}
         return replace(self, held=self._with(self.held, seat, held), placed=placed)
@@ -525,23 +548,32 @@ class SzamanDeal(Checks):
         phase, no = self.phase, self.trick_no
         turn = self._name(self.turn)
         if phase == "first-lead":
-            return "Trick 1: who leads? Or tap who won it."
+            return gettext("Trick 1: who leads? Or tap who won it.")
         if phase == "trick":
-            return f"Trick {no}: {self._name(self.leader)} leads."
+            return gettext(
+                "Trick %(number)s: %(leader)s leads.", number=no, leader=self._name(self.leader)
+            )
         if phase == "card":
-            return f"Trick {no}: {turn} plays."
+            return gettext("Trick %(number)s: %(name)s plays.", number=no, name=turn)
         if phase == "suit":
-            return f"Trick {no}: which suit does {turn} name for the joker?"
+            return gettext(
+                "Trick %(number)s: which suit does %(name)s name for the joker?",
+                number=no,
+                name=turn,
+            )
         if phase == "quick":
-            return f"Trick {no}: who won it?"
+            return gettext("Trick %(number)s: who won it?", number=no)
         if phase == "held":
             waiting = [self.players[s] for s in range(self.n) if not self.seat_final(s)]
             if waiting:
-                return f"The deal is over: enter the cards {', '.join(waiting)} still hold."
-            return f"The deal cannot be saved: {self.problem()}"
+                return gettext(
+                    "The deal is over: enter the cards %(names)s still hold.",
+                    names=", ".join(waiting),
+                )
+            return gettext("The deal cannot be saved: %(problem)s", problem=self.problem())
         if phase == "problem":
-            return f"The deal cannot be saved: {self.problem()}"
-        return "The deal is complete: save it."
+            return gettext("The deal cannot be saved: %(problem)s", problem=self.problem())
+        return gettext("The deal is complete: save it.")
 
     def legal(self) -> list[dict]:
         """The taps that may come next, with their argument choices."""

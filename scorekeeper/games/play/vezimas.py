@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 from ... import api
 from ... import validate as v
 from ...errors import RuleError
+from ...messages import gettext
 from .. import catalog
 from .. import vezimas as engine
 from . import Checks, Refused, Tap, check_arguments
@@ -74,7 +75,9 @@ def verify_session_goes_on(names: list[str], totals: dict, settings: dict) -> No
         },
     )
     if result["finished"]:
-        raise Refused(f"The session is over: {result['reason']}.", "settings.totals")
+        raise Refused(
+            "The session is over: %(reason)s.", "settings.totals", reason=result["reason"]
+        )
 
 
 @dataclass(frozen=True)
@@ -147,7 +150,7 @@ class VezimasDeal(Checks):
                 for name in names
             }
         except RuleError as exc:
-            raise Refused(exc.message, exc.path) from None
+            raise Refused(exc.text, exc.path) from None
         if "nine_of_diamonds" in seats and not nine_of_diamonds_leads(len(names)):
             raise Refused(
                 "With 4 players the Q♣ holder leads; no 9♦ holder is named.",
@@ -269,13 +272,15 @@ class VezimasDeal(Checks):
     def _seat(self, tap: Tap) -> int:
         seat = tap.get("seat")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise Refused(f"seat is a player's seat number, 0 to {self.n - 1}.", ".seat")
+            raise Refused(
+                "seat is a player's seat number, 0 to %(last)s.", ".seat", last=self.n - 1
+            )
         return seat
 
     def _playing(self) -> None:
         if self.over:
             who = self.players[self.cart]
-            raise Refused(f"The deal is over: {who} got the cart.", ".action")
+            raise Refused("The deal is over: %(who)s got the cart.", ".action", who=who)
 
     def _queen(self, tap: Tap) -> VezimasDeal:
         seat = self._seat(tap)
@@ -324,7 +329,10 @@ class VezimasDeal(Checks):
     def _mover_is(self, seat: int, doing: str) -> None:
         if self.mover is not None and seat != self.mover:
             raise Refused(
-                f"It is {self.players[self.mover]}'s turn, not {self.players[seat]}'s.", ".seat"
+                "It is %(turn)s's turn, not %(seat)s's.",
+                ".seat",
+                turn=self.players[self.mover],
+                seat=self.players[seat],
             )
         if self.mover is None and doing == "take":
             raise Refused("There is no pile to take yet.", ".action")
@@ -334,20 +342,30 @@ class VezimasDeal(Checks):
         try:
             card = str(engine.read_card(tap["card"], ".card"))
         except RuleError as exc:
-            raise Refused(exc.message, ".card") from None
+            raise Refused(exc.text, ".card") from None
         if any(p.card == card and p.seat == seat for p in self.pile):
             return self  # already so: a repeated tap changes nothing
         self._playing()
         self._mover_is(seat, "lay")
         if any(p.card == card for p in self.pile):
-            raise Refused(f"{card} is already on the pile.", ".card")
+            raise Refused("%(card)s is already on the pile.", ".card", card=card)
         for other, cards in enumerate(self.known):
             if other != seat and card in cards:
                 who = self.players[other]
-                raise Refused(f"{card} is in {who}'s hand: {who} took it with a pile.", ".card")
+                raise Refused(
+                    "%(card)s is in %(who)s's hand: %(who)s took it with a pile.",
+                    ".card",
+                    card=card,
+                    who=who,
+                )
         if len(self.known[seat]) == self.counts[seat] and card not in self.known[seat]:
             cards = ", ".join(self.known[seat])
-            raise Refused(f"{self.players[seat]} holds only {cards} (taken with a pile).", ".card")
+            raise Refused(
+                "%(seat)s holds only %(cards)s (taken with a pile).",
+                ".card",
+                seat=self.players[seat],
+                cards=cards,
+            )
         beat = self.step == BEAT
         if beat:
             if self.trumps is None:
@@ -380,7 +398,9 @@ class VezimasDeal(Checks):
         self._mover_is(seat, "take")
         if self.step != BEAT:
             raise Refused(
-                f"{self.players[seat]} has nothing to beat, so no pile to take.", ".action"
+                "%(seat)s has nothing to beat, so no pile to take.",
+                ".action",
+                seat=self.players[seat],
             )
         taken = tuple(p.card for p in self.pile)
         counts = self._with(self.counts, seat, self.counts[seat] + len(taken))
@@ -396,11 +416,15 @@ class VezimasDeal(Checks):
             return self
         if self.played_out is not None:
             who = self.players[self.played_out]
-            raise Refused(f"{who} is the last one holding cards, so {who} gets the cart.", ".seat")
+            raise Refused(
+                "%(who)s is the last one holding cards, so %(who)s gets the cart.", ".seat", who=who
+            )
         if self.counts[seat] == 0:
             who = self.players[seat]
             raise Refused(
-                f"{who} is out of cards; the cart goes to a player still holding some.", ".seat"
+                "%(who)s is out of cards; the cart goes to a player still holding some.",
+                ".seat",
+                who=who,
             )
         return replace(self, loser=seat)
 
@@ -446,20 +470,23 @@ class VezimasDeal(Checks):
         phase = self.phase
         who = None if self.mover is None else self.players[self.mover]
         if phase == "complete":
-            return f"{self.players[self.cart]} gets the cart: save the deal."
+            return gettext("%(name)s gets the cart: save the deal.", name=self.players[self.cart])
         if phase == "trumps":
-            return "Tap who holds Q♣: clubs are his trump, then ♠, ♥, ♦ clockwise (V-D1)."
+            return gettext("Tap who holds Q♣: clubs are his trump, then ♠, ♥, ♦ clockwise (V-D1).")
         if phase == "nine":
-            return "Tap who holds 9♦: he leads the first deal."
+            return gettext("Tap who holds 9♦: he leads the first deal.")
         if phase == BEAT:
-            return f"{who} beats {self.top} or takes the pile."
+            # Translators: %(card)s is the card on top of the pile (Q♥)
+            return gettext("%(name)s beats %(card)s or takes the pile.", name=who, card=self.top)
         if who is None:
-            return "Tap the first card laid: its player leads."
+            return gettext("Tap the first card laid: its player leads.")
         if self.pile and self.pile[-1].seat == self.mover:
-            return f"{who} beat it: now {who} lays a card for the next player."
+            return gettext(
+                "%(name)s beat it: now %(name)s lays a card for the next player.", name=who
+            )
         if self.pile:
-            return f"Nothing to beat (V-D5): {who} lays any card."
-        return f"{who} starts a pile with any card."
+            return gettext("Nothing to beat (V-D5): %(name)s lays any card.", name=who)
+        return gettext("%(name)s starts a pile with any card.", name=who)
 
     def beat_answer(self) -> dict | None:
         """The engine's answer for the player to move: his case, the rule, and which of

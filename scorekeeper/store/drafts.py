@@ -1,0 +1,367 @@
+"""Drafts: a deal being entered, saved at every tap; on a game screen, the log of its
+taps. It counts only once closed into an entry.
+
+A tap log's data is ``{"taps": [...], "undone": [...], "context": {...}}``: every tap
+carries the id its phone made, so a replayed id changes nothing; undo and redo name the
+tap they mean, so a retried undo never undoes two taps."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+
+from ..messages import Text
+from .errors import Conflict, DraftChanged, NotFound, Unchanged
+from .records import SPENT_TAP_IDS, Entry, TapLog, now
+
+
+class Drafts:
+    """Drafts and tap logs (a part of ``Store``)."""
+
+    def draft(self, table_id: int, name: str) -> tuple[dict | None, int]:
+        """(data, version) of a draft; (None, 0) when there is none."""
+        row = self.db.execute(
+            "SELECT data, version FROM drafts WHERE table_id = ? AND name = ?", [table_id, name]
+        ).fetchone()
+        return (json.loads(row[0]), row[1]) if row else (None, 0)
+
+    def save_draft(
+        self, table_id: int, name: str, data: dict, expected_version: int | None = None
+    ) -> int:
+        """Store a draft; returns its new version. ``expected_version``: refuse
+        (Conflict) when another phone saved the draft since this one read it."""
+        with self.write(table_id, None):
+            row = self.db.execute(
+                "SELECT version FROM drafts WHERE table_id = ? AND name = ?", [table_id, name]
+            ).fetchone()
+            current = row[0] if row else 0
+            if expected_version is not None and expected_version != current:
+                raise Conflict(
+                    Text("Another phone changed this deal a moment ago; here is its version.")
+                )
+            self.db.execute(
+                """INSERT INTO drafts (table_id, name, data, version, updated) VALUES (?, ?, ?, ?, ?)
+                   ON CONFLICT (table_id, name) DO UPDATE SET data = excluded.data,
+                   version = excluded.version, updated = excluded.updated""",
+                [table_id, name, json.dumps(data, ensure_ascii=False), current + 1, now()],
+            )
+        return current + 1
+
+    def delete_draft(self, table_id: int, name: str) -> None:
+        with self.write(table_id, None):
+            self.db.execute("DELETE FROM drafts WHERE table_id = ? AND name = ?", [table_id, name])
+
+    def tap_log(self, table_id: int, name: str) -> TapLog:
+        """The draft ``name`` of a table as it stands (``data`` None: no deal begun)."""
+        row = self.db.execute(
+            """SELECT d.data, d.version, t.version FROM tables t
+               LEFT JOIN drafts d ON d.table_id = t.id AND d.name = ? WHERE t.id = ?""",
+            [name, table_id],
+        ).fetchone()
+        if row is None:
+            raise NotFound(Text("There is no such table."))
+        return TapLog(json.loads(row[0]) if row[0] else None, row[1] or 0, row[2], False)
+
+    def append_tap(
+        self,
+        table_id: int,
+        name: str,
+        tap: dict,
+        check: Callable[[dict], None],
+        start: Callable[[dict | None], dict],
+    ) -> TapLog:
+        """Add one tap at the end of the log, inside the write lock. A tap whose id is
+        already in the log (or was undone) is a retry: nothing changes and the log is
+        answered as it stands. ``start(data)`` gives the log a tap is added to when the
+        stored one is missing (None) or of an older shape; ``check(new data)`` raises
+        (the state refuses the tap, or the phone showed another deal) to store nothing."""
+        tap_id = tap.get("id")
+
+        def change(data: dict | None) -> dict:
+            data = start(data) if data is None or "context" not in data else data
+            spent = data.get("spent", [])
+            if tap_id in spent or any(
+                t.get("id") == tap_id for t in [*data["taps"], *data["undone"]]
+            ):
+                raise Unchanged
+            # the taps undone can no longer be redone, and their ids stay spent, so a
+            # late retry of one is still not applied
+            spent = [*spent, *(t.get("id") for t in data["undone"])][-SPENT_TAP_IDS:]
+            new = {**data, "taps": [*data["taps"], tap], "undone": [], "spent": spent}
+            check(new)
+            return new
+
+        return self._change_log(table_id, name, change)
+
+    def undo_tap(self, table_id: int, name: str, tap_id: str) -> TapLog:
+        """Take back the tap ``tap_id``, which must be the last one; once taken back, the
+        same undo again changes nothing."""
+
+        def change(data: dict | None) -> dict:
+            data = data if data and "context" in data else None
+            if data and any(t.get("id") == tap_id for t in data["undone"]):
+                raise Unchanged
+            if not data or not data["taps"]:
+                raise Conflict(Text("There is nothing to undo."))
+            if data["taps"][-1].get("id") != tap_id:
+                raise DraftChanged(
+                    Text(
+                        "Another tap came after that one (on another phone); nothing was "
+                        "undone. Here is the deal as it stands."
+                    )
+                )
+            return {
+                **data,
+                "taps": data["taps"][:-1],
+                "undone": [*data["undone"], data["taps"][-1]],
+            }
+
+        return self._change_log(table_id, name, change)
+
+    def redo_tap(self, table_id: int, name: str, tap_id: str) -> TapLog:
+        """Put back the tap ``tap_id``, the last one taken back; a retry changes nothing."""
+
+        def change(data: dict | None) -> dict:
+            data = data if data and "context" in data else None
+            if data and any(t.get("id") == tap_id for t in data["taps"]):
+                raise Unchanged
+            if not data or not data["undone"] or data["undone"][-1].get("id") != tap_id:
+                raise DraftChanged(Text("There is nothing to redo: the deal changed since."))
+            return {
+                **data,
+                "taps": [*data["taps"], data["undone"][-1]],
+                "undone": data["undone"][:-1],
+            }
+
+        return self._change_log(table_id, name, change)
+
+    def _change_log(self, table_id: int, name: str, change: Callable) -> TapLog:
+        """One read and one write of a draft inside the write lock (five statements)."""
+        try:
+            with self.write(table_id, None):
+                found = self.tap_log(table_id, name)
+                data = change(found.data)
+                self.db.execute(
+                    """INSERT INTO drafts (table_id, name, data, version, updated)
+                       VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, name) DO UPDATE SET
+                       data = excluded.data, version = excluded.version,
+                       updated = excluded.updated""",
+                    [
+                        table_id,
+                        name,
+                        json.dumps(data, ensure_ascii=False),
+                        found.version + 1,
+                        now(),
+                    ],
+                )
+        except Unchanged:
+            return found
+        return TapLog(data, found.version + 1, found.table_version + 1, True)
+
+    def close_draft_into_entry(
+        self,
+        table_id: int,
+        name: str,
+        kind: str,
+        request: dict,
+        result: dict,
+        points: dict[int, int],
+        *,
+        draft_version: int,
+        submission_id: str | None = None,
+        also: Iterable[tuple[str, dict, dict, dict[int, int]]] = (),
+        replaces: Iterable[int] = (),
+    ) -> dict:
+        """Save the deal a draft holds as one entry and close the draft, in one
+        transaction; the entry keeps the draft's tap log (for Edit). Refused
+        (DraftChanged) when a tap changed the draft since ``draft_version``. A draft
+        reopened from an entry (its context names ``supersedes``) stores an entry of the
+        same round that supersedes the old one: the history keeps both. ``replaces``:
+        provisional entries of the deal (a Cowboy deal's marriages, counted while it was
+        played) that the entry takes over in their round, as ``add_entry`` does."""
+        replaces = tuple(replaces)
+
+        def body(outcome: dict) -> None:
+            self._check_entry_room(table_id)
+            found = self.tap_log(table_id, name)
+            if found.data is None or found.version != draft_version:
+                raise DraftChanged(
+                    Text(
+                        "Another phone changed this deal a moment ago; nothing was saved. "
+                        "Check it, then save again."
+                    )
+                )
+            context = found.data.get("context") or {}
+            old_id = context.get("supersedes")
+            if old_id is not None:
+                old = self._entry_row(table_id, old_id)
+                if not self._is_live(old_id):
+                    raise Conflict(
+                        Text(
+                            "Round %(round)s was changed on another phone meanwhile; "
+                            "nothing was saved. Check the history and try again.",
+                            round=old["round"],
+                        ),
+                    )
+                round_number = old["round"]
+            elif context.get("reopened") is not None:  # an undone deal saved again
+                round_number = context["round"]
+            elif replaces:
+                round_number = self._entry_row(table_id, replaces[0])["round"]
+            else:
+                round_number = self.next_round(table_id)
+            entry_id = self._write_entry(
+                table_id, round_number, kind, request, result, points, submission_id, old_id
+            )
+            # ``also``: more entries of the same round closed by the same log (a Kvanta
+            # round's several scores), as (kind, request, result, points); an edit of
+            # such a round supersedes every one of them
+            for other in context.get("supersedes_also") or ():
+                if self._is_live(other):
+                    self._event(other, "superseded", by_entry=entry_id)
+            also_ids = []
+            for more_kind, more_request, more_result, more_points in also:
+                also_ids.append(
+                    self._write_entry(
+                        table_id, round_number, more_kind, more_request, more_result, more_points
+                    )
+                )
+            for taken in replaces:
+                if not self._is_live(taken):
+                    raise Conflict(
+                        Text(
+                            "Round %(round)s was changed on another phone meanwhile; "
+                            "nothing was saved.",
+                            round=round_number,
+                        ),
+                    )
+                self._event(taken, "superseded", by_entry=entry_id)
+            log = {"taps": found.data["taps"], "context": context, "also": also_ids}
+            self._insert(
+                "entry_taps",
+                {"entry_id": entry_id, "draft": name, "data": json.dumps(log, ensure_ascii=False)},
+            )
+            self.db.execute("DELETE FROM drafts WHERE table_id = ? AND name = ?", [table_id, name])
+            outcome.update(entry_id=entry_id, round=round_number, supersedes=old_id, also=also_ids)
+
+        return self.once(table_id, submission_id, "close_draft_into_entry", body)
+
+    def _also_of(self, entry_id: int) -> list[int]:
+        """The other entries of a round closed with this entry's log (``also``)."""
+        row = self.db.execute(
+            "SELECT data FROM entry_taps WHERE entry_id = ?", [entry_id]
+        ).fetchone()
+        return list(json.loads(row[0]).get("also") or ()) if row else []
+
+    def entry_taps(self, entry_id: int) -> list[dict] | None:
+        """The tap log an entry was saved with; None for one saved without."""
+        row = self.db.execute(
+            "SELECT data FROM entry_taps WHERE entry_id = ?", [entry_id]
+        ).fetchone()
+        return json.loads(row[0])["taps"] if row else None
+
+    def reopen_entry(
+        self,
+        table_id: int,
+        name: str,
+        entry_id: int,
+        kind: str,
+        rebuild: Callable[[Entry], list[dict]],
+        context: dict,
+    ) -> TapLog:
+        """Edit: a live entry's tap log back in the draft ``name``, to be changed and
+        saved as one entry that supersedes it (``close_draft_into_entry``). ``rebuild``
+        makes a log from the entry for one saved without. Refused while another deal is
+        being entered in that draft; reopening the same entry again changes nothing."""
+
+        def change(data: dict | None) -> dict:
+            current = (data or {}).get("context") or {}
+            if current.get("supersedes") == entry_id:
+                raise Unchanged
+            if data and data.get("taps"):
+                raise Conflict(
+                    Text(
+                        "A deal is being entered: save it or undo its taps before editing another."
+                    )
+                )
+            entry = self.entry(table_id, entry_id)
+            if entry.kind != kind or not entry.live:
+                raise Conflict(
+                    Text(
+                        "Round %(round)s was undone or changed; it cannot be edited.",
+                        round=entry.round,
+                    )
+                )
+            taps = self.entry_taps(entry_id)
+            also = [e for e in self._also_of(entry_id) if self._is_live(e)]
+            return {
+                "taps": rebuild(entry) if taps is None else taps,
+                "undone": [],
+                "context": {
+                    **context,
+                    "round": entry.round,
+                    "supersedes": entry_id,
+                    "supersedes_also": also,
+                },
+            }
+
+        return self._change_log(table_id, name, change)
+
+    def _reopen_undone(self, table_id: int, entry_id: int, round_number: int) -> None:
+        """Inside an undo: a deal saved from a game screen comes back on that screen as
+        its tap log (never as an empty deal to tap in again), unless another deal is
+        being entered there. Saved again, it takes its round back."""
+        row = self.db.execute(
+            "SELECT draft, data FROM entry_taps WHERE entry_id = ?", [entry_id]
+        ).fetchone()
+        if row is None:
+            return
+        name, log = row[0], json.loads(row[1])
+        current = self.tap_log(table_id, name).data
+        if current and current.get("taps"):
+            return
+        if any(self._is_live(e) for e in log.get("also") or ()):
+            return  # the round's other entries still count: its log stays with them
+        context = {
+            **(log.get("context") or {}),
+            "players": [p.name for p in self.players(table_id)],
+            "round": round_number,
+            "supersedes": None,
+            "reopened": entry_id,
+        }
+        data = {"taps": log["taps"], "undone": [], "context": context}
+        self.db.execute(
+            """INSERT INTO drafts (table_id, name, data, version, updated) VALUES (?, ?, ?, 1, ?)
+               ON CONFLICT (table_id, name) DO UPDATE SET data = excluded.data,
+               version = version + 1, updated = excluded.updated""",
+            [table_id, name, json.dumps(data, ensure_ascii=False), now()],
+        )
+
+    def _close_reopened(self, table_id: int, entry_id: int) -> None:
+        """Inside a redo: the deal's log reopened by its undo leaves the screen, as long
+        as nobody changed it there (else the redo is refused: that work is kept)."""
+        row = self.db.execute(
+            "SELECT draft, data FROM entry_taps WHERE entry_id = ?", [entry_id]
+        ).fetchone()
+        if row is None:
+            return
+        data = self.tap_log(table_id, row[0]).data
+        if not data or (data.get("context") or {}).get("reopened") != entry_id:
+            return
+        if data["taps"] != json.loads(row[1])["taps"]:
+            raise Conflict(
+                Text(
+                    "This deal was reopened and changed on its screen; save it there, "
+                    "or undo those taps first."
+                )
+            )
+        self.db.execute("DELETE FROM drafts WHERE table_id = ? AND name = ?", [table_id, row[0]])
+
+    def discard_draft(self, table_id: int, name: str, draft_version: int) -> None:
+        """Drop a draft (an edit given up), unless a tap changed it since it was shown."""
+        with self.write(table_id, None):
+            if self.tap_log(table_id, name).version != draft_version:
+                raise DraftChanged(
+                    Text("Another phone changed this deal a moment ago; it was kept.")
+                )
+            self.db.execute("DELETE FROM drafts WHERE table_id = ? AND name = ?", [table_id, name])

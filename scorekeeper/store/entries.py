@@ -1,0 +1,779 @@
+"""Entries: the append-only history of a table, its undo, redo and edit events,
+what it adds up to, read in bounded parts; and the dice rolls a table keeps."""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator
+
+from ..messages import Text
+from .base import writes_as
+from .errors import Conflict, NotFound, StoreError
+from .records import (
+    _LAST_EVENT,
+    _LIVE,
+    RECENT_ENTRIES,
+    RECENT_ROUNDS,
+    TALLIES_PER_STORE,
+    Entry,
+    Tally,
+    now,
+)
+
+
+def _state(event: str | None) -> str:
+    return event if event in ("voided", "superseded") else "live"
+
+
+def _entry(row: tuple, points: dict[int, int]) -> Entry:
+    """An entry from its row (id, round, kind, request, result, created,
+    submission_id, supersedes, last event) and its points."""
+    return Entry(
+        id=row[0],
+        round=row[1],
+        kind=row[2],
+        request=json.loads(row[3]),
+        result=json.loads(row[4]),
+        created=row[5],
+        submission_id=row[6],
+        supersedes=row[7],
+        state=row[8] if row[8] in ("voided", "superseded") else "live",
+        points=points,
+    )
+
+
+class Entries:
+    """Entries, their events and sums, and rolls (a part of ``Store``)."""
+
+    @writes_as("add_entry")
+    def add_entry(
+        self,
+        table_id: int,
+        round_number: int | None,
+        kind: str,
+        request: dict,
+        result: dict,
+        points: dict[int, int],
+        submission_id: str | None = None,
+        supersedes: int | None = None,
+        exclusive_round: bool = False,
+        close_draft: str | None = None,
+        replaces: Iterable[int] = (),
+        based_on_version: int | None = None,
+        based_on_draft: tuple[str, int] | None = None,
+    ) -> dict:
+        """Append a new entry (its request, result and points per player id).
+
+        ``round_number`` None: the next round, so concurrent posts never share one.
+        ``exclusive_round``: refuse when the round already has a live entry of this kind
+        (two phones entering one round). ``replaces``: provisional entries this one takes
+        over (a Cowboy deal carries the marriages shown during it); they stop counting in
+        the same transaction, and undoing this entry brings them back.
+        ``based_on_version``: the table version the entry was worked out from (a peg
+        move, from the board as it stood); refused (Conflict) when another phone
+        changed the table since, so that its change is never overwritten.
+        ``based_on_draft``: (name, version) of the draft the entry was worked out from (a
+        deal's taps); refused (DraftChanged) when a tap changed it since, so that no tap
+        is lost, neither left out of the entry nor closed away with the draft.
+
+        An edit is :meth:`edit_entry`, an entry that closes a draft
+        :meth:`close_draft_with_entry`; ``supersedes`` and ``close_draft`` pass the
+        entry on to them (for callers that still name them here).
+        """
+        options = {
+            "replaces": replaces,
+            "based_on_version": based_on_version,
+            "based_on_draft": based_on_draft,
+        }
+        if supersedes is not None:
+            return self.edit_entry(
+                table_id,
+                supersedes,
+                kind,
+                request,
+                result,
+                points,
+                submission_id,
+                round_number=round_number,
+                close_draft=close_draft,
+                **options,
+            )
+        if close_draft is not None:
+            return self.close_draft_with_entry(
+                table_id,
+                close_draft,
+                round_number,
+                kind,
+                request,
+                result,
+                points,
+                submission_id,
+                exclusive_round=exclusive_round,
+                **options,
+            )
+        return self._append_entry(
+            table_id,
+            round_number,
+            kind,
+            request,
+            result,
+            points,
+            submission_id,
+            exclusive_round=exclusive_round,
+            **options,
+        )
+
+    @writes_as("add_entry")
+    def edit_entry(
+        self,
+        table_id: int,
+        entry_id: int,
+        kind: str,
+        request: dict,
+        result: dict,
+        points: dict[int, int],
+        submission_id: str | None = None,
+        *,
+        round_number: int | None = None,
+        close_draft: str | None = None,
+        replaces: Iterable[int] = (),
+        based_on_version: int | None = None,
+        based_on_draft: tuple[str, int] | None = None,
+    ) -> dict:
+        """An edit: a new entry that supersedes ``entry_id`` (in its round, unless
+        ``round_number`` says another). The old entry must still be live, else another
+        phone changed it meanwhile (Conflict); undoing the edit brings it back. The
+        history keeps both. Other arguments as for :meth:`add_entry` (``close_draft``:
+        the draft the edit was entered in, removed in the same transaction)."""
+        if round_number is None:
+            round_number = self._entry_row(table_id, entry_id)["round"]
+        return self._append_entry(
+            table_id,
+            round_number,
+            kind,
+            request,
+            result,
+            points,
+            submission_id,
+            supersedes=entry_id,
+            close_draft=close_draft,
+            replaces=replaces,
+            based_on_version=based_on_version,
+            based_on_draft=based_on_draft,
+        )
+
+    @writes_as("add_entry")
+    def close_draft_with_entry(
+        self,
+        table_id: int,
+        name: str,
+        round_number: int | None,
+        kind: str,
+        request: dict,
+        result: dict,
+        points: dict[int, int],
+        submission_id: str | None = None,
+        *,
+        exclusive_round: bool = False,
+        replaces: Iterable[int] = (),
+        based_on_version: int | None = None,
+        based_on_draft: tuple[str, int] | None = None,
+    ) -> dict:
+        """A new entry that ends the draft ``name`` (a game's end, a session's trumps),
+        the draft removed in the same transaction. Unlike
+        :meth:`~scorekeeper.store.drafts.Drafts.close_draft_into_entry`, the entry keeps
+        no tap log. Other arguments as for :meth:`add_entry`."""
+        return self._append_entry(
+            table_id,
+            round_number,
+            kind,
+            request,
+            result,
+            points,
+            submission_id,
+            exclusive_round=exclusive_round,
+            close_draft=name,
+            replaces=replaces,
+            based_on_version=based_on_version,
+            based_on_draft=based_on_draft,
+        )
+
+    def _append_entry(
+        self,
+        table_id: int,
+        round_number: int | None,
+        kind: str,
+        request: dict,
+        result: dict,
+        points: dict[int, int],
+        submission_id: str | None = None,
+        *,
+        supersedes: int | None = None,
+        exclusive_round: bool = False,
+        close_draft: str | None = None,
+        replaces: Iterable[int] = (),
+        based_on_version: int | None = None,
+        based_on_draft: tuple[str, int] | None = None,
+    ) -> dict:
+        """The one write behind ``add_entry``, ``edit_entry`` and ``close_draft_with_entry``
+        (one submission action for the three: a retry is known whichever a view checks)."""
+        replaces = tuple(replaces)
+
+        def body(outcome: dict) -> None:
+            nonlocal round_number
+            self._check_entry_room(table_id)
+            self._check_based_on(table_id, based_on_version)
+            self._check_draft(table_id, based_on_draft)
+            if round_number is None:  # the next round, decided inside the write lock
+                round_number = self.next_round(table_id)
+            if supersedes is not None:
+                old = self._entry_row(table_id, supersedes)
+                if not self._is_live(supersedes):
+                    raise Conflict(
+                        Text(
+                            "Round %(round)s was changed on another phone meanwhile; "
+                            "nothing was saved. Check the history and try again.",
+                            round=old["round"],
+                        ),
+                    )
+            elif (
+                exclusive_round
+                and self.db.execute(
+                    "SELECT 1 FROM live_entries WHERE table_id = ? AND round = ? AND kind = ?",
+                    [table_id, round_number, kind],
+                ).fetchone()
+            ):
+                raise Conflict(
+                    Text(
+                        "Round %(round)s was just entered on another phone; "
+                        "nothing was saved. Check the history before adding it again.",
+                        round=round_number,
+                    ),
+                )
+            entry_id = self._write_entry(
+                table_id, round_number, kind, request, result, points, submission_id, supersedes
+            )
+            for old_id in replaces:
+                old = self._entry_row(table_id, old_id)
+                if not self._is_live(old_id):
+                    raise Conflict(
+                        Text(
+                            "Round %(round)s was changed on another phone meanwhile; "
+                            "nothing was saved.",
+                            round=old["round"],
+                        ),
+                    )
+                self._event(old_id, "superseded", by_entry=entry_id)
+            if close_draft is not None:
+                self.db.execute(
+                    "DELETE FROM drafts WHERE table_id = ? AND name = ?",
+                    [table_id, close_draft],
+                )
+            outcome.update(entry_id=entry_id, round=round_number)
+
+        return self.once(table_id, submission_id, "add_entry", body)
+
+    def void_entry(
+        self,
+        table_id: int,
+        entry_id: int,
+        submission_id: str | None = None,
+        based_on_version: int | None = None,
+    ) -> dict:
+        """Undo: the entry stops counting. Undoing an edit brings back what it replaced.
+        ``based_on_version``: as for ``add_entry``."""
+
+        def body(outcome: dict) -> None:
+            self._check_based_on(table_id, based_on_version)
+            row = self._entry_row(table_id, entry_id)
+            if not self._is_live(entry_id):
+                raise Conflict(
+                    Text(
+                        "Round %(round)s was already undone or changed on another phone.",
+                        round=row["round"],
+                    ),
+                )
+            self._event(entry_id, "voided")
+            for old_id in self._replaced_by(entry_id):
+                if self._last_event(old_id) == "superseded":
+                    self._event(old_id, "restored", by_entry=entry_id)
+            if row["supersedes"] is None:  # an edit undone brings its original back
+                self._reopen_undone(table_id, entry_id, row["round"])
+            outcome.update(entry_id=entry_id, action="voided", round=row["round"])
+
+        return self.once(table_id, submission_id, "void_entry", body)
+
+    def restore_entry(self, table_id: int, entry_id: int, submission_id: str | None = None) -> dict:
+        """Redo: a voided entry counts again (and replaces again what it had replaced)."""
+
+        def body(outcome: dict) -> None:
+            row = self._entry_row(table_id, entry_id)
+            if self._last_event(entry_id) != "voided":
+                raise Conflict(
+                    Text(
+                        "Round %(round)s is not undone; there is nothing to redo.",
+                        round=row["round"],
+                    )
+                )
+            replaced = self._replaced_by(entry_id)
+            if any(not self._is_live(old) for old in replaced):
+                raise Conflict(
+                    Text(
+                        "Round %(round)s has been changed again since; "
+                        "redo the latest version instead.",
+                        round=row["round"],
+                    ),
+                )
+            self._close_reopened(table_id, entry_id)
+            self._event(entry_id, "restored")
+            for old in replaced:
+                self._event(old, "superseded", by_entry=entry_id)
+            outcome.update(entry_id=entry_id, action="restored", round=row["round"])
+
+        return self.once(table_id, submission_id, "restore_entry", body)
+
+    def entries(self, table_id: int, live_only: bool = False) -> list[Entry]:
+        source = "live_entries" if live_only else "entries"
+        rows = self.db.execute(
+            f"""SELECT e.id, e.round, e.kind, e.request, e.result, e.created, e.submission_id,
+                       e.supersedes,
+                       COALESCE((SELECT ev.event FROM entry_events ev WHERE ev.entry_id = e.id
+                                 ORDER BY ev.id DESC LIMIT 1), 'created') AS last_event
+                FROM {source} e WHERE e.table_id = ? ORDER BY e.round, e.id""",
+            [table_id],
+        ).fetchall()
+        points = self._points(table_id)
+        return [_entry(r, points.get(r[0], {})) for r in rows]
+
+    def _entries_by(self, table_id: int, where: str, params: list, order: str, limit: int):
+        """Entries of a table that match ``where`` (SQL over ``e``; ``last_event``
+        is the entry's latest event), at most ``limit`` in ``order``."""
+        rows = self.db.execute(
+            f"""SELECT * FROM (
+                    SELECT e.id, e.round, e.kind, e.request, e.result, e.created,
+                           e.submission_id, e.supersedes, {_LAST_EVENT} AS last_event
+                    FROM entries e WHERE e.table_id = ?) e
+                WHERE {where} ORDER BY {order} LIMIT ?""",
+            [table_id, *params, limit],
+        ).fetchall()
+        points = self._points_of([r[0] for r in rows])
+        return [_entry(r, points.get(r[0], {})) for r in rows]
+
+    def tally(self, table_id: int, not_deals: Iterable[str] = ()) -> Tally:
+        """The table's totals, deals and counts (``Tally``), over its whole history.
+
+        Made once per store and table by sums in SQL, then brought up to date from the
+        entries and events written since: the table's own rows are never deleted but
+        with it, so every new one has a larger id than the last one counted. Read in
+        one snapshot, so entries and events agree."""
+        not_deals = frozenset(not_deals)
+        key = (table_id, not_deals)
+        tallies = self.__dict__.setdefault("_tallies", OrderedDict())
+        began = not self.db.conn.in_transaction
+        if began:
+            self.db.conn.execute("BEGIN")
+        try:
+            row = self.db.execute(
+                "SELECT scorer_key, version FROM tables WHERE id = ?", [table_id]
+            ).fetchone()
+            if row is None:
+                tallies.pop(key, None)
+                raise NotFound(Text("There is no such table."))
+            tally = tallies.get(key)
+            if tally is None or tally.scorer_key != row[0]:
+                tally = self._new_tally(table_id, not_deals, row[0])
+            elif tally.version != row[1]:
+                self._update_tally(tally, table_id, not_deals)
+            tally.version = row[1]
+        finally:
+            if began:
+                self.db.conn.execute("COMMIT")
+        tallies[key] = tally
+        tallies.move_to_end(key)
+        while len(tallies) > TALLIES_PER_STORE:
+            tallies.popitem(last=False)
+        return tally
+
+    def _new_tally(self, table_id: int, not_deals: frozenset[str], scorer_key: str) -> Tally:
+        marks = ", ".join("?" * len(not_deals)) or "NULL"
+        one = self.db.execute
+        (last_entry,) = one(
+            "SELECT COALESCE(MAX(id), 0) FROM entries WHERE table_id = ?", [table_id]
+        ).fetchone()
+        (last_event,) = one(
+            """SELECT COALESCE(MAX(ev.id), 0) FROM entries e
+               JOIN entry_events ev ON ev.entry_id = e.id WHERE e.table_id = ?""",
+            [table_id],
+        ).fetchone()
+        totals = {pid: 0 for (pid,) in one("SELECT id FROM players WHERE table_id = ?", [table_id])}
+        totals.update(
+            one(
+                f"""SELECT ep.player_id, SUM(ep.points)
+                    FROM entries e JOIN entry_points ep ON ep.entry_id = e.id
+                    WHERE e.table_id = ? AND {_LIVE} GROUP BY ep.player_id""",
+                [table_id],
+            ).fetchall()
+        )
+        (deals,) = one(
+            f"""SELECT COUNT(DISTINCT e.round) FROM entries e
+                WHERE e.table_id = ? AND e.kind NOT IN ({marks}) AND {_LIVE}""",
+            [table_id, *not_deals],
+        ).fetchone()
+        (history_rows,) = one(
+            f"SELECT COUNT(*) FROM entries e WHERE e.table_id = ? AND {_LAST_EVENT} != 'superseded'",
+            [table_id],
+        ).fetchone()
+        kinds = {
+            k for (k,) in one("SELECT DISTINCT kind FROM entries WHERE table_id = ?", [table_id])
+        }
+        return Tally(
+            scorer_key,
+            0,
+            last_entry,
+            last_event,
+            totals,
+            deals,
+            history_rows,
+            kinds,
+        )
+
+    def _update_tally(self, tally: Tally, table_id: int, not_deals: frozenset[str]) -> None:
+        # (``+e.table_id``, NOT INDEXED: read the rows after the last ids counted, by
+        # row id, not every row of the table or every event by an index)
+        for (pid,) in self.db.execute("SELECT id FROM players WHERE table_id = ?", [table_id]):
+            tally.totals.setdefault(pid, 0)
+        dealt: dict[int, int] = {}  # round → live entries of a deal kind added to it
+
+        def count(round_number: int, kind: str, state: str, points: dict, sign: int) -> None:
+            added = tally.count(state, points, sign)
+            if added and kind not in not_deals:
+                dealt[round_number] = dealt.get(round_number, 0) + added
+
+        # events on entries counted before: each such entry leaves its old state
+        # (as of the last event counted) for its state now
+        changed = self.db.execute(
+            """SELECT DISTINCT ev.entry_id, e.round, e.kind FROM entry_events ev NOT INDEXED
+               JOIN entries e ON e.id = ev.entry_id
+               WHERE ev.id > ? AND +e.table_id = ? AND +e.id <= ?""",
+            [tally.event_id, table_id, tally.entry_id],
+        ).fetchall()
+        if changed:
+            points = self._points_of([r[0] for r in changed])
+            for entry_id, round_number, kind in changed:
+                old = self.db.execute(
+                    """SELECT event FROM entry_events WHERE entry_id = ? AND id <= ?
+                       ORDER BY id DESC LIMIT 1""",
+                    [entry_id, tally.event_id],
+                ).fetchone()
+                before = _state(old[0] if old else None)
+                after = _state(self._last_event(entry_id))
+                if before != after:
+                    got = points.get(entry_id, {})
+                    count(round_number, kind, before, got, -1)
+                    count(round_number, kind, after, got, 1)
+        added = self.db.execute(
+            f"""SELECT e.id, e.round, e.kind, {_LAST_EVENT} FROM entries e
+                WHERE +e.table_id = ? AND e.id > ? ORDER BY e.id""",
+            [table_id, tally.entry_id],
+        ).fetchall()
+        if added:
+            points = self._points_of([r[0] for r in added])
+            for entry_id, round_number, kind, event in added:
+                count(round_number, kind, _state(event), points.get(entry_id, {}), 1)
+                tally.kinds.add(kind)
+            tally.entry_id = added[-1][0]
+        # a round counts as dealt while it has a live deal entry: what it has now
+        # (one indexed count), less what was just added, is what it had before
+        marks = ", ".join("?" * len(not_deals)) or "NULL"
+        for round_number, change in dealt.items():
+            if not change:
+                continue
+            (now_live,) = self.db.execute(
+                f"""SELECT COUNT(*) FROM entries e WHERE e.table_id = ? AND e.round = ?
+                    AND e.kind NOT IN ({marks}) AND {_LIVE}""",
+                [table_id, round_number, *not_deals],
+            ).fetchone()
+            tally.deals += (now_live > 0) - (now_live - change > 0)
+        last_event = self.db.execute(
+            """SELECT COALESCE(MAX(ev.id), 0) FROM entry_events ev
+               JOIN entries e ON e.id = ev.entry_id WHERE ev.id > ? AND +e.table_id = ?""",
+            [tally.event_id, table_id],
+        ).fetchone()[0]
+        tally.event_id = max(tally.event_id, last_event)
+
+    def entry(self, table_id: int, entry_id: int) -> Entry:
+        found = self._entries_by(table_id, "e.id = ?", [entry_id], "e.id", 1)
+        if not found:
+            raise NotFound(Text("There is no such round at this table."))
+        return found[0]
+
+    def recent_entries(self, table_id: int, kinds: Iterable[str] | None = None) -> list[Entry]:
+        """What a table's screens read of its history, oldest first: every entry of its
+        last ``RECENT_ROUNDS`` rounds (at most ``RECENT_ENTRIES`` of them), and the
+        latest live entry of each kind, however old (the trumps of a session, the board
+        of a race, the last deal's mode). ``kinds``: those the table has, when known
+        (``Tally.kinds``)."""
+        recent = self._entries_by(
+            table_id,
+            "e.round > (SELECT COALESCE(MAX(round), 0) FROM entries WHERE table_id = ?) - ?",
+            [table_id, RECENT_ROUNDS],
+            "e.round DESC, e.id DESC",
+            RECENT_ENTRIES,
+        )
+        seen = {e.id for e in recent}
+        if kinds is None:
+            kinds = [
+                k
+                for (k,) in self.db.execute(
+                    "SELECT DISTINCT kind FROM entries WHERE table_id = ?", [table_id]
+                )
+            ]
+        latest_ids = []
+        for kind in sorted(kinds):
+            # newest first along the table's index: stops at the first live one
+            row = self.db.execute(
+                f"""SELECT e.id FROM entries e WHERE e.table_id = ? AND e.kind = ? AND {_LIVE}
+                    ORDER BY e.round DESC, e.id DESC LIMIT 1""",
+                [table_id, kind],
+            ).fetchone()
+            if row is not None and row[0] not in seen:
+                latest_ids.append(row[0])
+        older = []
+        if latest_ids:
+            marks = ", ".join("?" * len(latest_ids))
+            older = self._entries_by(
+                table_id, f"e.id IN ({marks})", latest_ids, "e.id", len(latest_ids)
+            )
+        return sorted([*recent, *older], key=lambda e: (e.round, e.id))
+
+    def live_newest_first(self, table_id: int, kinds: Iterable[str]) -> Iterator[Entry]:
+        """The live entries of these kinds, newest first, read a page at a time, so
+        that a reader stopping at the first it needs reads no further."""
+        kinds = list(kinds)
+        if not kinds:
+            return
+        marks = ", ".join("?" * len(kinds))
+        where = f"e.kind IN ({marks}) AND e.last_event NOT IN ('voided', 'superseded')"
+        after: list = []
+        while True:
+            cursor = "" if not after else " AND (e.round, e.id) < (?, ?)"
+            page = self._entries_by(
+                table_id, where + cursor, [*kinds, *after], "e.round DESC, e.id DESC", 50
+            )
+            yield from page
+            if len(page) < 50:
+                return
+            after = [page[-1].round, page[-1].id]
+
+    def history_page(
+        self, table_id: int, before: tuple[int, int] | None = None, size: int = 50
+    ) -> tuple[list[Entry], bool]:
+        """One page of the history as the table shows it (live and undone entries;
+        edited-away ones left out), newest first: those before ``before`` (round, id),
+        and whether older ones remain."""
+        where = "e.last_event != 'superseded'"
+        params: list = []
+        if before is not None:
+            where += " AND (e.round, e.id) < (?, ?)"
+            params = list(before)
+        rows = self._entries_by(table_id, where, params, "e.round DESC, e.id DESC", size + 1)
+        return rows[:size], len(rows) > size
+
+    def first_round(self, table_id: int) -> int:
+        row = self.db.execute(
+            "SELECT MIN(round) FROM entries WHERE table_id = ?", [table_id]
+        ).fetchone()
+        return row[0] or 0
+
+    def entry_count(self, table_id: int) -> int:
+        """Every entry of the table, undone and edited ones included (what the cap counts)."""
+        return self.db.execute(
+            "SELECT COUNT(*) FROM entries WHERE table_id = ?", [table_id]
+        ).fetchone()[0]
+
+    def _points_of(self, entry_ids: list[int]) -> dict[int, dict[int, int]]:
+        out: dict[int, dict[int, int]] = {}
+        for start in range(0, len(entry_ids), 500):  # SQLite's limit on parameters
+            chunk = entry_ids[start : start + 500]
+            marks = ", ".join("?" * len(chunk))
+            for entry_id, player_id, pts in self.db.execute(
+                f"SELECT entry_id, player_id, points FROM entry_points WHERE entry_id IN ({marks})",
+                chunk,
+            ).fetchall():
+                out.setdefault(entry_id, {})[player_id] = pts
+        return out
+
+    def totals(self, table_id: int) -> dict[int, int]:
+        """Player id → sum of points over live entries (0 for players with none)."""
+        rows = self.db.execute(
+            """SELECT p.id, COALESCE(SUM(ep.points), 0)
+               FROM players p
+               LEFT JOIN entry_points ep ON ep.player_id = p.id
+                    AND ep.entry_id IN (SELECT id FROM live_entries WHERE table_id = ?)
+               WHERE p.table_id = ? GROUP BY p.id""",
+            [table_id, table_id],
+        ).fetchall()
+        return {pid: total for pid, total in rows}
+
+    def next_round(self, table_id: int) -> int:
+        row = self.db.execute(
+            "SELECT MAX(round) FROM live_entries WHERE table_id = ?", [table_id]
+        ).fetchone()
+        return (row[0] or 0) + 1
+
+    def events(self, table_id: int) -> list[dict]:
+        """The audit trail of a table, oldest first."""
+        return self._all(
+            """SELECT ev.id, ev.entry_id, ev.event, ev.by_entry, ev.created, e.round
+               FROM entry_events ev JOIN entries e ON e.id = ev.entry_id
+               WHERE e.table_id = ? ORDER BY ev.id""",
+            [table_id],
+        )
+
+    def _write_entry(
+        self,
+        table_id: int,
+        round_number: int,
+        kind: str,
+        request: dict,
+        result: dict,
+        points: dict[int, int],
+        submission_id: str | None = None,
+        supersedes: int | None = None,
+    ) -> int:
+        """One entry with its points (and the superseded entry's event), inside a write."""
+        if not set(points) <= {p.id for p in self.players(table_id)}:
+            raise StoreError(Text("Points were given for someone who is not at this table."))
+        entry_id = self._insert(
+            "entries",
+            {
+                "table_id": table_id,
+                "round": round_number,
+                "kind": kind,
+                "request": json.dumps(request, ensure_ascii=False),
+                "result": json.dumps(result, ensure_ascii=False),
+                "created": now(),
+                "submission_id": submission_id,
+                "supersedes": supersedes,
+            },
+        )
+        self.db.conn.executemany(
+            "INSERT INTO entry_points (entry_id, player_id, points) VALUES (?, ?, ?)",
+            [(entry_id, pid, int(pts)) for pid, pts in points.items()],
+        )
+        if supersedes is not None:
+            self._event(supersedes, "superseded", by_entry=entry_id)
+        return entry_id
+
+    def _event(self, entry_id: int, event: str, by_entry: int | None = None) -> None:
+        self._insert(
+            "entry_events",
+            {"entry_id": entry_id, "event": event, "by_entry": by_entry, "created": now()},
+        )
+
+    def _replaced_by(self, entry_id: int) -> list[int]:
+        """Entries this one superseded (an edit's original, a deal's provisional entries)."""
+        rows = self.db.execute(
+            """SELECT DISTINCT entry_id FROM entry_events
+               WHERE event = 'superseded' AND by_entry = ? ORDER BY entry_id""",
+            [entry_id],
+        ).fetchall()
+        return [r[0] for r in rows]
+
+    def _last_event(self, entry_id: int) -> str:
+        row = self.db.execute(
+            "SELECT event FROM entry_events WHERE entry_id = ? ORDER BY id DESC LIMIT 1", [entry_id]
+        ).fetchone()
+        return row[0] if row else "created"
+
+    def _is_live(self, entry_id: int) -> bool:
+        return self._last_event(entry_id) not in ("voided", "superseded")
+
+    def _entry_row(self, table_id: int, entry_id: int) -> dict:
+        row = self._one("SELECT * FROM entries WHERE id = ? AND table_id = ?", [entry_id, table_id])
+        if row is None:
+            raise NotFound(Text("There is no such round at this table."))
+        return row
+
+    def _points(self, table_id: int) -> dict[int, dict[int, int]]:
+        rows = self.db.execute(
+            """SELECT ep.entry_id, ep.player_id, ep.points FROM entry_points ep
+               JOIN entries e ON e.id = ep.entry_id WHERE e.table_id = ?""",
+            [table_id],
+        ).fetchall()
+        out: dict[int, dict[int, int]] = {}
+        for entry_id, player_id, pts in rows:
+            out.setdefault(entry_id, {})[player_id] = pts
+        return out
+
+    # -- rolls: stored the moment they are made, never redone silently
+
+    def add_roll(
+        self,
+        table_id: int,
+        round_number: int,
+        kind: str,
+        dice: list[int],
+        result: dict,
+        physical: bool = False,
+        submission_id: str | None = None,
+        based_on_draft: tuple[str, int] | None = None,
+    ) -> dict:
+        """Store a roll the moment it is made. ``based_on_draft``: as for ``add_entry``
+        (a roll asked for from a screen that another phone's roll has overtaken)."""
+
+        def body(outcome: dict) -> None:
+            self._check_draft(table_id, based_on_draft)
+            roll_id = self._insert(
+                "rolls",
+                {
+                    "table_id": table_id,
+                    "round": round_number,
+                    "kind": kind,
+                    "dice": json.dumps(dice),
+                    "result": json.dumps(result),
+                    "physical": int(physical),
+                    "created": now(),
+                    "submission_id": submission_id,
+                },
+            )
+            outcome.update(roll_id=roll_id, dice=dice, result=result, physical=physical)
+
+        return self.once(table_id, submission_id, "add_roll", body)
+
+    def rolls(
+        self,
+        table_id: int,
+        after: int = 0,
+        up_to: int | None = None,
+        latest: int | None = None,
+    ) -> list[dict]:
+        """The table's rolls, oldest first: those with an id above ``after`` and (when
+        given) at most ``up_to``; ``latest``: only the last so many of them."""
+        where, params = "table_id = ? AND id > ?", [table_id, after]
+        if up_to is not None:
+            where += " AND id <= ?"
+            params.append(up_to)
+        if latest is None:
+            rows = self._all(f"SELECT * FROM rolls WHERE {where} ORDER BY id", params)
+        else:
+            rows = self._all(
+                f"SELECT * FROM rolls WHERE {where} ORDER BY id DESC LIMIT ?", [*params, latest]
+            )[::-1]
+        for row in rows:
+            row["dice"] = json.loads(row["dice"])
+            row["result"] = json.loads(row["result"])
+            row["physical"] = bool(row["physical"])
+        return rows
+
+    def roll_count(self, table_id: int, up_to: int | None = None) -> int:
+        sql, params = "SELECT COUNT(*) FROM rolls WHERE table_id = ?", [table_id]
+        if up_to is not None:
+            sql += " AND id <= ?"
+            params.append(up_to)
+        return self.db.execute(sql, params).fetchone()[0]
+
+    def last_roll_id(self, table_id: int) -> int:
+        row = self.db.execute("SELECT MAX(id) FROM rolls WHERE table_id = ?", [table_id]).fetchone()
+        return row[0] or 0

@@ -1,0 +1,224 @@
+"""What the store's rows become (tables, players, entries, tallies, tap logs), the
+limits on what they hold, and the checks every write makes of what it is given."""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass, fields
+from datetime import UTC, datetime
+
+from .. import validate
+from ..errors import RuleError
+from ..messages import LANGUAGES, N_, Text
+from .errors import StoreError
+
+KEY_BYTES = 18  # 144 bits from secrets, URL-safe: a link nobody can guess
+
+# A table's link as an import may bring it: URL-safe, and at least 22 base64url
+# characters (132 bits: at least the 128 bits nobody can guess); the app's own are 24.
+KEY_FORMAT = re.compile(r"[A-Za-z0-9_-]{22,64}")
+
+# A form's submission id: what the app's pages send (22 characters), with room for a
+# client of its own, but never a string that grows the database at will.
+SUBMISSION_ID_FORMAT = re.compile(r"[A-Za-z0-9_-]{1,64}")
+BAD_SUBMISSION_ID = N_(
+    "This form's submission id is not one the app makes (at most 64 letters, digits, "
+    "'-' or '_'); nothing was saved. Reload the page and try again."
+)
+
+MAX_TABLE_NAME = 80
+
+
+# SQLite's INTEGER holds -2**63 … 2**63 - 1; a larger number in a query is an error
+MAX_ROWID = 2**63 - 1
+
+# Caps that keep a table, and a database, within what a page, a sheet and a disk can
+# hold (``Store``; configurable as MAX_ENTRIES_PER_TABLE and MAX_TABLES). A night at
+# a table is 50–200 deals, and a Pegs game stores every move, several hundred: 10,000
+# entries is weeks of nights at one table, and sums over it still take milliseconds.
+# 10,000 tables is a table a night for over 25 years, a few hundred MB at most.
+MAX_ENTRIES_PER_TABLE = 10_000
+MAX_TABLES = 10_000
+
+
+def caps(config) -> dict:
+    """``Store``'s caps from the app's settings (MAX_ENTRIES_PER_TABLE, MAX_TABLES)."""
+    return {
+        "max_entries": int(config.get("MAX_ENTRIES_PER_TABLE") or MAX_ENTRIES_PER_TABLE),
+        "max_tables": int(config.get("MAX_TABLES") or MAX_TABLES),
+    }
+
+
+# What the table's screens read of its history (``Store.recent_entries``).
+RECENT_ROUNDS = 3
+RECENT_ENTRIES = 200
+
+# SQL: the latest event of entry ``e`` ('created' without one), and whether it is live
+_LAST_EVENT = (
+    "COALESCE((SELECT ev.event FROM entry_events ev WHERE ev.entry_id = e.id"
+    " ORDER BY ev.id DESC LIMIT 1), 'created')"
+)
+_LIVE = f"{_LAST_EVENT} NOT IN ('voided', 'superseded')"
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _unencodable(text: str) -> bool:
+    """Text SQLite cannot take: half a character, as a command line gives for bytes
+    that are not UTF-8, or JSON for an unpaired \\uD800–\\uDFFF escape."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def check_submission_id(submission_id: object) -> None:
+    """Refuse a submission id no page of the app sends (StoreError)."""
+    if not isinstance(submission_id, str) or not SUBMISSION_ID_FORMAT.fullmatch(submission_id):
+        raise StoreError(BAD_SUBMISSION_ID)
+
+
+def clean_player_names(names: Iterable[object]) -> list[str]:
+    """Players' names as a table keeps them (``validate.clean_name``), none the same
+    as another once case is ignored; StoreError saying which is refused."""
+    try:
+        cleaned = [validate.clean_name(n, "players", what="A player's name") for n in names]
+        validate.distinct_names(cleaned)
+    except RuleError as exc:
+        raise StoreError(exc.text) from None
+    return cleaned
+
+
+def clean_table_name(name: object) -> str:
+    try:
+        return validate.clean_name(name, "name", MAX_TABLE_NAME, what="A table's name")
+    except RuleError as exc:
+        raise StoreError(exc.text) from None
+
+
+def check_language(language: object) -> str:
+    """A table's language: one of ``messages.LANGUAGES`` (StoreError otherwise)."""
+    if not isinstance(language, str) or language not in LANGUAGES:
+        raise StoreError(
+            Text(
+                "%(language)r is not a language of Scorekeeper (%(languages)s).",
+                language=language,
+                languages=", ".join(LANGUAGES),
+            ),
+        )
+    return language
+
+
+def new_key() -> str:
+    # A key starting with "-" reads as an option on a command line
+    # (`scorekeeper delete KEY`), so such draws are thrown away: 143.98 bits remain.
+    while (key := secrets.token_urlsafe(KEY_BYTES)).startswith("-"):
+        pass
+    return key
+
+
+# ---------------------------------------------------------------- records
+
+
+@dataclass(frozen=True)
+class Table:
+    id: int
+    scorer_key: str
+    watch_key: str
+    game: str
+    name: str
+    settings: dict
+    created: str
+    updated: str
+    version: int
+    rematch_of: int | None
+    language: str = "en"  # what its pages speak (``messages.LANGUAGES``; migration 6)
+
+    @classmethod
+    def from_row(cls, row: dict) -> Table:
+        data = dict(row)
+        data["settings"] = json.loads(data["settings"])
+        return cls(**data)
+
+
+TABLE_FIELDS = tuple(f.name for f in fields(Table))  # the columns of ``tables``, in order
+
+
+@dataclass(frozen=True)
+class Player:
+    id: int
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: int
+    round: int
+    kind: str
+    request: dict
+    result: dict
+    created: str
+    submission_id: str | None
+    supersedes: int | None
+    state: str  # "live", "voided" (undone) or "superseded" (edited)
+    points: dict[int, int]  # player id → points
+
+    @property
+    def live(self) -> bool:
+        return self.state == "live"
+
+
+@dataclass
+class Tally:
+    """Sums and counts over the whole of one table's history (``Store.tally``), kept
+    up to date from the rows written since it was made, so that a page of a long
+    table reads what changed, not everything. Its size does not grow with the table."""
+
+    scorer_key: str  # the table it counts (a row id alone could name a later table)
+    version: int  # the table's version it was brought up to date at
+    entry_id: int  # the table's last entry counted
+    event_id: int  # the last event on the table's entries counted
+    totals: dict[int, int]  # player id → points over live entries
+    deals: int  # rounds with a live entry of a kind that is a deal
+    history_rows: int  # entries the history shows (all but the edited-away ones)
+    kinds: set[str]  # kinds of the table's entries, whatever their state
+
+    def count(self, state: str, points: dict[int, int], sign: int) -> int:
+        """Add (``sign`` 1) or take away (-1) one entry in ``state``; returns how many
+        live entries that adds to its round (1, -1 or 0)."""
+        if state != "superseded":
+            self.history_rows += sign
+        if state != "live":
+            return 0
+        for pid, pts in points.items():
+            self.totals[pid] = self.totals.get(pid, 0) + sign * pts
+        return sign
+
+
+TALLIES_PER_STORE = 32
+
+
+SPENT_TAP_IDS = 500  # ids of taps undone and no longer redoable, kept against late retries
+
+
+@dataclass(frozen=True)
+class TapLog:
+    """A draft's tap log as read or just written: its data (None: no deal begun), its
+    version, the table's version, and whether this call changed it (False: a retry)."""
+
+    data: dict | None
+    version: int
+    table_version: int
+    changed: bool
+
+    @property
+    def editing(self) -> bool:
+        """The log reopens a saved entry (an Edit), rather than a deal being played."""
+        return bool(self.data and (self.data.get("context") or {}).get("supersedes") is not None)

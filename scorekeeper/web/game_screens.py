@@ -1,0 +1,87 @@
+"""The game screens: the module of each (where its game's record says), the guard
+that keeps its routes to tables of its game, and its panel on the table page."""
+
+from __future__ import annotations
+
+import importlib
+
+from flask import abort, current_app, g, request
+from jinja2 import TemplateNotFound
+
+from .. import i18n, store
+from ..games import catalog
+from ..summary import TableSummary
+from .db import get_store
+
+
+def game_module(slug: str):
+    """The game's screen module, where its record says (``Game.screen_module``)."""
+    module = importlib.import_module(catalog.GAMES[slug].screen_module)
+    if not getattr(module.bp, "_game_guarded", False):
+        # every route of a game's screen answers only for a table of that game
+        module.bp.before_request(only_tables_of(slug))
+        module.bp._game_guarded = True
+    return module
+
+
+def draft_renamer(slug: str):
+    """The game's ``rename_in_draft``, if its drafts name players (others use seats or ids)."""
+    if slug not in catalog.GAMES:
+        return None
+    return getattr(game_module(slug), "rename_in_draft", None)
+
+
+def only_tables_of(slug: str):
+    def guard():
+        key = (request.view_args or {}).get("key")
+        try:
+            table, access = get_store().table_by_key(key)
+        except store.NotFound:
+            abort(404)
+        if table.game != slug:
+            abort(404)
+        i18n.table_loaded(table)
+        g.screen_table = (table, access)  # read once per request: a tap is kept cheap
+
+    return guard
+
+
+def _template_exists(name: str) -> bool:
+    try:
+        current_app.jinja_env.get_template(name)
+        return True
+    except TemplateNotFound:
+        return False
+
+
+def panel(table: store.Table, summary: TableSummary, access: str) -> dict | None:
+    """The game screen's context for the table page, or None when it has none."""
+    module = game_module(table.game)
+    build = getattr(module, "panel_context", None)
+    if build is None:
+        return None
+    screen = dict(build(table, summary, access))
+    screen.setdefault("template", f"games/{table.game}/_panel.html")
+    live = f"games/{table.game}/_live.html"
+    screen.setdefault("live_template", live if _template_exists(live) else None)
+    return screen
+
+
+def after_history(s: store.Store, table: store.Table, entry_id: int, action: str) -> None:
+    """After an undo or redo of an entry in the history: the game module's
+    ``follow_history(store, table, entry id, action)``, when the game saves a deal as
+    several entries that count together (an edited Kvanta round)."""
+    if table.game in catalog.GAMES:
+        follow = getattr(game_module(table.game), "follow_history", None)
+        if follow is not None:
+            follow(s, table, entry_id, action)
+
+
+def add_history_lines(table: store.Table, history: list, details: dict) -> None:
+    """The game module's ``history_lines(table, history)``: more lines for rows of the
+    history (by entry id), of what its entries do not hold (a Kvanta round's dice)."""
+    if table.game in catalog.GAMES:
+        lines = getattr(game_module(table.game), "history_lines", None)
+        for entry_id, more in (lines(table, history) if lines else {}).items():
+            if entry_id in details:
+                details[entry_id]["lines"] = [*details[entry_id]["lines"], *more]
