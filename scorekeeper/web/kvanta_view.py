@@ -14,6 +14,7 @@ from ..games import kvanta as engine
 from ..games.play.kvanta import MAX_BURN, SUM_SHOWINGS
 from ..i18n import gettext as _
 from . import kvanta_edit, screens
+from .db import new_submission_id
 
 EARLIER_ROLLS = 30  # the earlier dice a round's panel lists, newest first
 ROLLS_IN_HISTORY = 300  # the latest dice the history reads for the rounds it shows
@@ -344,8 +345,6 @@ def view(v: screens.View) -> dict:
     if phase == "tricks":
         out["tricks"] = _tricks(v, st, seat_of)
     if out["editing"] and v.writable:
-        from .tables import new_submission_id
-
         # Save's id marks the round's first entry as the one Edit reopens (kvanta_edit)
         out["save_vals"] = v.vals(submission_id=f"kvc-{new_submission_id()}")
         out["backs"] = kvanta_edit.backs(v)
