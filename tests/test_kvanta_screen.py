@@ -824,7 +824,7 @@ def test_the_watch_link_shows_the_round_and_refuses_every_write(app, kv, client,
     panel = page.html.split('id="kv-panel"', 1)[1].split("</section>", 1)[0]
     assert "hx-post" not in panel and "<button" not in panel
     before = kv.snapshot()
-    for route in ("tap", "roll", "undo", "redo", "discard", "edit/1"):
+    for route in ("tap", "roll", "undo", "redo", "discard", "edit/1", "back", "save"):
         response = client.post(
             f"{watch}/kvanta/{route}",
             data={"tap": '{"action": "no-hand"}', "tap_id": "w", "v": "1", "round": "1"},
@@ -883,3 +883,315 @@ def test_a_rename_mid_round_keeps_what_was_typed_for_that_player(app, kv):
     assert saved.status == 200, saved.error
     (entry,) = kv.entries("kvanta-call")
     assert entry.request["caller"] == "Cveta" and entry.request["sums"]["Cveta"] == 11
+
+
+# ---------------------------------------------------------------- Edit of a saved round
+
+
+EDIT_HANDS = {**POKER_HANDS, "Bojan": ["AS", "AH", "2D", "2C", "3C"]}
+
+
+def played_round(app, kv) -> dict:
+    """Round 1 played to its end: the call (Ana 24, Bojan −10, Ceca −4), then the poker
+    (Bojan's two pairs win a K prize of 34). The round's entries by kind."""
+    to_the_call(app, kv)
+    kv.tap("settle")
+    kv.cards(EDIT_HANDS)
+    kv.tap("settle")
+    assert kv.draft() is None  # closed: round 2 has not begun
+    return {e.kind: e for e in kv.entries()}
+
+
+def history_action(kv, action: str, entry_id: int, sid: str):
+    return kv.client.post(
+        f"{kv.url}/entries/{entry_id}/{action}",
+        data={"submission_id": sid},
+        headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
+    )
+
+
+def edit_links(html: str) -> list[int]:
+    return [int(n) for n in re.findall(r'action="[^"]*/kvanta/edit/(\d+)"', html)]
+
+
+def test_edit_of_a_saved_round_changes_one_card_and_supersedes_the_whole_round(app, kv):
+    """#20: Edit in the history reopens the round's tap log with every card as it was;
+    one card changed and saved, the round's new entries supersede all the old ones
+    (the dealer draw, the call and the poker), and the history keeps both."""
+    old = played_round(app, kv)
+    before = kv.totals()
+    assert before == {"Ana": 24, "Bojan": 24, "Ceca": -4}
+    assert edit_links(kv.page().html) == [old["kvanta-poker"].id]  # one Edit: the round's
+    saved_taps = kv.store.entry_taps(old["kvanta-poker"].id)
+    answer = Answer(
+        kv.client.post(
+            f"{kv.url}/kvanta/edit/{old['kvanta-poker'].id}",
+            headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
+        )
+    )
+    assert answer.status == 200 and "Round 1 is open again" in answer.html
+    draft = kv.draft()
+    assert draft["taps"] == saved_taps and draft["context"]["supersedes"] == old["kvanta-poker"].id
+    page = kv.page()
+    assert page.phase == "done" and "Changing round 1" in page.html
+    assert "Save the changed deal" in page.html and "Abandon round" not in page.html
+    assert [r["id"] for r in page.rolls()] == [r["id"] for r in kv.rolls()]  # its own dice
+    # the poker again: Bojan's A♥ was a 7♥
+    kv.post("undo", tap_id=draft["taps"][-1]["id"])
+    kv.tap("uncard", seat=1, card="AH")
+    answer = kv.cards({"Bojan": ["7H"]})
+    assert kv.totals() == before  # nothing counts before it is saved
+    assert "Ceca wins the poker prize" in answer.html
+    kv.tap("settle")
+    assert kv.entries("kvanta-poker") == [old["kvanta-poker"]]  # an edit stores no step
+    page = kv.page()
+    saved = kv.post("save", v=page.v, round=page.round, submission_id="kvc-edit-1")
+    assert saved.status == 200 and "Round 1 changed." in saved.html
+    assert kv.draft() is None
+    new = {e.kind: e for e in kv.entries()}
+    assert set(new) == {"kvanta-dealer", "kvanta-call", "kvanta-poker"}
+    assert all(new[k].id != old[k].id and new[k].round == 1 for k in new)
+    assert {
+        e.id: e.state for e in kv.entries(live=False) if e.id in {o.id for o in old.values()}
+    } == {o.id: "superseded" for o in old.values()}
+    expected = api.evaluate("kvanta-poker", new["kvanta-poker"].request)
+    assert new["kvanta-poker"].request["hands"]["Bojan"] == ["AS", "2D", "2C", "3C", "7H"]
+    assert expected["winner"] == "Ceca" and kv.totals() == {"Ana": 24, "Bojan": -10, "Ceca": 24}
+    assert kv.totals()["Ana"] == 24 and new["kvanta-call"].request == old["kvanta-call"].request
+    # the retried save is stored once; the edited round can be edited again
+    again = kv.post("save", v=page.v, round=page.round, submission_id="kvc-edit-1")
+    assert again.status == 200 and "Already saved." in again.html
+    assert len(kv.entries()) == 3
+    assert edit_links(kv.page().html) == [new["kvanta-dealer"].id]
+
+
+def test_undo_of_an_edit_brings_the_old_round_back_whole_and_redo_the_edit(app, kv):
+    old = played_round(app, kv)
+    before = kv.totals()
+    kv.client.post(
+        f"{kv.url}/kvanta/edit/{old['kvanta-poker'].id}",
+        headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
+    )
+    kv.post("undo", tap_id=kv.draft()["taps"][-1]["id"])
+    kv.tap("uncard", seat=1, card="AH")
+    kv.cards({"Bojan": ["7H"]})
+    kv.tap("settle")
+    page = kv.page()
+    kv.post("save", v=page.v, round=page.round, submission_id="kvc-edit-2")
+    edited = kv.totals()
+    assert edited != before
+    new_poker = kv.entries("kvanta-poker")[0]
+    # the top row of the history is the edit's poker: undoing it undoes the edit
+    assert history_action(kv, "undo", new_poker.id, "undo-edit").status_code == 200
+    assert kv.totals() == before
+    assert sorted(e.id for e in kv.entries()) == sorted(e.id for e in old.values())
+    assert kv.draft() is None  # nothing is left on the screen to enter again
+    assert history_action(kv, "redo", new_poker.id, "redo-edit").status_code == 200
+    assert kv.totals() == edited and old["kvanta-poker"].id not in [e.id for e in kv.entries()]
+
+
+def test_undo_of_the_entry_that_closed_a_round_reopens_it_before_its_last_tap(app, kv):
+    """Undo of a round never leaves an empty draft behind: the poker's undo brings the
+    round back at its poker, every card there; saved again, it takes its round back."""
+    old = played_round(app, kv)
+    poker = old["kvanta-poker"]
+    assert history_action(kv, "undo", poker.id, "undo-poker").status_code == 200
+    page = kv.page()
+    assert page.phase == "poker" and page.round == "1"
+    assert "9♥" in page.html and "2♦" in page.html and "7/7" not in page.html
+    assert kv.totals() == {"Ana": 24, "Bojan": -10, "Ceca": -4}
+    # redone in the history: the round is closed again, the draft gone
+    assert history_action(kv, "redo", poker.id, "redo-poker").status_code == 200
+    assert kv.page().round == "2" and kv.draft() is None
+    assert kv.totals()["Bojan"] == 24
+    # undone again and settled anew on the screen: the new poker is round 1's
+    history_action(kv, "undo", poker.id, "undo-poker-2")
+    kv.tap("uncard", seat=0, card="JD", at=kv.page())
+    kv.cards({"Ana": ["5S"]})
+    saved = kv.tap("settle")
+    assert saved.round == "2" and kv.draft() is None
+    (again,) = kv.entries("kvanta-poker")
+    assert again.round == 1 and again.request["hands"]["Ana"][-1] == "5S"
+    assert edit_links(kv.page().html) == [again.id]
+
+
+def test_edit_is_refused_while_a_round_is_entered_and_kept_when_dropped(app, kv):
+    old = played_round(app, kv)
+    kv.tap("turn", seat=1, card="9S")  # round 2 begins
+    refused = Answer(
+        kv.client.post(
+            f"{kv.url}/kvanta/edit/{old['kvanta-poker'].id}",
+            headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
+        )
+    )
+    assert refused.status == 409 and "A deal is being entered" in refused.html
+    assert kv.draft()["context"]["round"] == 2
+    kv.post("discard", v=kv.page().v)
+    step = Answer(
+        kv.client.post(
+            f"{kv.url}/kvanta/edit/{old['kvanta-call'].id}",
+            headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
+        )
+    )
+    assert step.status == 409 and kv.draft() is None  # a step is not where a round reopens
+    kv.client.post(
+        f"{kv.url}/kvanta/edit/{old['kvanta-poker'].id}",
+        headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
+    )
+    page = kv.page()
+    before = kv.snapshot()[:3]
+    dropped = kv.post("discard", v=page.v)
+    assert dropped.status == 200 and kv.draft() is None
+    assert kv.snapshot()[:3] == before and len(kv.entries()) == 3
+
+
+# ---------------------------------------------------------------- #24: what the table sees
+
+
+def standings_dealers(html: str) -> list[str]:
+    part = html.split('id="standings"', 1)[1].split("</section>", 1)[0]
+    return re.findall(r'<span class="who" title="([^"]+)">[^<]*<span class="badge dealer"', part)
+
+
+def test_one_dealer_is_shown_while_a_round_is_played_and_none_after_the_end(app, kv):
+    """#24: once a round had an entry, the standings named the next round's dealer
+    while the round's header named this one; and the badge stayed after the end."""
+    kv.rolled(app, 4, 5, 5)  # Ana deals round 1
+    kv.sums({"Ana": 14, "Bojan": 3, "Ceca": 5})
+    answer = kv.tap("settle")  # Ana's Hand: round 1 has an entry now
+    assert answer.phase == "poker" and kv.entries("kvanta-hand")
+    page = kv.page().html
+    assert standings_dealers(page) == ["Ana"]
+    assert re.search(r'class="badge dealer">Ana deals<', page)
+    kv.cards({n: h for n, h in POKER_HANDS.items()})
+    closed = kv.tap("settle")
+    assert closed.round == "2" and standings_dealers(kv.page().html) == ["Bojan"]
+    kv.tap("end", case="stop")
+    page = kv.page().html
+    assert "finished" in page and standings_dealers(page) == []
+    assert 'class="badge dealer"' not in page
+
+
+TURN_TAP, CARD_TAP = r"\"action\":\"turn\"", r"\"action\":\"card\""  # in hx-vals
+
+
+def test_once_the_prize_card_is_chosen_its_picker_is_folded_away_from_the_hands(kv):
+    """#24: in the final poker, a tap meant for a hand changed the prize card: its
+    picker stood open above the hands'. Once chosen, it is folded (changing it is a
+    deliberate tap), and the open pickers are the hands' alone."""
+    kv.dealt(turned=None)
+    answer = kv.tap("end", case="poker")
+    panel = answer.html.split('class="kv-prize-head"', 1)[1]
+    assert "kv-prize-change" not in panel.split("The hands", 1)[0]  # none chosen: open
+    answer = kv.tap("turn", seat=0, card="9D")
+    prize, hands = answer.html.split('class="kv-prize-head"', 1)[1].split("The hands", 1)
+    folded = prize.split('<details class="kv-prize-change">', 1)[1].split("</details>", 1)[0]
+    assert "Prize card 9♦" in folded and TURN_TAP in folded
+    assert TURN_TAP not in hands and CARD_TAP in hands
+    answer = kv.cards({"Ana": ["9D"]})  # the same card, for a hand: the prize stays
+    assert kv.draft()["taps"][-1]["action"] == "card"
+    assert re.search(
+        r'data-fact="trump"><small>Prize card</small>\s*<strong><span class="kv-card suit-red">9♦',
+        answer.html,
+    )
+
+
+def history_lines_of(html: str, entry_id: int) -> list[str]:
+    part = html.split(f'data-entry="{entry_id}"', 1)[1].split("</li>\n  \n", 1)[0]
+    return [line.strip() for line in re.findall(r"<li>([^<]+)</li>", part)]
+
+
+def test_the_history_shows_every_roll_of_the_round_abandoned_ones_marked(app, kv):
+    """#24: an abandoned round's roll hid in a folded list, unmarked, and the history
+    showed no dice: each round in the history now lists its rolls, who asked for a roll
+    again, and which rolls no longer count."""
+    app.config["DICE_RNG"] = Scripted(1, 1, 1, 2, 2, 2, 4, 5, 5, 6)
+    kv.dealt()
+    kv.roll(seat=1)  # target 3 …
+    kv.post("discard", v=kv.page().v)  # … and the round abandoned, before any entry
+    kv.tap("burn", seat=0, count=3)
+    kv.tap("turn", seat=0, card="7H")
+    kv.roll(seat=1)  # target 6
+    answer = kv.roll("reroll", seat=2, seen=1)  # Ceca asks for a roll again: 14
+    assert answer.attr("data-target") == "14"
+    kv.tap("no-hand")
+    kv.exchange("Bojan")  # a 6: Flux, round 1's first entry
+    (flux,) = kv.entries("kvanta-flux")
+    assert history_lines_of(kv.page().html, flux.id)[-4:] == [
+        "Target: 1 1 1, target 3 (virtual) — its round was abandoned",
+        "Target: 2 2 2, target 6 (virtual) — rolled again",
+        "Target again (asked by Ceca): 4 5 5, target 14 (virtual)",
+        "Exchange die (Bojan): 6, Flux (virtual)",
+    ]
+
+
+def test_a_round_closed_without_its_taps_is_not_reopened_and_nothing_changes(app, kv):
+    """A round closed before rounds kept their taps (or imported) has no log to reopen:
+    Edit says so and stores nothing."""
+    old = played_round(app, kv)
+    poker = old["kvanta-poker"]
+    kv.store.db.execute("DELETE FROM entry_taps WHERE entry_id = ?", [poker.id])
+    before = kv.snapshot()
+    refused = Answer(
+        kv.client.post(
+            f"{kv.url}/kvanta/edit/{poker.id}",
+            headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
+        )
+    )
+    assert refused.status == 409
+    assert "Round 1 was saved without its taps, so it cannot be reopened." in refused.html
+    assert kv.snapshot() == before and kv.draft() is None
+
+
+def test_a_round_begun_before_rounds_kept_their_taps_closes_into_its_own_round(app, kv):
+    """A round's draft from before (its context without ``reopened``) closes into its
+    own round all the same, and keeps its log for Edit."""
+    to_the_call(app, kv)
+    kv.tap("settle")
+    data, version = kv.store.draft(kv.table.id, screen.DRAFT)
+    del data["context"]["reopened"]
+    kv.store.save_draft(kv.table.id, screen.DRAFT, data, expected_version=version)
+    kv.cards(EDIT_HANDS)
+    assert kv.tap("settle").round == "2" and kv.draft() is None
+    (poker,) = kv.entries("kvanta-poker")
+    assert poker.round == 1 and kv.store.entry_taps(poker.id)[-1]["action"] == "settle"
+
+
+def test_an_edit_goes_back_to_the_call_and_keeps_the_poker_that_followed(app, kv):
+    """#20: "change the call" in an Edit: back at the call, one sum changed and settled
+    again, the poker that followed comes back (every card as it was) and is scored
+    anew from the new totals; saved, the round's new entries supersede the old ones."""
+    old = played_round(app, kv)
+    kv.client.post(
+        f"{kv.url}/kvanta/edit/{old['kvanta-poker'].id}",
+        headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
+    )
+    page = kv.page()
+    (call_back,) = [
+        json.loads(raw)
+        for raw in re.findall(
+            r"data-step=\"kvanta-call\"\s+hx-post=\"[^\"]+/back\" hx-swap=\"none\" hx-vals='([^']+)'",
+            page.html,
+        )
+    ]
+    stale = kv.post("back", v=str(int(page.v) - 1), round=page.round, tap_id=call_back["tap_id"])
+    assert stale.status == 409 and kv.draft()["taps"][-1]["action"] == "settle"
+    answer = kv.post("back", **{k: str(v) for k, v in call_back.items()})
+    assert answer.status == 200 and answer.phase == "call"
+    assert answer.seat("Ceca") == "10"
+    kv.tap("sum", seat=2, sum=12)  # Ceca's sum was 12
+    settled = kv.tap("settle")
+    assert settled.status == 200 and kv.page().phase == "done"
+    assert kv.entries("kvanta-call") == [old["kvanta-call"]]  # nothing stored yet
+    page = kv.page()
+    kv.post("save", v=page.v, round=page.round, submission_id="kvc-call-1")
+    call = api.evaluate(
+        "kvanta-call", {"target": 14, "caller": "Ana", "sums": {"Ana": 14, "Bojan": 4, "Ceca": 12}}
+    )
+    (new_call,) = kv.entries("kvanta-call")
+    (new_poker,) = kv.entries("kvanta-poker")
+    assert new_call.request["sums"]["Ceca"] == 12 and new_call.id != old["kvanta-call"].id
+    assert new_poker.request["hands"] == EDIT_HANDS  # the poker came back as it was
+    assert new_poker.request["totals"] == call["points"]
+    poker = api.evaluate("kvanta-poker", new_poker.request)
+    assert kv.totals() == {n: call["points"][n] + poker["points"][n] for n in NAMES}

@@ -18,7 +18,7 @@ from ..extensions import csrf, htmx
 from ..summary import summarize
 from . import breakdown
 from .db import get_store, new_submission_id
-from .game_screens import panel
+from .game_screens import add_history_lines, panel
 
 HISTORY_SHOWN = 20  # rounds on the table page
 
@@ -78,6 +78,7 @@ def with_details(ctx: dict, earlier: bool, later: dict | None = None) -> None:
     older rows exist beyond those shown; ``later``: what newer live entries add."""
     details = breakdown.history_details(ctx["history"], ctx["players"], ctx["totals"], later)
     ctx["history_details"] = details
+    add_history_lines(ctx["table"], ctx["history"], details)
     ctx["chart"] = breakdown.chart_of(
         ctx["history"], details, ctx["players"], earlier=earlier, newest=later is None
     )

@@ -65,3 +65,23 @@ def panel(table: store.Table, summary: TableSummary, access: str) -> dict | None
     live = f"games/{table.game}/_live.html"
     screen.setdefault("live_template", live if _template_exists(live) else None)
     return screen
+
+
+def after_history(s: store.Store, table: store.Table, entry_id: int, action: str) -> None:
+    """After an undo or redo of an entry in the history: the game module's
+    ``follow_history(store, table, entry id, action)``, when the game saves a deal as
+    several entries that count together (an edited Kvanta round)."""
+    if table.game in catalog.GAMES:
+        follow = getattr(game_module(table.game), "follow_history", None)
+        if follow is not None:
+            follow(s, table, entry_id, action)
+
+
+def add_history_lines(table: store.Table, history: list, details: dict) -> None:
+    """The game module's ``history_lines(table, history)``: more lines for rows of the
+    history (by entry id), of what its entries do not hold (a Kvanta round's dice)."""
+    if table.game in catalog.GAMES:
+        lines = getattr(game_module(table.game), "history_lines", None)
+        for entry_id, more in (lines(table, history) if lines else {}).items():
+            if entry_id in details:
+                details[entry_id]["lines"] = [*details[entry_id]["lines"], *more]

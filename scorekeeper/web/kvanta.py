@@ -11,8 +11,10 @@ A round scores in steps, each its own entry of the round as soon as its tap is m
 undo or its redo, the round's entries are kept in step with the log (``sync_steps``),
 each stored under its tap's id, so a retried tap stores it once and undoing the tap
 takes it back. Undoing a step in the history takes its tap back out of the log
-(``reconcile``), so the step is open again with what was typed. The round's draft is
-closed once the round is complete; the game's end is an entry of its own.
+(``reconcile``), so the step is open again with what was typed. The step that completes
+the round closes its draft into an entry that keeps the round's log (its undo brings
+the round back on the screen; Edit reopens it, see ``kvanta_edit``); the game's end is
+an entry of its own.
 
 Dice are rolled on the server (``/roll``): the tap is checked first, the roll stored
 the moment it is made (``add_roll``, under the tap's id: a retried tap gets the stored
@@ -34,10 +36,25 @@ from ..games.play import Refused, Tap
 from ..games.play.kvanta import KvantaRound
 from ..i18n import gettext as _
 from ..summary import TableSummary, summarize
-from . import screens
-from .kvanta_view import EARLIER_ROLLS, view
+from . import kvanta_edit, screens
+from .kvanta_edit import (
+    SID,
+    STEP_KINDS,
+    STEP_TAPS,
+    edit_context,
+    rename_in_draft,
+    reopens,
+    replaces,
+    stored,
+)
+from .kvanta_edit import follow_history as follow_history
+from .kvanta_edit import step_sid as _sid
+from .kvanta_view import EARLIER_ROLLS, history_lines, view
 
-__all__ = ["EARLIER_ROLLS", "SCREEN", "bp", "panel_context", "rename_in_draft"]
+__all__ = [
+    "EARLIER_ROLLS", "SCREEN", "bp", "follow_history", "history_lines", "panel_context",
+    "rename_in_draft",
+]  # fmt: skip
 
 bp = Blueprint("kvanta", __name__, url_prefix="/t/<key>/kvanta")
 
@@ -47,9 +64,9 @@ SETUP_ROUND = 0  # the first dealer draw is the game's set-up, before round 1
 TARGET_ROLL = "kvanta-target"
 EXCHANGE_ROLL = "kvanta-exchange"
 ROLL_KINDS = {"roll": TARGET_ROLL, "reroll": TARGET_ROLL, "exchange": EXCHANGE_ROLL}
-STEP_KINDS = ("kvanta-dealer", "kvanta-hand", "kvanta-flux", "kvanta-call", "kvanta-poker")
-STEP_TAPS = frozenset({"draw", "settle", "exchange", "end"})  # taps that may score a step
-SID = "kv-"  # a step's entry is stored under its tap's id with this prefix
+# a round's context says it closes into its own number, as one reopened does (the
+# store's ``reopened``): its steps are stored in it as it is played
+OWN_ROUND = 0
 
 
 class FacesRng:
@@ -87,6 +104,7 @@ def new_deal(s: store.Store, table: store.Table, summary: TableSummary | None) -
         "round": round_number,
         "settings": settings,
         "since_roll": s.last_roll_id(table.id),
+        "reopened": OWN_ROUND,
     }
     old, _version = s.draft(table.id, DRAFT)
     if isinstance(old, dict) and "context" not in old:  # a round of the older screen
@@ -98,25 +116,6 @@ def new_deal(s: store.Store, table: store.Table, summary: TableSummary | None) -
             for r in s.rolls(table.id, after=since)
         ]
     return context
-
-
-def rename_in_draft(data: dict, old: str, new: str) -> dict:
-    """Taps name seats; the round's players, dealer and totals name players."""
-    context = data.get("context") if isinstance(data, dict) else None
-    if not context:
-        return data
-    context["players"] = [new if name == old else name for name in context.get("players", [])]
-    settings = context.get("settings") or {}
-    if settings.get("dealer") == old:
-        settings["dealer"] = new
-    totals = settings.get("totals")
-    if isinstance(totals, dict) and old in totals:
-        totals[new] = totals.pop(old)
-    return data
-
-
-def edit_context(s: store.Store, table: store.Table, entry: store.Entry) -> dict:
-    return {"players": [p.name for p in s.players(table.id)]}
 
 
 class _Log:
@@ -174,18 +173,17 @@ def upgrade(table: store.Table, data: dict, context: dict) -> list[dict]:
 
 
 def rebuild(table: store.Table, context: dict, entry: store.Entry) -> list[dict]:
-    return []  # a step entry is never reopened on its own (no Edit for its kind)
+    return []  # a round without its log is never reopened (edit_context refuses it)
 
 
 def saved(context: dict, outcome: dict) -> str:
-    return _("Round %(n)d saved.", n=outcome.get("round") or context.get("round"))
+    n = outcome.get("round") or context.get("round")
+    if outcome.get("supersedes") is not None:
+        return _("Round %(n)d changed.", n=n)
+    return _("Round %(n)d saved.", n=n)
 
 
 # ---------------------------------------------------------------- steps as entries
-
-
-def _sid(tap_id: str) -> str:
-    return f"{SID}{tap_id}"[:64]
 
 
 def _step_entries(s: store.Store, table: store.Table, context: dict) -> list[store.Entry]:
@@ -208,6 +206,8 @@ def sync_steps(s: store.Store, table: store.Table, log: store.TapLog, action: st
     if action not in STEP_TAPS or not data or "context" not in data:
         return False
     context = data["context"]
+    if context.get("supersedes") is not None:
+        return False  # an Edit: the round's entries are saved together, by Save
     state = screens.state_of(SCREEN, table, data)
     wanted = {_sid(t): step for step, t in zip(state.scoring(), state.scoring_taps(), strict=True)}
     known = {_sid(t.get("id") or "") for t in [*data["taps"], *data["undone"]]}
@@ -218,8 +218,14 @@ def sync_steps(s: store.Store, table: store.Table, log: store.TapLog, action: st
         if entry.submission_id in known and entry.submission_id not in wanted:
             s.void_entry(table.id, entry.id)  # its tap was taken back
             wrote = True
+    over = state.phase == "over"
+    closer = [*wanted][-1] if state.complete and wanted else None
     for sid, step in wanted.items():
-        done = s.submission(sid, s.add_entry, table.id)
+        done = stored(s, table, sid)
+        if done is None and sid == closer:  # the step that completes the round
+            _close_into(s, table, log, {"kind": step["kind"], "request": step["request"]}, sid)
+            _close_round(s, table, context, last or SID, over)
+            return True
         if done is None:
             number = SETUP_ROUND if step["kind"] == "kvanta-dealer" else context["round"]
             screens.record(s, table, step["kind"], step["request"], number, sid, exclusive=False)
@@ -227,19 +233,34 @@ def sync_steps(s: store.Store, table: store.Table, log: store.TapLog, action: st
         elif sid == last and s.entry(table.id, done["entry_id"]).state == "voided":
             s.restore_entry(table.id, done["entry_id"])  # its tap was put back
             wrote = True
+    if state.complete and over and closer is None:  # ended while dealing: no step
+        _close_into(s, table, log, {"kind": "game-end", "request": {}, "result": {}}, "")
+        return True
     if state.complete:
-        _close_round(s, table, context, last or SID, state.phase == "over")
+        _close_round(s, table, context, last or SID, over)
         wrote = True
     return wrote
 
 
+def _close_into(s: store.Store, table: store.Table, log: store.TapLog, step: dict, sid: str):
+    """The round's last entry, made from its closing step, keeps the round's log and
+    closes the draft in the same write (its round: the one the context names)."""
+    data, version = log.data, log.version
+    if data["context"].get("reopened") is None:  # a round begun before rounds said so
+        data = {**data, "context": {**data["context"], "reopened": OWN_ROUND}}
+        version = s.save_draft(table.id, DRAFT, data, expected_version=version)
+    sid = sid or f"{_sid(data['taps'][-1]['id'])}-end"[:64]
+    screens.save_into_entry(s, table, SCREEN, step, version, sid)
+
+
 def _close_round(s: store.Store, table: store.Table, context: dict, sid: str, over: bool):
-    if over:  # the game-end entry (as the table's own "End the game" stores it)
+    end = f"{sid}-end"[:64]
+    if over and stored(s, table, end) is None:  # the game-end entry (as "End the game")
         s.add_entry(
-            table.id, context["round"], "game-end", {}, {}, {}, submission_id=f"{sid}-end"[:64],
+            table.id, context["round"], "game-end", {}, {}, {}, submission_id=end,
             exclusive_round=True, close_draft=DRAFT,
         )  # fmt: skip
-    else:
+    elif s.tap_log(table.id, DRAFT).data is not None:
         s.delete_draft(table.id, DRAFT)
 
 
@@ -247,7 +268,9 @@ def reconcile(s: store.Store, table: store.Table, log: store.TapLog) -> store.Ta
     """Before the round is shown: a step undone in the history takes its tap (and the
     taps after it) out of the log, as an undo would, so the step is open again with what
     was typed; redone there, its tap comes back. (An undone Flux stays rolled: the
-    screen shows it undone.) A complete round left open is closed."""
+    screen shows it undone.) A closed round brought back by the undo of the entry that
+    closed it is open again before its closing tap. A complete round left open is
+    closed."""
     data = log.data
     if not data or "context" not in data or data["context"].get("supersedes") is not None:
         return log
@@ -257,39 +280,49 @@ def reconcile(s: store.Store, table: store.Table, log: store.TapLog) -> store.Ta
         return log
     ids = [t["id"] for t in data["taps"]]
     new = None
+    if data["context"].get("reopened") and state.complete:
+        new = _cut(data, len(ids) - 1)
     for step, tap_id in zip(state.scoring(), state.scoring_taps(), strict=True):
-        if step["kind"] != "kvanta-flux" and _entry_state(s, table, tap_id) == "voided":
-            cut = ids.index(tap_id)
-            undone = [*data["undone"], *reversed(data["taps"][cut:])]
-            new = {**data, "taps": data["taps"][:cut], "undone": undone}
+        if new is not None:
             break
-    else:
-        for k, tap in enumerate(data["undone"]):
-            if tap.get("action") in STEP_TAPS and _entry_state(s, table, tap["id"]) == "live":
-                back = list(reversed(data["undone"][k:]))
-                new = {**data, "taps": [*data["taps"], *back], "undone": data["undone"][:k]}
-                break
-        if new is None and state.complete:
-            sync_steps(s, table, log, "settle")
+        if step["kind"] != "kvanta-flux" and _entry_state(s, table, tap_id) == "voided":
+            new = _cut(data, ids.index(tap_id))
+    for k, tap in enumerate(data["undone"] if new is None else ()):
+        if tap.get("action") in STEP_TAPS and _entry_state(s, table, tap["id"]) == "live":
+            back = list(reversed(data["undone"][k:]))
+            new = {**data, "taps": [*data["taps"], *back], "undone": data["undone"][:k]}
+            break
+    if new is not None:
+        try:
+            state = screens.state_of(SCREEN, table, new)
+            s.save_draft(table.id, DRAFT, new, expected_version=log.version)
+        except (Refused, store.Conflict):  # it no longer fits, or another phone changed it
             return s.tap_log(table.id, DRAFT)
-    if new is None:
-        return log
-    try:
-        screens.state_of(SCREEN, table, new)
-        s.save_draft(table.id, DRAFT, new, expected_version=log.version)
-    except (Refused, store.Conflict):  # it no longer fits, or another phone changed it
-        pass
-    return s.tap_log(table.id, DRAFT)
+        log = s.tap_log(table.id, DRAFT)
+    if state.complete and not log.data["context"].get("reopened"):
+        sync_steps(s, table, log, "settle")
+        return s.tap_log(table.id, DRAFT)
+    return log
+
+
+def _cut(data: dict, cut: int) -> dict:
+    """The log with its taps from ``cut`` on taken back (as undone, to be redone); a log
+    an undo reopened then closes into its own round again, whatever the history does."""
+    undone = [*data["undone"], *reversed(data["taps"][cut:])]
+    context = {**data["context"], "reopened": OWN_ROUND}
+    return {**data, "taps": data["taps"][:cut], "undone": undone, "context": context}
 
 
 def _entry_state(s: store.Store, table: store.Table, tap_id: str) -> str | None:
-    done = s.submission(_sid(tap_id), s.add_entry, table.id)
+    done = stored(s, table, _sid(tap_id))
     return s.entry(table.id, done["entry_id"]).state if done else None
 
 
 def after_tap(s: store.Store, table: store.Table, log: store.TapLog, action: str) -> bool:
+    if action == "settle" and kvanta_edit.put_back(s, table, log, SCREEN):
+        return True  # an Edit's step settled again, what followed it back: the whole table
     wrote = sync_steps(s, table, log, action)
-    if action == "burn":  # K-D9: later rounds show the game's burned cards
+    if action == "burn" and not log.editing:  # K-D9: later rounds show the game's burned cards
         burn = screens.state_of(SCREEN, table, log.data).burn if log.data else None
         if burn is None:
             s.delete_draft(table.id, GAME_DRAFT)
@@ -301,7 +334,7 @@ def after_tap(s: store.Store, table: store.Table, log: store.TapLog, action: str
 SCREEN = screens.TapScreen(
     game="kvanta",
     draft=DRAFT,
-    kind="kvanta-round",  # no entry has this kind: a round is several, never edited as one
+    kind="kvanta-round",  # no entry has this kind: a round is several, see ``reopens``
     new_deal=new_deal,
     view=view,
     edit_context=edit_context,
@@ -309,7 +342,8 @@ SCREEN = screens.TapScreen(
     saved=saved,
     upgrade=upgrade,
     after_tap=after_tap,
-    routes=("tap", "undo", "redo", "discard"),
+    replaces=replaces,
+    reopens=reopens,
 )
 screens.adopt(bp, SCREEN)
 
@@ -340,10 +374,10 @@ def before_a_tap():
         return screens.answer(screen, table, access, log, refusal=refusal)
     in_log = any(t.get("id") == tap_id for t in (log.data or {}).get("taps", ()))
     try:
-        stored = s.submission(_sid(tap_id), s.add_entry, table.id)
+        done = stored(s, table, _sid(tap_id))
     except store.StoreError:
         return None
-    if stored is None or in_log:
+    if done is None or in_log:
         return None
     return screens.answer(screen, table, access, log, notice=_("Already saved."))
 
@@ -432,6 +466,22 @@ def roll(key: str):
 
         return live_fragments(table, access)
     return screens.answer(screen, table, access, log)
+
+
+@bp.post("/back")
+def back(key: str):
+    """Edit: back to a step settled earlier, what followed it kept aside (``back_to``)."""
+    table, access, screen = screens.request_screen()
+    s = screens.store_of()
+    log = s.tap_log(table.id, DRAFT)
+    try:
+        version, _round = screens.deal_seen()
+        if version != log.version:
+            raise screens.Refusal(screens.stale_notice(), status=409, notice=True)
+        kvanta_edit.back_to(s, table, log, DRAFT, request.form.get("tap_id") or "")
+    except (screens.Refusal, store.StoreError) as exc:
+        return screens.answer(screen, table, access, log, refusal=screens.Refusal.of(exc))
+    return screens.answer(screen, table, access, s.tap_log(table.id, DRAFT))
 
 
 # ---------------------------------------------------------------- the panel

@@ -13,9 +13,11 @@ from ..errors import RuleError
 from ..games import kvanta as engine
 from ..games.play.kvanta import MAX_BURN, SUM_SHOWINGS
 from ..i18n import gettext as _
-from . import screens
+from . import kvanta_edit, screens
+from .db import new_submission_id
 
 EARLIER_ROLLS = 30  # the earlier dice a round's panel lists, newest first
+ROLLS_IN_HISTORY = 300  # the latest dice the history reads for the rounds it shows
 SUIT_ROWS = ("S", "H", "D", "C")
 RANK_ROW = (14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2)  # Kvanta's order A K Q J 10 … 2
 CARDS_BY_SUIT = [[f"{RANK_TEXT[r]}{s}" for r in RANK_ROW] for s in SUIT_ROWS]
@@ -97,6 +99,8 @@ def _rolls(v: screens.View, last_tap: dict | None) -> dict:
     s = screens.store_of()
     since = v.context.get("since_roll", 0)
     mine = s.rolls(v.table.id, after=since)
+    if v.context.get("supersedes") is not None:  # an earlier round reopened: its own rolls
+        mine = [r for r in mine if r["round"] == v.context.get("round")]
     earlier = s.rolls(v.table.id, up_to=since, latest=EARLIER_ROLLS)
     count = s.roll_count(v.table.id, up_to=since) if earlier else 0
     targets = [r for r in mine if r["kind"] == "kvanta-target"]
@@ -110,6 +114,52 @@ def _rolls(v: screens.View, last_tap: dict | None) -> dict:
         "earlier_count": count,
         "target_roll": roll_view(targets[-1], counting, fresh) if counting else None,
     }
+
+
+def _attempts(rolls: list[dict]) -> list[list[dict]]:
+    """A round's rolls (oldest first) by attempt at the round: each begins with a
+    target roll that is no roll again (an abandoned round is dealt and rolled anew)."""
+    attempts: list[list[dict]] = []
+    for roll in rolls:
+        fresh = roll["kind"] == "kvanta-target" and not roll["result"].get("asked_by")
+        if fresh or not attempts:
+            attempts.append([])
+        attempts[-1].append(roll)
+    return attempts
+
+
+def history_lines(table, history: list) -> dict[int, list[str]]:
+    """#24: the history shows every roll of each round it lists, on the round's first
+    row: the target rolls (a roll again with who asked for it) and the exchange dice,
+    each marked when it no longer counts (rolled again, or its round abandoned)."""
+    first_row: dict[int, int] = {}
+    for row in history:  # oldest first
+        if row.entry.round >= 1:
+            first_row.setdefault(row.entry.round, row.entry.id)
+    if not first_row:
+        return {}
+    rolls = screens.store_of().rolls(table.id, latest=ROLLS_IN_HISTORY)
+    out: dict[int, list[str]] = {}
+    for number, entry_id in first_row.items():
+        attempts = _attempts([r for r in rolls if r["round"] == number])
+        lines = out.setdefault(entry_id, []) if attempts else []
+        for k, attempt in enumerate(attempts):
+            targets = [r["id"] for r in attempt if r["kind"] == "kvanta-target"]
+            for roll in attempt:
+                shown = roll_view(roll, None)
+                line = _(
+                    "%(roll)s: %(dice)s, %(outcome)s (%(how)s)",
+                    roll=shown["label"],
+                    dice=" ".join(str(f["n"]) for f in shown["faces"]),
+                    outcome=shown["outcome"],
+                    how=_("physical") if roll["physical"] else _("virtual"),
+                )
+                if k < len(attempts) - 1:
+                    line = _("%(roll)s — its round was abandoned", roll=line)
+                elif roll["id"] in targets[:-1]:
+                    line = _("%(roll)s — rolled again", roll=line)
+                lines.append(line)
+    return out
 
 
 # ---------------------------------------------------------------- seats
@@ -137,11 +187,6 @@ def keypad(v: screens.View, seat: int, value: int | None) -> list[dict]:
             keys.append({"label": label, **_tap(v, "sum", seat=seat, sum=new),
                          "off": value is None, "aria": _("Delete a digit")})  # fmt: skip
     return keys
-
-
-def _typed_in(value: int | None) -> bool:
-    """No further digit fits the sum (0, or ten times it is over the largest sum)."""
-    return value is not None and (value == 0 or abs(value) * 10 > engine.MAX_SUM)
 
 
 def _tap(v: screens.View, action: str, **args) -> dict:
@@ -180,7 +225,9 @@ def seats(v: screens.View, st: dict, kind: str, error: dict | None = None) -> di
             sums = phase in SUM_SHOWINGS
             size = max(engine.POKER_SIZES) if phase in POKER_PHASES else engine.HAND_SIZE
             typed = sums and show["sum"] is not None and len(show["cards"]) != size
-            full = len(show["cards"]) == size or (typed and _typed_in(show["sum"]))
+            # one rule (#24): a part moves on by itself once its cards are all in; a sum
+            # can always take one more digit, so it moves on by "Next player ›" alone
+            full = len(show["cards"]) == size
             row.update(cards=show["cards"], sum=show["sum"], size=size, full=full)
             row["settled"] = full or (phase in POKER_PHASES and show["complete"])
             row["keypad"] = keypad(v, seat, show["sum"] if typed else None) if sums else None
@@ -231,6 +278,7 @@ def view(v: screens.View) -> dict:
         "round": v.context.get("round"),
         "names": names,
         "dealer": st["dealer"],
+        "standings_dealer": st["dealer"],  # the standings name this round's dealer (#24)
         "roller": st["roller"],
         "trump": st["turned"],
         "target": st["target"],
@@ -242,6 +290,8 @@ def view(v: screens.View) -> dict:
         "undo_tap": v.last_tap,
         "redo_tap": v.redo_tap,
         "begun": bool(taps),
+        "editing": v.context.get("supersedes") is not None,
+        "complete": st["complete"],
         "burn_asked": phase == "burn" or (v.state.round == 1 and not st["dealer"]),
         "burn": st["burn"] if st["burn"] is not None else _game_burn(v),
         **_rolls(v, last_tap),
@@ -294,6 +344,10 @@ def view(v: screens.View) -> dict:
         ]
     if phase == "tricks":
         out["tricks"] = _tricks(v, st, seat_of)
+    if out["editing"] and v.writable:
+        # Save's id marks the round's first entry as the one Edit reopens (kvanta_edit)
+        out["save_vals"] = v.vals(submission_id=f"kvc-{new_submission_id()}")
+        out["backs"] = kvanta_edit.backs(v)
     if phase in ("hand", "call", "final-compare", "poker", "final-poker"):
         out["preview"] = _preview(st)
         out["seats"] = seats(v, st, "show", out["preview"] if "player" in out["preview"] else None)

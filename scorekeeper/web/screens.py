@@ -46,6 +46,7 @@ from .board import after_write, live_fragments, render_board, see_other, table_u
 from .db import get_store
 
 # what the game screens and the app read here (their modules, guards and panels)
+from .game_screens import after_history as after_history
 from .game_screens import draft_renamer as draft_renamer
 from .game_screens import game_module as game_module
 from .game_screens import only_tables_of as only_tables_of
@@ -291,7 +292,10 @@ class TapScreen:
     are kept in step with its log (Cowboy's marriages count at once); True when it wrote
     one, and the tap is then answered with the whole table (its totals changed).
     ``replaces(store, table, context)``: those entries, which the saved deal takes over
-    in the same write (it carries them itself); undoing it brings them back."""
+    in the same write (it carries them itself); undoing it brings them back.
+    ``reopens(entry)``: for a deal saved as entries of several kinds (a Kvanta round),
+    whether Edit reopens it from this entry (the one that holds its tap log); without
+    it, Edit reopens the entries of ``kind``."""
 
     game: str
     draft: str
@@ -306,6 +310,7 @@ class TapScreen:
     after_tap: Callable[[store.Store, store.Table, store.TapLog, str], bool] | None = None
     replaces: Callable[[store.Store, store.Table, dict], tuple[int, ...]] | None = None
     routes: tuple[str, ...] = field(default=("tap", "undo", "redo", "save", "discard"))
+    reopens: Callable[[store.Entry], bool] | None = None
 
 
 _SCREENS: dict[str, TapScreen] = {}
@@ -337,12 +342,16 @@ def offer_edit(kind: str, endpoint: str) -> None:
     _EDITS[kind] = endpoint
 
 
-def reopen_endpoint(kind: str) -> str | None:
+def reopen_endpoint(kind: str, entry: store.Entry | None = None) -> str | None:
     """The Edit route for a saved entry of ``kind``, when its screen can reopen it."""
     for screen in _SCREENS.values():
-        if screen.kind == kind:
+        if screen.kind == kind or (entry is not None and _reopens(screen, entry)):
             return f"{screen.game}.edit"
     return _EDITS.get(kind)
+
+
+def _reopens(screen: TapScreen, entry: store.Entry) -> bool:
+    return screen.reopens is not None and screen.reopens(entry)
 
 
 def settings_of(table: store.Table) -> dict:
@@ -654,7 +663,7 @@ def save_into_entry(
     scored = []
     for one in closings:
         kind, request_json = one["kind"], one["request"]
-        if "result" in one:
+        if "result" in one and "points" not in one:  # a step with points is scored again
             scored.append((kind, request_json, one["result"], {}))
             continue
         result = api.evaluate(kind, request_json)
@@ -719,11 +728,11 @@ def edit_route(key: str, entry_id: int):
             table.id,
             screen.draft,
             entry_id,
-            screen.kind,
+            entry.kind if _reopens(screen, entry) else screen.kind,
             lambda e: screen.rebuild(table, screen.edit_context(s, table, e), e),
             screen.edit_context(s, table, entry),
         )
-    except store.StoreError as exc:
+    except (store.StoreError, Refusal) as exc:
         return _board_refusal(table, access, Refusal.of(exc))
     return after_write(
         table, message=_("Round %(n)d is open again: change it, then save.", n=entry.round)

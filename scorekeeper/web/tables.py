@@ -481,6 +481,7 @@ def _entry_action(key: str, entry_id: int, action: str):
         else:
             out = s.restore_entry(table.id, entry_id, submission_id)
             message = _("Round %(n)d restored.", n=out["round"])
+        screens.after_history(s, table, entry_id, action)
     except store.NotFound:
         abort(404)
     except store.Conflict as exc:

@@ -81,6 +81,13 @@ def button(text: str) -> str:
     return f'#kv-panel button:visible:has-text("{text}")'
 
 
+NEXT = "#kv-panel .kv-editor:visible .kv-next"
+
+
+def editing(page):
+    return panel(page).locator(".kv-editor:visible")
+
+
 def test_a_kvanta_round_with_flux_undercut_and_poker_prize(
     page, browser, kvanta_server, taps, shots, console_errors
 ):
@@ -176,15 +183,17 @@ def test_a_kvanta_round_with_flux_undercut_and_poker_prize(
     expect(panel(page)).to_have_attribute("data-phase", "call")
     stage("no Hand, two tricks, Flux, call")
 
-    # 7. the call: sums on the keypad; Ana is closer than the caller — an undercut
+    # 7. the call: sums on the keypad; Ana is closer than the caller — an undercut.
+    # One rule (#24): a sum never moves on by itself; "Next player ›" does
     sums = {"Ana": "12", "Bojan": "19", "Ceca": "10"}
     for name, value in sums.items():
         for digit in value:
             tap_and_wait(page, taps, key(digit))
+        expect(editing(page)).to_have_attribute("data-editing", name)
+        if name != "Ceca":
+            taps(NEXT)
         if name == "Ana":
-            expect(panel(page).locator(".kv-editor:visible")).to_have_attribute(
-                "data-editing", "Bojan"
-            )
+            expect(editing(page)).to_have_attribute("data-editing", "Bojan")
             shots(page, "kvanta-call-keypad")
             assert_inside_viewport(page)
     call_request = {
@@ -242,6 +251,11 @@ def test_a_kvanta_round_with_flux_undercut_and_poker_prize(
     expect(listed).to_have_count(4)
     kinds = [listed.nth(i).get_attribute("data-kind") for i in range(4)]
     assert sorted(kinds) == ["kvanta-exchange"] * 2 + ["kvanta-target"] * 2
+    # the history shows the round's every roll, the one rolled again marked (#24)
+    history = page.locator("#history")
+    expect(history).to_contain_text("Target: 4 5 5, target 14 (virtual) — rolled again")
+    expect(history).to_contain_text("Target again (asked by Ceca): 6 4 3, target 13 (physical)")
+    expect(history).to_contain_text("Exchange die (Bojan): 6, Flux (virtual)")
     # round 2: the deal passed to Bojan
     expect(panel(page).locator(".kv-head .badge.dealer")).to_contain_text("Bojan")
     # K-D9: the burned cards were set out once, so round 2 asks only for the turned card
@@ -280,7 +294,10 @@ def test_a_hand_tie_a_disputed_trick_and_the_final_comparison(
 
     # both declare Hand with a sum of 14: still tied on sums alone, so the draw decides
     taps("#kv-panel .kv-hand-check > summary")
-    for digit in "1414":
+    for digit in "14":
+        tap_and_wait(page, taps, key(digit))
+    taps(NEXT)
+    for digit in "14":
         tap_and_wait(page, taps, key(digit))
     expect(panel(page).locator('[data-verdict="tied"]')).to_contain_text("Ana, Bojan")
     tap_and_wait(page, taps, '#kv-panel .choices button:text-is("Bojan")')
@@ -333,7 +350,13 @@ def test_a_hand_tie_a_disputed_trick_and_the_final_comparison(
     taps("#kv-panel .kv-end > summary")
     tap_and_wait(page, taps, button("Final comparison, no caller"))
     expect(panel(page)).to_have_attribute("data-phase", "final-compare")
-    for digit in "921":  # Ana 9, Bojan 21 (Zilch pays double)
+    # Ana 9, Bojan 21 (Zilch pays double): after a 9 the keypad stays on Ana, as after
+    # any digit, and "Next player ›" goes to Bojan, skipping nobody (#24)
+    tap_and_wait(page, taps, key("9"))
+    expect(editing(page)).to_have_attribute("data-editing", "Ana")
+    taps(NEXT)
+    expect(editing(page)).to_have_attribute("data-editing", "Bojan")
+    for digit in "21":
         tap_and_wait(page, taps, key(digit))
     final = api.evaluate(
         "kvanta-call", {"target": 6, "caller": None, "hands": {}, "sums": {"Ana": 9, "Bojan": 21}}
@@ -420,4 +443,128 @@ def test_the_cards_typed_for_a_hand_are_carried_into_the_poker(
     for code in hand:
         expect(seat).to_contain_text(code[:-1])
     expect(panel(page).locator(".kv-editor:visible")).to_have_attribute("data-editing", "Bojan")
+    assert_inside_viewport(page)
+
+
+def test_edit_of_a_saved_round_changes_one_card(page, kvanta_server, taps, shots, console_errors):
+    """#20: a saved Kvanta round has Edit in the history: its taps come back on the
+    screen with every card as it was; one of Ana's poker cards changed and saved, the
+    round's new entries supersede the old ones and the totals follow; undoing the edit
+    brings the old round back."""
+    DICE.faces.extend([6, 6, 2])  # target 14
+    url = start_table(page, kvanta_server, "kvanta", ["Ana", "Bojan"])
+    tap_and_wait(page, taps, card("3D"))
+    tap_and_wait(page, taps, card("3S"))  # Ana deals, Bojan rolls
+    tap_and_wait(page, taps, '#kv-panel .kv-burn button[data-action="burn"]:text-is("0")')
+    tap_and_wait(page, taps, card("2C"))
+    tap_and_wait(page, taps, button("Roll the three dice"))
+    taps("#kv-panel .kv-hand-check > summary")
+    for digit in "14":
+        tap_and_wait(page, taps, key(digit))
+    taps(NEXT)
+    tap_and_wait(page, taps, key("3"))
+    tap_and_wait(page, taps, button("Save Hand: +15 to Ana"))
+    hands = {"Ana": ["9H", "9D", "2S", "3C", "4C"], "Bojan": ["5S", "6S", "8H", "JD", "KC"]}
+    for name, cards in hands.items():
+        expect(editing(page)).to_have_attribute("data-editing", name)
+        for code in cards:
+            tap_and_wait(page, taps, card(code))
+    tap_and_wait(page, taps, button("Save the poker prize"))
+    expect(panel(page)).to_have_attribute("data-round", "2")
+    hand_totals = {"Ana": 15, "Bojan": 0}
+    first = api.evaluate(
+        "kvanta-poker", {"prize_card": "2C", "hands": hands, "totals": hand_totals}
+    )
+    before = {n: hand_totals[n] + first["points"][n] for n in hands}
+    assert first["winner"] == "Ana" and totals(page) == before
+
+    # Edit, in the history: the round comes back as it was saved
+    taps("#history form.reopen button")
+    expect(panel(page)).to_contain_text("Changing round 1")
+    expect(panel(page)).to_have_attribute("data-round", "1")
+    expect(panel(page).locator(".kv-save")).to_be_enabled()
+    shots(page, "kvanta-edit-open")
+    assert_inside_viewport(page)
+    tap_and_wait(page, taps, '#kv-panel [data-op="undo"]')  # back to the poker's hands
+    expect(panel(page)).to_have_attribute("data-phase", "poker")
+    expect(panel(page).locator('.kv-seat[data-player="Ana"]')).to_contain_text("9♦")
+    expect(editing(page)).to_have_attribute("data-editing", "Ana")
+    tap_and_wait(page, taps, '#kv-panel .kv-editor:visible .kv-chip:has-text("9♦")')  # 9♦ out …
+    tap_and_wait(page, taps, card("7D"))  # … 7♦ in
+    changed = {**hands, "Ana": ["9H", "2S", "3C", "4C", "7D"]}
+    second = api.evaluate(
+        "kvanta-poker", {"prize_card": "2C", "hands": changed, "totals": hand_totals}
+    )
+    assert second["winner"] == "Bojan"
+    expect(panel(page).locator('[data-verdict="poker"]')).to_contain_text("Bojan wins")
+    assert totals(page) == before  # nothing counts until the round is saved
+    tap_and_wait(page, taps, button("Save the poker prize"))
+    expect(panel(page)).to_have_attribute("data-phase", "done")
+    taps("#kv-panel .kv-save")
+    expect(page.locator("#board .flash.ok")).to_contain_text("Round 1 changed.")
+    expect(panel(page)).to_have_attribute("data-round", "2")
+    after = {n: hand_totals[n] + second["points"][n] for n in hands}
+    assert totals(page) == after
+    expect(page.locator("#history")).to_contain_text("edited")
+    shots(page, "kvanta-edit-saved")
+    assert_inside_viewport(page)
+
+    # undo of the edit (its newest row, the poker) brings the old round back whole
+    taps('#history li.round button:text("Undo")')
+    taps('#history li.round button:text("Tap again to undo")')  # the confirming tap
+    expect(page.locator("#board .flash.ok")).to_contain_text("Round 1 undone")
+    expect(page.locator('#standings .points[data-player="Ana"]')).to_have_text(str(before["Ana"]))
+    assert totals(page) == before
+    expect(panel(page)).to_have_attribute("data-round", "2")  # no empty round left behind
+    assert page.url.startswith(url)
+
+
+def test_an_edit_changes_the_call_and_keeps_the_poker(page, kvanta_server, taps, console_errors):
+    """#20: "change the call" of a saved round: in the Edit, one tap goes back to the
+    call; Bojan's sum corrected and the call settled again, the poker that followed
+    comes back with its cards, and the saved round is scored anew."""
+    DICE.faces.extend([4, 5, 5, 2])  # target 14; Ana rolls a 2 and calls
+    start_table(page, kvanta_server, "kvanta", ["Ana", "Bojan"])
+    tap_and_wait(page, taps, card("3D"))
+    tap_and_wait(page, taps, card("3S"))  # Ana deals, Bojan rolls and leads
+    tap_and_wait(page, taps, '#kv-panel .kv-burn button[data-action="burn"]:text-is("0")')
+    tap_and_wait(page, taps, card("2C"))
+    tap_and_wait(page, taps, button("Roll the three dice"))
+    tap_and_wait(page, taps, button("No Hand: play the tricks"))
+    tap_and_wait(page, taps, '#kv-panel .kv-players button:text-is("Ana")')
+    tap_and_wait(page, taps, button("Roll the exchange die"))
+    tap_and_wait(page, taps, button("Ana calls"))
+    for digit in "14":
+        tap_and_wait(page, taps, key(digit))
+    taps(NEXT)
+    tap_and_wait(page, taps, key("4"))
+    tap_and_wait(page, taps, button("Save the call"))
+    hands = {"Ana": ["9H", "9D", "2S", "3C", "4C"], "Bojan": ["5S", "6S", "8H", "JD", "KC"]}
+    for name, cards in hands.items():
+        expect(editing(page)).to_have_attribute("data-editing", name)
+        for code in cards:
+            tap_and_wait(page, taps, card(code))
+    tap_and_wait(page, taps, button("Save the poker prize"))
+    expect(panel(page)).to_have_attribute("data-round", "2")
+
+    taps("#history form.reopen button")
+    expect(panel(page)).to_contain_text("Changing round 1")
+    tap_and_wait(page, taps, '#kv-panel .kv-backs button[data-step="kvanta-call"]')
+    expect(panel(page)).to_have_attribute("data-phase", "call")
+    taps('#kv-panel .kv-seat[data-player="Bojan"] .kv-seat-pick')
+    expect(editing(page)).to_have_attribute("data-editing", "Bojan")
+    tap_and_wait(page, taps, key("⌫"))
+    for digit in "10":
+        tap_and_wait(page, taps, key(digit))
+    tap_and_wait(page, taps, button("Save the call"))
+    expect(panel(page)).to_have_attribute("data-phase", "done")  # the poker came back
+    taps("#kv-panel .kv-save")
+    expect(page.locator("#board .flash.ok")).to_contain_text("Round 1 changed.")
+    call = api.evaluate(
+        "kvanta-call", {"target": 14, "caller": "Ana", "sums": {"Ana": 14, "Bojan": 10}}
+    )
+    poker = api.evaluate(
+        "kvanta-poker", {"prize_card": "2C", "hands": hands, "totals": call["points"]}
+    )
+    assert totals(page) == {n: call["points"][n] + poker["points"][n] for n in hands}
     assert_inside_viewport(page)
