@@ -258,13 +258,13 @@ def draw(
     }
 
 
-def hit(x: float, y: float, url: str, vals: dict, label: str, cls: str, data: str) -> dict:
-    """A tap area: ``url`` names the route (step, fix, peg), ``vals`` what it posts."""
-    return {"x": x, "y": y, "url": url, "vals": vals, "label": label, "cls": cls, "data": data}
+def hit(x: float, y: float, vals: dict, label: str, cls: str, data: str) -> dict:
+    """A tap area: ``vals`` the tap it posts (the mechanism's tap fields)."""
+    return {"x": x, "y": y, "vals": vals, "label": label, "cls": cls, "data": data}
 
 
 def add_hits(svg: dict, lay: Layout, hits: list[dict]) -> None:
-    """Tap areas (``x``, ``y``, ``url``, ``vals``, ``label``, ``target``), one per spot."""
+    """Tap areas (``x``, ``y``, ``vals``, ``label``, ``target``), one per spot."""
     seen: dict[tuple, dict] = {}
     for hit in hits:  # earlier ones win a shared spot (destinations come first)
         seen.setdefault((hit["x"], hit["y"]), hit)
