@@ -925,8 +925,8 @@ def test_play_or_set_up_is_each_phones_own_view(pg):
     ]
     setup = html.split('class="pg-layer pg-layer-setup"')[1].split("</svg>")[0]
     assert 'data-hit="T8"' in play and "move" in unescape(play)  # Ana's ace comes out
-    assert 'data-hit="T20"' in setup and "place" in unescape(setup)  # Bojan's peg anywhere
-    assert "place" not in unescape(play) and "move" not in unescape(setup)
+    assert 'data-hit="2-S"' in setup and "setpeg" in unescape(setup)  # any peg to set up
+    assert "setpeg" not in unescape(play) and "move" not in unescape(setup)
 
 
 def test_changing_the_last_move_supersedes_it_and_undo_brings_it_back(pg, client):

@@ -149,6 +149,15 @@ def panel(v) -> dict:
     svg["layers"] = {"play": {"rings": [], "hits": []}, "setup": {"rings": [], "hits": []}}
     screen["play"] = play_context(svg["layers"]["play"], lay, v, live)
     screen["setup"] = setup_context(svg["layers"]["setup"], lay, v, live)
+    # play: the player's side, turned to the bottom and zoomed (issue #24; the rest of
+    # the board's moves: the list); set-up: the whole board, turned the same way
+    degrees = drawing.turn_of(lay, turn) if live else 0.0
+    box = drawing.focus(lay, turn) if live else drawing.whole(lay)
+    svg["turn"] = {"deg": degrees, "cx": lay.centre[0], "cy": lay.centre[1]}
+    svg["viewbox"] = drawing.viewbox(box)
+    svg["whole"] = drawing.viewbox(drawing.whole(lay, degrees))
+    drawing.fit_hits(svg["layers"]["play"], lay, box, degrees)
+    drawing.fit_hits(svg["layers"]["setup"], lay, drawing.whole(lay, degrees), degrees)
     return screen
 
 

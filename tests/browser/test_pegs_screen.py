@@ -63,7 +63,8 @@ def test_a_six_seat_game_on_the_board(page, browser, live_server, taps, shots, c
     taps('.hit[data-hit="T44"]')
     expect(page.locator(peg(2, "T44"))).to_have_count(1)
     choose(page, taps, '.pg-cards [data-card="J"]')
-    taps('.hit[data-hit="T36"]')
+    # Bojan's peg is on Bojan's side, not Dule's (the board shows Dule's): from the list
+    taps('.pg-move[data-move="1-T26-T36"]')
     expect(page.locator(peg(1, "T36"))).to_have_count(1)
 
     # 2. Ema's 8 takes Ceca 8 back onto Bojan: the opponent goes back to start
@@ -90,13 +91,16 @@ def test_a_six_seat_game_on_the_board(page, browser, live_server, taps, shots, c
     # 3. Ana's 7, split: 3 with her own peg, then the other 4 with Ceca's
     start = taps.count
     choose(page, taps, '.pg-cards [data-card="7"]')
-    taps('.hit[data-hit="T11"]')
+    # T9 to T15 are all reachable: holes side by side are too small for a thumb (issue
+    # #24), so a split's part is tapped in the list under the board
+    expect(page.locator('.pg-layer-play .hit[data-hit="T11"]')).to_have_count(0)
+    taps('.pg-dest[data-step="0-T8-T11"]')
     expect(page.locator(".pg-first")).to_contain_text("Ana T8 → T11")
     # the second part: Ceca's 4, on round the track or into her home lane
     expect(page.locator(".pg-dest")).to_have_count(2)
     expect(page.locator('.pg-dest[data-step="2-T36-H1"]')).to_have_count(1)
     shots(page, "pegs-split-first-part")
-    taps('.hit[data-hit="T40"]')
+    taps('.pg-dest[data-step="2-T36-T40"]')  # on Ceca's side, not Ana's: from the list
     expect(page.locator(peg(0, "T11"))).to_have_count(1)
     assert board_of(page)[0] == ["S", "S", "S", "S", "T11"]
     assert board_of(page)[2] == ["S", "S", "S", "S", "T40"]
@@ -107,9 +111,9 @@ def test_a_six_seat_game_on_the_board(page, browser, live_server, taps, shots, c
     start = taps.count
     choose(page, taps, '.pg-cards [data-card="JK"]')
     expect(page.locator(".pg-dest")).to_have_count(0)  # every hole is reachable by two pegs
-    taps('.hit[data-hit="4-S"]')  # Ema's start area
+    taps('.pg-peg-list [data-peg="4-S"]')  # Ema's start (the board shows Ceca's side)
     expect(page.locator('.pg-peg-list [data-peg="4-S"]')).to_have_attribute("aria-pressed", "true")
-    taps('.hit[data-hit="T11"]')
+    taps('.pg-dest[data-step="4-S-T11"]')
     expect(page.locator(peg(0, "T3"))).to_have_count(1)
     expect(page.locator(peg(4, "T11"))).to_have_count(1)
     expect(page.locator("#pg-last")).to_contain_text("Ana's peg on T11 went to its in-spot T3.")
@@ -121,7 +125,7 @@ def test_a_six_seat_game_on_the_board(page, browser, live_server, taps, shots, c
     start = taps.count
     choose(page, taps, '.pg-cards [data-card="2"]')
     expect(page.locator('#pegs-panel .ring.dest[data-to="H2"]')).to_have_count(1)
-    taps('.hit[data-hit="H2"]')
+    taps('.pg-dest[data-step="0-T3-H2"]')  # Ana's lane: across the board from Ema
     expect(page.locator(peg(0, "H2"))).to_have_count(1)
     counts["home entry"] = taps.count - start
     after_home = {
@@ -150,12 +154,14 @@ def test_a_six_seat_game_on_the_board(page, browser, live_server, taps, shots, c
     expect(watcher.locator(peg(0, "T3"))).to_have_count(1, timeout=3000)
     expect(page.locator('.pg-players [data-seat="4"]')).to_have_attribute("aria-pressed", "true")
 
-    # 7. set-up mode: Bojan's peg put on T50 by tapping the peg, then the hole
+    # 7. set-up mode: Bojan's peg put on T50 by tapping the peg, then the hole (written:
+    # a hole of the whole board is too small for a thumb, issue #24)
     start = taps.count
     choose(page, taps, '.pg-mode [data-mode="setup"]')
-    taps('.hit[data-hit="1-S"]')
+    taps('.pg-pos[data-peg="1-S"]')
     expect(page.locator(".pg-fixing")).to_contain_text("Bojan")
-    taps('.hit[data-hit="T50"]')
+    page.locator('.pg-to input[name="to"]').fill("T50")
+    taps(".pg-to button[type=submit]")
     expect(page.locator(peg(1, "T50"))).to_have_count(1)
     counts["set-up, one peg"] = taps.count - start
     # a typed hole: Bojan's peg to H5; an occupied one is refused with the engine's reason
