@@ -14,7 +14,7 @@ import functools
 import math
 from dataclasses import dataclass
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..games import pegs as engine
 
@@ -387,3 +387,68 @@ def fixed_svg(seats: int) -> Markup:
         f"{_circles(svg['lanes'], svg['hole_r'])}{_circles(svg['starts'], svg['hole_r'])}\n"
         "  </g>"
     )
+
+
+def board_markup(svg: dict, tap_url: str | None, label: str) -> Markup:
+    """The whole board as SVG, written in one pass (it is on the answer of every tap):
+    the board turned (``svg["turn"]``, the names kept upright), its labels, marks and
+    pegs, and the play and set-up layers of rings and tap areas (each posting its tap,
+    ``hx-vals``, to ``tap_url``; none without one). Names and labels are escaped."""
+    turn = svg["turn"]
+    deg, cx, cy = turn["deg"], turn["cx"], turn["cy"]
+    views = (
+        f' data-viewbox-play="{svg["viewbox"]}" data-viewbox-setup="{svg["whole"]}"'
+        if tap_url
+        else ""
+    )
+    out = [
+        f'<svg class="pg-svg seats-{svg["seats"]}" viewBox="{svg["viewbox"]}" role="img" '
+        f'aria-label="{escape(label)}" data-seats="{svg["seats"]}"{views}>',
+        f'<g class="pg-turned" transform="rotate({deg:g} {cx:g} {cy:g})">' if deg else "<g>",
+        str(svg["fixed"]),
+        '<g class="pg-labels">',
+    ]
+    for lab in svg["labels"]:
+        upright = f' transform="rotate({-deg:g} {lab["x"]:g} {lab["y"]:g})"' if deg else ""
+        out.append(
+            f'<text class="{lab["cls"]}" x="{lab["x"]:g}" y="{lab["y"]:g}" '
+            f'font-size="{svg["font"]:g}" text-anchor="middle" dominant-baseline="middle"'
+            f"{upright}>{escape(lab['text'])}</text>"
+        )
+    out.append('</g><g class="pg-marks">')
+    out += [
+        f'<circle class="mark {m["cls"]}" cx="{m["x"]:g}" cy="{m["y"]:g}" r="{m["r"]:g}"/>'
+        for m in svg["marks"]
+    ]
+    out.append('</g><g class="pg-pegs">')
+    out += [
+        f'<circle class="{p["cls"]}" cx="{p["x"]:g}" cy="{p["y"]:g}" r="{svg["peg_r"]:g}" '
+        f'data-seat="{p["seat"]}" data-pos="{p["pos"]}"/>'
+        for p in svg["pegs"]
+    ]
+    out.append("</g>")
+    url = str(escape(tap_url or ""))
+    for name, layer in svg["layers"].items():
+        if name != "play" and not tap_url:
+            continue
+        out.append(f'<g class="pg-layer pg-layer-{name}"><g class="pg-rings">')
+        for r in layer["rings"]:
+            to = f' data-to="{r["to"]}"' if r.get("to") else ""
+            out.append(
+                f'<circle class="ring {r["cls"]}" cx="{r["x"]:g}" cy="{r["y"]:g}" '
+                f'r="{svg["ring_r"]:g}"{to}/>'
+            )
+        out.append("</g>")
+        if tap_url:
+            out.append('<g class="pg-hits">')
+            for h in layer["hits"]:
+                vals = h["vals"]  # hx-vals, as JSON safe in an attribute
+                out.append(
+                    f'<circle class="{h["cls"]}" cx="{h["x"]:g}" cy="{h["y"]:g}" r="{h["r"]:g}" '
+                    f'fill="transparent" role="button" aria-label="{escape(h["label"])}" '
+                    f'data-hit="{h["data"]}" data-tap hx-post="{url}" hx-vals=\'{vals}\'/>'
+                )
+            out.append("</g>")
+        out.append("</g>")
+    out.append("</g></svg>")
+    return Markup("".join(out))

@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from types import SimpleNamespace
 
+from jinja2.utils import htmlsafe_json_dumps
+from markupsafe import Markup, escape
+
 from ..errors import RuleError
 from ..games import catalog
 from ..games import pegs as engine
@@ -72,6 +75,30 @@ def move_text(entry, names: list[str]) -> str:
 # ---------------------------------------------------------------- the panel
 
 
+def tap(v, action: str, **args) -> Markup:
+    """A button's ``hx-vals``: the tap (the race's notation) and the turn it was made in,
+    as JSON safe in an attribute (written once here, not in the template)."""
+    return htmlsafe_json_dumps(v.tap_vals(action, **args))
+
+
+def ranks_markup(tap_url: str, cards: list[dict], label: str) -> Markup:
+    """Rank buttons in the shared card-picker look (.picker/.pick), each with its tap,
+    written in one pass (two pickers are on every tap's answer): suits never matter in
+    this game. Like partials/_cards.html's picker they swap nothing themselves."""
+    url, full = escape(tap_url or ""), escape(_("full"))
+    out = [f'<div class="picker" role="group" aria-label="{escape(label)}">']
+    for c in cards:
+        off = f' disabled aria-label="{c["rank"]} — {full}"' if c.get("off") and not c["on"] else ""
+        out.append(
+            f'<button type="button" class="pick suit-none{" on" if c["on"] else ""}" data-tap '
+            f"hx-post=\"{url}\" hx-vals='{c['vals']}' "
+            f'aria-pressed="{"true" if c["on"] else "false"}" data-card="{c["rank"]}"{off}>'
+            f"<span>{c['rank']}</span></button>"
+        )
+    out.append("</div>")
+    return Markup("".join(out))
+
+
 def _step(o: dict) -> dict:
     return {"seat": o["seat"], "from": o["from"], "to": o["to"]}
 
@@ -122,12 +149,12 @@ def panel(v) -> dict:
         "card": rank,
         "card_label": rank_label(rank),
         "editing": editing,
-        "whose": [dict(s, vals=v.tap_vals("turn", seat=s["seat"])) for s in seats],
+        "whose": [dict(s, vals=tap(v, "turn", seat=s["seat"])) for s in seats],
         "cards": [
-            {"rank": r, "on": r == rank, "vals": v.tap_vals("pick", seat=race.turn, card=r)}
+            {"rank": r, "on": r == rank, "vals": tap(v, "pick", seat=race.turn, card=r)}
             for r in RANKS
         ],
-        "pass": v.tap_vals("discard", seat=race.turn),
+        "pass": tap(v, "discard", seat=race.turn),
         # a retried undo is stored once; after a redo the same entry's undo is a new one
         "undo_sid": f"pgu{last.id}v{v.table.version}" if last else None,
     }
@@ -158,6 +185,13 @@ def panel(v) -> dict:
     svg["whole"] = drawing.viewbox(drawing.whole(lay, degrees))
     drawing.fit_hits(svg["layers"]["play"], lay, box, degrees)
     drawing.fit_hits(svg["layers"]["setup"], lay, drawing.whole(lay, degrees), degrees)
+    label = _("The board: %(n)d seats", n=len(names))
+    screen["board"] = drawing.board_markup(svg, v.url("tap") if live else None, label)
+    if live:
+        screen["card_picker"] = ranks_markup(v.url("tap"), screen["cards"], _("Card played"))
+        screen["hand_picker"] = ranks_markup(
+            v.url("tap"), screen["hand"]["add"], _("Cards in the hand")
+        )
     return screen
 
 
@@ -177,7 +211,7 @@ def play_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
         play["moves"] = [
             {
                 "text": m["text"],
-                "vals": v.tap_vals("move", seat=turn, card=card, steps=m["steps"]),
+                "vals": tap(v, "move", seat=turn, card=card, steps=m["steps"]),
                 "bumps": bool(m["bumps"]),
                 "data": " ".join(f"{st['seat']}-{st['from']}-{st['to']}" for st in m["steps"]),
             }
@@ -188,7 +222,7 @@ def play_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
         before = [first.as_json()]
         frm, to = engine.position_name(first.frm), engine.position_name(first.to)
         play["first"] = {"name": names[first.seat], "seat": first.seat, "from": frm, "to": to}
-        play["unsplit"] = v.tap_vals("first", seat=turn, step=None)
+        play["unsplit"] = tap(v, "first", seat=turn, step=None)
         x, y = spot(lay, first.seat, to)
         layer["rings"].append({"x": x, "y": y, "cls": f"pending c-{COLOURS[first.seat]}"})
     pegs: dict[tuple[int, str], list[dict]] = {}
@@ -213,15 +247,15 @@ def play_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
             "name": names[seat],
             "colour": COLOURS[seat],
             "on": (seat, frm) == chosen_peg,
-            "vals": v.tap_vals("peg", seat=turn, peg={"seat": seat, "from": frm}),
+            "vals": tap(v, "peg", seat=turn, peg={"seat": seat, "from": frm}),
         }
         for (seat, frm) in pegs
     ]
 
     def tap_of(o: dict) -> dict:
         if o["continues"] and not o["complete"]:  # the first part of a split
-            return v.tap_vals("first", seat=turn, step=_step(o))
-        return v.tap_vals("move", seat=turn, card=card, steps=[*before, _step(o)])
+            return tap(v, "first", seat=turn, step=_step(o))
+        return tap(v, "move", seat=turn, card=card, steps=[*before, _step(o)])
 
     play["dests"] = [
         {
@@ -265,7 +299,7 @@ def setup_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
     hits = []
 
     def place(to: str) -> dict:
-        return v.tap_vals("place", seat=seat, **{"from": frm, "to": to})
+        return tap(v, "place", seat=seat, **{"from": frm, "to": to})
 
     def put(x, y, to, label):
         hits.append(drawing.hit(x, y, place(to), label, "hit hole-hit", to))
@@ -297,7 +331,7 @@ def setup_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
             if frm != "S":
                 put(*lay.start_centre[seat], "S", _("Back to start"))
     setup["pegs"] = {
-        (s, pos): v.tap_vals("setpeg", peg={"seat": s, "from": pos})
+        (s, pos): tap(v, "setpeg", peg={"seat": s, "from": pos})
         for s in range(lay.seats)
         for pos in dict.fromkeys(board.positions(s))
     }
@@ -319,7 +353,7 @@ def hand_context(v, turn: int | None) -> dict:
             "rank": rank,
             "label": rank_label(rank),
             "playable": None,
-            "vals": v.tap_vals("hand", seat=race.turn, hand=ranks[:i] + ranks[i + 1 :]),
+            "vals": tap(v, "hand", seat=race.turn, hand=ranks[:i] + ranks[i + 1 :]),
         }
         for i, rank in enumerate(ranks)
     ]
@@ -328,10 +362,15 @@ def hand_context(v, turn: int | None) -> dict:
         "ranks": ranks,
         "shown": shown,
         "add": [
-            {"rank": r, "off": full, "vals": v.tap_vals("hand", seat=race.turn, hand=[*ranks, r])}
+            {
+                "rank": r,
+                "on": False,
+                "off": full,
+                "vals": tap(v, "hand", seat=race.turn, hand=[*ranks, r]),
+            }
             for r in RANKS
         ],
-        "empty": v.tap_vals("hand", seat=race.turn, hand=[]),
+        "empty": tap(v, "hand", seat=race.turn, hand=[]),
         "answer": None,
         "plays": [],
         "error": None,
@@ -346,7 +385,7 @@ def hand_context(v, turn: int | None) -> dict:
     playable = set(answer["playable"])
     for card, code in zip(shown, codes, strict=True):
         card["playable"] = code in playable
-        card["discard"] = v.tap_vals("discard", seat=turn, card=code)
+        card["discard"] = tap(v, "discard", seat=turn, card=code)
     out["answer"] = {
         "cards": shown,
         "must_play": answer["must_play"],
@@ -362,6 +401,6 @@ def hand_context(v, turn: int | None) -> dict:
     }
     plays = dict.fromkeys(c["rank"] for c in shown if c["playable"])
     out["plays"] = [
-        (rank, rank_label(rank), v.tap_vals("pick", seat=turn, card=rank)) for rank in plays
+        (rank, rank_label(rank), tap(v, "pick", seat=turn, card=rank)) for rank in plays
     ]
     return out
