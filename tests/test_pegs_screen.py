@@ -1116,3 +1116,19 @@ def test_a_tap_made_for_a_turn_that_has_passed_is_refused(pg):
     html = unescape(t.tap("hand", expect=422, hand="5", card="K", player="0"))
     assert "It is Bojan's turn, not Ana's." in html
     assert "Bojan plays K" in t.tap("card", card="K", player="1")
+
+
+def test_a_player_renamed_during_a_turn_is_named_anew_in_it(pg):
+    """The turn's log names seats; its list of players is renamed with the table, so the
+    turn carries on under the new name (and a tap of it is still that player's)."""
+    t = pg(FOUR)
+    t.turn(0, "A")
+    pid = t.store.players(t.table.id)[0].id
+    response = t.client.post(
+        f"{t.url}/players/{pid}/name", data={"csrf_token": t.csrf, "name": "Anja"}, headers=HX
+    )
+    assert response.status_code == 200
+    assert header(t.page().html) == "Anja plays A"
+    t.step(0, "S", "T8")
+    assert "Anja played A: S→T8." in t.page().html
+    assert header(t.page().html) == "Bojan to play"

@@ -70,6 +70,14 @@ def new_deal(s: store.Store, table: store.Table, summary: TableSummary | None) -
     }
 
 
+def rename_in_draft(data: dict, old: str, new: str) -> dict:
+    """Taps name seats; only the turn's list of players names anyone."""
+    context = data.get("context") if isinstance(data, dict) else None
+    if context and isinstance(context.get("players"), list):
+        context["players"] = [new if name == old else name for name in context["players"]]
+    return data
+
+
 def edit_context(s: store.Store, table: store.Table, entry: store.Entry) -> dict:
     """The last move reopened: on the board it was played on, its player's turn."""
     request = entry.request

@@ -594,8 +594,8 @@ class PegsRace(Checks):
 
     def play_text(self, play: Play) -> str:
         who = self.players[play.seat]
-        if play.action == "discard" and play.card is None:
-            return f"{who} discarded a card."
+        if play.action == "discard" and play.card is None:  # the card was not entered
+            return str(Text("%(name)s discarded a card.", name=who))
         if play.action == "discard":
             return f"{who} discarded {rank_text(parse_card(play.card))}: no card could move."
         steps = ", ".join(
