@@ -445,6 +445,11 @@
       ownParts(scope, "[data-view-set]").forEach(function (btn) {
         btn.setAttribute("aria-pressed", btn.getAttribute("data-view-set") === value ? "true" : "false");
       });
+      // a drawing that shows another part of itself in each view (the Pegs board:
+      // the player's side in play, the whole board in set-up): data-viewbox-<view>
+      ownParts(scope, "svg[data-viewbox-" + value + "]").forEach(function (svg) {
+        svg.setAttribute("viewBox", svg.getAttribute("data-viewbox-" + value));
+      });
     });
   }
   // a fold that opens with a choice (details[data-open-with=scope key][data-open-value]):

@@ -387,10 +387,14 @@ RETRY_CHECKS = [
     ("vezimas.save_trumps", "submission_id", "seed-undo"),
     ("vezimas.save", "submission_id", "seed-undo"),
     ("szaman.save", "submission_id", "seed-undo"),
-    ("pegs.step", "submission_id", "seed-undo"),
-    ("pegs.fix", "submission_id", "seed-undo"),
-    ("pegs.undo", "submission_id", "seed"),
+    ("pegs.tap", "tap_id", "seed-undo"),  # a move, a discard or a correction: stored at once
+    ("tables.undo", "submission_id", "seed"),  # on a Pegs table: its screen checks it first
 ]
+# what else such a view is sent: a Pegs tap that stores at once names what it is
+RETRY_DATA = {
+    "pegs.tap": {"tap": json.dumps({"action": "discard", "seat": 0}), "v": "0", "round": "1"}
+}
+RETRY_GAME = {"tables.undo": "pegs"}
 
 
 @pytest.mark.parametrize("endpoint, field, foreign_id", RETRY_CHECKS)
@@ -401,7 +405,7 @@ def test_a_view_checking_for_a_retry_refuses_another_writes_id(
     """A tampered form carrying the id of another kind of write is refused with the
     store's message, as the write itself would refuse it, not told "Already saved."."""
     (rule,) = [r.rule for r in RULES if r.endpoint == endpoint]
-    game = endpoint.split(".")[0]
+    game = RETRY_GAME.get(endpoint, endpoint.split(".")[0])
     game = game if game in PLAYERS else "cowboy"
     url, page = new_table(game, PLAYERS[game])
     key = url.rsplit("/", 1)[1]
@@ -418,8 +422,13 @@ def test_a_view_checking_for_a_retry_refuses_another_writes_id(
     assert undo.status_code == 303 and not store.entries(table.id, live_only=True)
     before = snapshot(store)
     response = client.post(
-        rule.replace("<key>", key),
-        data={"csrf_token": page.csrf, field: foreign_id, "which": "target"},
+        fill(rule, key, entry.id, 1),
+        data={
+            "csrf_token": page.csrf,
+            field: foreign_id,
+            "which": "target",
+            **RETRY_DATA.get(endpoint, {}),
+        },
         headers={"HX-Request": "true"} if htmx else {},
     )
     body = response.get_data(as_text=True)

@@ -5,6 +5,7 @@ link and bad input."""
 
 from __future__ import annotations
 
+import json
 import math
 import re
 
@@ -14,7 +15,7 @@ from conftest import another_phone_first
 from scorekeeper import api
 from scorekeeper.games import pegs as engine
 from scorekeeper.web import pegs as screen
-from scorekeeper.web import pegs_board
+from scorekeeper.web import pegs_board, screens
 
 HX = {"HX-Request": "true"}
 FOUR = ("Ana", "Bojan", "Ceca", "Dule")
@@ -27,13 +28,15 @@ def start(n: int) -> dict:
 
 
 class Table:
-    """A Pegs table driven through the panel's URLs."""
+    """A Pegs table driven as its phones do: every tap of the panel is one of the race's
+    taps (PLAY.md) posted to the screen's one tap route with the turn's version and round."""
 
     def __init__(self, client, store, parsed, url, page):
         self.client, self.store, self.parsed, self.url = client, store, parsed, url
         self.csrf = page.csrf
         self.table = store.list_tables()[-1]
         self.seats = len(store.players(self.table.id))
+        self.names = [p.name for p in store.players(self.table.id)]
         self.sid = 0
 
     def post(self, path, data=None, headers=HX, url=None):
@@ -43,32 +46,123 @@ class Table:
             headers=headers,
         )
 
-    def tap(self, field, expect=200, **data):
-        response = self.post(f"/tap/{field}", data)
-        assert response.status_code == expect, response.get_data(as_text=True)
-        return response.get_data(as_text=True)
-
     def next_sid(self):
         self.sid += 1
         return f"test-{self.sid}"
+
+    def shown(self):
+        """The turn's version and round, as the panel posts them."""
+        log = self.store.tap_log(self.table.id, screen.DRAFT)
+        context = (log.data or {}).get("context")
+        round_number = context["round"] if context else self.store.next_round(self.table.id)
+        return log.version, round_number
+
+    def send(self, tap, expect=200, tap_id=None, v=None, round_number=None, headers=HX):
+        version, shown_round = self.shown()
+        data = {
+            "tap": json.dumps(tap),
+            "tap_id": tap_id or self.next_sid(),
+            "v": version if v is None else v,
+            "round": shown_round if round_number is None else round_number,
+        }
+        response = self.post("/tap", data, headers=headers)
+        assert response.status_code == expect, response.get_data(as_text=True)
+        return response
+
+    def race(self):
+        """The turn's play state as its log replays (None: no turn begun)."""
+        log = self.store.tap_log(self.table.id, screen.DRAFT)
+        if not log.data or "context" not in log.data:
+            return None
+        return screens.state_of(screen.SCREEN, self.store.table(self.table.id), log.data)
+
+    def turn_now(self):
+        heading = header(self.page().html)
+        return next((i for i, n in enumerate(self.names) if heading.startswith(n + " ")), 0)
+
+    def tap(self, field, expect=200, tap_id=None, **data):
+        """One tap of the panel, named as its control: player, card, peg, setpeg, first,
+        hand (``hand`` the cards held, ``card`` the one tapped) or edit."""
+        if field == "edit":
+            return self.edit(data.get("entry"), expect)
+        player = data.get("player")
+        seat = int(player) if str(player).isdigit() else self.turn_now()
+        peg = {"seat": data.get("seat"), "from": data.get("from")}
+        if isinstance(peg["seat"], str) and peg["seat"].isdigit():
+            peg["seat"] = int(peg["seat"])
+        taps = {
+            "player": lambda: {"action": "turn", "seat": player},
+            "card": lambda: {"action": "pick", "seat": seat, "card": data.get("card")},
+            "peg": lambda: {"action": "peg", "seat": seat, "peg": peg},
+            "setpeg": lambda: {"action": "setpeg", "peg": peg},
+            "first": lambda: {"action": "first", "seat": seat, "step": None},
+            "hand": lambda: {
+                "action": "hand",
+                "seat": seat,
+                "hand": [r for r in (data.get("hand") or "").split(",") if r]
+                + ([data["card"]] if data.get("card") else []),
+            },
+        }
+        if field == "player" and isinstance(player, str) and player.isdigit():
+            player = int(player)
+        tap = taps[field]() if field in taps else {"action": field, **data}
+        return self.send(tap, expect, tap_id).get_data(as_text=True)
+
+    def edit(self, entry, expect=200):
+        """Edit (the history's or the panel's): the move reopened; none named: the
+        change given up (the mechanism's discard)."""
+        if entry in (None, ""):
+            response = self.post("/discard", {"v": self.shown()[0]})
+        else:
+            response = self.post(f"/edit/{entry}")
+        assert response.status_code == expect, response.get_data(as_text=True)
+        return response.get_data(as_text=True) if expect != 200 else self.page().html
 
     def base(self):
         live = screen.board_entries(self.store.entries(self.table.id))
         return str(live[-1].id) if live else "0"
 
-    def step(self, seat, frm, to, expect=200, **extra):
-        data = {"seat": seat, "from": frm, "to": to, "base": self.base()}
-        data.setdefault("submission_id", self.next_sid())
-        data.update(extra)
-        response = self.post("/step", data)
-        assert response.status_code == expect, response.get_data(as_text=True)
-        return response
+    def step(self, seat, frm, to, expect=200, submission_id=None, **extra):
+        """A destination tapped: the button's own tap (the first part of a split, or the
+        move), or, for one the panel does not offer, the move it would be."""
+        html = self.page().html
+        found = re.search(rf'data-step="{seat}-{re.escape(str(frm))}-{re.escape(str(to))}"', html)
+        if found:
+            tag = html[html.rindex("<button", 0, found.start()) : found.end()]
+            vals = json.loads(unescape(re.search(r"hx-vals='([^']*)'", tag).group(1)))
+            tap = json.loads(vals["tap"])
+        else:
+            race = self.race()
+            first = [race.first.as_json()] if race and race.first else []
+            card = race.picked if race else None
+            player = race.turn if race else self.turn_now()
+            step = {"seat": seat, "from": frm, "to": to}
+            tap = {"action": "move", "seat": player, "card": card, "steps": [*first, step]}
+        return self.send(tap, expect, submission_id, **extra)
 
-    def fix(self, seat, frm, to, expect=200, **extra):
-        data = {"seat": seat, "from": frm, "to": to, "base": self.base()}
-        data.setdefault("submission_id", self.next_sid())
-        data.update(extra)
-        response = self.post("/fix", data)
+    def move(self, steps, expect=200, submission_id=None, **extra):
+        """A move from the list of every move of the card (``steps`` as it would post)."""
+        race = self.race()
+        tap = {"action": "move", "seat": race.turn, "card": race.picked, "steps": steps}
+        return self.send(tap, expect, submission_id, **extra)
+
+    def discard(self, card=None, expect=200, submission_id=None, **extra):
+        tap = {"action": "discard", "seat": self.turn_now()}
+        if card is not None:
+            tap["card"] = card
+        return self.send(tap, expect, submission_id, **extra)
+
+    def fix(self, seat, frm, to, expect=200, submission_id=None, **extra):
+        tap = {"action": "place", "seat": seat, "from": frm, "to": to}
+        return self.send(tap, expect, submission_id, **extra)
+
+    def undo(self, entry, submission_id, expect=200):
+        """The panel's Undo last move: the history's undo of that entry."""
+        response = self.client.post(
+            f"{self.url}/entries/{entry}/undo",
+            data={"csrf_token": self.csrf, "submission_id": submission_id},
+            headers=HX,
+        )
         assert response.status_code == expect, response.get_data(as_text=True)
         return response
 
@@ -77,9 +171,13 @@ class Table:
         return self.tap("card", card=rank)
 
     def set_board(self, pegs):
-        """Store a board directly, as a set-up correction would."""
+        """Store a board directly, as a set-up correction would (the turn begun on the
+        board before it is then dropped, as after an undo in the history)."""
         board = engine.Board(self.seats, pegs, **screen.house_rules(self.table))
-        screen.store_board(self.store, self.store.table(self.table.id), board)
+        result = {**board.to_json(), "bumps": [], "winner_team": board.winner_team()}
+        table_id = self.table.id
+        self.store.add_entry(table_id, None, screen.BOARD_KIND, board.to_json(), result, {})
+        screen.entries_changed(self.store, self.store.table(table_id))
         return board
 
     def board(self):
@@ -237,7 +335,7 @@ def test_setup_refuses_an_impossible_board(pg):
     response = t.fix(1, "S", "", expect=422)
     assert "Tap a hole" in response.get_data(as_text=True)
     response = t.fix(1, "T5", "T6", expect=422)  # no such peg
-    assert "no longer there" in response.get_data(as_text=True)
+    assert "Bojan has no peg on T5." in unescape(response.get_data(as_text=True))
     response = t.fix(0, "T20", "T20", expect=422)
     assert "already there" in response.get_data(as_text=True)
     assert len(t.entries()) == before
@@ -268,8 +366,7 @@ def test_play_lists_the_engines_legal_moves_and_applies_one(pg):
     assert pegs_drawn(html)[0] == sorted(applied["pegs"]["0"])
     assert "Ana played 5: T8→T13." in html
     # the turn passes clockwise (it follows the move); the card is asked again
-    draft, _v = t.store.draft(t.table.id, screen.DRAFT)
-    assert draft.get("card") is None
+    assert t.race() is None  # the move closed the turn's log into its entry
     assert re.search(r'data-seat="1"\s+aria-pressed="true"', html)
     assert len(re.findall(r'aria-pressed="true"\s+data-card=', html)) == 0
     assert "Bojan to play" in html
@@ -281,17 +378,14 @@ def test_a_move_saved_by_another_phone_while_this_one_is_worked_out_is_not_overw
     """Two phones tap a move for the same turn at the same moment. Each read the same
     board, and the one that writes second must not store a board without the first
     one's move: it is refused and shown the board as it is now."""
-    from scorekeeper.web import screens
-
     t = pg(FOUR)
     t.set_board({**start(4), "0": ["T8", "T30", "S", "S", "S"], "1": ["T40", "S", "S", "S", "S"]})
     t.turn(0, "5")
-    base = t.base()
     other_phone = another_phone_first(
-        monkeypatch, screens, "record", lambda: t.step(0, "T30", "T35", base=base)
+        monkeypatch, screens, "save_into_entry", lambda: t.step(0, "T30", "T35")
     )
-    late = t.step(0, "T8", "T13", expect=409, base=base)
-    assert "Another phone changed this table a moment ago" in late.get_data(as_text=True)
+    late = t.step(0, "T8", "T13", expect=409)
+    assert "Another phone changed this deal a moment ago" in late.get_data(as_text=True)
     assert other_phone[0].status_code == 200
     [move] = t.entries(screen.APPLY_KIND)
     assert move.request["steps"] == [{"seat": 0, "from": "T30", "to": "T35"}]
@@ -311,8 +405,7 @@ def test_an_undo_and_another_phones_move_at_the_same_moment(pg, monkeypatch):
     other_phone = another_phone_first(
         monkeypatch, store.Store, "void_entry", lambda: t.step(1, "S", "T26")
     )
-    late = t.post("/undo", {"entry": first.id, "submission_id": "u-late"})
-    assert late.status_code == 409
+    late = t.undo(first.id, "u-late", expect=409)
     assert "Another phone changed this table a moment ago" in late.get_data(as_text=True)
     assert other_phone[0].status_code == 200
     assert [e.id for e in t.entries(screen.APPLY_KIND) if e.live][0] == first.id
@@ -322,12 +415,11 @@ def test_an_undo_and_another_phones_move_at_the_same_moment(pg, monkeypatch):
 def test_a_correction_and_another_phones_correction_at_the_same_moment(pg, monkeypatch):
     t = pg(SIX)
     t.tap("setpeg", seat=1, **{"from": "S"})
-    base = t.base()
     other_phone = another_phone_first(
-        monkeypatch, screen, "store_board", lambda: t.fix(1, "S", "T30", base=base)
+        monkeypatch, screens, "save_into_entry", lambda: t.fix(1, "S", "T30")
     )
-    late = t.fix(1, "S", "T20", expect=409, base=base)
-    assert "Another phone changed this table a moment ago" in late.get_data(as_text=True)
+    late = t.fix(1, "S", "T20", expect=409)
+    assert "Another phone changed this deal a moment ago" in late.get_data(as_text=True)
     assert other_phone[0].status_code == 200
     assert t.board().positions(1) == ["S", "S", "S", "S", "T30"]
     assert len(t.entries(screen.BOARD_KIND)) == 1
@@ -369,6 +461,11 @@ def test_a_split_seven_part_by_part(pg):
     html = t.page().html
     assert "First part:" in html
     assert offered_steps(html) == {(2, "T44", "T48")}
+    # changing the first part: the turn forgets it, the card stays picked
+    t.tap("first")
+    assert t.race().first is None and t.race().picked == "7S"
+    assert "First part:" not in t.page().html
+    t.step(0, "T8", "T11")
     # the second part applies the whole card
     t.step(2, "T44", "T48")
     [entry] = t.entries(screen.APPLY_KIND)
@@ -377,11 +474,6 @@ def test_a_split_seven_part_by_part(pg):
         {"seat": 2, "from": "T44", "to": "T48"},
     ]
     assert t.board().positions(0)[-1] == "T11" and t.board().positions(2)[-1] == "T48"
-    # changing the first part: the draft forgets it
-    t.turn(1, "7")
-    t.tap("first")
-    draft, _v = t.store.draft(t.table.id, screen.DRAFT)
-    assert draft["first"] is None
 
 
 def test_a_teammate_goes_to_its_in_spot_and_a_home_entry(pg):
@@ -416,8 +508,7 @@ def test_an_illegal_step_is_refused_with_the_engines_reason(pg):
     response = t.step(1, "S", "T26", expect=422)
     assert "other team" in response.get_data(as_text=True)
     assert len(t.entries()) == before
-    draft, _v = t.store.draft(t.table.id, screen.DRAFT)
-    assert draft["player"] == 0 and draft["card"] == "5"
+    assert t.race().turn == 0 and t.race().picked == "5S"
 
 
 def test_undo_restores_the_previous_board(pg, client):
@@ -426,16 +517,17 @@ def test_undo_restores_the_previous_board(pg, client):
     t.step(0, "S", "T8")
     assert t.board().positions(0)[-1] == "T8"
     [entry] = t.entries(screen.APPLY_KIND)
-    # the panel's button voids the latest live pegs entry and gives the turn back
-    response = t.post("/undo", {"entry": entry.id, "submission_id": "u1"})
-    assert response.status_code == 200
+    # the panel's button voids the latest live pegs entry and gives the turn back: the
+    # move's turn is back as it was entered (its card picked)
+    html = t.page().html
+    assert f'action="{t.url}/entries/{entry.id}/undo"' in html.split('id="pegs-panel"')[1]
+    t.undo(entry.id, "u1")
     assert t.board().positions(0) == ["S"] * 5
     assert pegs_drawn(t.page().html)[0] == ["S"] * 5
-    draft, _v = t.store.draft(t.table.id, screen.DRAFT)
-    assert draft["player"] == 0
+    assert t.race().turn == 0 and header(t.page().html) == "Ana plays A"
     # a retried undo changes nothing; undoing with nothing left is refused
-    assert t.post("/undo", {"entry": entry.id, "submission_id": "u1"}).status_code == 200
-    assert t.post("/undo", {"entry": entry.id, "submission_id": "u2"}).status_code == 409
+    t.undo(entry.id, "u1")
+    t.undo(entry.id, "u2", expect=409)
     # the history's generic Undo works on a move too
     t.turn(0, "K")
     t.step(0, "S", "T8")
@@ -450,8 +542,7 @@ def test_undo_restores_the_previous_board(pg, client):
     # an outdated undo (another phone moved meanwhile) is refused
     t.turn(0, "A")
     t.step(0, "S", "T8")
-    response = t.post("/undo", {"entry": latest.id, "submission_id": "u3"})
-    assert response.status_code == 409
+    t.undo(latest.id, "u3", expect=409)
     assert t.board().positions(0)[-1] == "T8"
 
 
@@ -469,14 +560,16 @@ def test_the_winner_is_detected(pg):
     assert "Team 1 (Ana and Ceca) wins the race." in html  # the generic standings
     assert 'class="card pg-controls"' not in html
     response = t.step(1, "S", "T26", expect=422)
-    assert "The game is over" in response.get_data(as_text=True)
+    assert "Team 1 has won; undo the last move to play on." in response.get_data(as_text=True)
 
 
 def test_a_stale_board_and_a_retry_store_once(pg):
     t = pg(FOUR)
     t.turn(0, "A")
-    response = t.step(0, "S", "T8", expect=409, base="999")
-    assert "changed on another phone" in response.get_data(as_text=True)
+    response = t.step(0, "S", "T8", expect=409, v=999)
+    assert "This deal changed a moment ago" in response.get_data(as_text=True)
+    response = t.step(0, "S", "T8", expect=409, round_number=7)
+    assert "This deal changed a moment ago" in response.get_data(as_text=True)
     assert t.entries() == []
     t.step(0, "S", "T8", submission_id="same")
     t.turn(0, "A")
@@ -534,8 +627,7 @@ def test_the_hand_check(pg):
     # at most five cards
     html = t.tap("hand", expect=422, hand="2,3,4,5,6", card="7")
     assert "at most 5 cards" in html
-    draft, _v = t.store.draft(t.table.id, screen.DRAFT)
-    assert draft["hand"] == ["2", "3", "4", "5", "6"]
+    assert [c[:-1] for c in t.race().hand] == ["2", "3", "4", "5", "6"]
 
 
 def test_drafts_survive_a_reload(pg):
@@ -564,11 +656,22 @@ def test_the_watch_link_shows_the_board_and_cannot_write(pg):
     assert "hx-post" not in panel and "<button" not in panel and 'class="hit' not in panel
     assert t.store.table(t.table.id).scorer_key not in html
     before = len(t.entries())
+    move = {
+        "action": "move",
+        "seat": 1,
+        "card": "AS",
+        "steps": [{"seat": 1, "from": "S", "to": "T26"}],
+    }
     for path, data in [
-        *((f"/tap/{field}", {}) for field in screen.TAPS),
-        ("/step", {"seat": 0, "from": "T8", "to": "T9"}),
-        ("/fix", {"seat": 0, "from": "T8", "to": "T9"}),
-        ("/undo", {"entry": 1}),
+        *(
+            ("/tap", {"tap": json.dumps({"action": a, "seat": 1}), "v": 0, "round": 2})
+            for a in ("pick", "turn", "hand")
+        ),
+        ("/tap", {"tap": json.dumps(move), "tap_id": "w1", "v": 0, "round": 2}),
+        ("/undo", {"tap_id": "x"}),
+        ("/redo", {"tap_id": "x"}),
+        ("/discard", {"v": 0}),
+        (f"/edit/{t.entries()[0].id}", {}),
     ]:
         response = t.post(path, data, url=watch)
         assert response.status_code == 403, path
@@ -578,14 +681,14 @@ def test_the_watch_link_shows_the_board_and_cannot_write(pg):
 @pytest.mark.parametrize(
     ("field", "data", "message"),
     [
-        ("player", {"player": "x"}, "Choose one of the players"),
-        ("player", {"player": "9"}, "Choose one of the players"),
+        ("player", {"player": "x"}, "Name the seat: 0 to 3."),
+        ("player", {"player": "9"}, "Name the seat: 0 to 3."),
         ("card", {"card": "Z"}, "Choose a card"),
-        ("mode", {"mode": "setup"}, "no such control"),  # a phone's own view now
+        ("mode", {"mode": "setup"}, "has no tap called"),  # a phone's own view now
         ("setpeg", {"seat": "0", "from": "T5"}, "no longer there"),
         ("peg", {"seat": "0", "from": "T5"}, "no longer there"),
         ("hand", {"hand": "Z"}, "Choose cards"),
-        ("nope", {}, "no such control"),
+        ("nope", {}, "has no tap called"),
     ],
 )
 def test_bad_taps_give_a_message_and_store_nothing(pg, field, data, message):
@@ -598,23 +701,22 @@ def test_bad_taps_give_a_message_and_store_nothing(pg, field, data, message):
 
 def test_bad_steps_give_a_message(pg):
     t = pg(FOUR)
-    response = t.step(0, "S", "T8", expect=422)
-    assert "Choose whose turn it is first." in response.get_data(as_text=True)
+    response = t.step(0, "S", "T8", expect=422)  # no card picked: the move names none
+    assert "card" in panel_error(response.get_data(as_text=True)).lower()
     t.tap("player", player=0)
-    response = t.step(0, "S", "T8", expect=422)
-    assert "Choose the card first." in response.get_data(as_text=True)
     t.tap("card", card="A")
     for seat, frm, to, message in [
-        ("x", "S", "T8", "There is no such seat."),
-        (0, "S", "T999", "That is not a hole on this board."),
-        (0, "Q", "T8", "That is not a hole on this board."),
+        ("x", "S", "T8", "seat"),
+        (0, "S", "T999", "T999"),
+        (0, "Q", "T8", "Q"),
     ]:
         response = t.step(seat, frm, to, expect=422)
         assert message in response.get_data(as_text=True)
     assert t.entries() == []
     # the plain (non-htmx) page answers too, never a 500
-    response = t.post("/tap/card", {"card": "Z"}, headers={})
-    assert response.status_code == 422
+    t.tap("card", card="Z", expect=422) and t.send(
+        {"action": "pick", "seat": 0, "card": "Z"}, 422, headers={}
+    )
 
 
 def test_the_standings_show_the_race_by_team(pg):
@@ -675,20 +777,19 @@ def test_undo_twice_then_redo_twice_names_the_right_player(pg, client):
         assert response.status_code == 200, response.get_data(as_text=True)
         return header(t.page().html)
 
-    response = t.post("/undo", {"entry": third.id, "submission_id": "u1"})  # the panel's
-    assert response.status_code == 200
-    assert header(t.page().html) == "Ceca to play"
+    t.undo(third.id, "u1")  # the panel's: Ceca's turn back, her card as she picked it
+    assert header(t.page().html) == "Ceca plays Q"
     assert history("undo", second, "h1") == "Bojan to play"
     assert history("redo", second, "h2") == "Ceca to play"
     assert history("redo", third, "h3") == "Dule to play"
     assert t.board().positions(2)[-1] == "T44"
     # the same in the history alone, down to no move at all and back
-    assert history("undo", third, "h4") == "Ceca to play"
+    assert history("undo", third, "h4") == "Ceca plays Q"
     assert history("undo", second, "h5") == "Bojan to play"
     assert history("redo", second, "h6") == "Ceca to play"
     assert history("redo", third, "h7") == "Dule to play"
     # a discard is an entry too: it passes the turn, and undoing it gives the turn back
-    assert t.post("/pass", {"base": t.base(), "submission_id": "p1"}).status_code == 200
+    t.discard(submission_id="p1")
     assert header(t.page().html) == "Ana to play"
     discard = t.entries(screen.BOARD_KIND)[-1]
     assert discard.request["discard"] == {"seat": 3, "card": None}
@@ -709,8 +810,7 @@ def test_a_discard_is_refused_while_a_card_can_move_and_every_discard_is_recorde
     assert 'data-verdict="must"' in html
     assert 'class="choices pg-discards"' not in html  # no discard offered
     before = len(t.entries())
-    response = t.post("/pass", {"base": t.base(), "submission_id": "p1"})
-    assert response.status_code == 422
+    response = t.discard(submission_id="p1", expect=422)
     message = unescape(panel_error(response.get_data(as_text=True)))
     assert message.startswith("Zuzana must play a card that can move: 2, 3, 5, 8.")
     assert len(t.entries()) == before
@@ -720,8 +820,7 @@ def test_a_discard_is_refused_while_a_card_can_move_and_every_discard_is_recorde
     html = t.tap("hand", hand="5,7", card="JK")
     assert 'data-verdict="joker"' in html
     assert re.search(r'class="choices pg-discards"[^>]*>\s*<button[^>]*data-rank="5"', html)
-    response = t.post("/pass", {"base": t.base(), "card": "5", "submission_id": "p2"})
-    assert response.status_code == 200
+    response = t.discard("5", submission_id="p2")
     assert "Zuzana discarded." in unescape(response.get_data(as_text=True))
     discard = t.entries(screen.BOARD_KIND)[-1]
     assert discard.request["discard"]["seat"] == 0
@@ -741,16 +840,16 @@ def test_a_discard_is_refused_while_a_card_can_move_and_every_discard_is_recorde
     kept = re.search(rf'data-entry="{correction.id}">.*?class="round-kind">([^<]*)<', html, re.S)
     assert kept.group(1) == "Board set"
     # a retried discard is stored once; a card not in the hand is refused
-    assert (
-        t.post("/pass", {"base": t.base(), "card": "5", "submission_id": "p2"}).status_code == 200
-    )
+    assert "Already saved." in t.discard("5", submission_id="p2").get_data(as_text=True)
     assert len(t.entries(screen.BOARD_KIND)) == 3
     t.tap("hand", hand="5", card="7")
-    response = t.post("/pass", {"base": t.base(), "card": "Z", "submission_id": "p3"})
-    assert response.status_code == 422 and "Choose a card" in response.get_data(as_text=True)
-    # an outdated board: refused
-    response = t.post("/pass", {"base": "1", "submission_id": "p4"})
-    assert response.status_code == 409
+    response = t.discard("Z", submission_id="p3", expect=422)
+    assert "Z" in panel_error(response.get_data(as_text=True))
+    response = t.discard("K", submission_id="p3", expect=422)
+    assert "K♠ is not in the hand given." in response.get_data(as_text=True)
+    # an outdated turn: refused
+    t.discard("5", submission_id="p4", expect=409, v=0)
+    assert len(t.entries(screen.BOARD_KIND)) == 3
 
 
 def test_every_legal_move_of_a_card_is_listed_at_once_naming_the_pegs(pg):
@@ -774,23 +873,21 @@ def test_every_legal_move_of_a_card_is_listed_at_once_naming_the_pegs(pg):
     # the peg buttons name whose peg they are, not "start | start"
     assert re.search(r'data-peg="3-S"[^>]*>\s*<span[^>]*></span>Peter: start', html)
     # one tap on a line plays that move, as the engine applies it
-    response = t.post(
-        "/step",
-        {"steps": '[{"seat":3,"from":"S","to":"T12"}]', "base": t.base(), "submission_id": "m1"},
-    )
-    assert response.status_code == 200
+    tag = re.search(r'<button[^>]*data-move="3-S-T12"[^>]*>', html).group(0)
+    vals = json.loads(re.search(r"hx-vals='([^']*)'", tag).group(1))
+    assert json.loads(vals["tap"])["steps"] == [{"seat": 3, "from": "S", "to": "T12"}]
+    t.move([{"seat": 3, "from": "S", "to": "T12"}], submission_id="m1")
     [entry] = t.entries(screen.APPLY_KIND)
     assert entry.request["steps"] == [{"seat": 3, "from": "S", "to": "T12"}]
     assert t.board().positions(0) == ["S", "S", "S", "S", "T8"]
     # a list that is no move is refused with the engine's reason, nothing stored
     t.tap("card", card="5")
     for steps, message in [
-        ("nope", "not a move of this card"),
-        ("[]", "not a move of this card"),
-        ('[{"seat":2,"from":"T30","to":"T31"}]', "moves a peg 5 forward"),
+        ("nope", "steps lists the one or two steps of the move."),
+        ([], "steps lists the one or two steps of the move."),
+        ([{"seat": 2, "from": "T30", "to": "T31"}], "moves a peg 5 forward"),
     ]:
-        response = t.post("/step", {"steps": steps, "base": t.base(), "submission_id": "m2"})
-        assert response.status_code == 422
+        response = t.move(steps, submission_id="m2", expect=422)
         assert message in unescape(response.get_data(as_text=True)), steps
     assert len(t.entries(screen.APPLY_KIND)) == 1
 
@@ -819,7 +916,7 @@ def test_play_or_set_up_is_each_phones_own_view(pg):
     t.turn(0, "A")
     html = t.tap("setpeg", seat=1, **{"from": "S"})
     draft, _v = t.store.draft(t.table.id, screen.DRAFT)
-    assert "mode" not in draft and draft["fix"] == {"seat": 1, "from": "S"}
+    assert "mode" not in draft["context"] and t.race().fixing == (1, "S")
     assert 'data-view-key="pegs-mode:' in html and 'data-view-default="play"' in html
     assert 'class="pg-play" data-view-only="play"' in html
     assert 'class="pg-setup" data-view-only="setup" hidden' in html
@@ -827,9 +924,9 @@ def test_play_or_set_up_is_each_phones_own_view(pg):
         0
     ]
     setup = html.split('class="pg-layer pg-layer-setup"')[1].split("</svg>")[0]
-    assert 'data-hit="T8"' in play and "/pegs/step" in play  # Ana's ace comes out
-    assert 'data-hit="T20"' in setup and "/pegs/fix" in setup  # Bojan's peg goes anywhere
-    assert "/pegs/step" not in setup and "/pegs/fix" not in play
+    assert 'data-hit="T8"' in play and "move" in unescape(play)  # Ana's ace comes out
+    assert 'data-hit="2-S"' in setup and "setpeg" in unescape(setup)  # any peg to set up
+    assert "setpeg" not in unescape(play) and "move" not in unescape(setup)
 
 
 def test_changing_the_last_move_supersedes_it_and_undo_brings_it_back(pg, client):
@@ -874,9 +971,18 @@ def test_changing_the_last_move_supersedes_it_and_undo_brings_it_back(pg, client
     html = t.tap("edit", expect=422, entry=old.id)
     assert "Only the last move can be changed" in unescape(html)
     last = t.entries(screen.APPLY_KIND)[-1]
-    t.tap("edit", entry=last.id)
+    assert "Changing the last move" in t.tap("edit", entry=last.id)
     html = t.tap("edit", entry="")
     assert "Changing the last move" not in html and header(html) == "Ceca to play"
+    # undoing the change's taps, then the edit given up: the move stands
+    t.tap("edit", entry=last.id)
+    t.tap("card", card="3")
+    html = t.page().html
+    undo_tap = re.search(r'class="small pg-untap"[^>]*hx-vals=\'([^\']*)\'', html)
+    response = t.post("/undo", json.loads(undo_tap.group(1)))
+    assert response.status_code == 200 and t.race().picked == "5S"
+    t.tap("edit", entry="")
+    assert t.entries(screen.APPLY_KIND)[-1].id == last.id and last.live
     assert t.board().positions(1)[-1] == "T35"
 
 
@@ -928,7 +1034,7 @@ def test_a_replayed_tap_id_is_applied_once_and_a_tap_answers_with_the_panel_alon
     """Issue #20: a tap carries the id its phone made; sent again (its answer lost) after
     another phone's tap, it changes nothing. A tap answers with the panel alone."""
     t = pg(FOUR)
-    t.tap("player", player=0, tap_id="a1")
+    t.tap("player", player=1, tap_id="a1")
     html = t.tap("card", card="5", tap_id="a2")
     assert 'id="pegs-panel" class="pg" hx-swap-oob="true"' in html
     assert 'id="standings"' not in html and 'id="history"' not in html
@@ -938,13 +1044,17 @@ def test_a_replayed_tap_id_is_applied_once_and_a_tap_answers_with_the_panel_alon
     assert re.search(r'aria-pressed="true"\s+data-card="7"', html)
     assert t.store.version(t.table.id) == version
     draft, _v = t.store.draft(t.table.id, screen.DRAFT)
-    assert draft["card"] == "7" and draft["taps"].count("a2") == 1
-    # a new tap (a new id) is applied; the ids kept survive the move
+    assert t.race().picked == "7S" and [tap["id"] for tap in draft["taps"]].count("a2") == 1
+    # a new tap (a new id) is applied; a move sent again after its answer was lost is
+    # saved once, and a card tap of the turn before is refused (its round has passed)
     t.tap("card", card="A", tap_id="a3")
-    t.step(0, "S", "T8")
-    html = t.tap("card", card="A", tap_id="a3")  # Bojan's turn now: nothing chosen for him
+    t.step(1, "S", "T26", submission_id="a4")
+    assert "Already saved." in t.step(1, "S", "T26", submission_id="a4").get_data(as_text=True)
+    assert len(t.entries(screen.APPLY_KIND)) == 1
+    html = t.tap("card", card="A", tap_id="a5", player="1", expect=422)
+    assert "It is Ceca's turn, not Bojan's." in unescape(html)
     assert not re.search(r'aria-pressed="true"\s+data-card=', html)
-    assert "Bojan to play" in html
+    assert "Ceca to play" in html
 
 
 def test_a_draft_of_the_old_shape_is_kept_readable(pg):
@@ -956,6 +1066,7 @@ def test_a_draft_of_the_old_shape_is_kept_readable(pg):
     t.store.save_draft(t.table.id, screen.DRAFT, old)
     html = t.page().html
     assert header(html) == "Ceca plays A"
+    t.tap("card", card="A")  # a tap on it carries the old turn on as its log
     assert re.search(r'class="ring dest c-orange"[^>]*data-to="T44"', html)  # Ceca's come-out
     assert re.search(r'data-rank="K">\s*K ✓', html)
     t.step(2, "S", "T44")
@@ -980,7 +1091,10 @@ def test_a_draft_of_the_old_shape_is_kept_readable(pg):
 def test_a_malformed_move_list_is_refused_with_a_reason(pg, steps):
     t = pg(FOUR)
     t.turn(0, "A")
-    response = t.post("/step", {"steps": steps, "base": t.base(), "submission_id": "m1"})
+    version, round_number = t.shown()
+    tap = '{"action": "move", "seat": 0, "card": "AS", "steps": ' + steps + "}"
+    data = {"tap": tap, "tap_id": "m1", "v": version, "round": round_number}
+    response = t.post("/tap", data)
     assert response.status_code == 422
     assert panel_error(response.get_data(as_text=True))
     assert t.entries() == []
@@ -991,10 +1105,30 @@ def test_a_tap_made_for_a_turn_that_has_passed_is_refused(pg):
     saved on another phone is refused, not put on Bojan's turn."""
     t = pg(FOUR)
     t.turn(0, "A")
+    version, round_number = t.shown()  # what the first phone showed
     t.step(0, "S", "T8")  # another phone saved Ana's move
-    html = unescape(t.tap("card", expect=422, card="K", player="0"))
-    assert panel_error(html) == "It is Bojan's turn now; tap again."
+    pick = {"action": "pick", "seat": 0, "card": "K"}
+    html = unescape(t.send(pick, 409, v=version, round_number=round_number).get_data(as_text=True))
+    assert "This deal changed a moment ago" in html  # its turn has passed: nothing stored
     assert header(t.page().html) == "Bojan to play"
+    html = unescape(t.tap("card", expect=422, card="K", player="0"))
+    assert panel_error(html) == "It is Bojan's turn, not Ana's."
     html = unescape(t.tap("hand", expect=422, hand="5", card="K", player="0"))
-    assert "It is Bojan's turn now" in html
+    assert "It is Bojan's turn, not Ana's." in html
     assert "Bojan plays K" in t.tap("card", card="K", player="1")
+
+
+def test_a_player_renamed_during_a_turn_is_named_anew_in_it(pg):
+    """The turn's log names seats; its list of players is renamed with the table, so the
+    turn carries on under the new name (and a tap of it is still that player's)."""
+    t = pg(FOUR)
+    t.turn(0, "A")
+    pid = t.store.players(t.table.id)[0].id
+    response = t.client.post(
+        f"{t.url}/players/{pid}/name", data={"csrf_token": t.csrf, "name": "Anja"}, headers=HX
+    )
+    assert response.status_code == 200
+    assert header(t.page().html) == "Anja plays A"
+    t.step(0, "S", "T8")
+    assert "Anja played A: S→T8." in t.page().html
+    assert header(t.page().html) == "Bojan to play"

@@ -14,15 +14,15 @@ import functools
 import math
 from dataclasses import dataclass
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..games import pegs as engine
 
 # seat colours: team 0 (even seats) warm, team 1 (odd seats) cool
 COLOURS = ("red", "blue", "orange", "teal", "gold", "violet", "pink", "green")
-# the biggest tap area's radius in viewBox units: the board (400 wide) is drawn about
-# 355 CSS px wide on a 390 px phone, so 2 × 26 units are 46 px (≥ 44 px, a thumb)
-HIT_R = 26.0
+# the biggest tap area's radius in viewBox units: the whole board (400 wide) is drawn
+# about 337 CSS px wide on a 390 px phone, so 2 × 30 units are 50 px (≥ 44 px, a thumb)
+HIT_R = 30.0
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,7 @@ class Layout:
     labels: tuple  # per seat (x, y): just inside the start area, towards the centre
     normals: tuple  # per seat: the unit vector from its side towards the centre
     font: float
+    centre: tuple = (200.0, 200.0)  # the polygon's: the board turns about it
 
 
 def _pt(p: tuple[float, float]) -> tuple[float, float]:
@@ -115,6 +116,7 @@ def layout(seats: int) -> Layout:
         labels=tuple(labels),
         normals=tuple(normals),
         font=round(min(max(d * 1.15, 10.0), 15.0), 1),
+        centre=(round(cx, 1), round(cy, 1)),
     )
 
 
@@ -258,13 +260,13 @@ def draw(
     }
 
 
-def hit(x: float, y: float, url: str, vals: dict, label: str, cls: str, data: str) -> dict:
-    """A tap area: ``url`` names the route (step, fix, peg), ``vals`` what it posts."""
-    return {"x": x, "y": y, "url": url, "vals": vals, "label": label, "cls": cls, "data": data}
+def hit(x: float, y: float, vals: dict, label: str, cls: str, data: str) -> dict:
+    """A tap area: ``vals`` the tap it posts (the mechanism's tap fields)."""
+    return {"x": x, "y": y, "vals": vals, "label": label, "cls": cls, "data": data}
 
 
 def add_hits(svg: dict, lay: Layout, hits: list[dict]) -> None:
-    """Tap areas (``x``, ``y``, ``url``, ``vals``, ``label``, ``target``), one per spot."""
+    """Tap areas (``x``, ``y``, ``vals``, ``label``, ``target``), one per spot."""
     seen: dict[tuple, dict] = {}
     for hit in hits:  # earlier ones win a shared spot (destinations come first)
         seen.setdefault((hit["x"], hit["y"]), hit)
@@ -272,6 +274,85 @@ def add_hits(svg: dict, lay: Layout, hits: list[dict]) -> None:
     radii = hit_radii([(h["x"], h["y"]) for h in unique], lay)
     for hit, r in zip(unique, radii, strict=True):
         svg["hits"].append({**hit, "r": r})
+
+
+# the board is drawn at least this many CSS px wide on a 390 px phone (the page's and
+# the card's padding taken off), and a tap area is a thumb's 44 px across (issue #24)
+DRAWN_PX = 330.0
+MIN_TAP_PX = 44.0
+FRAME = 1.5  # a zoomed board is 3 wide for 2 high: the list of moves fits under it
+
+
+@functools.lru_cache(maxsize=64)
+def turn_of(lay: Layout, seat: int) -> float:
+    """Degrees the board turns so that ``seat``'s side is at the bottom, level (the
+    player's own view across the table)."""
+    nx, ny = lay.normals[seat]
+    return round(math.degrees(math.atan2(-1.0, 0.0) - math.atan2(ny, nx)) % 360.0, 3)
+
+
+def turned(lay: Layout, degrees: float, p: tuple[float, float]) -> tuple[float, float]:
+    """Where point ``p`` is drawn once the board turned by ``degrees`` about its centre."""
+    a = math.radians(degrees)
+    (cx, cy), (x, y) = lay.centre, p
+    return (
+        cx + (x - cx) * math.cos(a) - (y - cy) * math.sin(a),
+        cy + (x - cx) * math.sin(a) + (y - cy) * math.cos(a),
+    )
+
+
+def _bounds(points: list[tuple[float, float]], pad: float) -> tuple[float, float, float, float]:
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
+
+
+@functools.lru_cache(maxsize=64)
+def whole(lay: Layout, degrees: float = 0.0) -> tuple:
+    """The whole board turned by ``degrees``, as a viewBox ``(x, y, w, h)``."""
+    if not degrees:
+        return (0.0, 0.0, lay.width, lay.height)
+    spots = [*lay.track, *(p for lane in lay.lanes for p in lane), *lay.start_centre]
+    x, y, w, h = _bounds([turned(lay, degrees, p) for p in spots], lay.start_r + 10.0)
+    return (round(x, 1), round(y, 1), round(w, 1), round(h, 1))
+
+
+@functools.lru_cache(maxsize=64)
+def focus(lay: Layout, seat: int) -> tuple:
+    """The part of the board a player plays on (issue #24), turned so that it is at the
+    bottom (``turn_of``): their side of the track, their start and home lane, as a
+    viewBox ``(x, y, w, h)`` of 3 by 2, within the board."""
+    degrees = turn_of(lay, seat)
+    side = lay.track[engine.SIDE * seat : engine.SIDE * (seat + 1)]
+    spots = [turned(lay, degrees, p) for p in (*side, *lay.lanes[seat], *lay.starts[seat])]
+    bx, by, bw, bh = whole(lay, degrees)
+    x0, y0, w, h = _bounds(spots, lay.spacing * 1.5)
+    if w / h < FRAME:
+        x0, w = x0 - (h * FRAME - w) / 2, h * FRAME
+    else:
+        y0, h = y0 - (w / FRAME - h) / 2, w / FRAME
+    if w > bw:  # the board itself is the most that is shown
+        x0, y0, w, h = bx, y0 + (h - bw / FRAME) / 2, bw, bw / FRAME
+    x0 = min(max(x0, bx), bx + bw - w)
+    y0 = min(max(y0, by), by + max(bh - h, 0.0))
+    return (round(x0, 1), round(y0, 1), round(w, 1), round(min(h, bh), 1))
+
+
+def viewbox(box: tuple) -> str:
+    return " ".join(f"{v:g}" for v in box)
+
+
+def fit_hits(layer: dict, lay: Layout, box: tuple, degrees: float = 0.0) -> None:
+    """Only tap areas a thumb can take where this box is drawn (the board turned by
+    ``degrees``): inside it, and at least ``MIN_TAP_PX`` across (the others' taps are
+    the buttons under the board)."""
+    x0, y0, w, h = box
+    least = MIN_TAP_PX / 2 * w / DRAWN_PX
+    kept = []
+    for hit in layer["hits"]:
+        x, y = turned(lay, degrees, (hit["x"], hit["y"]))
+        if hit["r"] >= least and x0 <= x <= x0 + w and y0 <= y <= y0 + h:
+            kept.append(hit)
+    layer["hits"] = kept
 
 
 def _circles(items: list[dict], r: float, named: bool = False) -> str:
@@ -306,3 +387,68 @@ def fixed_svg(seats: int) -> Markup:
         f"{_circles(svg['lanes'], svg['hole_r'])}{_circles(svg['starts'], svg['hole_r'])}\n"
         "  </g>"
     )
+
+
+def board_markup(svg: dict, tap_url: str | None, label: str) -> Markup:
+    """The whole board as SVG, written in one pass (it is on the answer of every tap):
+    the board turned (``svg["turn"]``, the names kept upright), its labels, marks and
+    pegs, and the play and set-up layers of rings and tap areas (each posting its tap,
+    ``hx-vals``, to ``tap_url``; none without one). Names and labels are escaped."""
+    turn = svg["turn"]
+    deg, cx, cy = turn["deg"], turn["cx"], turn["cy"]
+    views = (
+        f' data-viewbox-play="{svg["viewbox"]}" data-viewbox-setup="{svg["whole"]}"'
+        if tap_url
+        else ""
+    )
+    out = [
+        f'<svg class="pg-svg seats-{svg["seats"]}" viewBox="{svg["viewbox"]}" role="img" '
+        f'aria-label="{escape(label)}" data-seats="{svg["seats"]}"{views}>',
+        f'<g class="pg-turned" transform="rotate({deg:g} {cx:g} {cy:g})">' if deg else "<g>",
+        str(svg["fixed"]),
+        '<g class="pg-labels">',
+    ]
+    for lab in svg["labels"]:
+        upright = f' transform="rotate({-deg:g} {lab["x"]:g} {lab["y"]:g})"' if deg else ""
+        out.append(
+            f'<text class="{lab["cls"]}" x="{lab["x"]:g}" y="{lab["y"]:g}" '
+            f'font-size="{svg["font"]:g}" text-anchor="middle" dominant-baseline="middle"'
+            f"{upright}>{escape(lab['text'])}</text>"
+        )
+    out.append('</g><g class="pg-marks">')
+    out += [
+        f'<circle class="mark {m["cls"]}" cx="{m["x"]:g}" cy="{m["y"]:g}" r="{m["r"]:g}"/>'
+        for m in svg["marks"]
+    ]
+    out.append('</g><g class="pg-pegs">')
+    out += [
+        f'<circle class="{p["cls"]}" cx="{p["x"]:g}" cy="{p["y"]:g}" r="{svg["peg_r"]:g}" '
+        f'data-seat="{p["seat"]}" data-pos="{p["pos"]}"/>'
+        for p in svg["pegs"]
+    ]
+    out.append("</g>")
+    url = str(escape(tap_url or ""))
+    for name, layer in svg["layers"].items():
+        if name != "play" and not tap_url:
+            continue
+        out.append(f'<g class="pg-layer pg-layer-{name}"><g class="pg-rings">')
+        for r in layer["rings"]:
+            to = f' data-to="{r["to"]}"' if r.get("to") else ""
+            out.append(
+                f'<circle class="ring {r["cls"]}" cx="{r["x"]:g}" cy="{r["y"]:g}" '
+                f'r="{svg["ring_r"]:g}"{to}/>'
+            )
+        out.append("</g>")
+        if tap_url:
+            out.append('<g class="pg-hits">')
+            for h in layer["hits"]:
+                vals = h["vals"]  # hx-vals, as JSON safe in an attribute
+                out.append(
+                    f'<circle class="{h["cls"]}" cx="{h["x"]:g}" cy="{h["y"]:g}" r="{h["r"]:g}" '
+                    f'fill="transparent" role="button" aria-label="{escape(h["label"])}" '
+                    f'data-hit="{h["data"]}" data-tap hx-post="{url}" hx-vals=\'{vals}\'/>'
+                )
+            out.append("</g>")
+        out.append("</g>")
+    out.append("</g></svg>")
+    return Markup("".join(out))

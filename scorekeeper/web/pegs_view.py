@@ -1,24 +1,27 @@
-"""The Pegs and Jokers board as the table's entries leave it, and what the panel shows,
-drawn from one read of the table (``pegs.Table``: the board, whose turn, the draft, the
-race's play state): the turn, the card's step options and every move of it in words,
-set-up, the hand check, the last move. View code only: every rule comes from the race
-(``scorekeeper.games.play.pegs``).
+"""What the Pegs and Jokers panel shows, from the mechanism's View of the turn (its
+context: the board it began on and the last entry; its state, the race): the turn, the
+card's step options and every move of it in words, set-up, the hand check, the last
+move. Every button is a tap of the race's notation (PLAY.md). View code only: every rule
+comes from the race (``scorekeeper.games.play.pegs``).
 """
 
 from __future__ import annotations
 
-import json
 from collections import Counter
+from types import SimpleNamespace
 
-from ..cards import SUITS
+from jinja2.utils import htmlsafe_json_dumps
+from markupsafe import Markup, escape
+
 from ..errors import RuleError
 from ..games import catalog
 from ..games import pegs as engine
-from ..games.play.pegs import HAND_SIZE, RANKS, card_for_rank
+from ..games.play.pegs import HAND_SIZE, RANKS
 from ..i18n import gettext as _
 from . import pegs_board as drawing
 from .pegs_board import COLOURS, layout, spot
-from .pegs_table import APPLY_KIND, BOARD_KIND, player_of
+from .pegs_table import APPLY_KIND, BOARD_KIND, house_rules, player_of
+from .screens import FORM_SLOT
 
 PANEL = "games/pegs/_panel.html"
 
@@ -29,18 +32,6 @@ def rank_label(rank: str | None) -> str:
 
 def rank_of(code: str) -> str:
     return "JK" if code == "JK" else code[:-1]
-
-
-def hand_codes(ranks: list[str]) -> list[str]:
-    """Cards for a hand given by ranks; a repeated rank takes the next suit, so five
-    sevens stay within the decks' copies."""
-    seen: dict[str, int] = {}
-    codes = []
-    for rank in ranks:
-        n = seen.get(rank, 0)
-        seen[rank] = n + 1
-        codes.append("JK" if rank == "JK" else rank + SUITS[n % len(SUITS)])
-    return codes
 
 
 def bump_note(bump: dict, names: list[str]) -> str:
@@ -84,47 +75,71 @@ def move_text(entry, names: list[str]) -> str:
 # ---------------------------------------------------------------- the panel
 
 
-def panel(t, urls: dict, can_write: bool) -> dict:
-    """The panel's context (``screen`` in the template) from one read ``t`` of the table."""
-    names, board, latest, draft = t.names, t.board, t.latest, t.draft
-    winner = board.winner_team()
-    live = can_write and winner is None
+def tap(v, action: str, **args) -> Markup:
+    """A button's ``hx-vals``: the tap (the race's notation) and the turn it was made in,
+    as JSON safe in an attribute (written once here, not in the template)."""
+    return htmlsafe_json_dumps(v.tap_vals(action, **args))
+
+
+def ranks_markup(tap_url: str, cards: list[dict], label: str) -> Markup:
+    """Rank buttons in the shared card-picker look (.picker/.pick), each with its tap,
+    written in one pass (two pickers are on every tap's answer): suits never matter in
+    this game. Like partials/_cards.html's picker they swap nothing themselves."""
+    url, full = escape(tap_url or ""), escape(_("full"))
+    out = [f'<div class="picker" role="group" aria-label="{escape(label)}">']
+    for c in cards:
+        off = f' disabled aria-label="{c["rank"]} — {full}"' if c.get("off") and not c["on"] else ""
+        out.append(
+            f'<button type="button" class="pick suit-none{" on" if c["on"] else ""}" data-tap '
+            f"hx-post=\"{url}\" hx-vals='{c['vals']}' "
+            f'aria-pressed="{"true" if c["on"] else "false"}" data-card="{c["rank"]}"{off}>'
+            f"<span>{c['rank']}</span></button>"
+        )
+    out.append("</div>")
+    return Markup("".join(out))
+
+
+def _step(o: dict) -> dict:
+    return {"seat": o["seat"], "from": o["from"], "to": o["to"]}
+
+
+def panel(v) -> dict:
+    """The panel's context (``screen`` in the template) from the mechanism's View."""
+    race, context = v.state, v.context
+    names, board = list(race.players), race.board()
+    winner = race.winner_team
+    live = v.writable and winner is None
     lay = layout(len(names))
-    moved = latest and latest.kind == APPLY_KIND and not t.editing
-    last_steps = latest.request.get("steps", []) if moved else []
-    last_bumps = latest.result.get("bumps", []) if last_steps else []
-    turn = t.player if winner is None else None
+    last = SimpleNamespace(**context["last"]) if context.get("last") else None
+    editing = context.get("supersedes")
+    moved = last is not None and last.kind == APPLY_KIND
+    last_steps = last.request.get("steps", []) if moved else []
+    last_bumps = last.bumps if moved else []
+    turn = race.turn if winner is None else None
     svg = drawing.draw(lay, board, names, last_steps, last_bumps, turn)
     game = catalog.GAMES["pegs"]
     seats = [
-        {"seat": i, "name": name, "team": board.team[i], "colour": COLOURS[i]}
+        {"seat": i, "name": name, "team": board.team[i], "colour": COLOURS[i], "n": i + 1}
         for i, name in enumerate(names)
     ]
-    rank = draft.get("card") if draft.get("card") in RANKS else None
+    rank = rank_of(race.picked) if race.picked else None
+    rules = house_rules(v.table)
     screen: dict = {
-        "template": PANEL,
-        "urls": urls if can_write else {},
-        "can_write": can_write,
+        "v": v,
         "live": live,
-        "view_key": f"pegs-mode:{t.table.watch_key}",
+        "view_key": f"pegs-mode:{v.table.watch_key}",
         "seats": seats,
         "teams": [{"n": n + 1, "seats": [s for s in seats if s["team"] == n]} for n in (0, 1)],
-        "ranks": RANKS,
-        "base": t.base,
         "svg": svg,
         "winner": None,
         "last": None,
-        "undo": None,
-        "error": None,
-        "error_at": None,
-        "message": None,
         "house": [
             (
                 game.setting(k).label,
                 dict(game.setting(k).options).get(value, value),
                 game.setting(k).decision,
             )
-            for k, value in t.rules.items()
+            for k, value in rules.items()
         ],
         "positions": [
             {"seat": seat, "pegs": list(Counter(board.positions(seat["seat"])).items())}
@@ -133,56 +148,81 @@ def panel(t, urls: dict, can_write: bool) -> dict:
         "turn": {"player": turn, "name": names[turn] if turn is not None else None},
         "card": rank,
         "card_label": rank_label(rank),
-        "editing": t.editing.id if t.editing else None,
+        "editing": editing,
+        "whose": [dict(s, vals=tap(v, "turn", seat=s["seat"])) for s in seats],
+        "cards": [
+            {"rank": r, "on": r == rank, "vals": tap(v, "pick", seat=race.turn, card=r)}
+            for r in RANKS
+        ],
+        "pass": tap(v, "discard", seat=race.turn),
+        # a retried undo is stored once; after a redo the same entry's undo is a new one
+        "undo_sid": f"pgu{last.id}v{v.table.version}" if last else None,
     }
     if winner is not None:
         screen["winner"] = {
             "n": winner + 1,
             "names": [s["name"] for s in seats if s["team"] == winner],
         }
-    if latest is not None:
+    if last is not None:
         screen["last"] = {
-            "text": move_text(latest, names),
+            "id": last.id,
+            "kind": last.kind,
+            "text": move_text(last, names),
             "notes": [bump_note(b, names) for b in last_bumps],
         }
-        screen["undo"] = {"entry": latest.id, "kind": latest.kind}
-    screen["hand"] = hand_context(t)
+    screen["hand"] = hand_context(v, turn)
     # play and set-up are both drawn, each in its own layer of the board: which one a
     # phone shows is that phone's own choice (data-view), never the shared draft's
     svg["layers"] = {"play": {"rings": [], "hits": []}, "setup": {"rings": [], "hits": []}}
-    screen["play"] = play_context(svg["layers"]["play"], lay, t, rank, live)
-    screen["setup"] = setup_context(svg["layers"]["setup"], lay, t, live)
+    screen["play"] = play_context(svg["layers"]["play"], lay, v, live)
+    screen["setup"] = setup_context(svg["layers"]["setup"], lay, v, live)
+    # play: the player's side, turned to the bottom and zoomed (issue #24; the rest of
+    # the board's moves: the list); set-up: the whole board, turned the same way
+    degrees = drawing.turn_of(lay, turn) if live else 0.0
+    box = drawing.focus(lay, turn) if live else drawing.whole(lay)
+    svg["turn"] = {"deg": degrees, "cx": lay.centre[0], "cy": lay.centre[1]}
+    svg["viewbox"] = drawing.viewbox(box)
+    svg["whole"] = drawing.viewbox(drawing.whole(lay, degrees))
+    drawing.fit_hits(svg["layers"]["play"], lay, box, degrees)
+    drawing.fit_hits(svg["layers"]["setup"], lay, drawing.whole(lay, degrees), degrees)
+    label = _("The board: %(n)d seats", n=len(names))
+    screen["board"] = drawing.board_markup(svg, v.url("tap") if live else None, label)
+    if live:
+        screen["card_picker"] = ranks_markup(v.url("tap"), screen["cards"], _("Card played"))
+        screen["hand_picker"] = ranks_markup(
+            v.url("tap"), screen["hand"]["add"], _("Cards in the hand")
+        )
     return screen
 
 
-def play_context(layer: dict, lay: drawing.Layout, t, rank: str | None, live: bool) -> dict:
+def play_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
     """Play: the card's step options, rings and tap areas in the board's play ``layer``."""
-    names, base = t.names, t.base
+    race = v.state
+    names, turn, card = list(race.players), race.turn, race.picked
     play: dict = {"ready": False, "first": None, "pegs": [], "dests": [], "peg": None, "moves": []}
-    if t.player is None or rank is None or t.race.complete:
+    if card is None or race.complete:
         return play
-    card = card_for_rank(rank)
-    first = t.first()
-    options = t.race.options(card, first)
-    if first is not None and not options:
-        first = None  # the board changed under the first part: start the card again
-        options = t.race.options(card)
+    first = race.first
+    options = race.options(card, first)
     play.update(ready=True, count=len(options))
     if not options:  # issue #24: the engine says why (own colour, exact fit, start first…)
-        play["why"] = t.race.why_not(card)
+        play["why"] = race.why_not(card)
     if first is None:  # every move of the card at once, each naming its pegs in words
         play["moves"] = [
             {
                 "text": m["text"],
-                "vals": {"steps": json.dumps(m["steps"], separators=(",", ":")), "base": base},
+                "vals": tap(v, "move", seat=turn, card=card, steps=m["steps"]),
                 "bumps": bool(m["bumps"]),
                 "data": " ".join(f"{st['seat']}-{st['from']}-{st['to']}" for st in m["steps"]),
             }
-            for m in t.race.described_moves(card)
+            for m in race.described_moves(card)
         ]
+    before = []
     if first is not None:
+        before = [first.as_json()]
         frm, to = engine.position_name(first.frm), engine.position_name(first.to)
         play["first"] = {"name": names[first.seat], "seat": first.seat, "from": frm, "to": to}
+        play["unsplit"] = tap(v, "first", seat=turn, step=None)
         x, y = spot(lay, first.seat, to)
         layer["rings"].append({"x": x, "y": y, "cls": f"pending c-{COLOURS[first.seat]}"})
     pegs: dict[tuple[int, str], list[dict]] = {}
@@ -192,8 +232,7 @@ def play_context(layer: dict, lay: drawing.Layout, t, rank: str | None, live: bo
         where = ("H", o["seat"], o["to"]) if o["to"].startswith("H") else ("T", o["to"])
         by_spot.setdefault(where, []).append(o)
         o["shared"] = by_spot[where]
-    chosen = t.draft.get("peg") or {}
-    chosen_peg = (chosen.get("seat"), chosen.get("from"))
+    chosen_peg = race.peg
     if chosen_peg not in pegs:
         chosen_peg = next(iter(pegs)) if len(pegs) == 1 else None
     shown = (
@@ -208,18 +247,22 @@ def play_context(layer: dict, lay: drawing.Layout, t, rank: str | None, live: bo
             "name": names[seat],
             "colour": COLOURS[seat],
             "on": (seat, frm) == chosen_peg,
-            "vals": {"seat": seat, "from": frm},
+            "vals": tap(v, "peg", seat=turn, peg={"seat": seat, "from": frm}),
         }
         for (seat, frm) in pegs
     ]
+
+    def tap_of(o: dict) -> dict:
+        if o["continues"] and not o["complete"]:  # the first part of a split
+            return tap(v, "first", seat=turn, step=_step(o))
+        return tap(v, "move", seat=turn, card=card, steps=[*before, _step(o)])
+
     play["dests"] = [
         {
-            "seat": o["seat"],
-            "from": o["from"],
-            "to": o["to"],
+            **_step(o),
             "complete": o["complete"],
             "bumps": [bump_note(b, names) for b in o["bumps"]],
-            "vals": {"seat": o["seat"], "from": o["from"], "to": o["to"], "base": base},
+            "vals": tap_of(o),
             "colour": COLOURS[o["seat"]],
         }
         for o in sorted(shown, key=lambda o: (o["seat"], o["from"], o["to"]))
@@ -235,33 +278,35 @@ def play_context(layer: dict, lay: drawing.Layout, t, rank: str | None, live: bo
                 frm=d["from"],
                 to=d["to"],
             )
-            hits.append(drawing.hit(x, y, "step", d["vals"], label, "hit dest-hit", d["to"]))
+            hits.append(drawing.hit(x, y, d["vals"], label, "hit dest-hit", d["to"]))
     for p in play["pegs"]:
         x, y = spot(lay, p["seat"], p["from"])
         layer["rings"].append({"x": x, "y": y, "cls": "movable" + (" chosen" if p["on"] else "")})
         if live:
             label = _("%(name)s's peg on %(pos)s", name=p["name"], pos=p["from"])
             data = f"{p['seat']}-{p['from']}"
-            hits.append(drawing.hit(x, y, "peg", p["vals"], label, "hit peg-hit", data))
+            hits.append(drawing.hit(x, y, p["vals"], label, "hit peg-hit", data))
     drawing.add_hits(layer, lay, hits)
     return play
 
 
-def setup_context(layer: dict, lay: drawing.Layout, t, live: bool) -> dict:
+def setup_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
     """Set-up: the peg being put elsewhere and where it may go, in the set-up ``layer``."""
-    names, board, base = t.names, t.board, t.base
-    fix = t.draft.get("fix") or {}
-    seat, frm = fix.get("seat"), fix.get("from")
-    valid = isinstance(seat, int) and 0 <= seat < lay.seats and frm in board.positions(seat)
-    setup: dict = {"peg": None, "quick": []}
+    race = v.state
+    names, board = list(race.players), race.board()
+    seat, frm = race.fixing or (None, None)
+    setup: dict = {"peg": None, "quick": [], "typed": None}
     hits = []
 
-    def put(x, y, to, label):
-        vals = {"seat": seat, "from": frm, "to": to, "base": base}
-        hits.append(drawing.hit(x, y, "fix", vals, label, "hit hole-hit", to))
+    def place(to: str) -> dict:
+        return tap(v, "place", seat=seat, **{"from": frm, "to": to})
 
-    if valid:
+    def put(x, y, to, label):
+        hits.append(drawing.hit(x, y, place(to), label, "hit hole-hit", to))
+
+    if seat is not None:
         setup["peg"] = {"seat": seat, "from": frm, "name": names[seat], "colour": COLOURS[seat]}
+        setup["typed"] = place(FORM_SLOT)
         x, y = spot(lay, seat, frm)
         layer["rings"].append({"x": x, "y": y, "cls": "movable chosen"})
         taken = {p for s in range(lay.seats) for p in board.positions(s) if p.startswith("T")}
@@ -271,7 +316,7 @@ def setup_context(layer: dict, lay: drawing.Layout, t, live: bool) -> dict:
         setup["quick"] = [
             {
                 "to": q,
-                "vals": {"seat": seat, "from": frm, "to": q, "base": base},
+                "vals": place(q),
                 "off": q == frm or q in (own if q.startswith("H") else taken),
             }
             for q in quick
@@ -285,54 +330,69 @@ def setup_context(layer: dict, lay: drawing.Layout, t, live: bool) -> dict:
                     put(x, y, f"H{h}", _("Put it on H%(h)d", h=h))
             if frm != "S":
                 put(*lay.start_centre[seat], "S", _("Back to start"))
+    setup["pegs"] = {
+        (s, pos): tap(v, "setpeg", peg={"seat": s, "from": pos})
+        for s in range(lay.seats)
+        for pos in dict.fromkeys(board.positions(s))
+    }
     if live:
-        for s in range(lay.seats):
-            for pos in dict.fromkeys(board.positions(s)):
-                x, y = spot(lay, s, pos)
-                label = _("%(name)s's peg on %(pos)s", name=names[s], pos=pos)
-                vals = {"seat": s, "from": pos}
-                hits.append(drawing.hit(x, y, "setpeg", vals, label, "hit peg-hit", f"{s}-{pos}"))
+        for (s, pos), vals in setup["pegs"].items():
+            x, y = spot(lay, s, pos)
+            label = _("%(name)s's peg on %(pos)s", name=names[s], pos=pos)
+            hits.append(drawing.hit(x, y, vals, label, "hit peg-hit", f"{s}-{pos}"))
     drawing.add_hits(layer, lay, hits)
     return setup
 
 
-def hand_context(t) -> dict:
-    ranks = [r for r in t.draft.get("hand", []) if r in RANKS][:HAND_SIZE]
+def hand_context(v, turn: int | None) -> dict:
+    race = v.state
+    codes = list(race.hand)
+    ranks = [rank_of(c) for c in codes]
     shown = [
         {
             "rank": rank,
             "label": rank_label(rank),
             "playable": None,
-            "without": ",".join(ranks[:i] + ranks[i + 1 :]),
+            "vals": tap(v, "hand", seat=race.turn, hand=ranks[:i] + ranks[i + 1 :]),
         }
         for i, rank in enumerate(ranks)
     ]
+    full = len(ranks) >= HAND_SIZE
     out: dict = {
         "ranks": ranks,
         "shown": shown,
-        "full": {r: _("full") for r in RANKS} if len(ranks) >= HAND_SIZE else {},
+        "add": [
+            {
+                "rank": r,
+                "on": False,
+                "off": full,
+                "vals": tap(v, "hand", seat=race.turn, hand=[*ranks, r]),
+            }
+            for r in RANKS
+        ],
+        "empty": tap(v, "hand", seat=race.turn, hand=[]),
         "answer": None,
         "plays": [],
         "error": None,
     }
-    if t.player is None or not ranks:
+    if turn is None or not ranks:
         return out
-    codes = hand_codes(ranks)
     try:
-        answer = t.race.playable(codes)
+        answer = race.playable(codes)
     except RuleError as exc:
         out["error"] = exc.message
         return out
     playable = set(answer["playable"])
     for card, code in zip(shown, codes, strict=True):
         card["playable"] = code in playable
+        card["discard"] = tap(v, "discard", seat=turn, card=code)
     out["answer"] = {
         "cards": shown,
         "must_play": answer["must_play"],
         "joker_only": answer["joker_only"],
         # why each card that is stuck cannot move, once per rank (jokers are never compulsory)
         "why": [
-            t.race.why_not(code)
+            race.why_not(code)
             for rank, code in dict(zip(ranks, codes, strict=True)).items()
             if code not in playable and rank != "JK"
         ]
@@ -340,17 +400,7 @@ def hand_context(t) -> dict:
         else [],
     }
     plays = dict.fromkeys(c["rank"] for c in shown if c["playable"])
-    out["plays"] = [(rank, rank_label(rank)) for rank in plays]
+    out["plays"] = [
+        (rank, rank_label(rank), tap(v, "pick", seat=turn, card=rank)) for rank in plays
+    ]
     return out
-
-
-def error_place(field: str, screen: dict) -> str:
-    """Where a refused tap's message shows: next to its control when that is on screen,
-    under the board otherwise."""
-    if not screen["live"] or field == "board":
-        return "board"
-    if field == "hand":
-        return "hand" if screen["turn"]["player"] is not None else "board"
-    if field in ("fix", "setpeg"):
-        return "fix"
-    return field if field in ("player", "card") else "play"

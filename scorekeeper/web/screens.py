@@ -14,7 +14,9 @@ then has ONE tap route (``POST /t/<key>/<game>/tap``: the tap's id, made on the 
 its action and arguments, the draft version and round the phone showed), one undo and
 one redo route (naming the tap they mean), one save route (the closing request scored
 by ``api.evaluate`` and stored with its tap log) and one edit route (a saved entry's
-log back on the screen). A tap is answered by :func:`answer` with the game's panel
+log back on the screen). A game whose every deal is one move (Pegs) names the taps
+that close the log into its entry at once (``TapScreen.closes``, :func:`close_at_once`),
+with no Save tap. A tap is answered by :func:`answer` with the game's panel
 alone; every refusal is a :class:`Refusal` (message and field) shown in the panel.
 What a phone shows (a tab, a mode, what is folded) is never stored: it stays in the
 phone (see static/app.js, ``data-view``), and every tap names its player.
@@ -60,6 +62,7 @@ def __getattr__(name: str):
 
 
 CARD_SLOT = "__card__"  # where a picker's tap template takes each card's code
+FORM_SLOT = "__form__"  # a tap argument the player types: the form's field of that name
 MAX_TAP_CHARS = 1_000  # a tap's JSON as a page sends it, with room to spare
 
 
@@ -311,6 +314,18 @@ class TapScreen:
     replaces: Callable[[store.Store, store.Table, dict], tuple[int, ...]] | None = None
     routes: tuple[str, ...] = field(default=("tap", "undo", "redo", "save", "discard"))
     reopens: Callable[[store.Entry], bool] | None = None
+    # A deal closed by one tap (a Pegs move: one entry per move, no Save tap): ``closes``
+    # names those taps' actions; ``closing(state)`` what the state after one stores (by
+    # default its ``to_json()["closing"]``); ``may_edit(store, table, entry)`` raises
+    # Refusal for a saved entry that may not be reopened (a move the board has moved on
+    # from), ``may_undo`` raises store.Conflict for one the history may not undo (the
+    # same: only the last board may be taken back); ``entries_changed(store, table)`` keeps the open deal in step after an undo
+    # or redo in the history (a deal begun on a board that is no longer is dropped).
+    closes: tuple[str, ...] = ()
+    closing: Callable[[Any], dict | list[dict] | None] | None = None
+    may_edit: Callable[[store.Store, store.Table, store.Entry], None] | None = None
+    may_undo: Callable[[store.Store, store.Table, store.Entry], None] | None = None
+    entries_changed: Callable[[store.Store, store.Table], None] | None = None
 
 
 _SCREENS: dict[str, TapScreen] = {}
@@ -332,22 +347,12 @@ def adopt(bp: Blueprint, screen: TapScreen) -> None:
     bp.add_url_rule("/edit/<rowid:entry_id>", "edit", edit_route, methods=["POST"])
 
 
-# Edit routes of screens that reopen an entry their own way (not a TapScreen's log)
-_EDITS: dict[str, str] = {}
-
-
-def offer_edit(kind: str, endpoint: str) -> None:
-    """A screen that reopens saved entries of ``kind`` itself offers Edit on them in the
-    history: ``endpoint`` is its route, posted with the entry's id as ``entry_id``."""
-    _EDITS[kind] = endpoint
-
-
 def reopen_endpoint(kind: str, entry: store.Entry | None = None) -> str | None:
     """The Edit route for a saved entry of ``kind``, when its screen can reopen it."""
     for screen in _SCREENS.values():
         if screen.kind == kind or (entry is not None and _reopens(screen, entry)):
             return f"{screen.game}.edit"
-    return _EDITS.get(kind)
+    return None
 
 
 def _reopens(screen: TapScreen, entry: store.Entry) -> bool:
@@ -515,6 +520,8 @@ def posted_tap() -> Tap:
         raw = None
     if not isinstance(raw, dict):
         raise Refusal(_("That is not something this screen can do."), "tap")
+    typed = {k: request.form.get(k, "")[:MAX_TAP_CHARS] for k, v in raw.items() if v == FORM_SLOT}
+    raw = {**raw, **typed}
     if not tap_id:
         raise Refusal(_("This tap came without its id; reload the page."), "tap_id")
     return Tap.from_json({**raw, "id": tap_id})
@@ -581,6 +588,8 @@ def tap_route(key: str):
     try:
         seen_version, seen_round = deal_seen()
         tap = posted_tap()
+        if tap.action in screen.closes:
+            return close_at_once(screen, s, table, access, tap, seen_version, seen_round)
 
         def check(data: dict) -> None:
             if data["context"].get("round") != seen_round:
@@ -684,6 +693,80 @@ def save_into_entry(
     )
 
 
+def close_at_once(
+    screen: TapScreen,
+    s: store.Store,
+    table: store.Table,
+    access: str,
+    tap: Tap,
+    seen_version: int,
+    seen_round: int,
+):
+    """A tap that closes the deal at once (``TapScreen.closes``): replayed on the log the
+    phone showed and, when the state takes it, the log closed into its entry in one
+    write by the one save-into-entry helper (the tap's id is the submission's, so a tap
+    sent again is saved once). The log stored with the entry is the deal's taps before
+    it: reopened (Edit, or an undo), the deal is back as it was when this tap was made.
+    Answered with the whole table (its totals and history changed)."""
+    from .tables import live_fragments
+
+    try:
+        if s.submission(tap.id, s.close_draft_into_entry, table.id) is not None:
+            return live_fragments(table, access, screen_notice=_("Already saved."))
+        log = s.tap_log(table.id, screen.draft)
+        begun = log.data is not None and "context" in log.data
+        data = log.data if begun else _begin(screen, s, table, log.data)
+        if data["context"].get("round") != seen_round or log.version != seen_version:
+            raise Refusal(stale_notice(), status=409, notice=True)
+        after = replay(state_of(screen, table, data), [tap.to_json()], path="tap")
+        closing = screen.closing(after) if screen.closing else after.to_json()["closing"]
+        if not closing:
+            raise Refusal(_("The deal is not finished yet: nothing was saved."))
+        version = log.version
+        if not begun:  # nothing tapped before it: the deal's log first, then closed
+            version = s.save_draft(table.id, screen.draft, data, expected_version=log.version)
+        outcome = save_into_entry(s, table, screen, closing, version, tap.id)
+    except (RuleError, Refusal, store.StoreError) as exc:
+        return answer(
+            screen, table, access, s.tap_log(table.id, screen.draft), refusal=Refusal.of(exc)
+        )
+    message = screen.saved(data["context"], {**outcome, "state": after})
+    return live_fragments(table, access, screen_notice=message)
+
+
+def _screen_of(table: store.Table) -> TapScreen | None:
+    if table.game in catalog.GAMES:
+        game_module(table.game)
+    return _SCREENS.get(table.game)
+
+
+def check_undo(
+    s: store.Store, table: store.Table, entry_id: int, submission_id: str | None
+) -> int | None:
+    """Before an undo in the history: the game's ``may_undo`` (raises store.Conflict),
+    and the table version the undo is then based on (None: no check), so a move another
+    phone saves meanwhile is never left on a board that the undo takes back."""
+    screen = _screen_of(table)
+    if screen is None or screen.may_undo is None:
+        return None
+    if s.submission(submission_id, s.void_entry, table.id) is not None:
+        return None  # a retry: answered as the first time
+    try:
+        entry = s.entry(table.id, entry_id)
+    except store.NotFound:
+        return None
+    if entry.live:
+        screen.may_undo(s, table, entry)
+    return table.version
+
+
+def entries_changed(s: store.Store, table: store.Table) -> None:
+    """After an undo or redo in the history: the game's ``entries_changed``, if any."""
+    screen = _screen_of(table)
+    if screen is not None and screen.entries_changed is not None:
+        screen.entries_changed(s, table)
+
+
 def _board_refusal(table: store.Table, access: str, refusal: Refusal):
     key = "screen_notice" if refusal.notice else "screen_error"
     return render_board(table, access, refusal.status, **{key: refusal.message})
@@ -724,6 +807,8 @@ def edit_route(key: str, entry_id: int):
     except store.NotFound:
         abort(404)
     try:
+        if screen.may_edit is not None:
+            screen.may_edit(s, table, entry)
         s.reopen_entry(
             table.id,
             screen.draft,

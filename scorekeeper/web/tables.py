@@ -476,7 +476,8 @@ def _entry_action(key: str, entry_id: int, action: str):
     submission_id = request.form.get("submission_id") or None
     try:
         if action == "undo":
-            out = s.void_entry(table.id, entry_id, submission_id)
+            based = screens.check_undo(s, table, entry_id, submission_id)
+            out = s.void_entry(table.id, entry_id, submission_id, based_on_version=based)
             message = _("Round %(n)d undone.", n=out["round"])
         else:
             out = s.restore_entry(table.id, entry_id, submission_id)
@@ -486,6 +487,7 @@ def _entry_action(key: str, entry_id: int, action: str):
         abort(404)
     except store.Conflict as exc:
         return render_board(table, access, 409, error=exc.message)
+    screens.entries_changed(s, table)  # a game's deal begun on what was undone
     return after_write(table, message=message)
 
 

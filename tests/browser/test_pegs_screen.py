@@ -63,7 +63,8 @@ def test_a_six_seat_game_on_the_board(page, browser, live_server, taps, shots, c
     taps('.hit[data-hit="T44"]')
     expect(page.locator(peg(2, "T44"))).to_have_count(1)
     choose(page, taps, '.pg-cards [data-card="J"]')
-    taps('.hit[data-hit="T36"]')
+    # Bojan's peg is on Bojan's side, not Dule's (the board shows Dule's): from the list
+    taps('.pg-move[data-move="1-T26-T36"]')
     expect(page.locator(peg(1, "T36"))).to_have_count(1)
 
     # 2. Ema's 8 takes Ceca 8 back onto Bojan: the opponent goes back to start
@@ -90,13 +91,16 @@ def test_a_six_seat_game_on_the_board(page, browser, live_server, taps, shots, c
     # 3. Ana's 7, split: 3 with her own peg, then the other 4 with Ceca's
     start = taps.count
     choose(page, taps, '.pg-cards [data-card="7"]')
-    taps('.hit[data-hit="T11"]')
+    # T9 to T15 are all reachable: holes side by side are too small for a thumb (issue
+    # #24), so a split's part is tapped in the list under the board
+    expect(page.locator('.pg-layer-play .hit[data-hit="T11"]')).to_have_count(0)
+    taps('.pg-dest[data-step="0-T8-T11"]')
     expect(page.locator(".pg-first")).to_contain_text("Ana T8 → T11")
     # the second part: Ceca's 4, on round the track or into her home lane
     expect(page.locator(".pg-dest")).to_have_count(2)
     expect(page.locator('.pg-dest[data-step="2-T36-H1"]')).to_have_count(1)
     shots(page, "pegs-split-first-part")
-    taps('.hit[data-hit="T40"]')
+    taps('.pg-dest[data-step="2-T36-T40"]')  # on Ceca's side, not Ana's: from the list
     expect(page.locator(peg(0, "T11"))).to_have_count(1)
     assert board_of(page)[0] == ["S", "S", "S", "S", "T11"]
     assert board_of(page)[2] == ["S", "S", "S", "S", "T40"]
@@ -107,9 +111,9 @@ def test_a_six_seat_game_on_the_board(page, browser, live_server, taps, shots, c
     start = taps.count
     choose(page, taps, '.pg-cards [data-card="JK"]')
     expect(page.locator(".pg-dest")).to_have_count(0)  # every hole is reachable by two pegs
-    taps('.hit[data-hit="4-S"]')  # Ema's start area
+    taps('.pg-peg-list [data-peg="4-S"]')  # Ema's start (the board shows Ceca's side)
     expect(page.locator('.pg-peg-list [data-peg="4-S"]')).to_have_attribute("aria-pressed", "true")
-    taps('.hit[data-hit="T11"]')
+    taps('.pg-dest[data-step="4-S-T11"]')
     expect(page.locator(peg(0, "T3"))).to_have_count(1)
     expect(page.locator(peg(4, "T11"))).to_have_count(1)
     expect(page.locator("#pg-last")).to_contain_text("Ana's peg on T11 went to its in-spot T3.")
@@ -121,7 +125,7 @@ def test_a_six_seat_game_on_the_board(page, browser, live_server, taps, shots, c
     start = taps.count
     choose(page, taps, '.pg-cards [data-card="2"]')
     expect(page.locator('#pegs-panel .ring.dest[data-to="H2"]')).to_have_count(1)
-    taps('.hit[data-hit="H2"]')
+    taps('.pg-dest[data-step="0-T3-H2"]')  # Ana's lane: across the board from Ema
     expect(page.locator(peg(0, "H2"))).to_have_count(1)
     counts["home entry"] = taps.count - start
     after_home = {
@@ -150,12 +154,14 @@ def test_a_six_seat_game_on_the_board(page, browser, live_server, taps, shots, c
     expect(watcher.locator(peg(0, "T3"))).to_have_count(1, timeout=3000)
     expect(page.locator('.pg-players [data-seat="4"]')).to_have_attribute("aria-pressed", "true")
 
-    # 7. set-up mode: Bojan's peg put on T50 by tapping the peg, then the hole
+    # 7. set-up mode: Bojan's peg put on T50 by tapping the peg, then the hole (written:
+    # a hole of the whole board is too small for a thumb, issue #24)
     start = taps.count
     choose(page, taps, '.pg-mode [data-mode="setup"]')
-    taps('.hit[data-hit="1-S"]')
+    taps('.pg-pos[data-peg="1-S"]')
     expect(page.locator(".pg-fixing")).to_contain_text("Bojan")
-    taps('.hit[data-hit="T50"]')
+    page.locator('.pg-to input[name="to"]').fill("T50")
+    taps(".pg-to button[type=submit]")
     expect(page.locator(peg(1, "T50"))).to_have_count(1)
     counts["set-up, one peg"] = taps.count - start
     # a typed hole: Bojan's peg to H5; an occupied one is refused with the engine's reason
@@ -210,7 +216,7 @@ def test_undo_twice_then_redo_twice_names_the_right_player(page, live_server, ta
 
     taps(".pg-undo")  # Undo ×2 on the panel, Redo ×2 in the history
     expect(page.locator(peg(2, "T44"))).to_have_count(0)
-    expect(title).to_have_text("Ceca to play")
+    expect(title).to_have_text("Ceca plays Q")  # her turn back as she entered it
     taps(".pg-undo")
     expect(page.locator(peg(1, "T26"))).to_have_count(0)
     expect(title).to_have_text("Bojan to play")
@@ -340,7 +346,7 @@ def test_changing_the_last_move(page, live_server, taps, console_errors):
     expect(page.locator('.pg-cards [data-card="K"]')).to_have_attribute("aria-pressed", "true")
     choose(page, taps, '.pg-cards [data-card="A"]')
     taps('.hit[data-hit="T8"]')
-    expect(page.locator("#board .flash.ok")).to_contain_text("Move changed.")
+    expect(page.locator("#pegs-panel .pg-message")).to_contain_text("Move changed.")
     expect(page.locator("#pg-last")).to_contain_text("Ana played A")
     expect(page.locator(peg(0, "T8"))).to_have_count(1)
     expect(page.locator("#pg-title")).to_have_text("Bojan to play")
@@ -361,7 +367,7 @@ def test_edit_in_the_history_changes_the_last_move(page, live_server, taps, cons
     expect(page.locator(peg(0, "T8"))).to_have_count(0)  # the board it was played on
     choose(page, taps, '.pg-cards [data-card="A"]')
     taps('.hit[data-hit="T8"]')
-    expect(page.locator("#board .flash.ok")).to_contain_text("Move changed.")
+    expect(page.locator("#pegs-panel .pg-message")).to_contain_text("Move changed.")
     expect(page.locator("#pg-last")).to_contain_text("Ana played A")
     expect(page.locator("#pg-title")).to_have_text("Bojan to play")
     expect(page.locator('#history li[data-round="1"]').first).to_contain_text("edited")
@@ -380,10 +386,10 @@ def test_a_tap_whose_answer_is_lost_is_applied_once(page, live_server, taps):
         lost.append(route.request.post_data)
         route.abort()
 
-    page.route("**/pegs/tap/card", drop_the_answer)
+    page.route("**/pegs/tap", drop_the_answer)
     with page.expect_event("requestfailed"):
         taps('.pg-cards [data-card="A"]')
-    page.unroute("**/pegs/tap/card")
+    page.unroute("**/pegs/tap")
     assert re.search(r"(^|&)tap_id=[0-9a-f]{24}(&|$)", lost[0]), lost
     taps('.pg-cards [data-card="A"]')  # tapped again
     expect(page.locator('.pg-cards [data-card="A"]')).to_have_attribute("aria-pressed", "true")
@@ -392,9 +398,9 @@ def test_a_tap_whose_answer_is_lost_is_applied_once(page, live_server, taps):
 
 
 def test_a_card_tapped_for_a_turn_that_passed_on_another_phone(page, browser, live_server, taps):
-    """Issue #20: every tap names its player. Phone A still shows Ana's turn (its poll held
-    back) when phone B saves Ana's move; A's card tap is refused, naming whose turn it
-    is now, and A shows Bojan's turn."""
+    """Issue #20: every tap names its turn. Phone A still shows Ana's turn (its poll held
+    back) when phone B saves Ana's move; A's card tap is refused (its turn has passed),
+    saying so, and A shows Bojan's turn."""
     url = start_table(page, live_server, "pegs", ["Ana", "Bojan", "Ceca", "Dule"])
     choose(page, taps, '.pg-players [data-seat="0"]')
     page.route("**/live?*", lambda route: route.abort())  # A's poll gets nothing meanwhile
@@ -406,9 +412,9 @@ def test_a_card_tapped_for_a_turn_that_passed_on_another_phone(page, browser, li
     other.locator('.pg-layer-play .hit[data-hit="T8"]').tap()
     expect(other.locator(peg(0, "T8"))).to_have_count(1)
     expect(page.locator("#pg-title")).to_have_text("Ana to play")  # A has not seen it
-    taps('.pg-cards [data-card="K"]')
-    expect(page.locator("#pegs-panel .field-error")).to_have_text(
-        "It is Bojan's turn now; tap again."
+    taps('.pg-cards [data-card="K"]')  # made for round 1, which Ana's move closed
+    expect(page.locator("#pegs-panel .pg-message")).to_contain_text(
+        "This deal changed a moment ago"
     )
     expect(page.locator("#pg-title")).to_have_text("Bojan to play")
     expect(page.locator('.pg-cards [aria-pressed="true"]')).to_have_count(0)

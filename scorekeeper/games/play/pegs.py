@@ -17,7 +17,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from ... import validate as v
-from ...cards import JOKER, RANK_TEXT, Card, CardError, parse_card
+from ...cards import JOKER, RANK_TEXT, SUITS, Card, CardError, parse_card
 from ...errors import RuleError
 from ...messages import Plural, Text, gettext
 from .. import catalog
@@ -75,6 +75,23 @@ def in_names(message: str, players: tuple[str, ...]) -> str:
     return _SEATS.sub(say, message)
 
 
+def first_turn(last_player: int | None, seats: int) -> int:
+    """Whose turn it is after the latest move or discard (None: none yet, seat 0 plays)."""
+    return 0 if last_player is None else next_seat(last_player, seats)
+
+
+def hand_codes(ranks: list[str]) -> list[str]:
+    """Cards for a hand given by ranks; a repeated rank takes the next suit, so five
+    sevens stay within the decks' copies."""
+    seen: dict[str, int] = {}
+    codes = []
+    for rank in ranks:
+        n = seen.get(rank, 0)
+        seen[rank] = n + 1
+        codes.append("JK" if rank == "JK" else rank + SUITS[n % len(SUITS)])
+    return codes
+
+
 def rank_text(card: Card) -> str:
     return "JK" if card.rank == JOKER else RANK_TEXT[card.rank]
 
@@ -121,6 +138,14 @@ class PegsRace(Checks):
     pegs: tuple[tuple[str, ...], ...]  # per seat, canonical order
     turn: int
     plays: tuple[Play, ...] = ()
+    # the turn being entered on a screen (taps ``pick``, ``peg``, ``first``, ``hand``,
+    # ``setpeg``): the card picked, the peg chosen, a split's first part, the hand
+    # checked, the peg being set up by hand; a play or a turn tap clears them
+    picked: str | None = None
+    peg: tuple[int, str] | None = None
+    first: engine.Step | None = None
+    hand: tuple[str, ...] = ()
+    fixing: tuple[int, str] | None = None
 
     @refusing
     def start(cls, players: object, settings: Mapping[str, Any] | None = None) -> PegsRace:
@@ -429,16 +454,25 @@ class PegsRace(Checks):
             pegs=_pegs(board),
             turn=next_seat(seat, self.seats),
             plays=(*self.plays, play),
+            **_CLEARED,
         )
         after.__dict__["_board"] = board.copy(stack=False)  # already built: no parsing again
         return after
 
     def _discard(self, tap: Tap) -> PegsRace:
         """RULES §5: a card that is not a joker and can move must be played; only when
-        nothing but jokers (or nothing) can move is a card discarded."""
+        nothing but jokers (or nothing) can move is a card discarded. Without ``hand``
+        the hand checked on the screen (``hand`` tap) is the hand; with none known, the
+        discard is taken as said (``card`` may then be left out: not entered)."""
         seat = self._player(tap)
-        card = self._card(tap.get("card"))
-        raw = tap.get("hand")
+        raw = tap.get("hand", list(self.hand) or None)
+        if raw is None:
+            given = tap.get("card")
+            card = None if given is None else self._card(_code(given))
+            play = Play("discard", seat, None if card is None else str(card), before=self.pegs)
+            return replace(
+                self, turn=next_seat(seat, self.seats), plays=(*self.plays, play), **_CLEARED
+            )
         if not isinstance(raw, list | tuple) or not 1 <= len(raw) <= HAND_SIZE:
             raise Refused(
                 "hand lists the %(size)s cards held (1 to %(size)s), the discard among them.",
@@ -446,6 +480,10 @@ class PegsRace(Checks):
                 size=HAND_SIZE,
             )
         hand = [self._card(c, f".hand[{i}]") for i, c in enumerate(raw)]
+        given = tap.get("card")
+        if given in RANKS:  # a rank: the hand's card of that rank
+            given = next((str(c) for c in hand if rank_text(c) == given), _code(given))
+        card = hand[0] if given is None else self._card(given)
         if card not in hand:
             raise Refused("%(card)s is not in the hand given.", ".card", card=card)
         try:
@@ -465,15 +503,20 @@ class PegsRace(Checks):
                 can=", ".join(can),
             )
         play = Play("discard", seat, str(card), before=self.pegs)
-        return replace(self, turn=next_seat(seat, self.seats), plays=(*self.plays, play))
+        return replace(
+            self, turn=next_seat(seat, self.seats), plays=(*self.plays, play), **_CLEARED
+        )
 
     def _place(self, tap: Tap) -> PegsRace:
         """A correction by hand: one peg of ``seat`` put from one hole on another."""
         seat = self._seat(tap)
         pegs = [list(p) for p in self.pegs]
+        where = [str(tap.get(k) or "").strip().upper() for k in ("from", "to")]
+        if not where[1]:
+            raise Refused("Tap a hole, or write one like T44, H2 or S.", ".to")
         try:
-            frm = engine.position_name(engine.parse_position(tap.get("from"), 18 * self.seats))
-            to = engine.position_name(engine.parse_position(tap.get("to"), 18 * self.seats))
+            frm = engine.position_name(engine.parse_position(where[0], 18 * self.seats))
+            to = engine.position_name(engine.parse_position(where[1], 18 * self.seats))
         except RuleError as exc:
             raise Refused(exc.text, ".to") from None
         if frm not in pegs[seat]:
@@ -491,14 +534,98 @@ class PegsRace(Checks):
                 nine=self.nine,
             )
         except RuleError as exc:
-            raise Refused(exc.text, ".to") from None
+            raise Refused(in_names(exc.message, self.players), ".to") from None
         step = engine.Step(seat, engine.parse_position(frm), engine.parse_position(to))
         play = Play("place", seat, None, (step,), before=self.pegs)
-        return replace(self, pegs=_pegs(board), plays=(*self.plays, play))
+        return replace(self, pegs=_pegs(board), plays=(*self.plays, play), **_CLEARED)
 
     def _turn(self, tap: Tap) -> PegsRace:
         """A correction: it is this seat's turn."""
-        return replace(self, turn=self._seat(tap))
+        seat = self._seat(tap)
+        if seat == self.turn and self.picked is None and not self.hand:
+            return self  # already so
+        return replace(self, turn=seat, **_CLEARED)
+
+    # ― the turn being entered: what is picked, not yet played ―
+
+    def _pick(self, tap: Tap) -> PegsRace:
+        """The card the player plays (a rank, suits never matter: ``7``, ``JK``)."""
+        self._player(tap)
+        rank = tap.get("card")
+        if rank not in RANKS:
+            raise Refused("Choose a card: A, 2 to 10, J, Q, K or the joker.", ".card")
+        if self.picked == card_for_rank(rank) and self.first is None:
+            return self
+        return replace(self, picked=card_for_rank(rank), peg=None, first=None)
+
+    def _peg_of(self, raw: object, path: str) -> tuple[int, str]:
+        peg = raw if isinstance(raw, Mapping) else {}
+        seat = peg.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
+            raise Refused("There is no such seat.", path)
+        if peg.get("from") not in self.pegs[seat]:
+            raise Refused("That peg is no longer there; the board has changed.", path)
+        return seat, peg["from"]
+
+    def _choose_peg(self, tap: Tap) -> PegsRace:
+        """The peg to move, when destinations of several pegs are shared."""
+        self._player(tap)
+        peg = self._peg_of(tap.get("peg"), ".peg")
+        return self if peg == self.peg else replace(self, peg=peg)
+
+    def _first_part(self, tap: Tap) -> PegsRace:
+        """A split's first part (``step``), kept until the second; None: none again."""
+        self._player(tap)
+        raw = tap.get("step")
+        if raw is None:
+            return (
+                self
+                if self.first is None and self.peg is None
+                else replace(self, first=None, peg=None)
+            )
+        if self.picked is None:
+            raise Refused("Choose the card first.", ".step")
+        try:
+            step = engine.Step.from_json(raw, self.seats, ".step")
+        except RuleError as exc:
+            raise Refused(exc.message, ".step") from None
+        split = [o for o in self.options(self.picked) if o["continues"]]
+        if not any(engine.Step.from_json(_step_of(o), self.seats) == step for o in split):
+            raise Refused("That is not the first part of a split of this card.", ".step")
+        return replace(self, first=step, peg=None)
+
+    def _check_hand(self, tap: Tap) -> PegsRace:
+        """The cards in the player's hand (ranks, at most five): which can move?"""
+        self._player(tap)
+        ranks = tap.get("hand")
+        if not isinstance(ranks, list | tuple) or any(r not in RANKS for r in ranks):
+            raise Refused("Choose cards from A, 2 to 10, J, Q, K and the joker.", ".hand")
+        if len(ranks) > HAND_SIZE:
+            raise Refused(Text("A hand holds at most %(n)d cards.", n=HAND_SIZE), ".hand")
+        hand = tuple(hand_codes(list(ranks)))
+        return self if hand == self.hand else replace(self, hand=hand)
+
+    def _set_up(self, tap: Tap) -> PegsRace:
+        """Set-up: the peg to put on another hole (any seat's, whoever's turn it is)."""
+        peg = self._peg_of(tap.get("peg"), ".peg")
+        return self if peg == self.fixing else replace(self, fixing=peg)
+
+    def closing_entry(self) -> dict | None:
+        """What the last play stores: a move as its ``pegs-apply`` request (scored by the
+        engine); a discard or a correction as a ``pegs-board`` entry, the board as it
+        stands, no engine (its ``result`` given: the board, no bumps, the winner); a
+        discard's request names it, ``{"seat", "card"}`` (the card None: not entered)."""
+        last = self.plays[-1] if self.plays else None
+        if last is None:
+            return None
+        if last.action == "move":
+            return {"kind": "pegs-apply", "request": self.apply_request(last)}
+        board = self.state()
+        request = board
+        if last.action == "discard":
+            request = {**board, "discard": {"seat": last.seat, "card": last.card}}
+        result = {**board, "bumps": [], "winner_team": self.winner_team}
+        return {"kind": "pegs-board", "request": request, "result": result}
 
     # ― the answer ―
 
@@ -515,6 +642,8 @@ class PegsRace(Checks):
 
     def play_text(self, play: Play) -> str:
         who = self.players[play.seat]
+        if play.action == "discard" and play.card is None:  # the card was not entered
+            return str(Text("%(name)s discarded a card.", name=who))
         if play.action == "discard":
             return gettext(
                 "%(name)s discarded %(rank)s: no card could move.",
@@ -611,17 +740,39 @@ def _pegs(board: engine.Board) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(board.positions(s)) for s in range(board.seats))
 
 
+def _code(card: object) -> object:
+    """A rank stands for a card of it (suits never matter here); a code stays."""
+    return card_for_rank(card) if card in RANKS else card
+
+
+def _step_of(option: dict) -> dict:
+    return {k: option[k] for k in ("seat", "from", "to")}
+
+
+_CLEARED = {"picked": None, "peg": None, "first": None, "hand": (), "fixing": None}
+
+
 _HANDLERS = {
     "move": PegsRace._move,
     "discard": PegsRace._discard,
     "place": PegsRace._place,
     "turn": PegsRace._turn,
+    "pick": PegsRace._pick,
+    "peg": PegsRace._choose_peg,
+    "first": PegsRace._first_part,
+    "hand": PegsRace._check_hand,
+    "setpeg": PegsRace._set_up,
 }
 _ARGS = {
     "move": ("seat", "card", "steps"),
     "discard": ("seat", "card", "hand"),
     "place": ("seat", "from", "to"),
     "turn": ("seat",),
+    "pick": ("seat", "card"),
+    "peg": ("seat", "peg"),
+    "first": ("seat", "step"),
+    "hand": ("seat", "hand"),
+    "setpeg": ("peg",),
 }
 
-__all__ = ["PegsRace", "next_seat"]
+__all__ = ["PegsRace", "first_turn", "hand_codes", "next_seat"]
