@@ -3,7 +3,9 @@
 Serbian's two scripts map letter for letter, so the Cyrillic catalogue is the Latin
 one transliterated by cyrtranslit, a maintained library for exactly this. What is
 not Serbian text stays as it is: placeholders, HTML, card codes and ranks, decision
-ids, and the terms the Latin catalogue keeps in their own spelling (its ``same.txt``).
+ids, a request's field names, and the foreign words Serbian writes in Latin letters in
+either script (:data:`FOREIGN`). Serbian words, names of games among them (Kvanta,
+Vajoming Kauboj), are transliterated like any other.
 
 >>> cyrillic("Džoker %(name)s dobija **Marijaž** (K+Q) za C-D1.")
 'Џокер %(name)s добија **Маријаж** (K+Q) за C-D1.'
@@ -31,11 +33,8 @@ KEPT = re.compile(
 )
 
 
-def _kept_terms() -> list[str]:
-    path = LATIN / "same.txt"
-    if not path.exists():
-        return []
-    return [line for line in path.read_text().splitlines() if line and not line.startswith("#")]
+# Words that are not Serbian: the games' foreign terms and names, and the app's name.
+FOREIGN = ("Hand", "Zilch", "Szaman", "Vežimas", "Scorekeeper", "Joker")
 
 
 def _field_names(english: str) -> set[str]:
@@ -69,13 +68,11 @@ def transliterate_catalogue() -> int:
 
     with (LATIN / "LC_MESSAGES" / "messages.po").open("rb") as fp:
         catalog = read_po(fp, locale="sr_Latn")
-    terms = tuple(t for t in _kept_terms() if re.search(r"[A-Za-zčćđšžČĆĐŠŽ]", t))
+    terms = FOREIGN
     catalog.locale = "sr_Cyrl"  # babel's own name of the locale
     for message in catalog:
         if not message.id:
             continue
-        if message.id in terms:
-            continue  # a term kept in its own spelling, in both scripts
         english = " ".join(message.id) if isinstance(message.id, (tuple, list)) else message.id
         if isinstance(message.string, (tuple, list)):
             message.string = tuple(cyrillic(s, terms, english) for s in message.string)
