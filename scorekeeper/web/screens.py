@@ -708,7 +708,6 @@ def close_at_once(
     sent again is saved once). The log stored with the entry is the deal's taps before
     it: reopened (Edit, or an undo), the deal is back as it was when this tap was made.
     Answered with the whole table (its totals and history changed)."""
-    from .tables import live_fragments
 
     try:
         if s.submission(tap.id, s.close_draft_into_entry, table.id) is not None:
