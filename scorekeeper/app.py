@@ -19,6 +19,7 @@ from werkzeug.routing import IntegerConverter
 
 from . import i18n, store
 from .extensions import babel, csrf, htmx, limit_table_creation
+from .i18n import gettext as _
 from .resources import PACKAGE_DIR, resource_dir
 
 
@@ -274,39 +275,41 @@ def create_app(test_config: dict | None = None, *, database: str | None = None) 
         """A write the store refused that its view does not answer itself: the
         store's own message; nothing was saved."""
         if isinstance(exc, store.NotFound):
-            return _error(404, "Not found", exc.message)
+            return _error(404, _("Not found"), exc.message)
         status = 409 if isinstance(exc, store.Conflict) else 422
-        return _error(status, "Not saved", exc.message)
+        return _error(status, _("Not saved"), exc.message)
 
     @app.errorhandler(CSRFError)
     def _csrf_error(exc):
         return _error(
             400,
-            "Form expired",
-            "This form is out of date or was not sent by this app. Reload the page and try again.",
+            _("Form expired"),
+            _(
+                "This form is out of date or was not sent by this app. Reload the page and try again."
+            ),
         )
 
     @app.errorhandler(400)
     def _bad_request(exc):
-        return _error(400, "Bad request", "The request could not be understood.")
+        return _error(400, _("Bad request"), _("The request could not be understood."))
 
     @app.errorhandler(403)
     def _forbidden(exc):
-        return _error(403, "Read-only", getattr(exc, "description", "Not allowed."))
+        return _error(403, _("Read-only"), getattr(exc, "description", None) or _("Not allowed."))
 
     @app.errorhandler(404)
     def _not_found(exc):
         return _error(
-            404, "Not found", "There is nothing here. Check that the link was copied whole."
+            404, _("Not found"), _("There is nothing here. Check that the link was copied whole.")
         )
 
     @app.errorhandler(405)
     def _method(exc):
-        return _error(405, "Not allowed", "That action is not available here.")
+        return _error(405, _("Not allowed"), _("That action is not available here."))
 
     @app.errorhandler(413)
     def _too_large(exc):
-        return _error(413, "Too large", "That request is too large.")
+        return _error(413, _("Too large"), _("That request is too large."))
 
     @app.errorhandler(429)
     def _too_many(exc):
@@ -318,10 +321,13 @@ def create_app(test_config: dict | None = None, *, database: str | None = None) 
             retry = max(1, int(current.reset_at - time.time()))
         return _error(
             429,
-            "Too many new tables",
-            f"Too many tables were started from this device in a short while (at most "
-            f"{limit}), so no new one was. Wait a little, then try again; the tables "
-            "already started are all still there.",
+            _("Too many new tables"),
+            _(
+                "Too many tables were started from this device in a short while (at most "
+                "%(limit)s), so no new one was. Wait a little, then try again; the tables "
+                "already started are all still there.",
+                limit=limit,
+            ),
             {"Retry-After": str(retry)},
         )
 
@@ -333,7 +339,7 @@ def create_app(test_config: dict | None = None, *, database: str | None = None) 
             return None
         for value in request.form.getlist("submission_id"):
             if value and not store.SUBMISSION_ID_FORMAT.fullmatch(value):
-                return _error(400, "Bad request", store.BAD_SUBMISSION_ID)
+                return _error(400, _("Bad request"), _(store.BAD_SUBMISSION_ID))
         return None
 
     @app.errorhandler(Exception)
@@ -352,14 +358,16 @@ def create_app(test_config: dict | None = None, *, database: str | None = None) 
                     app.config["DATABASE"],
                 )
             app.logger.error("database unavailable: %s", exc)
-            return _error(503, "Cannot save now", reason, {"Retry-After": "5"})
+            return _error(503, _("Cannot save now"), str(reason), {"Retry-After": "5"})
         app.logger.exception("unexpected error")
         # not "nothing was saved": the failure may come after a write went through
         return _error(
             500,
-            "Something went wrong",
-            "Something went wrong on the server. Try again: "
-            "a change that was already saved is never saved twice.",
+            _("Something went wrong"),
+            _(
+                "Something went wrong on the server. Try again: "
+                "a change that was already saved is never saved twice."
+            ),
         )
 
     return app

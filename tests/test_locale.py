@@ -205,3 +205,16 @@ def test_scores_are_written_as_the_language_writes_numbers(app, language, shown)
         assert breakdown.points(-1250) == shown
         assert breakdown.signed(1250) == "+" + shown[1:]
         assert breakdown.points(-90) == "−90" and breakdown.signed(0) == "0"
+
+
+def test_an_error_page_speaks_the_phone_s_language(client):
+    """The app's own catalogues: a 404 and a refused form in Polish and Serbian."""
+    missing = client.get("/t/no-such-table?lang=pl")
+    assert missing.status_code == 404
+    page = missing.get_data(as_text=True)
+    assert html_lang(page) == "pl"
+    assert i18n.catalogue_for("pl").gettext("Not found") in page
+    assert "There is nothing here" not in page
+    refused = client.post("/tables?lang=sr-Cyrl", data={"game": "cowboy"})  # no CSRF token
+    assert refused.status_code == 400
+    assert "Образац" in refused.get_data(as_text=True)  # "the form" in Serbian Cyrillic
