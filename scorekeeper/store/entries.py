@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
+from typing import TypedDict, Unpack
 
 from ..messages import Text
 from .base import writes_as
@@ -43,6 +44,14 @@ def _entry(row: tuple, points: dict[int, int]) -> Entry:
     )
 
 
+class _EntryChecks(TypedDict, total=False):
+    """What every way of adding an entry may also ask (see :meth:`Entries.add_entry`)."""
+
+    replaces: Iterable[int]
+    based_on_version: int | None
+    based_on_draft: tuple[str, int] | None
+
+
 class Entries:
     """Entries, their events and sums, and rolls (a part of ``Store``)."""
 
@@ -76,152 +85,19 @@ class Entries:
         ``based_on_draft``: (name, version) of the draft the entry was worked out from (a
         deal's taps); refused (DraftChanged) when a tap changed it since, so that no tap
         is lost, neither left out of the entry nor closed away with the draft.
+        ``supersedes``: an edit (:meth:`edit_entry`; ``exclusive_round`` then does not
+        apply); ``close_draft``: the draft the entry ends (:meth:`close_draft_with_entry`),
+        removed in the same transaction.
 
-        An edit is :meth:`edit_entry`, an entry that closes a draft
-        :meth:`close_draft_with_entry`; ``supersedes`` and ``close_draft`` pass the
-        entry on to them (for callers that still name them here).
+        The one write behind ``add_entry``, ``edit_entry`` and ``close_draft_with_entry``
+        (one submission action for the three: a retry is known whichever a view checks).
         """
-        options = {
-            "replaces": replaces,
-            "based_on_version": based_on_version,
-            "based_on_draft": based_on_draft,
-        }
-        if supersedes is not None:
-            return self.edit_entry(
-                table_id,
-                supersedes,
-                kind,
-                request,
-                result,
-                points,
-                submission_id,
-                round_number=round_number,
-                close_draft=close_draft,
-                **options,
-            )
-        if close_draft is not None:
-            return self.close_draft_with_entry(
-                table_id,
-                close_draft,
-                round_number,
-                kind,
-                request,
-                result,
-                points,
-                submission_id,
-                exclusive_round=exclusive_round,
-                **options,
-            )
-        return self._append_entry(
-            table_id,
-            round_number,
-            kind,
-            request,
-            result,
-            points,
-            submission_id,
-            exclusive_round=exclusive_round,
-            **options,
-        )
-
-    @writes_as("add_entry")
-    def edit_entry(
-        self,
-        table_id: int,
-        entry_id: int,
-        kind: str,
-        request: dict,
-        result: dict,
-        points: dict[int, int],
-        submission_id: str | None = None,
-        *,
-        round_number: int | None = None,
-        close_draft: str | None = None,
-        replaces: Iterable[int] = (),
-        based_on_version: int | None = None,
-        based_on_draft: tuple[str, int] | None = None,
-    ) -> dict:
-        """An edit: a new entry that supersedes ``entry_id`` (in its round, unless
-        ``round_number`` says another). The old entry must still be live, else another
-        phone changed it meanwhile (Conflict); undoing the edit brings it back. The
-        history keeps both. Other arguments as for :meth:`add_entry` (``close_draft``:
-        the draft the edit was entered in, removed in the same transaction)."""
-        if round_number is None:
-            round_number = self._entry_row(table_id, entry_id)["round"]
-        return self._append_entry(
-            table_id,
-            round_number,
-            kind,
-            request,
-            result,
-            points,
-            submission_id,
-            supersedes=entry_id,
-            close_draft=close_draft,
-            replaces=replaces,
-            based_on_version=based_on_version,
-            based_on_draft=based_on_draft,
-        )
-
-    @writes_as("add_entry")
-    def close_draft_with_entry(
-        self,
-        table_id: int,
-        name: str,
-        round_number: int | None,
-        kind: str,
-        request: dict,
-        result: dict,
-        points: dict[int, int],
-        submission_id: str | None = None,
-        *,
-        exclusive_round: bool = False,
-        replaces: Iterable[int] = (),
-        based_on_version: int | None = None,
-        based_on_draft: tuple[str, int] | None = None,
-    ) -> dict:
-        """A new entry that ends the draft ``name`` (a game's end, a session's trumps),
-        the draft removed in the same transaction. Unlike
-        :meth:`~scorekeeper.store.drafts.Drafts.close_draft_into_entry`, the entry keeps
-        no tap log. Other arguments as for :meth:`add_entry`."""
-        return self._append_entry(
-            table_id,
-            round_number,
-            kind,
-            request,
-            result,
-            points,
-            submission_id,
-            exclusive_round=exclusive_round,
-            close_draft=name,
-            replaces=replaces,
-            based_on_version=based_on_version,
-            based_on_draft=based_on_draft,
-        )
-
-    def _append_entry(
-        self,
-        table_id: int,
-        round_number: int | None,
-        kind: str,
-        request: dict,
-        result: dict,
-        points: dict[int, int],
-        submission_id: str | None = None,
-        *,
-        supersedes: int | None = None,
-        exclusive_round: bool = False,
-        close_draft: str | None = None,
-        replaces: Iterable[int] = (),
-        based_on_version: int | None = None,
-        based_on_draft: tuple[str, int] | None = None,
-    ) -> dict:
-        """The one write behind ``add_entry``, ``edit_entry`` and ``close_draft_with_entry``
-        (one submission action for the three: a retry is known whichever a view checks)."""
         replaces = tuple(replaces)
 
         def body(outcome: dict) -> None:
             nonlocal round_number
+            if supersedes is not None and round_number is None:  # an edit keeps its round
+                round_number = self._entry_row(table_id, supersedes)["round"]
             self._check_entry_room(table_id)
             self._check_based_on(table_id, based_on_version)
             self._check_draft(table_id, based_on_draft)
@@ -273,6 +149,71 @@ class Entries:
             outcome.update(entry_id=entry_id, round=round_number)
 
         return self.once(table_id, submission_id, "add_entry", body)
+
+    @writes_as("add_entry")
+    def edit_entry(
+        self,
+        table_id: int,
+        entry_id: int,
+        kind: str,
+        request: dict,
+        result: dict,
+        points: dict[int, int],
+        submission_id: str | None = None,
+        *,
+        round_number: int | None = None,
+        close_draft: str | None = None,
+        **checks: Unpack[_EntryChecks],
+    ) -> dict:
+        """An edit: a new entry that supersedes ``entry_id`` (in its round, unless
+        ``round_number`` says another). The old entry must still be live, else another
+        phone changed it meanwhile (Conflict); undoing the edit brings it back. The
+        history keeps both. Other arguments as for :meth:`add_entry` (``close_draft``:
+        the draft the edit was entered in, removed in the same transaction)."""
+        return self.add_entry(
+            table_id,
+            round_number,
+            kind,
+            request,
+            result,
+            points,
+            submission_id,
+            supersedes=entry_id,
+            close_draft=close_draft,
+            **checks,
+        )
+
+    @writes_as("add_entry")
+    def close_draft_with_entry(
+        self,
+        table_id: int,
+        name: str,
+        round_number: int | None,
+        kind: str,
+        request: dict,
+        result: dict,
+        points: dict[int, int],
+        submission_id: str | None = None,
+        *,
+        exclusive_round: bool = False,
+        **checks: Unpack[_EntryChecks],
+    ) -> dict:
+        """A new entry that ends the draft ``name`` (a game's end, a session's trumps),
+        the draft removed in the same transaction. Unlike
+        :meth:`~scorekeeper.store.drafts.Drafts.close_draft_into_entry`, the entry keeps
+        no tap log. Other arguments as for :meth:`add_entry`."""
+        return self.add_entry(
+            table_id,
+            round_number,
+            kind,
+            request,
+            result,
+            points,
+            submission_id,
+            exclusive_round=exclusive_round,
+            close_draft=name,
+            **checks,
+        )
 
     def void_entry(
         self,

@@ -83,10 +83,9 @@ def record(
     """Score a request with its engine and store it as one entry.
 
     Raises RuleError (the engine refuses: nothing stored) or store.Conflict.
-    ``supersedes``: an edit of that entry (``Store.edit_entry``); ``close_draft``: the
-    draft the entry ends (``Store.close_draft_with_entry``); else a new entry
-    (``Store.add_entry``). ``replaces``: provisional entries (e.g. marriages shown during
-    a Cowboy deal) that this entry takes over, in the same transaction.
+    ``supersedes``: an edit of that entry; ``close_draft``: the draft the entry ends;
+    both as for ``Store.add_entry``. ``replaces``: provisional entries (e.g. marriages
+    shown during a Cowboy deal) that this entry takes over, in the same transaction.
     ``based_on_version`` and ``based_on_draft``: see ``Store.add_entry``.
     """
     result = api.evaluate(kind, request_json)
@@ -94,26 +93,21 @@ def record(
     points = {
         ids[name]: pts for name, pts in api.points_of(kind, result).items() if pts and name in ids
     }
-    scored = (kind, request_json, result, points, submission_id)
-    checks = {
-        "replaces": replaces,
-        "based_on_version": based_on_version,
-        "based_on_draft": based_on_draft,
-    }
-    if supersedes is not None:
-        return s.edit_entry(
-            table.id,
-            supersedes,
-            *scored,
-            round_number=round_number,
-            close_draft=close_draft,
-            **checks,
-        )
-    if close_draft is not None:
-        return s.close_draft_with_entry(
-            table.id, close_draft, round_number, *scored, exclusive_round=exclusive, **checks
-        )
-    return s.add_entry(table.id, round_number, *scored, exclusive_round=exclusive, **checks)
+    return s.add_entry(
+        table.id,
+        round_number,
+        kind,
+        request_json,
+        result,
+        points,
+        submission_id,
+        supersedes=supersedes,
+        exclusive_round=exclusive,
+        close_draft=close_draft,
+        replaces=replaces,
+        based_on_version=based_on_version,
+        based_on_draft=based_on_draft,
+    )
 
 
 # ---------------------------------------------------------------- template helpers
