@@ -13,43 +13,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from .messages import Text
+from .messages import Text, Told
 
 
-class RuleError(ValueError):
+class RuleError(Told, ValueError):
     def __init__(self, message: str | Text, path: str = "", /, **variables: Any):
-        self.text = message if isinstance(message, Text) else Text(message, **variables)
         self.path = path
-        super().__init__(self.text.english())
-
-    @property
-    def message(self) -> str:
-        """The sentence in the language being spoken now."""
-        return str(self.text)
-
-    @property
-    def english(self) -> str:
-        return self.text.english()
-
-    @property
-    def msgid(self) -> str:
-        return self.text.msgid
+        super().__init__(message, **variables)
 
     def as_dict(self) -> dict:
         return {"error": {"message": self.message, "path": self.path}}
 
 
-class UnknownKind(LookupError):
+class UnknownKind(Told, LookupError):
     """No engine answers this kind."""
 
     def __init__(self, kind: str):
-        self.text = Text("There is no scoring kind called %(kind)r.", kind=kind)
-        super().__init__(self.text.english())
+        super().__init__(Text("There is no scoring kind called %(kind)r.", kind=kind))
         self.kind = kind
-
-    @property
-    def message(self) -> str:
-        return str(self.text)
 
     def as_dict(self) -> dict:
         return {"error": {"message": self.message, "path": "kind"}}

@@ -118,3 +118,26 @@ class Plural(Text):
 
 def vars_of(text: Text) -> tuple:
     return (text.msgid, getattr(text, "plural", None), getattr(text, "num", None), text.variables)
+
+
+class Told:
+    """What an exception that speaks to a player has (mixed in before the exception
+    class): its sentence as a ``Text`` (a msgid and its variables, or a ``Text``
+    given whole); ``str()`` of the exception is the English."""
+
+    def __init__(self, message: str | Text, /, **variables: Any):
+        self.text = message if isinstance(message, Text) else Text(message, **variables)
+        super().__init__(self.text.english())
+
+    @property
+    def message(self) -> str:
+        """The sentence in the language being spoken now."""
+        return str(self.text)
+
+    @property
+    def english(self) -> str:
+        return self.text.english()
+
+    @property
+    def msgid(self) -> str:
+        return self.text.msgid

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
 
-from ..messages import N_, Text, gettext
+from ..messages import N_, Told, gettext
 
 
-class StoreError(Exception):
+class StoreError(Told, Exception):
     """A write the store refuses. Its sentence is for the player: an English msgid with
     named variables (``messages.Text``), read in the language of whoever shows it
     (``message``); ``str()`` of the error is the English.
@@ -17,23 +16,6 @@ class StoreError(Exception):
     >>> err.message, err.msgid
     ("'Ana' is already playing at this table.", '%(name)r is already playing at this table.')
     """
-
-    def __init__(self, message: str | Text, /, **variables: Any):
-        self.text = message if isinstance(message, Text) else Text(message, **variables)
-        super().__init__(self.text.english())
-
-    @property
-    def message(self) -> str:
-        """The sentence in the language being spoken now."""
-        return str(self.text)
-
-    @property
-    def english(self) -> str:
-        return self.text.english()
-
-    @property
-    def msgid(self) -> str:
-        return self.text.msgid
 
 
 class NotFound(StoreError):
@@ -97,18 +79,10 @@ _UNAVAILABLE = {
 }
 
 
-class Unavailable(Exception):
+class Unavailable(Told, Exception):
     """The database cannot be used for a reason outside the request (its lock file
     or folder is gone or read-only); the message is for the player (a msgid, as
     ``StoreError``'s)."""
-
-    def __init__(self, message: str | Text, /, **variables: Any):
-        self.text = message if isinstance(message, Text) else Text(message, **variables)
-        super().__init__(self.text.english())
-
-    @property
-    def message(self) -> str:
-        return str(self.text)
 
 
 class DatabaseGone(Unavailable):
