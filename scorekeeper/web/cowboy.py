@@ -239,10 +239,8 @@ screens.adopt(bp, SCREEN)
 
 
 def panel_context(table: store.Table, summary: TableSummary, access: str) -> dict:
-    s = screens.store_of()
-    log = s.tap_log(table.id, DRAFT)
-    if summary.standings.finished and not log.editing:
-        return {"finished": True, "can_write": access == "score", "dealer": None}
-    context = view(screens.view_of(SCREEN, table, access, log, summary=summary))
-    context["dealer"] = summary.standings.dealer
+    finished = {"finished": True, "can_write": access == "score", "dealer": None}
+    context = screens.screen_panel(SCREEN, table, summary, access, finished=finished)
+    if context is not finished:  # a deal's panel names its dealer
+        context["dealer"] = summary.standings.dealer
     return context

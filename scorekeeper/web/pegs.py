@@ -191,5 +191,4 @@ screens.adopt(bp, SCREEN)
 
 
 def panel_context(table: store.Table, summary: TableSummary, access: str) -> dict:
-    log = screens.store_of().tap_log(table.id, DRAFT)
-    return pegs_view.panel(screens.view_of(SCREEN, table, access, log, summary=summary))
+    return screens.screen_panel(SCREEN, table, summary, access)

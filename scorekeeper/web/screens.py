@@ -448,9 +448,18 @@ def _valid_prefix(screen: TapScreen, table: store.Table, data: dict) -> list[dic
     return taps
 
 
-def screen_panel(screen: TapScreen, table: store.Table, summary: TableSummary, access: str) -> dict:
-    """The panel on the table page (``panel_context``): the draft as every phone sees it."""
+def screen_panel(
+    screen: TapScreen,
+    table: store.Table,
+    summary: TableSummary,
+    access: str,
+    finished: dict | None = None,
+) -> dict:
+    """The panel on the table page (``panel_context``): the draft as every phone sees it;
+    ``finished``, when given, once the game is over and no saved deal is being edited."""
     log = get_store().tap_log(table.id, screen.draft)
+    if finished is not None and summary.standings.finished and not log.editing:
+        return finished
     return screen.view(view_of(screen, table, access, log, summary=summary))
 
 

@@ -465,12 +465,11 @@ screens.adopt(bp, SCREEN)
 
 
 def panel_context(table: store.Table, summary: TableSummary, access: str) -> dict:
-    s = screens.store_of()
-    log = s.tap_log(table.id, DRAFT)
-    if summary.standings.finished and not log.editing:
-        return {
+    finished = None
+    if summary.standings.finished:
+        finished = {
             "deals": catalog.game(table.game).clean_settings(screens.settings_of(table))["deals"],
             "finished": True,
             "can_write": access == "score",
         }
-    return view(screens.view_of(SCREEN, table, access, log, summary=summary))
+    return screens.screen_panel(SCREEN, table, summary, access, finished=finished)

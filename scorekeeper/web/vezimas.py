@@ -494,7 +494,6 @@ screens.adopt(bp, SCREEN)
 
 
 def panel_context(table: store.Table, summary: TableSummary, access: str) -> dict:
-    log = screens.store_of().tap_log(table.id, DRAFT)
-    if summary.standings.finished and not log.editing:
-        return {"finished": True, "can_write": False}
-    return view(screens.view_of(SCREEN, table, access, log, summary=summary))
+    return screens.screen_panel(
+        SCREEN, table, summary, access, finished={"finished": True, "can_write": False}
+    )
