@@ -194,16 +194,7 @@ class Drafts:
             context = found.data.get("context") or {}
             old_id = context.get("supersedes")
             if old_id is not None:
-                old = self._entry_row(table_id, old_id)
-                if not self._is_live(old_id):
-                    raise Conflict(
-                        Text(
-                            "Round %(round)s was changed on another phone meanwhile; "
-                            "nothing was saved. Check the history and try again.",
-                            round=old["round"],
-                        ),
-                    )
-                round_number = old["round"]
+                round_number = self._row_to_supersede(table_id, old_id)["round"]
             elif context.get("reopened") is not None:  # an undone deal saved again
                 round_number = context["round"]
             elif replaces:

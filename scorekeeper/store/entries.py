@@ -104,15 +104,7 @@ class Entries:
             if round_number is None:  # the next round, decided inside the write lock
                 round_number = self.next_round(table_id)
             if supersedes is not None:
-                old = self._entry_row(table_id, supersedes)
-                if not self._is_live(supersedes):
-                    raise Conflict(
-                        Text(
-                            "Round %(round)s was changed on another phone meanwhile; "
-                            "nothing was saved. Check the history and try again.",
-                            round=old["round"],
-                        ),
-                    )
+                self._row_to_supersede(table_id, supersedes)
             elif (
                 exclusive_round
                 and self.db.execute(
@@ -636,6 +628,20 @@ class Entries:
         if row is None:
             raise NotFound(Text("There is no such round at this table."))
         return row
+
+    def _row_to_supersede(self, table_id: int, entry_id: int) -> dict:
+        """Inside a write: the row of the entry an edit replaces, refused (Conflict) when
+        it no longer counts (another phone undid or edited it meanwhile)."""
+        old = self._entry_row(table_id, entry_id)
+        if not self._is_live(entry_id):
+            raise Conflict(
+                Text(
+                    "Round %(round)s was changed on another phone meanwhile; "
+                    "nothing was saved. Check the history and try again.",
+                    round=old["round"],
+                ),
+            )
+        return old
 
     def _points(self, table_id: int) -> dict[int, dict[int, int]]:
         rows = self.db.execute(
