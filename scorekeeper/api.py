@@ -37,7 +37,10 @@ def manual_points(request: dict) -> dict:
 
 
 # the kinds of no one game; every other kind is declared by its game's record
-_LOCAL: dict[str, Engine] = {"manual-points": manual_points, "game-result": results.game_result}
+_LOCAL: dict[str, Engine] = {
+    "manual-points": manual_points,
+    "game-result": results.game_result_answer,
+}
 
 
 def kinds() -> tuple[str, ...]:

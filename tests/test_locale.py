@@ -218,3 +218,38 @@ def test_an_error_page_speaks_the_phone_s_language(client):
     refused = client.post("/tables?lang=sr-Cyrl", data={"game": "cowboy"})  # no CSRF token
     assert refused.status_code == 400
     assert "Образац" in refused.get_data(as_text=True)  # "the form" in Serbian Cyrillic
+
+
+def test_game_result_s_reason_speaks_the_asker_s_language_and_the_standings_still_tell(client):
+    """The reason is kept as its msgid inside: the API writes it in the asker's
+    language, and a Cowboy tie at the target is still told apart in Polish (C-D9)."""
+    request = {
+        "game": "cowboy",
+        "players": ["Ana", "Bojan", "Ceca"],
+        "totals": {"Ana": 520, "Bojan": 520, "Ceca": 100},
+        "deals": 9,
+    }
+    english = client.post("/api/v1/score/game-result", json=request).get_json()
+    assert english["reason"] == "tie for the highest total at the target: another deal"
+    polish = client.post(
+        "/api/v1/score/game-result", json=request, headers={"Accept-Language": "pl"}
+    ).get_json()
+    assert polish["reason"] == i18n.catalogue_for("pl").gettext(english["reason"])
+    assert polish["reason"] != english["reason"] and polish["winners"] == []
+
+    from scorekeeper.games import standings
+    from scorekeeper.games.standings import Progress
+
+    token = i18n.speak("pl")
+    try:
+        table = standings.standings(
+            "cowboy",
+            ["Ana", "Bojan", "Ceca"],
+            {"Ana": 520, "Bojan": 520, "Ceca": 100},
+            {},
+            Progress(deals_played=9),
+        )
+    finally:
+        i18n.stop_speaking(token)
+    tie = "Tied for the lead past %(target)s: play another deal (C-D9)."
+    assert table.message == i18n.catalogue_for("pl").gettext(tie) % {"target": 500}

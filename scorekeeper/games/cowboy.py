@@ -761,7 +761,7 @@ KINDS = {
 # ── the game's record ───────────────────────────────────────────────────────────
 
 # the result's reason when the leaders are tied past the target: the screens word it
-TIE_REASON = "tie for the highest total at the target: another deal"
+TIE_REASON = Text("tie for the highest total at the target: another deal")
 
 
 def game_result(players, totals, deals, ended, settings) -> dict:
@@ -773,15 +773,15 @@ def game_result(players, totals, deals, ended, settings) -> dict:
     leaders = [p for p in players if totals[p] == top]
     if ended:
         return results.answer(
-            True, leaders, [], rank, "highest total (the game was stopped)", players
+            True, leaders, [], rank, Text("highest total (the game was stopped)"), players
         )
     winner = game_winner(totals, target)
     if winner is not None:
-        return results.answer(True, [winner], [], rank, "highest total", players)
+        return results.answer(True, [winner], [], rank, Text("highest total"), players)
     if top >= target:
         reason = TIE_REASON
     else:
-        reason = f"nobody has reached {target} yet"
+        reason = Text("nobody has reached %(target)s yet", target=target)
     return results.answer(False, [], [], rank, reason, players)
 
 

@@ -483,13 +483,14 @@ def game_result(players, totals, deals, ended, settings) -> dict:
     totals cancel and the next highest wins, repeatedly; all cancel: a draw."""
     rank = results.ranks(players, lambda p: -totals[p])
     if not ended:
-        return results.answer(False, [], [], rank, "the game ends at the burned cards", players)
+        reason = Text("the game ends at the burned cards")
+        return results.answer(False, [], [], rank, reason, players)
     winner = game_winner(totals)
     if winner is None:
-        return results.answer(True, [], [], rank, "every total cancels: a draw", players)
+        return results.answer(True, [], [], rank, Text("every total cancels: a draw"), players)
     if rank[winner] == 1:
-        return results.answer(True, [winner], [], rank, "highest total", players)
-    reason = "the higher totals cancel: the highest total standing alone"
+        return results.answer(True, [winner], [], rank, Text("highest total"), players)
+    reason = Text("the higher totals cancel: the highest total standing alone")
     return results.answer(True, [winner], [], rank, reason, players)
 
 

@@ -55,8 +55,10 @@ def ranks(players: Sequence[str], standing: Callable[[str], int]) -> dict[str, i
     return {p: 1 + sum(standing(q) < standing(p) for q in players) for p in players}
 
 
-def answer(finished: bool, winners, losers, rank: dict, reason: str, players) -> dict:
-    """A rule's answer, its winners and losers in seat order."""
+def answer(finished: bool, winners, losers, rank: dict, reason: Text, players) -> dict:
+    """A rule's answer, its winners and losers in seat order. The reason is kept as
+    its msgid (the standings tell reasons apart by it, in any language); the door
+    writes it in the asker's language (:func:`game_result_answer`)."""
     order = {p: i for i, p in enumerate(players)}
     return {
         "finished": finished,
@@ -121,4 +123,10 @@ def game_result(request: dict) -> dict:
     return game.result.rule(players, totals, deals, ended, settings)
 
 
-KINDS = {"game-result": game_result}
+def game_result_answer(request: dict) -> dict:
+    """The ``game-result`` door: the answer with its reason in the asker's language."""
+    result = game_result(request)
+    return {**result, "reason": str(result["reason"])}
+
+
+KINDS = {"game-result": game_result_answer}

@@ -803,9 +803,9 @@ def game_result(players, totals, deals, ended, settings) -> dict:
     rank = results.ranks(players, distance.get)
     if deals >= wanted or ended:
         winners = game_winners(totals, target)
-        return results.answer(True, winners, [], rank, "closest to the target", players)
+        return results.answer(True, winners, [], rank, Text("closest to the target"), players)
     left = wanted - deals
-    reason = f"{left} deal{'s' if left != 1 else ''} to go"
+    reason = Plural("%(num)d deal to go", "%(num)d deals to go", left)
     return results.answer(False, [], [], rank, reason, players)
 
 

@@ -479,7 +479,8 @@ KINDS = {
 
 # --- the game's record ---------------------------------------------------------------
 
-WORD_COMPLETED = "completed the word"  # in the result's reason: the screens word it
+# the result's reason when a player completes the word (the standings word it)
+WORD_COMPLETED = N_("%(name)s completed the word %(word)s: fewest letters win")
 
 
 def game_result(players, totals, deals, ended, settings) -> dict:
@@ -487,27 +488,28 @@ def game_result(players, totals, deals, ended, settings) -> dict:
     it ends when a player completes VEŽIMAS, who loses. Fewest win, most lose; all
     equal: nobody wins or loses."""
     tally = settings["tally"]
-    unit = "letters" if tally == LETTER_TALLY else "carts"
     rank = results.ranks(players, totals.__getitem__)
     complete = [p for p in players if totals[p] == len(WORD)]
     if tally == LETTER_TALLY and complete:
         others = [p for p in players if p not in complete]
         fewest = min(totals[p] for p in others)
         winners = [p for p in others if totals[p] == fewest]
-        reason = f"{complete[0]} {WORD_COMPLETED} {WORD}: fewest letters win"
+        reason = Text(WORD_COMPLETED, name=complete[0], word=WORD)
         return results.answer(True, winners, complete, rank, reason, players)
     if not ended:
         if tally == LETTER_TALLY:
-            reason = f"the session ends when a player completes {WORD}"
+            reason = Text("the session ends when a player completes %(word)s", word=WORD)
         else:
-            reason = "the session ends when the players stop"
+            reason = Text("the session ends when the players stop")
         return results.answer(False, [], [], rank, reason, players)
     fewest, most = min(totals.values()), max(totals.values())
     if fewest == most:
-        return results.answer(True, [], [], rank, "all equal: nobody wins or loses", players)
+        reason = Text("all equal: nobody wins or loses")
+        return results.answer(True, [], [], rank, reason, players)
     winners = [p for p in players if totals[p] == fewest]
     losers = [p for p in players if totals[p] == most]
-    return results.answer(True, winners, losers, rank, f"fewest {unit}", players)
+    reason = Text("fewest letters") if tally == LETTER_TALLY else Text("fewest carts")
+    return results.answer(True, winners, losers, rank, reason, players)
 
 
 def _total_bounds(settings: dict) -> tuple[int, int]:
@@ -550,7 +552,7 @@ def _standing_message(result: dict, totals: dict, settings: dict, progress: Prog
                 "Each deal's loser takes the next letter of %(word)s; completing it loses (V-D6).",
                 word=WORD,
             )
-        if WORD_COMPLETED in result["reason"]:
+        if getattr(result["reason"], "msgid", None) == WORD_COMPLETED:
             text = gettext(
                 "%(name)s completed %(word)s and loses the session (V-D6).",
                 name=losers[0],
