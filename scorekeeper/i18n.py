@@ -28,6 +28,8 @@ from flask import Flask, g, has_request_context, request
 
 from . import messages
 from .messages import LANGUAGES
+from .messages import gettext as gettext  # the web layer's _(): the request's catalogue
+from .messages import ngettext as ngettext
 
 DIRECTORY = Path(__file__).parent / "translations"
 COOKIE = "lang"
@@ -43,11 +45,9 @@ NAMES = {
     "sk": "Slovenčina",
 }
 
-# Accept-Language tags that are read best in one of ours: Serbian without a script
-# is Cyrillic (its CLDR default); its close neighbours read Serbian Latin; Czech
-# readers read Slovak.
+# Accept-Language tags that are read best in one of ours: Serbian's close neighbours
+# read Serbian Latin; Czech readers read Slovak. (Serbian itself: see best_match.)
 _NEIGHBOURS = {
-    "sr": "sr-Cyrl",
     "sh": "sr-Latn",
     "hr": "sr-Latn",
     "bs": "sr-Latn",
@@ -64,11 +64,6 @@ def directory_name(language: str) -> str:
     return language.replace("-", "_")
 
 
-def locale_name(language: str) -> str:
-    """Babel's name of the locale: ``sr_Latn``, ``pl``."""
-    return directory_name(language)
-
-
 def known(value: object) -> str | None:
     """One of ours, written any case (``sr-latn``, ``sr_Latn``), or None."""
     if not isinstance(value, str) or len(value) > 16:
@@ -82,13 +77,10 @@ def best_match(header_languages) -> str | None:
         found = known(tag)
         if found:
             return found
-        parts = tag.replace("_", "-").split("-")
-        primary = parts[0].casefold()
+        primary, *subtags = tag.replace("_", "-").casefold().split("-")
         if primary == "sr":
-            scripts = {p.casefold() for p in parts[1:]}
-            if "latn" in scripts or any(p in ("me",) for p in scripts):
-                return "sr-Latn"
-            return "sr-Cyrl"
+            # written in Latin, or in Montenegro; else Cyrillic, Serbian's CLDR default
+            return "sr-Latn" if {"latn", "me"} & set(subtags) else "sr-Cyrl"
         found = known(primary) or _NEIGHBOURS.get(primary)
         if found:
             return found
@@ -130,11 +122,6 @@ def _url_language() -> str | None:
         values = parse_qs(urlsplit(current).query).get("lang")
         return known(values[0]) if values else None
     return None
-
-
-def phone_language() -> str:
-    """What a phone chose or asks for, without a table: the home page's language."""
-    return known(request.cookies.get(COOKIE)) or best_match(request.accept_languages) or DEFAULT
 
 
 def current_language() -> str:
@@ -187,18 +174,8 @@ def stop_speaking(token) -> None:
     _cli_catalogue.reset(token)
 
 
-def gettext(string: str, **variables) -> str:
-    text = translations().ugettext(string)
-    return text % variables if variables else text
-
-
-def ngettext(singular: str, plural: str, num: int, **variables) -> str:
-    variables.setdefault("num", num)
-    return translations().ungettext(singular, plural, num) % variables
-
-
 def _select_locale() -> str:
-    return locale_name(current_language())
+    return directory_name(current_language())  # Babel names the locale as its folder
 
 
 def _keep_url_language(endpoint: str, values: dict) -> None:
