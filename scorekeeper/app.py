@@ -15,6 +15,7 @@ from flask import Flask, render_template, request
 from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFError
 from werkzeug.datastructures import ImmutableMultiDict
+from werkzeug.exceptions import BadRequest
 from werkzeug.routing import IntegerConverter
 
 from . import i18n, store
@@ -291,7 +292,11 @@ def create_app(test_config: dict | None = None, *, database: str | None = None) 
 
     @app.errorhandler(400)
     def _bad_request(exc):
-        return _error(400, _("Bad request"), _("The request could not be understood."))
+        # a view's own reason (abort(400, description=…)), else werkzeug's generic one
+        said = getattr(exc, "description", None)
+        if not said or said == BadRequest.description:
+            said = _("The request could not be understood.")
+        return _error(400, _("Bad request"), said)
 
     @app.errorhandler(403)
     def _forbidden(exc):

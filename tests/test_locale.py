@@ -109,6 +109,7 @@ def test_an_unknown_language_is_refused_and_sets_nothing(client):
     home = Page(client.get("/"))
     response = client.post("/language", data={"csrf_token": home.csrf, "language": "klingon"})
     assert response.status_code == 400
+    assert "Choose one of the languages offered." in response.get_data(as_text=True)
     assert "Set-Cookie" not in response.headers or "lang=" not in response.headers["Set-Cookie"]
 
 
