@@ -152,7 +152,7 @@ def table_loaded(table) -> None:
     """The request is about this table: it speaks the table's language, unless the
     link or the phone says otherwise. Called where the web layer reads the table."""
     if has_request_context() and "_language" not in g:
-        g._table_language = getattr(table, "language", None)
+        g._table_language = table.language
 
 
 def translations() -> NullTranslations:
