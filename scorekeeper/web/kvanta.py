@@ -47,12 +47,12 @@ from .kvanta_edit import (
     replaces,
     stored,
 )
-from .kvanta_edit import follow_history as follow_history
+from .kvanta_edit import history_group as history_group
 from .kvanta_edit import step_sid as _sid
 from .kvanta_view import EARLIER_ROLLS, history_lines, view
 
 __all__ = [
-    "EARLIER_ROLLS", "SCREEN", "bp", "follow_history", "history_lines", "panel_context",
+    "EARLIER_ROLLS", "SCREEN", "bp", "history_group", "history_lines", "panel_context",
     "rename_in_draft",
 ]  # fmt: skip
 
