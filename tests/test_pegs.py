@@ -630,6 +630,117 @@ def test_hand_form_refuses_more_copies_than_the_decks_hold():
     assert api.evaluate("pegs-moves", body8)["playable"] == []
 
 
+# ── refusals about a seat's pegs: seat numbers without names, names with them ───
+
+TABLE = ("Ana", "Bojan", "Ceca", "Dule")
+FULL = ["T10", "T11", "T12", "T13", "T14"]
+
+# (request, player, card, steps, as the CONTRACT's engine says it, as a table says it)
+SEAT_REFUSALS = [
+    (
+        state(s0=["T34"], s2=["T39"]), 0, "5S", ["0 T34-T39"],
+        "The seat 2 peg on T39 stands on its own in-spot, so a teammate may not land on it.",
+        "Ceca's peg on T39 stands on its own in-spot, so a teammate may not land on it.",
+    ),
+    (
+        state(s0=["T10", "T39", "T3"], s2=["T15"]), 0, "5S", ["0 T10-T15"],
+        "The seat 0 peg would go to its in-spot T3, which already holds a peg of its colour.",
+        "Ana's peg would go to its in-spot T3, which already holds a peg of its colour.",
+    ),
+    (
+        state(s0=FULL), 0, "AS", ["0 S-T8"],
+        "Seat 0 has no peg in start.",
+        "Ana has no peg in start.",
+    ),
+    (
+        state(s0=["T10"]), 0, "5H", ["0 T11-T16"],
+        "Seat 0 has no peg on T11.",
+        "Ana has no peg on T11.",
+    ),
+    (
+        state(s2=["T44"]), 0, "KH", ["2 S-T45"],
+        "A seat 2 peg comes out onto its come-out hole T44.",
+        "One of Ceca's pegs comes out onto its come-out hole T44.",
+    ),
+    (
+        state(s0=["T8"]), 0, "AS", ["0 S-T8"],
+        "T8 already holds a seat 0 peg, so no peg of that colour can come out.",
+        "T8 already holds one of Ana's pegs, so no peg of that colour can come out.",
+    ),
+    (
+        state(s0=FULL, s1=["T30"], s2=["T50"]), 0, "JK", ["0 T10-T30"],
+        "A joker must bring a peg out of start first: seat 2 still has pegs in start (P-D4).",
+        "A joker must bring a peg out of start first: Ceca still has pegs in start (P-D4).",
+    ),
+    (
+        state(s2=["T40", "T42"]), 0, "3S", ["2 T40-T43"],
+        "T43 would pass a seat 2 peg (its own colour) on T42.",
+        "T43 would pass one of Ceca's pegs (its own colour) on T42.",
+    ),
+    (
+        state(s2=["T40", "T42"]), 0, "2S", ["2 T40-T42"],
+        "T42 is taken by a seat 2 peg (its own colour).",
+        "T42 is taken by one of Ceca's pegs (its own colour).",
+    ),
+    (
+        state(s1=["T30"]), 0, "5H", ["1 T30-T35"],
+        "Seat 1 is on the other team; you move only your team's pegs.",
+        "Bojan is on the other team; you move only your team's pegs.",
+    ),
+]  # fmt: skip
+
+# (pegs that share a hole, as the CONTRACT's engine says it, as a table says it)
+SHARED_HOLES = [
+    (
+        {"s0": ["T1"], "s1": ["T1"]},
+        "T1 holds two pegs (seats 0 and 1); a hole holds one.",
+        "T1 holds two pegs (Ana and Bojan); a hole holds one.",
+    ),
+    (
+        {"s3": ["T9", "T9"]},
+        "T9 holds two pegs (seats 3 and 3); a hole holds one.",
+        "T9 holds two pegs (both Dule's); a hole holds one.",
+    ),
+    (
+        {"s2": ["H2", "H2"]},
+        "Seat 2 has two pegs on H2; a hole holds one.",
+        "Ceca has two pegs on H2; a hole holds one.",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("request_", "player", "card", "steps", "numbered", "named"), SEAT_REFUSALS
+)
+def test_a_refusal_about_a_seat_says_its_number_or_its_players_name(
+    request_, player, card, steps, numbered, named
+):
+    """The engine without names (the CONTRACT's door) says the seat number, as it always
+    has; a table that knows its players' names says the name instead."""
+    err = refusal(request_, player, card, *steps)
+    assert err.message == err.english == numbered
+    body = {**request_, "player": player, "card": card, "steps": as_steps(*steps)}
+    answer, status = api.respond("pegs-apply", json.dumps(body))
+    assert (status, answer["error"]["message"]) == (422, numbered)
+    assert str(pegs.with_names(err.text, TABLE)) == named
+    assert "seat" not in named.lower()
+
+
+@pytest.mark.parametrize(("placed", "numbered", "named"), SHARED_HOLES)
+def test_two_pegs_in_one_hole_are_said_by_seat_or_by_name(placed, numbered, named):
+    with pytest.raises(InvalidBoardError) as info:
+        Board.from_json(state(**placed))
+    assert info.value.message == numbered
+    assert str(pegs.with_names(info.value.text, TABLE)) == named
+
+
+def test_with_names_keeps_a_sentence_that_names_no_seat_and_a_seat_without_a_name():
+    err = refusal(state(s0=["T8", "T10"]), 0, "3S", "0 T8-T11")
+    assert pegs.with_names(err.text, TABLE) is err.text  # "your own peg": no seat in it
+    other_team = refusal(state(s1=["T30"]), 0, "5H", "1 T30-T35")
+    assert str(pegs.with_names(other_team.text, TABLE[:1])) == other_team.english
+
+
 # ── refusals: invalid states and requests ───────────────────────────────────────
 
 

@@ -908,6 +908,27 @@ def test_refusals_name_the_players_not_seat_numbers(pg):
     assert not re.search(r"\bseats? \d", panel_error(html))
 
 
+def test_refusals_name_the_players_in_the_table_s_language(pg):
+    """A Polish table hears the refusals about a peg with its players' names, in its
+    own language: no seat numbers, no English."""
+    t = pg(FOUR, language="pl")
+    t.set_board({**start(4), "0": ["T8", "S", "S", "S", "S"]})
+    t.turn(0, "5")
+    html = unescape(t.step(1, "S", "T26", expect=422).get_data(as_text=True))
+    assert panel_error(html) == "Bojan gra w drugiej drużynie; ruszasz tylko pionki swojej drużyny."
+    t.fix(2, "S", "T30")
+    html = unescape(t.fix(1, "S", "T30", expect=422).get_data(as_text=True))
+    assert panel_error(html) == "Na T30 stoją dwa pionki (Bojan i Ceca); w dołku mieści się jeden."
+
+
+def test_a_slovak_table_hears_whose_pegs_share_a_hole(pg):
+    t = pg(FOUR, language="sk")
+    t.fix(3, "S", "T30")
+    html = unescape(t.fix(3, "S", "T30", expect=422).get_data(as_text=True))
+    assert panel_error(html) == "Na T30 stoja dva kolíky hráča Dule; v jamke môže byť jeden."
+    assert not re.search(r"\b(?:seats?|miest\w*)\b", panel_error(html), re.I)
+
+
 def test_play_or_set_up_is_each_phones_own_view(pg):
     """Issue #20: which of play and set-up a phone shows is that phone's own (data-view,
     kept in the phone): the shared draft holds no mode, and the panel carries both, the

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import doctest
 import json
+import re
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper import api
+from scorekeeper import api, i18n, messages
 from scorekeeper.games.play import Refused, Tap, play, replay, state_type
 from scorekeeper.games.play import pegs as module
 from scorekeeper.games.play.pegs import PegsRace, card_for_rank, next_seat
@@ -463,3 +465,112 @@ def test_the_state_says_why_each_rank_that_cannot_move_is_stuck():
     )
     won = {"0": ALL_HOME, "2": ALL_HOME}
     assert board_race(won).to_json()["stuck"] == {}
+
+
+# ― the engine's refusals read in the table's language name its players ―
+
+# a seat said as a seat: in English, Polish, Slovak, Serbian, Lithuanian
+SEAT_WORDS = re.compile(
+    r"\b(?:seats?|miejsc\w*|miest\w*|mest[aoue]?|viet(?:a|os|ą|ų|oje))\b", re.IGNORECASE
+)
+
+
+@contextmanager
+def speaking(language: str):
+    """The app's own catalogue of ``language`` installed for the engines' sentences."""
+    before = messages._current
+    messages.use(lambda: i18n.catalogue_for(language))
+    try:
+        yield i18n.catalogue_for(language)
+    finally:
+        messages.use(before)
+
+
+def refused_in(language: str, state: PegsRace, raw: dict) -> str:
+    """The refusal of a tap as the phone reads it: in that language."""
+    with speaking(language):
+        with pytest.raises(Refused) as caught:
+            state.apply(Tap.from_json(raw))
+        return caught.value.message
+
+
+def test_a_refused_move_names_the_player_in_polish_and_slovak():
+    """A peg of the other team: the phone says whose it is, in the table's language."""
+    state = board_race({"1": ["T30", *IN_START[1:]]})
+    raw = tap(1, "move", seat=0, card="5H", steps=[step(1, "T30", "T35")])
+    polish = refused_in("pl", state, raw)
+    assert polish == "Ján gra w drugiej drużynie; ruszasz tylko pionki swojej drużyny."
+    slovak = refused_in("sk", state, raw)
+    assert slovak == "Ján hrá v druhom tíme; posúvate len kolíky svojho tímu."
+    for said in (polish, slovak):
+        assert not SEAT_WORDS.search(said)
+        assert not re.search(r"\b(?:team|pegs?|other|only)\b", said)  # no English left
+    # the CONTRACT's engine, which knows no names, still says the seat
+    pegs = {str(seat): list(p) for seat, p in enumerate(state.pegs)}
+    body = {"seats": 4, "pegs": pegs, "player": 0, "card": "5H", "steps": raw["steps"]}
+    with speaking("pl"):
+        answer, status = api.respond("pegs-apply", json.dumps(body))
+    assert (status, answer["error"]["message"]) == (
+        422,
+        "Miejsce 1 jest z drugiej drużyny; ruszasz tylko pionki swojej drużyny.",
+    )
+
+
+def test_a_refused_correction_names_both_players_in_polish_and_slovak():
+    state = race([tap(1, "place", seat=2, **{"from": "S", "to": "T40"})])
+    again = tap(2, "place", seat=1, **{"from": "S", "to": "T40"})
+    polish = refused_in("pl", state, again)
+    assert polish == "Na T40 stoją dwa pionki (Ján i Eva); w dołku mieści się jeden."
+    slovak = refused_in("sk", state, again)
+    assert slovak == "Na T40 stoja dva kolíky (Ján a Eva); v jamke môže byť jeden."
+    own = tap(2, "place", seat=2, **{"from": "S", "to": "T40"})
+    assert refused_in("pl", state, own) == (
+        "Na T40 stoją dwa pionki gracza Eva; w dołku mieści się jeden."
+    )
+
+
+def test_why_not_names_the_partner_in_slovak():
+    """With her own pegs home Zuzana moves Eva's (P-D2); a joker needs Eva's start pegs
+    out first (P-D4), said with Eva's name."""
+    pegs = {"0": ALL_HOME, "2": ["T40", "T42", "S", "S", "S"], "1": ["T30", *IN_START[1:]]}
+    assert board_race(pegs).why_not("JK") is None  # a start peg of Eva's comes out onto Ján's
+    joker = tap(1, "move", seat=0, card="JK", steps=[step(2, "T40", "T30")])
+    assert refused_in("sk", board_race(pegs), joker) == (
+        "Žolík musí najprv vyviesť kolík zo štartu: Eva má ešte kolíky na štarte (P-D4)."
+    )
+
+
+def positions(seats: int) -> list[str]:
+    return ["S", *[f"T{i}" for i in range(18 * seats)], *[f"H{h}" for h in range(1, 6)]]
+
+
+@SETTINGS
+@given(logs(), st.sampled_from(["pl", "sk", "sr-Latn", "lt"]), st.data())
+def test_a_refused_move_never_says_seat_in_any_language(case, language, data):
+    """Any move of any card from any peg of the board: a refusal, and why a card cannot
+    move, speak of players by name (read in English and in the table's language)."""
+    players, rules, taps = case
+    state = race(taps, players, **rules)
+    if state.complete:
+        return
+    seats = len(players)
+    pegged = sorted({(s, p) for s, ps in enumerate(state.pegs) for p in ps})
+    start = st.sampled_from(pegged) | st.tuples(st.integers(0, seats - 1), st.just("S"))
+    part = st.builds(
+        lambda peg, to: step(peg[0], peg[1], to), start, st.sampled_from(positions(seats))
+    )
+    steps = data.draw(st.lists(part, min_size=1, max_size=2))
+    card = data.draw(st.sampled_from(RANK_CARDS))
+    raw = tap(99, "move", seat=state.turn, card=card, steps=steps)
+    with speaking(language):
+        try:
+            state.apply(Tap.from_json(raw))
+        except Refused as refused:
+            said = [refused.english, refused.message]
+        else:
+            said = []
+        reason = state.why_not(card)
+    if reason is not None:
+        said.append(reason)
+    for text in said:
+        assert not SEAT_WORDS.search(text), text

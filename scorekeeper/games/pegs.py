@@ -25,13 +25,13 @@ applied in place and undone, duplicates dropped by the net change they make.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
 from .. import validate as v
 from ..cards import ACE, JACK, JOKER, KING, QUEEN, RANK_TEXT, Card, CardError, parse_card
 from ..errors import RuleError
-from ..messages import N_, Text, gettext
+from ..messages import N_, Plural, Text, gettext
 from . import catalog
 from .standings import Progress, Standings, names_text, rank_by
 
@@ -80,6 +80,57 @@ class InvalidBoardError(PegsError):
 
 class IllegalMoveError(PegsError):
     """A well-written move the rules do not allow; the message says why."""
+
+
+class Seat(int):
+    """A seat number in a sentence about its pegs: said as the number (seats counted
+    from 0, as the JSON has them) until :func:`with_names` says the player's name."""
+
+    __slots__ = ()
+
+
+class Seated(Text):
+    """A sentence about a seat's pegs, kept in two wordings: ``numbered`` with the seat
+    numbers, as the engine says it where no names are known (``scorekeeper score pegs``,
+    the CONTRACT), and ``named`` around the players' names (its seats given as
+    :class:`Seat`), a sentence of its own so each language words it around a name;
+    :func:`with_names` picks the named one where a table's names are known."""
+
+    __slots__ = ("named",)
+
+    def __init__(self, numbered: Text, named: Text):
+        super().__init__(numbered.msgid, **numbered.variables)
+        self.named = named
+
+
+def with_names(text: Text, players: Sequence[str]) -> Text:
+    """``text`` with every seat it speaks of said as its player's name, the way a
+    table speaks (a :class:`Seated` sentence, or one inside it as a variable).
+
+    >>> said = Seated(
+    ...     Text("Seat %(seat)s has no peg in start.", seat=2),
+    ...     Text("%(player)s has no peg in start.", player=Seat(2)),
+    ... )
+    >>> str(said), str(with_names(said, ["Ana", "Ben", "Eva", "Jan"]))
+    ('Seat 2 has no peg in start.', 'Eva has no peg in start.')
+    """
+    if isinstance(text, Seated) and all(
+        0 <= seat < len(players) for seat in text.named.variables.values() if isinstance(seat, Seat)
+    ):
+        text = text.named
+    variables, changed = {}, False
+    for key, value in text.variables.items():
+        if isinstance(value, Seat) and 0 <= value < len(players):
+            value, changed = players[value], True
+        elif isinstance(value, Text):
+            named = with_names(value, players)
+            value, changed = named, changed or named is not value
+        variables[key] = value
+    if not changed:
+        return text
+    if isinstance(text, Plural):
+        return Plural(text.msgid, text.plural, text.num, **variables)
+    return Text(text.msgid, **variables)
 
 
 # ── notation ────────────────────────────────────────────────────────────────────
@@ -635,19 +686,35 @@ class Board:
         for _ in range(self.seats + 1):
             spot = in_spot[bumped]
             if at == spot:
-                return Text(
-                    "The seat %(seat)s peg on %(hole)s stands on its own in-spot, "
-                    "so a teammate may not land on it.",
-                    seat=bumped,
-                    hole=_NAMES[at],
+                return Seated(
+                    Text(
+                        "The seat %(seat)s peg on %(hole)s stands on its own in-spot, "
+                        "so a teammate may not land on it.",
+                        seat=bumped,
+                        hole=_NAMES[at],
+                    ),
+                    Text(
+                        "%(player)s's peg on %(hole)s stands on its own in-spot, "
+                        "so a teammate may not land on it.",
+                        player=Seat(bumped),
+                        hole=_NAMES[at],
+                    ),
                 )
             there = now.get(spot, track[spot])
             if there == bumped:
-                return Text(
-                    "The seat %(seat)s peg would go to its in-spot %(hole)s, "
-                    "which already holds a peg of its colour.",
-                    seat=bumped,
-                    hole=_NAMES[spot],
+                return Seated(
+                    Text(
+                        "The seat %(seat)s peg would go to its in-spot %(hole)s, "
+                        "which already holds a peg of its colour.",
+                        seat=bumped,
+                        hole=_NAMES[spot],
+                    ),
+                    Text(
+                        "%(player)s's peg would go to its in-spot %(hole)s, "
+                        "which already holds a peg of its colour.",
+                        player=Seat(bumped),
+                        hole=_NAMES[spot],
+                    ),
                 )
             bumps.append((bumped, at, spot))
             now[spot] = bumped
@@ -765,10 +832,18 @@ class Board:
         if step.frm not in self.pegs[seat]:
             if step.frm == START:
                 raise IllegalMoveError(
-                    Text("Seat %(seat)s has no peg in start.", seat=seat), v.join(path, "from")
+                    Seated(
+                        Text("Seat %(seat)s has no peg in start.", seat=seat),
+                        Text("%(player)s has no peg in start.", player=Seat(seat)),
+                    ),
+                    v.join(path, "from"),
                 )
+            hole = _NAMES[step.frm]
             raise IllegalMoveError(
-                Text("Seat %(seat)s has no peg on %(hole)s.", seat=seat, hole=_NAMES[step.frm]),
+                Seated(
+                    Text("Seat %(seat)s has no peg on %(hole)s.", seat=seat, hole=hole),
+                    Text("%(player)s has no peg on %(hole)s.", player=Seat(seat), hole=hole),
+                ),
                 v.join(path, "from"),
             )
         return seat, self.pegs[seat].index(step.frm)
@@ -848,19 +923,34 @@ class Board:
         hole = self.come_out[seat]
         if to != hole:
             raise IllegalMoveError(
-                Text(
-                    "A seat %(seat)s peg comes out onto its come-out hole %(hole)s.",
-                    seat=seat,
-                    hole=_NAMES[hole],
+                Seated(
+                    Text(
+                        "A seat %(seat)s peg comes out onto its come-out hole %(hole)s.",
+                        seat=seat,
+                        hole=_NAMES[hole],
+                    ),
+                    Text(
+                        "One of %(player)s's pegs comes out onto its come-out hole %(hole)s.",
+                        player=Seat(seat),
+                        hole=_NAMES[hole],
+                    ),
                 ),
                 v.join(path, "to"),
             )
         if self.track[hole] == seat:
             raise IllegalMoveError(
-                Text(
-                    "%(hole)s already holds a seat %(seat)s peg, so no peg of that colour can come out.",
-                    hole=_NAMES[hole],
-                    seat=seat,
+                Seated(
+                    Text(
+                        "%(hole)s already holds a seat %(seat)s peg, so no peg of that colour can come out.",
+                        hole=_NAMES[hole],
+                        seat=seat,
+                    ),
+                    Text(
+                        "%(hole)s already holds one of %(player)s's pegs, so no peg of that "
+                        "colour can come out.",
+                        hole=_NAMES[hole],
+                        player=Seat(seat),
+                    ),
                 ),
                 v.join(path, "to"),
             )
@@ -878,10 +968,17 @@ class Board:
             for other in self.movable_seats(player):
                 if START in self.pegs[other]:
                     raise IllegalMoveError(
-                        Text(
-                            "A joker must bring a peg out of start first: seat %(other)s still has pegs in start "
-                            "(P-D4).",
-                            other=other,
+                        Seated(
+                            Text(
+                                "A joker must bring a peg out of start first: seat %(other)s still has pegs in start "
+                                "(P-D4).",
+                                other=other,
+                            ),
+                            Text(
+                                "A joker must bring a peg out of start first: %(player)s still has "
+                                "pegs in start (P-D4).",
+                                player=Seat(other),
+                            ),
                         ),
                         v.join(path, "from"),
                     )
@@ -1209,7 +1306,11 @@ def _verify_own_colour(
     if seat == player:
         whose = Text("your own peg")
     else:
-        whose = Text("a seat %(seat)s peg (its own colour)", seat=seat)
+        whose = Seated(
+            Text("a seat %(seat)s peg (its own colour)", seat=seat),
+            # Translators: %(player)s is a name; the phrase is %(whose)s in "T8 is taken by %(whose)s."
+            Text("one of %(player)s's pegs (its own colour)", player=Seat(seat)),
+        )
     for position in path_holes:
         if position in own:
             dest = _NAMES[path_holes[-1]]
@@ -1231,8 +1332,12 @@ def _verify_own_colour(
 
 def _why_not_movable(board: Board, player: int, seat: int) -> Text:
     if board.team[seat] != board.team[player]:
-        return Text(
-            "Seat %(seat)s is on the other team; you move only your team's pegs.", seat=seat
+        return Seated(
+            Text("Seat %(seat)s is on the other team; you move only your team's pegs.", seat=seat),
+            Text(
+                "%(player)s is on the other team; you move only your team's pegs.",
+                player=Seat(seat),
+            ),
         )
     if board.team_pegs == "own":
         return Text("With house rule team_pegs=own you move only your own pegs (P-D2).")
@@ -1311,21 +1416,20 @@ def _parse_pegs(pegs: dict, seats: int, path: str) -> list[list[int]]:
             here = v.join(where, i)
             pos = parse_position(text, length, here)
             if pos >= 0 and pos in holes:
-                raise InvalidBoardError(
-                    Text(
-                        "T%(hole)s holds two pegs (seats %(first)s and %(seat)s); a hole holds one.",
-                        hole=pos,
-                        first=holes[pos],
-                        seat=seat,
-                    ),
-                    here,
-                )
+                raise InvalidBoardError(_two_pegs(pos, holes[pos], seat), here)
             if pos <= -2 and pos in positions:
                 raise InvalidBoardError(
-                    Text(
-                        "Seat %(seat)s has two pegs on %(hole)s; a hole holds one.",
-                        seat=seat,
-                        hole=_NAMES[pos],
+                    Seated(
+                        Text(
+                            "Seat %(seat)s has two pegs on %(hole)s; a hole holds one.",
+                            seat=seat,
+                            hole=_NAMES[pos],
+                        ),
+                        Text(
+                            "%(player)s has two pegs on %(hole)s; a hole holds one.",
+                            player=Seat(seat),
+                            hole=_NAMES[pos],
+                        ),
                     ),
                     here,
                 )
@@ -1334,6 +1438,31 @@ def _parse_pegs(pegs: dict, seats: int, path: str) -> list[list[int]]:
             positions.append(pos)
         result.append(positions)
     return result
+
+
+def _two_pegs(hole: int, first: int, seat: int) -> Seated:
+    numbered = Text(
+        "T%(hole)s holds two pegs (seats %(first)s and %(seat)s); a hole holds one.",
+        hole=hole,
+        first=first,
+        seat=seat,
+    )
+    if first == seat:
+        # Translators: %(player)s is a player's name: both pegs are that player's
+        named = Text(
+            "T%(hole)s holds two pegs (both %(player)s's); a hole holds one.",
+            hole=hole,
+            player=Seat(seat),
+        )
+    else:
+        # Translators: %(first)s and %(player)s are two players' names
+        named = Text(
+            "T%(hole)s holds two pegs (%(first)s and %(player)s); a hole holds one.",
+            hole=hole,
+            first=Seat(first),
+            player=Seat(seat),
+        )
+    return Seated(numbered, named)
 
 
 def _player(value: object, board: Board) -> int:

@@ -10,7 +10,6 @@ start when left out) and ``turn`` (the seat to play first; 0 when left out).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -33,46 +32,6 @@ SHOWN_REASONS = 4  # why a card cannot move: the first reasons, and how many mor
 def next_seat(seat: int, seats: int) -> int:
     """Play goes clockwise (RULES §5): the next seat number, round the table."""
     return (seat + 1) % seats
-
-
-_SEATS = re.compile(r"\b(?:([Tt]he|[Aa]) )?([Ss]eats?) (\d+)(?: and (\d+))?( peg)?")
-
-
-def in_names(message: str, players: tuple[str, ...]) -> str:
-    """An engine's message with its seat numbers (0 up, as the JSON has them) said as
-    the players' names, the way a table speaks ("Seat 1 is on the other team" → "Ján is
-    on the other team", "a seat 2 peg" → "one of Eva's pegs").
-
-    >>> in_names("T20 holds two pegs (seats 1 and 1); a hole holds one.", ("A", "Ján"))
-    "T20 holds two pegs (both Ján's); a hole holds one."
-    >>> in_names("The seat 0 peg on T3 stands on its own in-spot.", ("Zuzana",))
-    "Zuzana's peg on T3 stands on its own in-spot."
-    """
-
-    def name(raw: str) -> str | None:
-        seat = int(raw)
-        return players[seat] if seat < len(players) else None
-
-    def say(m: re.Match) -> str:
-        article, word, first, second, peg = m.groups()
-        who = name(first)
-        other = name(second) if second else None
-        if who is None or (second and other is None):
-            return m.group(0)
-        if second:
-            text = f"both {who}'s" if first == second else f"{who} and {other}"
-        elif peg:
-            text = (
-                f"{who}'s peg"
-                if not article or article.lower() == "the"
-                else f"one of {who}'s pegs"
-            )
-        else:
-            text = who if not article else f"{article} {who}"
-        starts = (article or word)[0].isupper()
-        return text[0].upper() + text[1:] if starts and not text[0].isupper() else text
-
-    return _SEATS.sub(say, message)
 
 
 def first_turn(last_player: int | None, seats: int) -> int:
@@ -288,11 +247,8 @@ class PegsRace(Checks):
             shown.append(gettext("and %(count)s more", count=len(reasons) - SHOWN_REASONS))
         text = "; ".join(shown) or gettext("no peg may move")
         name = gettext("the joker") if played.rank == JOKER else rank_text(played)
-        return in_names(
-            # Translators: %(card)s is a rank (5) or "the joker"; %(reasons)s why, joined by "; "
-            gettext("No move with %(card)s: %(reasons)s.", card=name, reasons=text),
-            self.players,
-        )
+        # Translators: %(card)s is a rank (5) or "the joker"; %(reasons)s why, joined by "; "
+        return gettext("No move with %(card)s: %(reasons)s.", card=name, reasons=text)
 
     def _peg_reason(self, board: engine.Board, seat: int, pos: int, card: Card) -> str | None:
         """Why the ``seat`` peg on ``pos`` cannot move with ``card`` on its own."""
@@ -333,7 +289,8 @@ class PegsRace(Checks):
         try:
             board.verify_move(move)
         except RuleError as exc:
-            return gettext("%(who)s: %(why)s", who=who, why=exc.text) if who else exc.message
+            why = engine.with_names(exc.text, self.players)
+            return gettext("%(who)s: %(why)s", who=who, why=why) if who else str(why)
         return None
 
     def _joker_reasons(self, board: engine.Board, seats: list[int]) -> list[str]:
@@ -447,7 +404,7 @@ class PegsRace(Checks):
             played = board.push(engine.Move(seat, card, steps))
         except RuleError as exc:
             path = exc.path if exc.path.startswith(".") else ".steps"
-            raise Refused(in_names(exc.message, self.players), path) from None
+            raise Refused(engine.with_names(exc.text, self.players), path) from None
         play = Play("move", seat, str(card), played.steps, played.bumps, self.pegs)
         after = replace(
             self,
@@ -534,7 +491,7 @@ class PegsRace(Checks):
                 nine=self.nine,
             )
         except RuleError as exc:
-            raise Refused(in_names(exc.message, self.players), ".to") from None
+            raise Refused(engine.with_names(exc.text, self.players), ".to") from None
         step = engine.Step(seat, engine.parse_position(frm), engine.parse_position(to))
         play = Play("place", seat, None, (step,), before=self.pegs)
         return replace(self, pegs=_pegs(board), plays=(*self.plays, play), **_CLEARED)
