@@ -170,24 +170,15 @@ def saved(context: dict, outcome: dict) -> str:
     return " ".join([_("Move changed.") if context.get("supersedes") else _("Move saved."), *parts])
 
 
-SCREEN = screens.TapScreen(
-    game="pegs",
+SCREEN = screens.adopt(
+    bp,
     draft=DRAFT,
     kind=APPLY_KIND,
-    new_deal=new_deal,
     view=pegs_view.panel,
-    edit_context=edit_context,
-    rebuild=rebuild,
-    saved=saved,
-    upgrade=upgrade,
     routes=("tap", "undo", "redo", "discard"),
     closes=("move", "discard", "place"),
     closing=lambda state: state.closing_entry(),
-    may_edit=may_edit,
-    may_undo=may_undo,
-    entries_changed=entries_changed,
 )
-screens.adopt(bp, SCREEN)
 
 
 def panel_context(table: store.Table, summary: TableSummary, access: str) -> dict:
