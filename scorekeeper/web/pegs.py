@@ -20,9 +20,7 @@ from .. import store
 from ..games import pegs as engine
 from ..games.play.pegs import RANKS, first_turn
 from ..i18n import gettext as _
-from ..summary import TableSummary
-from . import pegs_view, screens
-from .pegs_table import (
+from ..pegs_table import (
     APPLY_KIND,
     BOARD_KIND,
     BOARD_KINDS,
@@ -31,8 +29,11 @@ from .pegs_table import (
     current_board,
     house_rules,
     player_of,
+    rank_of,
 )
-from .pegs_view import bump_note, rank_of
+from ..summary import TableSummary
+from . import pegs_view, screens
+from .pegs_view import bump_note
 
 bp = Blueprint("pegs", __name__, url_prefix="/t/<key>/pegs")
 # what the rest of the app and the tests read of the screen
