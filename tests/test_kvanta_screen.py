@@ -965,9 +965,8 @@ def test_edit_of_a_saved_round_changes_one_card_and_supersedes_the_whole_round(a
     assert edit_links(kv.page().html) == [new["kvanta-dealer"].id]
 
 
-def test_undo_of_an_edit_brings_the_old_round_back_whole_and_redo_the_edit(app, kv):
-    old = played_round(app, kv)
-    before = kv.totals()
+def edited_round(kv, old: dict, sid: str) -> dict:
+    """The saved round 1 edited (Bojan's A♥ was a 7♥) and saved: its new entries by kind."""
     kv.client.post(
         f"{kv.url}/kvanta/edit/{old['kvanta-poker'].id}",
         headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
@@ -977,10 +976,16 @@ def test_undo_of_an_edit_brings_the_old_round_back_whole_and_redo_the_edit(app, 
     kv.cards({"Bojan": ["7H"]})
     kv.tap("settle")
     page = kv.page()
-    kv.post("save", v=page.v, round=page.round, submission_id="kvc-edit-2")
+    kv.post("save", v=page.v, round=page.round, submission_id=sid)
+    return {e.kind: e for e in kv.entries()}
+
+
+def test_undo_of_an_edit_brings_the_old_round_back_whole_and_redo_the_edit(app, kv):
+    old = played_round(app, kv)
+    before = kv.totals()
+    new_poker = edited_round(kv, old, "kvc-edit-2")["kvanta-poker"]
     edited = kv.totals()
     assert edited != before
-    new_poker = kv.entries("kvanta-poker")[0]
     # the top row of the history is the edit's poker: undoing it undoes the edit
     assert history_action(kv, "undo", new_poker.id, "undo-edit").status_code == 200
     assert kv.totals() == before
@@ -988,6 +993,30 @@ def test_undo_of_an_edit_brings_the_old_round_back_whole_and_redo_the_edit(app, 
     assert kv.draft() is None  # nothing is left on the screen to enter again
     assert history_action(kv, "redo", new_poker.id, "redo-edit").status_code == 200
     assert kv.totals() == edited and old["kvanta-poker"].id not in [e.id for e in kv.entries()]
+
+
+def test_undo_of_an_edit_is_one_transaction_a_failure_midway_changes_nothing(app, kv, monkeypatch):
+    """Nothing half undone: the edit's entries are undone together or not at all. A
+    failure at the group's last entry (the one that supersedes) leaves every entry of
+    the edit counting, not the tapped one undone and the rest still live."""
+    old = played_round(app, kv)
+    new = edited_round(kv, old, "kvc-edit-3")
+    edited = kv.totals()
+    live = sorted(e.id for e in kv.entries())
+    first = new["kvanta-dealer"].id  # the entry that supersedes the old round
+    real_event = type(kv.store)._event
+
+    def failing_event(self, entry_id, event, by_entry=None):
+        if entry_id == first and event == "voided":
+            raise RuntimeError("the disk failed")
+        return real_event(self, entry_id, event, by_entry)
+
+    monkeypatch.setattr(type(kv.store), "_event", failing_event)
+    assert history_action(kv, "undo", new["kvanta-poker"].id, "undo-edit-3").status_code == 500
+    assert kv.totals() == edited and sorted(e.id for e in kv.entries()) == live
+    monkeypatch.undo()
+    assert history_action(kv, "undo", new["kvanta-poker"].id, "undo-edit-3").status_code == 200
+    assert sorted(e.id for e in kv.entries()) == sorted(e.id for e in old.values())
 
 
 def test_undo_of_the_entry_that_closed_a_round_reopens_it_before_its_last_tap(app, kv):

@@ -213,9 +213,20 @@ class Entries:
         entry_id: int,
         submission_id: str | None = None,
         based_on_version: int | None = None,
+        together: Iterable[int] = (),
     ) -> dict:
         """Undo: the entry stops counting. Undoing an edit brings back what it replaced.
-        ``based_on_version``: as for ``add_entry``."""
+        ``based_on_version``: as for ``add_entry``. ``together``: entries that count with
+        this one (an edited round's, the superseding one last), undone in the same
+        transaction so that no half of the group is left counting."""
+
+        def void(entry_id: int, row) -> None:
+            self._event(entry_id, "voided")
+            for old_id in self._replaced_by(entry_id):
+                if self._last_event(old_id) == "superseded":
+                    self._event(old_id, "restored", by_entry=entry_id)
+            if row["supersedes"] is None:  # an edit undone brings its original back
+                self._reopen_undone(table_id, entry_id, row["round"])
 
         def body(outcome: dict) -> None:
             self._check_based_on(table_id, based_on_version)
@@ -227,28 +238,25 @@ class Entries:
                         round=row["round"],
                     ),
                 )
-            self._event(entry_id, "voided")
-            for old_id in self._replaced_by(entry_id):
-                if self._last_event(old_id) == "superseded":
-                    self._event(old_id, "restored", by_entry=entry_id)
-            if row["supersedes"] is None:  # an edit undone brings its original back
-                self._reopen_undone(table_id, entry_id, row["round"])
+            void(entry_id, row)
+            for other in together:
+                if other != entry_id and self._is_live(other):
+                    void(other, self._entry_row(table_id, other))
             outcome.update(entry_id=entry_id, action="voided", round=row["round"])
 
         return self.once(table_id, submission_id, "void_entry", body)
 
-    def restore_entry(self, table_id: int, entry_id: int, submission_id: str | None = None) -> dict:
-        """Redo: a voided entry counts again (and replaces again what it had replaced)."""
+    def restore_entry(
+        self,
+        table_id: int,
+        entry_id: int,
+        submission_id: str | None = None,
+        together: Iterable[int] = (),
+    ) -> dict:
+        """Redo: a voided entry counts again (and replaces again what it had replaced);
+        ``together``: as for :meth:`void_entry` (the superseding one first)."""
 
-        def body(outcome: dict) -> None:
-            row = self._entry_row(table_id, entry_id)
-            if self._last_event(entry_id) != "voided":
-                raise Conflict(
-                    Text(
-                        "Round %(round)s is not undone; there is nothing to redo.",
-                        round=row["round"],
-                    )
-                )
+        def restore(entry_id: int, row) -> None:
             replaced = self._replaced_by(entry_id)
             if any(not self._is_live(old) for old in replaced):
                 raise Conflict(
@@ -262,6 +270,20 @@ class Entries:
             self._event(entry_id, "restored")
             for old in replaced:
                 self._event(old, "superseded", by_entry=entry_id)
+
+        def body(outcome: dict) -> None:
+            row = self._entry_row(table_id, entry_id)
+            if self._last_event(entry_id) != "voided":
+                raise Conflict(
+                    Text(
+                        "Round %(round)s is not undone; there is nothing to redo.",
+                        round=row["round"],
+                    )
+                )
+            restore(entry_id, row)
+            for other in together:
+                if other != entry_id and self._last_event(other) == "voided":
+                    restore(other, self._entry_row(table_id, other))
             outcome.update(entry_id=entry_id, action="restored", round=row["round"])
 
         return self.once(table_id, submission_id, "restore_entry", body)

@@ -67,14 +67,15 @@ def panel(table: store.Table, summary: TableSummary, access: str) -> dict | None
     return screen
 
 
-def after_history(s: store.Store, table: store.Table, entry_id: int, action: str) -> None:
-    """After an undo or redo of an entry in the history: the game module's
-    ``follow_history(store, table, entry id, action)``, when the game saves a deal as
-    several entries that count together (an edited Kvanta round)."""
+def history_group(s: store.Store, table: store.Table, entry_id: int, action: str) -> list[int]:
+    """The entries an undo or redo of ``entry_id`` in the history takes with it, in the
+    order they go (the game module's ``history_group``, for a game that saves a deal as
+    several entries counting together: an edited Kvanta round); [] for most."""
     if table.game in catalog.GAMES:
-        follow = getattr(game_module(table.game), "follow_history", None)
-        if follow is not None:
-            follow(s, table, entry_id, action)
+        group = getattr(game_module(table.game), "history_group", None)
+        if group is not None:
+            return group(s, table, entry_id, action)
+    return []
 
 
 def add_history_lines(table: store.Table, history: list, details: dict) -> None:

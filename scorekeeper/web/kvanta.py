@@ -39,14 +39,14 @@ from ..summary import TableSummary, summarize
 from . import kvanta_edit, screens
 from .kvanta_edit import SID, STEP_KINDS, STEP_TAPS, rename_in_draft, stored
 from .kvanta_edit import edit_context as edit_context
-from .kvanta_edit import follow_history as follow_history
+from .kvanta_edit import history_group as history_group
 from .kvanta_edit import reopens as reopens
 from .kvanta_edit import replaces as replaces
 from .kvanta_edit import step_sid as _sid
 from .kvanta_view import EARLIER_ROLLS, history_lines, view
 
 __all__ = [
-    "EARLIER_ROLLS", "SCREEN", "bp", "follow_history", "history_lines", "panel_context",
+    "EARLIER_ROLLS", "SCREEN", "bp", "history_group", "history_lines", "panel_context",
     "rename_in_draft",
 ]  # fmt: skip
 

@@ -9,7 +9,7 @@ Edit is offered on that entry. Saved again from an Edit, the round's first entry
 the log and the others are closed with it (``also``); Save's submission id starts with
 ``kvc-``, which marks that entry as the one Edit reopens, and its stored outcome names
 the others. Undoing or redoing any entry of an edited round in the history undoes or
-redoes all of them (``follow_history``), so undoing the edit brings the old round back
+redoes all of them (``history_group``), so undoing the edit brings the old round back
 whole. In an Edit, a step settled earlier is changed by going back to it
 (``back_to``): the taps after it wait aside and come back once it is settled again.
 """
@@ -153,24 +153,16 @@ def _edit_group(s: store.Store, table: store.Table, entry: store.Entry) -> list[
     return []
 
 
-def follow_history(s: store.Store, table: store.Table, entry_id: int, action: str) -> None:
-    """After an undo or redo in the history: an edited round's entries follow the one
-    tapped, so the edit is undone (the old round counts again) or redone whole. The
-    first entry is undone last and redone first: it is the one that supersedes."""
+def history_group(s: store.Store, table: store.Table, entry_id: int, action: str) -> list[int]:
+    """An undo or redo in the history of an entry of an edited round takes the round's
+    other entries with it, so the edit is undone (the old round counts again) or redone
+    whole, in one transaction (the store's ``together``). The first entry is undone last
+    and redone first: it is the one that supersedes."""
     try:
         group = _edit_group(s, table, s.entry(table.id, entry_id))
     except store.NotFound:
-        return
-    if not group:
-        return
-    if action == "undo":
-        for other in [*group[1:], group[0]]:
-            if s.entry(table.id, other).live:
-                s.void_entry(table.id, other)
-    else:
-        for other in group:
-            if s.entry(table.id, other).state == "voided":
-                s.restore_entry(table.id, other)
+        return []
+    return [*group[1:], group[0]] if group and action == "undo" else group
 
 
 def back_to(s: store.Store, table: store.Table, log: store.TapLog, draft: str, tap_id: str):

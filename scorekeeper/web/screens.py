@@ -49,9 +49,9 @@ from .board import after_write, live_fragments, render_board, see_other, table_u
 from .db import get_store
 
 # what the game screens and the app read here (their modules, guards and panels)
-from .game_screens import after_history as after_history
 from .game_screens import draft_renamer as draft_renamer
 from .game_screens import game_module as game_module
+from .game_screens import history_group as history_group
 from .game_screens import only_tables_of as only_tables_of
 from .game_screens import panel as panel
 

@@ -475,14 +475,14 @@ def _entry_action(key: str, entry_id: int, action: str):
     s = get_store()
     submission_id = request.form.get("submission_id") or None
     try:
+        together = screens.history_group(s, table, entry_id, action)
         if action == "undo":
             based = screens.check_undo(s, table, entry_id, submission_id)
-            out = s.void_entry(table.id, entry_id, submission_id, based_on_version=based)
+            out = s.void_entry(table.id, entry_id, submission_id, based, together)
             message = _("Round %(n)d undone.", n=out["round"])
         else:
-            out = s.restore_entry(table.id, entry_id, submission_id)
+            out = s.restore_entry(table.id, entry_id, submission_id, together)
             message = _("Round %(n)d restored.", n=out["round"])
-        screens.after_history(s, table, entry_id, action)
     except store.NotFound:
         abort(404)
     except store.Conflict as exc:
