@@ -56,14 +56,13 @@ from flask import current_app
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, pass_context
 from markupsafe import Markup
 
-from . import i18n, rulecards
+from . import i18n, pegs_table, rulecards
 from .cards import CardError, parse_card
 from .games import catalog, vezimas
 from .messages import LANGUAGES, N_, Text
 from .resources import resource_dir
 from .store import Store, Table
 from .summary import TableSummary, summarize
-from .web import pegs_view
 
 try:
     import fcntl
@@ -953,8 +952,8 @@ def _pegs_move(entry, names: list[str], found) -> str:
     """A Pegs move in words (in the catalogue ``found``): who played which card, each
     peg from → to, and the pegs it bumped (a discard or a board set by hand as the
     table page says it)."""
-    if entry.kind != pegs_view.APPLY_KIND:
-        return pegs_view.move_text(entry, names)
+    if entry.kind != pegs_table.APPLY_KIND:
+        return say(pegs_table.move_text(entry, names), found)
 
     def _(msgid: str, **variables) -> str:
         return say(Text(msgid, **variables), found)

@@ -22,11 +22,10 @@ from fontTools.ttLib import TTFont
 from pypdf import PdfReader
 from weasyprint.formatting_structure import boxes
 
-from scorekeeper import i18n, printing, rulecards
+from scorekeeper import i18n, pegs_table, printing, rulecards
 from scorekeeper.cli import main
 from scorekeeper.games import catalog
 from scorekeeper.store import Store
-from scorekeeper.web import pegs_view
 
 SLUGS = tuple(catalog.GAMES)
 LANGUAGES = printing.LANGUAGES
@@ -484,7 +483,7 @@ def test_printing_leaves_the_app_screens_their_own_number_filters(app):
 
 def test_a_pegs_move_on_the_sheet_is_written_in_the_sheets_language():
     move = SimpleNamespace(
-        kind=pegs_view.APPLY_KIND,
+        kind=pegs_table.APPLY_KIND,
         request={"player": 0, "card": "7H", "steps": [{"seat": 0, "from": "S", "to": 8}]},
         result={"bumps": [{"seat": 1, "from": 8, "to": "S"}]},
     )
@@ -493,6 +492,20 @@ def test_a_pegs_move_on_the_sheet_is_written_in_the_sheets_language():
     assert english == "Ana: 7♥ · Ana's peg start → 8 · bumps Bojan's peg 8 → start"
     polish = printing._pegs_move(move, names, Accented("pl"))
     assert polish == "Ana: 7♥ · Ana'ś pęg śtąrt → 8 · bumpś Bojan'ś pęg 8 → śtąrt"
+
+
+def test_a_discard_and_a_board_set_by_hand_on_the_sheet_are_in_the_sheets_language():
+    # printed outside a request: no page language to fall back on, only the sheet's
+    def board_entry(request: dict):
+        return SimpleNamespace(kind=pegs_table.BOARD_KIND, request=request, result={})
+
+    names, slovak = ["Ana", "Bojan"], printing.catalogue("sk")
+    discard = board_entry({"discard": {"seat": 1, "card": "5H"}})
+    assert printing._pegs_move(discard, names, slovak) == "Bojan odhadzuje 5."
+    joker = board_entry({"discard": {"seat": 0, "card": "JK"}})
+    assert printing._pegs_move(joker, names, slovak) == "Ana odhadzuje Žolík."
+    by_hand = board_entry({})
+    assert printing._pegs_move(by_hand, names, slovak) == "Doska bola nastavená ručne."
 
 
 def test_the_same_sheet_in_two_languages_is_two_pdfs(ctx, monkeypatch):

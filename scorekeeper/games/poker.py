@@ -27,20 +27,23 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 from ..cards import ACE, JACK, KING, QUEEN, Card
+from ..messages import N_
 
-# weakest first, so a category's index is its strength
-CATEGORIES = (
-    "high_card",
-    "pair",
-    "two_pair",
-    "three_of_a_kind",
-    "straight",
-    "flush",
-    "full_house",
-    "four_of_a_kind",
-    "straight_flush",
-    "five_of_a_kind",
-)
+# each category's code and name (a msgid, for the caller to translate), weakest first,
+# so a category's index is its strength
+CATEGORY_NAMES = {
+    "high_card": N_("High card"),
+    "pair": N_("Pair"),
+    "two_pair": N_("Two pair"),
+    "three_of_a_kind": N_("Three of a kind"),
+    "straight": N_("Straight"),
+    "flush": N_("Flush"),
+    "full_house": N_("Full house"),
+    "four_of_a_kind": N_("Four of a kind"),
+    "straight_flush": N_("Straight flush"),
+    "five_of_a_kind": N_("Five of a kind"),
+}
+CATEGORIES = tuple(CATEGORY_NAMES)
 (HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH, FULL_HOUSE, FOUR_OF_A_KIND,
  STRAIGHT_FLUSH, FIVE_OF_A_KIND) = range(10)  # fmt: skip
 

@@ -26,7 +26,8 @@ from ..games.play.cowboy import CowboyDeal
 from ..i18n import gettext as _
 from ..summary import TableSummary, summarize
 from . import screens
-from .cowboy_view import symbols, view
+from .cowboy_view import symbols
+from .cowboy_view import view as view  # the screen's hook: ``screens.adopt`` finds it by name
 
 __all__ = ["SCREEN", "bp", "panel_context", "rename_in_draft", "symbols"]
 
@@ -221,21 +222,7 @@ def saved(context: dict, outcome: dict) -> str:
     return _("Deal of round %(n)d saved.", n=outcome.get("round") or context.get("round"))
 
 
-SCREEN = screens.TapScreen(
-    game="cowboy",
-    draft=DRAFT,
-    kind=KIND,
-    new_deal=new_deal,
-    view=view,
-    edit_context=edit_context,
-    rebuild=rebuild,
-    saved=saved,
-    upgrade=upgrade,
-    seed=seed,
-    after_tap=sync_marriages,
-    replaces=replaces,
-)
-screens.adopt(bp, SCREEN)
+SCREEN = screens.adopt(bp, draft=DRAFT, kind=KIND, after_tap=sync_marriages)
 
 
 def panel_context(table: store.Table, summary: TableSummary, access: str) -> dict:

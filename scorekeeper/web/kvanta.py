@@ -37,17 +37,11 @@ from ..games.play.kvanta import KvantaRound
 from ..i18n import gettext as _
 from ..summary import TableSummary, summarize
 from . import kvanta_edit, screens
-from .kvanta_edit import (
-    SID,
-    STEP_KINDS,
-    STEP_TAPS,
-    edit_context,
-    rename_in_draft,
-    reopens,
-    replaces,
-    stored,
-)
+from .kvanta_edit import SID, STEP_KINDS, STEP_TAPS, rename_in_draft, stored
+from .kvanta_edit import edit_context as edit_context
 from .kvanta_edit import history_group as history_group
+from .kvanta_edit import reopens as reopens
+from .kvanta_edit import replaces as replaces
 from .kvanta_edit import step_sid as _sid
 from .kvanta_view import EARLIER_ROLLS, history_lines, view
 
@@ -331,21 +325,10 @@ def after_tap(s: store.Store, table: store.Table, log: store.TapLog, action: str
     return wrote
 
 
-SCREEN = screens.TapScreen(
-    game="kvanta",
-    draft=DRAFT,
-    kind="kvanta-round",  # no entry has this kind: a round is several, see ``reopens``
-    new_deal=new_deal,
-    view=view,
-    edit_context=edit_context,
-    rebuild=rebuild,
-    saved=saved,
-    upgrade=upgrade,
-    after_tap=after_tap,
-    replaces=replaces,
-    reopens=reopens,
-)
-screens.adopt(bp, SCREEN)
+# Its hooks are the functions of their names here (edit_context, replaces and reopens
+# come from kvanta_edit). No entry has the kind "kvanta-round": a round is several, see
+# ``reopens``.
+SCREEN = screens.adopt(bp, draft=DRAFT, kind="kvanta-round")
 
 
 # ---------------------------------------------------------------- dice

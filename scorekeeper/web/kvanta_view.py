@@ -11,6 +11,7 @@ from .. import dice
 from ..cards import RANK_TEXT
 from ..errors import RuleError
 from ..games import kvanta as engine
+from ..games import poker
 from ..games.play.kvanta import MAX_BURN, SUM_SHOWINGS
 from ..i18n import gettext as _
 from . import kvanta_edit, screens
@@ -40,18 +41,7 @@ def _steps(phase: str) -> list[dict]:
 
 
 def category_labels() -> dict[str, str]:
-    return {
-        "five_of_a_kind": _("Five of a kind"),
-        "straight_flush": _("Straight flush"),
-        "four_of_a_kind": _("Four of a kind"),
-        "full_house": _("Full house"),
-        "flush": _("Flush"),
-        "straight": _("Straight"),
-        "three_of_a_kind": _("Three of a kind"),
-        "two_pair": _("Two pair"),
-        "pair": _("Pair"),
-        "high_card": _("High card"),
-    }
+    return {code: _(name) for code, name in poker.CATEGORY_NAMES.items()}
 
 
 # ---------------------------------------------------------------- rolls

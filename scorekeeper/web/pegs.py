@@ -20,9 +20,7 @@ from .. import store
 from ..games import pegs as engine
 from ..games.play.pegs import RANKS, first_turn
 from ..i18n import gettext as _
-from ..summary import TableSummary
-from . import pegs_view, screens
-from .pegs_table import (
+from ..pegs_table import (
     APPLY_KIND,
     BOARD_KIND,
     BOARD_KINDS,
@@ -31,8 +29,11 @@ from .pegs_table import (
     current_board,
     house_rules,
     player_of,
+    rank_of,
 )
-from .pegs_view import bump_note, rank_of
+from ..summary import TableSummary
+from . import pegs_view, screens
+from .pegs_view import bump_note
 
 bp = Blueprint("pegs", __name__, url_prefix="/t/<key>/pegs")
 # what the rest of the app and the tests read of the screen
@@ -170,24 +171,15 @@ def saved(context: dict, outcome: dict) -> str:
     return " ".join([_("Move changed.") if context.get("supersedes") else _("Move saved."), *parts])
 
 
-SCREEN = screens.TapScreen(
-    game="pegs",
+SCREEN = screens.adopt(
+    bp,
     draft=DRAFT,
     kind=APPLY_KIND,
-    new_deal=new_deal,
     view=pegs_view.panel,
-    edit_context=edit_context,
-    rebuild=rebuild,
-    saved=saved,
-    upgrade=upgrade,
     routes=("tap", "undo", "redo", "discard"),
     closes=("move", "discard", "place"),
     closing=lambda state: state.closing_entry(),
-    may_edit=may_edit,
-    may_undo=may_undo,
-    entries_changed=entries_changed,
 )
-screens.adopt(bp, SCREEN)
 
 
 def panel_context(table: store.Table, summary: TableSummary, access: str) -> dict:

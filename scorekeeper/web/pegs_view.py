@@ -18,9 +18,9 @@ from ..games import catalog
 from ..games import pegs as engine
 from ..games.play.pegs import HAND_SIZE, RANKS
 from ..i18n import gettext as _
+from ..pegs_table import APPLY_KIND, house_rules, move_text, rank_of
 from . import pegs_board as drawing
 from .pegs_board import COLOURS, layout, spot
-from .pegs_table import APPLY_KIND, BOARD_KIND, house_rules, player_of
 from .screens import FORM_SLOT
 
 PANEL = "games/pegs/_panel.html"
@@ -28,10 +28,6 @@ PANEL = "games/pegs/_panel.html"
 
 def rank_label(rank: str | None) -> str:
     return _("Joker") if rank == "JK" else (rank or "")
-
-
-def rank_of(code: str) -> str:
-    return "JK" if code == "JK" else code[:-1]
 
 
 def bump_note(bump: dict, names: list[str]) -> str:
@@ -43,32 +39,6 @@ def bump_note(bump: dict, names: list[str]) -> str:
         name=who,
         pos=bump["from"],
         spot=bump["to"],
-    )
-
-
-def move_text(entry, names: list[str]) -> str:
-    req = entry.request
-    if entry.kind == BOARD_KIND:
-        seat = player_of(entry)
-        if seat is None or not 0 <= seat < len(names):
-            return _("The board was set by hand.")
-        card = req["discard"].get("card")
-        if card:
-            return _(
-                "%(name)s discarded %(card)s.", name=names[seat], card=rank_label(rank_of(card))
-            )
-        return _("%(name)s discarded a card.", name=names[seat])
-    player = req.get("player", 0)
-    who = names[player] if 0 <= player < len(names) else str(player + 1)
-    steps = ", ".join(
-        f"{names[st['seat']] if st['seat'] != player else ''} {st['from']}→{st['to']}".strip()
-        for st in req.get("steps", [])
-    )
-    return _(
-        "%(name)s played %(card)s: %(steps)s.",
-        name=who,
-        card=rank_label(rank_of(req.get("card", "JK"))),
-        steps=steps,
     )
 
 
@@ -167,7 +137,7 @@ def panel(v) -> dict:
         screen["last"] = {
             "id": last.id,
             "kind": last.kind,
-            "text": move_text(last, names),
+            "text": str(move_text(last, names)),
             "notes": [bump_note(b, names) for b in last_bumps],
         }
     screen["hand"] = hand_context(v, turn)

@@ -9,7 +9,7 @@ templates in ``templates/games/<slug>/``. If the module defines
 poll refreshes ``games/<slug>/_live.html`` (out-of-band swaps) when it exists.
 
 A game whose deal is a log of taps (its play state in ``scorekeeper.games.play``)
-declares a :class:`TapScreen` and calls :func:`adopt` on its blueprint: its screen
+declares its :class:`TapScreen` by :func:`adopt` on its blueprint: its screen
 then has ONE tap route (``POST /t/<key>/<game>/tap``: the tap's id, made on the phone,
 its action and arguments, the draft version and round the phone showed), one undo and
 one redo route (naming the tap they mean), one save route (the closing request scored
@@ -27,10 +27,11 @@ from __future__ import annotations
 import functools
 import json
 import re
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from flask import Blueprint, abort, current_app, g, render_template, request
@@ -325,9 +326,20 @@ class TapScreen:
 _SCREENS: dict[str, TapScreen] = {}
 
 
-def adopt(bp: Blueprint, screen: TapScreen) -> None:
-    """Give a game's blueprint the mechanism's routes (one view function each for all
-    games): ``tap``, ``undo``, ``redo``, ``save``, ``discard`` and ``edit/<entry id>``."""
+def adopt(bp: Blueprint, **declared) -> TapScreen:
+    """Declare a game's screen and give its blueprint the mechanism's routes (one view
+    function each for all games): ``tap``, ``undo``, ``redo``, ``save``, ``discard`` and
+    ``edit/<entry id>``. The screen's game is the blueprint's name, and each of its hooks
+    (``new_deal``, ``view`` … ``entries_changed``) is the function of that name in the
+    blueprint's module, defined before this call, unless ``declared`` gives another;
+    ``declared`` gives the rest (``draft``, ``kind``, ``routes``, ``closes``)."""
+    module = vars(sys.modules[bp.import_name])
+    hooks = {
+        f.name: module[f.name]
+        for f in fields(TapScreen)
+        if f.name not in declared and callable(module.get(f.name))
+    }
+    screen = TapScreen(**{**hooks, "game": bp.name, **declared})
     _SCREENS[screen.game] = screen
     views = {
         "tap": tap_route,
@@ -339,6 +351,7 @@ def adopt(bp: Blueprint, screen: TapScreen) -> None:
     for name in screen.routes:
         bp.add_url_rule(f"/{name}", name, views[name], methods=["POST"])
     bp.add_url_rule("/edit/<rowid:entry_id>", "edit", edit_route, methods=["POST"])
+    return screen
 
 
 def reopen_endpoint(kind: str, entry: store.Entry | None = None) -> str | None:

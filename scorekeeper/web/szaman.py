@@ -450,18 +450,7 @@ def saved(context: dict, outcome: dict) -> str:
     return _("Deal %(n)d saved.", n=context.get("deal_no", 1))
 
 
-SCREEN = screens.TapScreen(
-    game="szaman",
-    draft=DRAFT,
-    kind=KIND,
-    new_deal=new_deal,
-    view=view,
-    edit_context=edit_context,
-    rebuild=rebuild,
-    saved=saved,
-    upgrade=upgrade,
-)
-screens.adopt(bp, SCREEN)
+SCREEN = screens.adopt(bp, draft=DRAFT, kind=KIND)
 
 
 def panel_context(table: store.Table, summary: TableSummary, access: str) -> dict:

@@ -478,19 +478,7 @@ def view(v: screens.View) -> dict:
     return screen
 
 
-SCREEN = screens.TapScreen(
-    game="vezimas",
-    draft=DRAFT,
-    kind=DEAL_KIND,
-    new_deal=new_deal,
-    view=view,
-    edit_context=edit_context,
-    rebuild=rebuild,
-    saved=saved,
-    upgrade=upgrade,
-    seed=seed,
-)
-screens.adopt(bp, SCREEN)
+SCREEN = screens.adopt(bp, draft=DRAFT, kind=DEAL_KIND)
 
 
 def panel_context(table: store.Table, summary: TableSummary, access: str) -> dict:

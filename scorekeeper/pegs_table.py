@@ -4,10 +4,11 @@ follows: ``first_turn``)."""
 
 from __future__ import annotations
 
-from .. import store
-from ..errors import RuleError
-from ..games import catalog
-from ..games import pegs as engine
+from . import store
+from .errors import RuleError
+from .games import catalog
+from .games import pegs as engine
+from .messages import Text
 
 APPLY_KIND = "pegs-apply"
 BOARD_KIND = "pegs-board"  # a correction (or a discard): the whole new state, no points
@@ -45,3 +46,39 @@ def player_of(entry: store.Entry) -> int | None:
         return entry.request.get("player")
     discard = entry.request.get("discard")
     return discard.get("seat") if isinstance(discard, dict) else None
+
+
+def rank_of(code: str) -> str:
+    """A card's rank (``5H`` → ``5``): suits never matter in this game."""
+    return "JK" if code == "JK" else code[:-1]
+
+
+def _rank_name(rank: str) -> Text | str:
+    return Text("Joker") if rank == "JK" else rank
+
+
+def move_text(entry: store.Entry, names: list[str]) -> Text:
+    """A move or a discard in words, translated where it is shown (the page, the sheet)."""
+    req = entry.request
+    if entry.kind == BOARD_KIND:
+        seat = player_of(entry)
+        if seat is None or not 0 <= seat < len(names):
+            return Text("The board was set by hand.")
+        card = req["discard"].get("card")
+        if card:
+            return Text(
+                "%(name)s discarded %(card)s.", name=names[seat], card=_rank_name(rank_of(card))
+            )
+        return Text("%(name)s discarded a card.", name=names[seat])
+    player = req.get("player", 0)
+    who = names[player] if 0 <= player < len(names) else str(player + 1)
+    steps = ", ".join(
+        f"{names[st['seat']] if st['seat'] != player else ''} {st['from']}→{st['to']}".strip()
+        for st in req.get("steps", [])
+    )
+    return Text(
+        "%(name)s played %(card)s: %(steps)s.",
+        name=who,
+        card=_rank_name(rank_of(req.get("card", "JK"))),
+        steps=steps,
+    )
