@@ -73,7 +73,7 @@ def entry(kind: str, request: dict, result: dict, points=None, round_no=1, eid=1
     return Entry(eid, round_no, kind, request, result, "", None, None, "live", points or {})
 
 
-def test_each_kind_says_why_from_its_stored_result():
+def test_each_kind_says_why_from_its_stored_result(app):
     """Szaman's tricks and penalties, Kvanta's call and prize, the Pegs move: read
     from what the engine answered when the entry was saved."""
     szaman = json.loads((EXAMPLES / "szaman-deal.json").read_text())[0]
@@ -94,8 +94,11 @@ def test_each_kind_says_why_from_its_stored_result():
     poker = json.loads((EXAMPLES / "kvanta-poker.json").read_text())[0]
     lines = breakdown.breakdown(entry("kvanta-poker", poker["request"], poker["response"]), [])
     assert lines[0] == "Prize card 3♣"
-    assert "Milica: five of a kind 10♥ 10♥ 10♦ 10♣ 10♣" in lines
+    assert "Milica: Five of a kind 10♥ 10♥ 10♦ 10♣ 10♣" in lines
     assert lines[-1] == "Milica wins the prize: +3"
+    with app.test_request_context("/?lang=pl"):  # the category in the reader's language
+        polish = breakdown.breakdown(entry("kvanta-poker", poker["request"], poker["response"]), [])
+    assert "Milica: Piątka 10♥ 10♥ 10♦ 10♣ 10♣" in polish
 
     pegs = json.loads((EXAMPLES / "pegs-apply.json").read_text())[0]
     seats = ["Ana", "Bojan", "Ceca", "Dule"]

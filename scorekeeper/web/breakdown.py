@@ -16,6 +16,7 @@ from ..cards import parse_card
 from ..chart import totals_chart
 from ..games import catalog
 from ..games.cowboy import item_label
+from ..games.poker import CATEGORY_NAMES
 from ..i18n import gettext as _
 from ..i18n import ngettext
 
@@ -162,7 +163,8 @@ def _kvanta_poker(request: dict, result: dict, seat_names: list[str]) -> list[st
     lines = [_("Prize card %(card)s", card=card(request.get("prize_card")))]
     for name, hand in _dict(result.get("hands")).items():
         hand = _dict(hand)
-        category = str(hand.get("category", "")).replace("_", " ")
+        code = hand.get("category")
+        category = _(CATEGORY_NAMES[code]) if code in CATEGORY_NAMES else ""
         lines.append(f"{name}: {category} {cards(hand.get('best'))}".rstrip())
     if result.get("winner"):
         lines.append(
