@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 from typing import TypedDict, Unpack
 
 from ..messages import Text
-from .base import writes_as
+from .base import ENTRY_READS, ROLL_READS, writes_as
 from .errors import Conflict, NotFound, StoreError
 from .records import (
     _LAST_EVENT,
@@ -42,6 +42,11 @@ def _entry(row: tuple, points: dict[int, int]) -> Entry:
         state=row[8] if row[8] in ("voided", "superseded") else "live",
         points=points,
     )
+
+
+def _points_json(text: str | None) -> dict[int, int]:
+    """An entry's points as ``json_group_object`` gives them (player ids as keys)."""
+    return {int(pid): pts for pid, pts in json.loads(text).items()} if text else {}
 
 
 class _EntryChecks(TypedDict, total=False):
@@ -140,7 +145,7 @@ class Entries:
                 )
             outcome.update(entry_id=entry_id, round=round_number)
 
-        return self.once(table_id, submission_id, "add_entry", body)
+        return self.once(table_id, submission_id, "add_entry", body, touches=ENTRY_READS)
 
     @writes_as("add_entry")
     def edit_entry(
@@ -235,7 +240,7 @@ class Entries:
                 self._reopen_undone(table_id, entry_id, row["round"])
             outcome.update(entry_id=entry_id, action="voided", round=row["round"])
 
-        return self.once(table_id, submission_id, "void_entry", body)
+        return self.once(table_id, submission_id, "void_entry", body, touches=ENTRY_READS)
 
     def restore_entry(self, table_id: int, entry_id: int, submission_id: str | None = None) -> dict:
         """Redo: a voided entry counts again (and replaces again what it had replaced)."""
@@ -264,7 +269,7 @@ class Entries:
                 self._event(old, "superseded", by_entry=entry_id)
             outcome.update(entry_id=entry_id, action="restored", round=row["round"])
 
-        return self.once(table_id, submission_id, "restore_entry", body)
+        return self.once(table_id, submission_id, "restore_entry", body, touches=ENTRY_READS)
 
     def entries(self, table_id: int, live_only: bool = False) -> list[Entry]:
         source = "live_entries" if live_only else "entries"
@@ -282,16 +287,22 @@ class Entries:
     def _entries_by(self, table_id: int, where: str, params: list, order: str, limit: int):
         """Entries of a table that match ``where`` (SQL over ``e``; ``last_event``
         is the entry's latest event), at most ``limit`` in ``order``."""
-        rows = self.db.execute(
-            f"""SELECT * FROM (
-                    SELECT e.id, e.round, e.kind, e.request, e.result, e.created,
-                           e.submission_id, e.supersedes, {_LAST_EVENT} AS last_event
-                    FROM entries e WHERE e.table_id = ?) e
-                WHERE {where} ORDER BY {order} LIMIT ?""",
-            [table_id, *params, limit],
-        ).fetchall()
-        points = self._points_of([r[0] for r in rows])
-        return [_entry(r, points.get(r[0], {})) for r in rows]
+
+        def read() -> tuple[Entry, ...]:
+            # each entry's points come along (one statement, not two)
+            rows = self.db.execute(
+                f"""SELECT *, (SELECT json_group_object(ep.player_id, ep.points)
+                               FROM entry_points ep WHERE ep.entry_id = e.id) FROM (
+                        SELECT e.id, e.round, e.kind, e.request, e.result, e.created,
+                               e.submission_id, e.supersedes, {_LAST_EVENT} AS last_event
+                        FROM entries e WHERE e.table_id = ?) e
+                    WHERE {where} ORDER BY {order} LIMIT ?""",
+                [table_id, *params, limit],
+            ).fetchall()
+            return tuple(_entry(r, _points_json(r[9])) for r in rows)
+
+        key = ("entries", where, tuple(params), order, limit)
+        return list(self._memoized(table_id, key, read))
 
     def tally(self, table_id: int, not_deals: Iterable[str] = ()) -> Tally:
         """The table's totals, deals and counts (``Tally``), over its whole history.
@@ -303,6 +314,10 @@ class Entries:
         not_deals = frozenset(not_deals)
         key = (table_id, not_deals)
         tallies = self.__dict__.setdefault("_tallies", OrderedDict())
+        seen, tally = self._seen_version(table_id), tallies.get(key)
+        if seen is not None and tally is not None and (tally.version, tally.scorer_key) == seen:
+            tallies.move_to_end(key)  # counted at the version this request read
+            return tally
         began = not self.db.conn.in_transaction
         if began:
             self.db.conn.execute("BEGIN")
@@ -313,7 +328,7 @@ class Entries:
             if row is None:
                 tallies.pop(key, None)
                 raise NotFound(Text("There is no such table."))
-            tally = tallies.get(key)
+            self._saw_version(table_id, row[1], row[0])
             if tally is None or tally.scorer_key != row[0]:
                 tally = self._new_tally(table_id, not_deals, row[0])
             elif tally.version != row[1]:
@@ -374,8 +389,8 @@ class Entries:
     def _update_tally(self, tally: Tally, table_id: int, not_deals: frozenset[str]) -> None:
         # (``+e.table_id``, NOT INDEXED: read the rows after the last ids counted, by
         # row id, not every row of the table or every event by an index)
-        for (pid,) in self.db.execute("SELECT id FROM players WHERE table_id = ?", [table_id]):
-            tally.totals.setdefault(pid, 0)
+        for player in self.players(table_id):  # a table's players are those it began with
+            tally.totals.setdefault(player.id, 0)
         dealt: dict[int, int] = {}  # round → live entries of a deal kind added to it
 
         def count(round_number: int, kind: str, state: str, points: dict, sign: int) -> None:
@@ -385,35 +400,39 @@ class Entries:
 
         # events on entries counted before: each such entry leaves its old state
         # (as of the last event counted) for its state now
-        changed = self.db.execute(
-            """SELECT DISTINCT ev.entry_id, e.round, e.kind FROM entry_events ev NOT INDEXED
-               JOIN entries e ON e.id = ev.entry_id
-               WHERE ev.id > ? AND +e.table_id = ? AND +e.id <= ?""",
-            [tally.event_id, table_id, tally.entry_id],
+        # (the events since, of every entry: the last one's id is counted up to, below)
+        events = self.db.execute(
+            """SELECT ev.id, ev.entry_id, e.round, e.kind, +e.id <= ? FROM entry_events ev
+               NOT INDEXED JOIN entries e ON e.id = ev.entry_id
+               WHERE ev.id > ? AND +e.table_id = ?""",
+            [tally.entry_id, tally.event_id, table_id],
         ).fetchall()
+        changed = list(dict.fromkeys(r[1:4] for r in events if r[4]))
         if changed:
             points = self._points_of([r[0] for r in changed])
             for entry_id, round_number, kind in changed:
-                old = self.db.execute(
-                    """SELECT event FROM entry_events WHERE entry_id = ? AND id <= ?
-                       ORDER BY id DESC LIMIT 1""",
-                    [entry_id, tally.event_id],
+                old, new = self.db.execute(
+                    """SELECT (SELECT event FROM entry_events WHERE entry_id = ? AND id <= ?
+                               ORDER BY id DESC LIMIT 1),
+                              (SELECT event FROM entry_events WHERE entry_id = ?
+                               ORDER BY id DESC LIMIT 1)""",
+                    [entry_id, tally.event_id, entry_id],
                 ).fetchone()
-                before = _state(old[0] if old else None)
-                after = _state(self._last_event(entry_id))
+                before, after = _state(old), _state(new)
                 if before != after:
                     got = points.get(entry_id, {})
                     count(round_number, kind, before, got, -1)
                     count(round_number, kind, after, got, 1)
         added = self.db.execute(
-            f"""SELECT e.id, e.round, e.kind, {_LAST_EVENT} FROM entries e
-                WHERE +e.table_id = ? AND e.id > ? ORDER BY e.id""",
+            f"""SELECT e.id, e.round, e.kind, {_LAST_EVENT},
+                       (SELECT json_group_object(ep.player_id, ep.points)
+                        FROM entry_points ep WHERE ep.entry_id = e.id)
+                FROM entries e WHERE +e.table_id = ? AND e.id > ? ORDER BY e.id""",
             [table_id, tally.entry_id],
         ).fetchall()
         if added:
-            points = self._points_of([r[0] for r in added])
-            for entry_id, round_number, kind, event in added:
-                count(round_number, kind, _state(event), points.get(entry_id, {}), 1)
+            for _entry_id, round_number, kind, event, points_json in added:
+                count(round_number, kind, _state(event), _points_json(points_json), 1)
                 tally.kinds.add(kind)
             tally.entry_id = added[-1][0]
         # a round counts as dealt while it has a live deal entry: what it has now
@@ -428,12 +447,7 @@ class Entries:
                 [table_id, round_number, *not_deals],
             ).fetchone()
             tally.deals += (now_live > 0) - (now_live - change > 0)
-        last_event = self.db.execute(
-            """SELECT COALESCE(MAX(ev.id), 0) FROM entry_events ev
-               JOIN entries e ON e.id = ev.entry_id WHERE ev.id > ? AND +e.table_id = ?""",
-            [tally.event_id, table_id],
-        ).fetchone()[0]
-        tally.event_id = max(tally.event_id, last_event)
+        tally.event_id = max([tally.event_id, *(r[0] for r in events)])
 
     def entry(self, table_id: int, entry_id: int) -> Entry:
         found = self._entries_by(table_id, "e.id = ?", [entry_id], "e.id", 1)
@@ -462,16 +476,22 @@ class Entries:
                     "SELECT DISTINCT kind FROM entries WHERE table_id = ?", [table_id]
                 )
             ]
+        kinds = sorted(kinds)
         latest_ids = []
-        for kind in sorted(kinds):
-            # newest first along the table's index: stops at the first live one
-            row = self.db.execute(
-                f"""SELECT e.id FROM entries e WHERE e.table_id = ? AND e.kind = ? AND {_LIVE}
-                    ORDER BY e.round DESC, e.id DESC LIMIT 1""",
-                [table_id, kind],
-            ).fetchone()
-            if row is not None and row[0] not in seen:
-                latest_ids.append(row[0])
+        if kinds:
+            # for each kind, newest first along the table's index: stops at the first
+            # live one; every kind in one statement
+            one_kind = f"""SELECT * FROM (SELECT e.id FROM entries e
+                WHERE e.table_id = ? AND e.kind = ? AND {_LIVE}
+                ORDER BY e.round DESC, e.id DESC LIMIT 1)"""
+            sql = " UNION ALL ".join([one_kind] * len(kinds))
+            params = [value for kind in kinds for value in (table_id, kind)]
+            found = self._memoized(
+                table_id,
+                ("latest", tuple(kinds)),
+                lambda: tuple(r[0] for r in self.db.execute(sql, params).fetchall()),
+            )
+            latest_ids = [entry_id for entry_id in found if entry_id not in seen]
         older = []
         if latest_ids:
             marks = ", ".join("?" * len(latest_ids))
@@ -521,9 +541,13 @@ class Entries:
 
     def entry_count(self, table_id: int) -> int:
         """Every entry of the table, undone and edited ones included (what the cap counts)."""
-        return self.db.execute(
-            "SELECT COUNT(*) FROM entries WHERE table_id = ?", [table_id]
-        ).fetchone()[0]
+        return self._memoized(
+            table_id,
+            ("entry_count",),
+            lambda: self.db.execute(
+                "SELECT COUNT(*) FROM entries WHERE table_id = ?", [table_id]
+            ).fetchone()[0],
+        )
 
     def _points_of(self, entry_ids: list[int]) -> dict[int, dict[int, int]]:
         out: dict[int, dict[int, int]] = {}
@@ -550,10 +574,13 @@ class Entries:
         return {pid: total for pid, total in rows}
 
     def next_round(self, table_id: int) -> int:
-        row = self.db.execute(
-            "SELECT MAX(round) FROM live_entries WHERE table_id = ?", [table_id]
-        ).fetchone()
-        return (row[0] or 0) + 1
+        def read() -> int:
+            row = self.db.execute(
+                "SELECT MAX(round) FROM live_entries WHERE table_id = ?", [table_id]
+            ).fetchone()
+            return (row[0] or 0) + 1
+
+        return self._memoized(table_id, ("next_round",), read)
 
     def events(self, table_id: int) -> list[dict]:
         """The audit trail of a table, oldest first."""
@@ -687,7 +714,7 @@ class Entries:
             )
             outcome.update(roll_id=roll_id, dice=dice, result=result, physical=physical)
 
-        return self.once(table_id, submission_id, "add_roll", body)
+        return self.once(table_id, submission_id, "add_roll", body, touches=ROLL_READS)
 
     def rolls(
         self,
@@ -698,21 +725,37 @@ class Entries:
     ) -> list[dict]:
         """The table's rolls, oldest first: those with an id above ``after`` and (when
         given) at most ``up_to``; ``latest``: only the last so many of them."""
-        where, params = "table_id = ? AND id > ?", [table_id, after]
-        if up_to is not None:
-            where += " AND id <= ?"
-            params.append(up_to)
-        if latest is None:
-            rows = self._all(f"SELECT * FROM rolls WHERE {where} ORDER BY id", params)
+        if up_to is not None and up_to <= after:
+            return []
+        # every roll of the table, when this request read them already
+        every = (self._memo_current() or {}).get(table_id, {}).get(("rolls", 0, None, None))
+        if every is not None and self._seen_version(table_id) is not None:
+            kept = [r for r in every if r["id"] > after and (up_to is None or r["id"] <= up_to)]
+            kept = kept if latest is None else kept[len(kept) - latest :] if latest else []
         else:
-            rows = self._all(
-                f"SELECT * FROM rolls WHERE {where} ORDER BY id DESC LIMIT ?", [*params, latest]
-            )[::-1]
+            kept = self._memoized(
+                table_id,
+                ("rolls", after, up_to, latest),
+                lambda: self._read_rolls(table_id, after, up_to, latest),
+            )
+        rows = [dict(r) for r in kept]
         for row in rows:
             row["dice"] = json.loads(row["dice"])
             row["result"] = json.loads(row["result"])
             row["physical"] = bool(row["physical"])
         return rows
+
+    def _read_rolls(
+        self, table_id: int, after: int, up_to: int | None, latest: int | None
+    ) -> tuple[dict, ...]:
+        where, params = "table_id = ? AND id > ?", [table_id, after]
+        if up_to is not None:
+            where += " AND id <= ?"
+            params.append(up_to)
+        if latest is None:
+            return tuple(self._all(f"SELECT * FROM rolls WHERE {where} ORDER BY id", params))
+        sql = f"SELECT * FROM rolls WHERE {where} ORDER BY id DESC LIMIT ?"
+        return tuple(self._all(sql, [*params, latest])[::-1])
 
     def roll_count(self, table_id: int, up_to: int | None = None) -> int:
         sql, params = "SELECT COUNT(*) FROM rolls WHERE table_id = ?", [table_id]
@@ -722,5 +765,8 @@ class Entries:
         return self.db.execute(sql, params).fetchone()[0]
 
     def last_roll_id(self, table_id: int) -> int:
-        row = self.db.execute("SELECT MAX(id) FROM rolls WHERE table_id = ?", [table_id]).fetchone()
-        return row[0] or 0
+        def read() -> int:
+            sql = "SELECT MAX(id) FROM rolls WHERE table_id = ?"
+            return self.db.execute(sql, [table_id]).fetchone()[0] or 0
+
+        return self._memoized(table_id, ("last_roll_id",), read)

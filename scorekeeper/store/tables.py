@@ -76,10 +76,16 @@ class Tables:
         return self.once(None, submission_id, "create_table", body, scope=rematch_of)
 
     def table(self, table_id: int) -> Table:
+        kept = self._kept(table_id, ("table",))
+        if kept is not None:  # read (or written) in this request, at the version it last saw
+            return kept
         row = self._one("SELECT * FROM tables WHERE id = ?", [table_id])
         if row is None:
             raise NotFound(Text("There is no such table."))
-        return Table.from_row(row)
+        table = Table.from_row(row)
+        self._saw_version(table_id, table.version, table.scorer_key)
+        self._keep(table_id, ("table",), table)
+        return table
 
     def table_by_key(self, key: str) -> tuple[Table, str]:
         """Find a table by either of its links; returns (table, 'score' | 'watch')."""
@@ -97,13 +103,17 @@ class Tables:
         if row is not None:
             *values, is_scorer_key = row
             access = "score" if is_scorer_key else "watch"
-            return Table.from_row(dict(zip(TABLE_FIELDS, values, strict=True))), access
+            table = Table.from_row(dict(zip(TABLE_FIELDS, values, strict=True)))
+            self._saw_version(table.id, table.version, table.scorer_key)
+            self._keep(table.id, ("table",), table)
+            return table, access
         raise NotFound(Text("There is no table behind this link; check that it was copied whole."))
 
     def version(self, table_id: int) -> int:
         row = self.db.execute("SELECT version FROM tables WHERE id = ?", [table_id]).fetchone()
         if row is None:
             raise NotFound(Text("There is no such table."))
+        self._saw_version(table_id, row[0])
         return row[0]
 
     def version_by_key(self, key: str) -> int | None:
@@ -154,10 +164,13 @@ class Tables:
         return self.once(table_id, submission_id, "set_language", body)
 
     def players(self, table_id: int) -> list[Player]:
-        rows = self.db.execute(
-            "SELECT id, seat, name FROM players WHERE table_id = ? ORDER BY seat", [table_id]
-        ).fetchall()
-        return [Player(*row) for row in rows]
+        def read() -> tuple[Player, ...]:
+            rows = self.db.execute(
+                "SELECT id, seat, name FROM players WHERE table_id = ? ORDER BY seat", [table_id]
+            ).fetchall()
+            return tuple(Player(*row) for row in rows)
+
+        return list(self._memoized(table_id, ("players",), read))
 
     def rename_player(
         self,
