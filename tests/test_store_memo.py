@@ -210,3 +210,45 @@ def _rename(data: dict, old: str, new: str) -> dict:
     context = data["context"]
     context["players"] = [new if name == old else name for name in context["players"]]
     return data
+
+
+def test_a_deal_begun_after_another_workers_entry_is_begun_from_the_table_as_it_is(
+    app, client, new_table
+):
+    """The page made the new deal's context at one version; another worker saved a
+    round meanwhile: the deal's first tap begins it from the table as it is then (its
+    round moved on), and a tap sent for the round the page showed is refused."""
+    url, _page = new_table("szaman", ("Ola", "Piotr", "Zosia", "Adam"))
+    url = url.rstrip("/")
+    key = url.rsplit("/", 1)[-1]
+    app.config["WTF_CSRF_ENABLED"] = False
+    assert client.get(url).status_code == 200  # the page: the deal not begun, round 1
+    other = Store.open(app.config["DATABASE"])
+    try:
+        table, _access = other.table_by_key(key)
+        ids = {p.name: p.id for p in other.players(table.id)}
+        pad(other, table.id, ids, {"Ola": 3})
+    finally:
+        other.close()
+
+    def lead(tap_id, round_number):
+        return client.post(
+            f"{url}/szaman/tap",
+            data={
+                "tap_id": tap_id,
+                "tap": json.dumps({"action": "lead", "seat": 0}),
+                "v": "0",
+                "round": str(round_number),
+            },
+            headers={"HX-Request": "true"},
+        )
+
+    assert lead("t1", 1).status_code == 409
+    assert lead("t2", 2).status_code == 200
+    check = Store.open(app.config["DATABASE"])
+    try:
+        data, _version = check.draft(table.id, "szaman-deal")
+    finally:
+        check.close()
+    assert data["context"]["round"] == 2
+    assert [t["id"] for t in data["taps"]] == ["t2"]

@@ -138,6 +138,12 @@ class StoreBase:
         seen = self._memo_seen.get(table_id)
         return (seen[0], seen[1]) if seen is not None and seen[2] else None
 
+    def known_version(self, table_id: int) -> int | None:
+        """The table's version that what this request read of it stands at (read under
+        the write lock, inside a write), or None when nothing is known of it."""
+        seen = self._seen_version(table_id)
+        return None if seen is None else seen[0]
+
     def _kept(self, table_id: int, key: tuple) -> Any:
         """What this request kept under ``key`` while it stands, else None."""
         if self._seen_version(table_id) is None:

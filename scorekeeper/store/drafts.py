@@ -28,6 +28,9 @@ class Drafts:
                 [table_id, name],
             ).fetchone()
 
+        log = self._kept(table_id, ("tap_log", name))  # the same row, read with the version
+        if log is not None:
+            return (json.loads(log[0]), log[1]) if log[0] else (None, 0)
         row = self._memoized(table_id, ("draft", name), read)
         return (json.loads(row[0]), row[1]) if row else (None, 0)
 

@@ -95,17 +95,21 @@ class Tables:
             )
         # one query for either link (each column has its own index); every request
         # with a table link starts here
+        # with its players, which most requests read next (kept for the request)
         row = self.db.conn.execute(
-            f"SELECT {', '.join(TABLE_FIELDS)}, scorer_key = ? FROM tables "
-            "WHERE scorer_key = ? OR watch_key = ?",
+            f"SELECT {', '.join(TABLE_FIELDS)}, scorer_key = ?, "
+            "(SELECT json_group_array(json_array(p.id, p.seat, p.name)) FROM "
+            " (SELECT id, seat, name FROM players WHERE table_id = tables.id ORDER BY seat) p) "
+            "FROM tables WHERE scorer_key = ? OR watch_key = ?",
             [key, key, key],
         ).fetchone()
         if row is not None:
-            *values, is_scorer_key = row
+            *values, is_scorer_key, players = row
             access = "score" if is_scorer_key else "watch"
             table = Table.from_row(dict(zip(TABLE_FIELDS, values, strict=True)))
             self._saw_version(table.id, table.version, table.scorer_key)
             self._keep(table.id, ("table",), table)
+            self._keep(table.id, ("players",), tuple(Player(*p) for p in json.loads(players)))
             return table, access
         raise NotFound(Text("There is no table behind this link; check that it was copied whole."))
 
