@@ -24,7 +24,7 @@ _RETURNING = sqlite3.sqlite_version_info >= (3, 35)
 
 # The groups of a request's kept reads (the first part of their keys) that a write may
 # change: a table version and a submission change with every write
-ALWAYS_TOUCHED = frozenset({"tap_log", "submission"})
+ALWAYS_TOUCHED = frozenset({"tap_log"})
 DRAFT_READS = frozenset({"draft"})
 ENTRY_READS = frozenset({"entries", "latest", "next_round", "entry_count", "draft"})
 ROLL_READS = frozenset({"rolls", "last_roll_id"})
@@ -284,6 +284,8 @@ class StoreBase:
                 self._memo_stash = None
                 raise
         self._memo_written(tid, new_version, touches, stamp if new_version else None)
+        if submission_id and tid is not None:  # this write's own: as a retry would find it
+            self._keep(tid, ("submission", submission_id), (json.dumps(outcome), action, scope))
 
     def _memo_written(
         self, table_id: int | None, version: int | None, touches, stamp: str | None = None

@@ -318,6 +318,22 @@ class Entries:
         if seen is not None and tally is not None and (tally.version, tally.scorer_key) == seen:
             tallies.move_to_end(key)  # counted at the version this request read
             return tally
+        if tally is not None and self._update_tally(tally, table_id, not_deals):
+            pass  # brought up to date in one statement
+        else:
+            tally = self._made_tally(table_id, not_deals)
+            if tally is None:
+                tallies.pop(key, None)
+                raise NotFound(Text("There is no such table."))
+        self._saw_version(table_id, tally.version, tally.scorer_key)
+        tallies[key] = tally
+        tallies.move_to_end(key)
+        while len(tallies) > TALLIES_PER_STORE:
+            tallies.popitem(last=False)
+        return tally
+
+    def _made_tally(self, table_id: int, not_deals: frozenset[str]) -> Tally | None:
+        """A tally made anew by sums, in one snapshot; None when there is no such table."""
         began = not self.db.conn.in_transaction
         if began:
             self.db.conn.execute("BEGIN")
@@ -326,22 +342,13 @@ class Entries:
                 "SELECT scorer_key, version FROM tables WHERE id = ?", [table_id]
             ).fetchone()
             if row is None:
-                tallies.pop(key, None)
-                raise NotFound(Text("There is no such table."))
-            self._saw_version(table_id, row[1], row[0])
-            if tally is None or tally.scorer_key != row[0]:
-                tally = self._new_tally(table_id, not_deals, row[0])
-            elif tally.version != row[1]:
-                self._update_tally(tally, table_id, not_deals)
+                return None
+            tally = self._new_tally(table_id, not_deals, row[0])
             tally.version = row[1]
+            return tally
         finally:
             if began:
                 self.db.conn.execute("COMMIT")
-        tallies[key] = tally
-        tallies.move_to_end(key)
-        while len(tallies) > TALLIES_PER_STORE:
-            tallies.popitem(last=False)
-        return tally
 
     def _new_tally(self, table_id: int, not_deals: frozenset[str], scorer_key: str) -> Tally:
         marks = ", ".join("?" * len(not_deals)) or "NULL"
@@ -386,9 +393,41 @@ class Entries:
             kinds,
         )
 
-    def _update_tally(self, tally: Tally, table_id: int, not_deals: frozenset[str]) -> None:
-        # (``+e.table_id``, NOT INDEXED: read the rows after the last ids counted, by
+    def _update_tally(self, tally: Tally, table_id: int, not_deals: frozenset[str]) -> bool:
+        """Bring a tally up to date from what was written since it counted, read in one
+        statement (so in one snapshot: the table's version, the events since and the
+        entries added since agree). False, changing nothing, when the table is gone or
+        its id names another table now (a tally must then be made anew)."""
+        marks = ", ".join(f":nd{i}" for i in range(len(not_deals))) or "NULL"
+        names = {f"nd{i}": kind for i, kind in enumerate(sorted(not_deals))}
+        last_of = _LAST_EVENT.replace("= e.id", "= o.id")
+        # what a round has of live deal entries now (one indexed count per row read)
+        live_in_round = f"""(SELECT COUNT(*) FROM entries e WHERE e.table_id = :t
+            AND e.round = o.round AND e.kind NOT IN ({marks}) AND {_LIVE})"""
+        points = """(SELECT json_group_object(ep.player_id, ep.points)
+            FROM entry_points ep WHERE ep.entry_id = o.id)"""
+        # (``+o.table_id``, NOT INDEXED: read the rows after the last ids counted, by
         # row id, not every row of the table or every event by an index)
+        rows = self.db.execute(
+            f"""SELECT 'table', version, scorer_key, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+                FROM tables WHERE id = :t
+                UNION ALL
+                SELECT 'event', ev.id, o.id, o.round, o.kind, +o.id <= :entry,
+                       (SELECT old.event FROM entry_events old WHERE old.entry_id = o.id
+                        AND old.id <= :event ORDER BY old.id DESC LIMIT 1),
+                       {last_of}, CASE WHEN +o.id <= :entry THEN {points} END,
+                       CASE WHEN +o.id <= :entry THEN {live_in_round} END
+                FROM entry_events ev NOT INDEXED JOIN entries o ON o.id = ev.entry_id
+                WHERE ev.id > :event AND +o.table_id = :t
+                UNION ALL
+                SELECT 'entry', o.id, o.id, o.round, o.kind, NULL, NULL,
+                       {last_of}, {points}, {live_in_round}
+                FROM entries o WHERE +o.table_id = :t AND o.id > :entry""",
+            {"t": table_id, "entry": tally.entry_id, "event": tally.event_id, **names},
+        ).fetchall()
+        head = next((r for r in rows if r[0] == "table"), None)
+        if head is None or head[2] != tally.scorer_key:
+            return False
         for player in self.players(table_id):  # a table's players are those it began with
             tally.totals.setdefault(player.id, 0)
         dealt: dict[int, int] = {}  # round → live entries of a deal kind added to it
@@ -400,56 +439,47 @@ class Entries:
 
         # events on entries counted before: each such entry leaves its old state
         # (as of the last event counted) for its state now
-        # (the events since, of every entry: the last one's id is counted up to, below)
-        events = self.db.execute(
-            """SELECT ev.id, ev.entry_id, e.round, e.kind, +e.id <= ? FROM entry_events ev
-               NOT INDEXED JOIN entries e ON e.id = ev.entry_id
-               WHERE ev.id > ? AND +e.table_id = ?""",
-            [tally.entry_id, tally.event_id, table_id],
-        ).fetchall()
-        changed = list(dict.fromkeys(r[1:4] for r in events if r[4]))
-        if changed:
-            points = self._points_of([r[0] for r in changed])
-            for entry_id, round_number, kind in changed:
-                old, new = self.db.execute(
-                    """SELECT (SELECT event FROM entry_events WHERE entry_id = ? AND id <= ?
-                               ORDER BY id DESC LIMIT 1),
-                              (SELECT event FROM entry_events WHERE entry_id = ?
-                               ORDER BY id DESC LIMIT 1)""",
-                    [entry_id, tally.event_id, entry_id],
-                ).fetchone()
-                before, after = _state(old), _state(new)
-                if before != after:
-                    got = points.get(entry_id, {})
-                    count(round_number, kind, before, got, -1)
-                    count(round_number, kind, after, got, 1)
-        added = self.db.execute(
-            f"""SELECT e.id, e.round, e.kind, {_LAST_EVENT},
-                       (SELECT json_group_object(ep.player_id, ep.points)
-                        FROM entry_points ep WHERE ep.entry_id = e.id)
-                FROM entries e WHERE +e.table_id = ? AND e.id > ? ORDER BY e.id""",
-            [table_id, tally.entry_id],
-        ).fetchall()
+        changed = {r[2]: r for r in rows if r[0] == "event" and r[5]}
+        for (
+            _part,
+            _id,
+            _entry,
+            round_number,
+            kind,
+            _counted,
+            old,
+            new,
+            got,
+            _live,
+        ) in changed.values():
+            before, after = _state(old), _state(new)
+            if before != after:
+                count(round_number, kind, before, _points_json(got), -1)
+                count(round_number, kind, after, _points_json(got), 1)
+        added = [r for r in rows if r[0] == "entry"]
+        for _part, _id, _entry, round_number, kind, _counted, _old, event, got, _live in added:
+            count(round_number, kind, _state(event), _points_json(got), 1)
+            tally.kinds.add(kind)
         if added:
-            for _entry_id, round_number, kind, event, points_json in added:
-                count(round_number, kind, _state(event), _points_json(points_json), 1)
-                tally.kinds.add(kind)
-            tally.entry_id = added[-1][0]
-        # a round counts as dealt while it has a live deal entry: what it has now
-        # (one indexed count), less what was just added, is what it had before
-        marks = ", ".join("?" * len(not_deals)) or "NULL"
+            tally.entry_id = max(r[1] for r in added)
+        # a round counts as dealt while it has a live deal entry: what it has now, less
+        # what was just added, is what it had before
+        live_now = {r[3]: r[9] for r in [*changed.values(), *added]}  # as of the snapshot
         for round_number, change in dealt.items():
-            if not change:
-                continue
-            (now_live,) = self.db.execute(
-                f"""SELECT COUNT(*) FROM entries e WHERE e.table_id = ? AND e.round = ?
-                    AND e.kind NOT IN ({marks}) AND {_LIVE}""",
-                [table_id, round_number, *not_deals],
-            ).fetchone()
-            tally.deals += (now_live > 0) - (now_live - change > 0)
-        tally.event_id = max([tally.event_id, *(r[0] for r in events)])
+            if change:
+                now_live = live_now[round_number]
+                tally.deals += (now_live > 0) - (now_live - change > 0)
+        tally.event_id = max([tally.event_id, *(r[1] for r in rows if r[0] == "event")])
+        tally.version = head[1]
+        return True
 
     def entry(self, table_id: int, entry_id: int) -> Entry:
+        if self._seen_version(table_id) is not None:  # among the entries this request read
+            for key, kept in self._memo.get(table_id, {}).items():
+                if key[0] == "entries":
+                    for entry in kept:
+                        if entry.id == entry_id:
+                            return entry
         found = self._entries_by(table_id, "e.id = ?", [entry_id], "e.id", 1)
         if not found:
             raise NotFound(Text("There is no such round at this table."))
@@ -618,10 +648,12 @@ class Entries:
                 "supersedes": supersedes,
             },
         )
-        self.db.conn.executemany(
-            "INSERT INTO entry_points (entry_id, player_id, points) VALUES (?, ?, ?)",
-            [(entry_id, pid, int(pts)) for pid, pts in points.items()],
-        )
+        if points:  # one statement for every player's points
+            self.db.conn.execute(
+                "INSERT INTO entry_points (entry_id, player_id, points) VALUES "
+                + ", ".join(["(?, ?, ?)"] * len(points)),
+                [value for pid, pts in points.items() for value in (entry_id, pid, int(pts))],
+            )
         if supersedes is not None:
             self._event(supersedes, "superseded", by_entry=entry_id)
         return entry_id
