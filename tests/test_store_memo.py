@@ -252,3 +252,16 @@ def test_a_deal_begun_after_another_workers_entry_is_begun_from_the_table_as_it_
         check.close()
     assert data["context"]["round"] == 2
     assert [t["id"] for t in data["taps"]] == ["t2"]
+
+
+@pytest.mark.parametrize("undone", [(), (3,), (2, 3), (1, 2, 3)])
+def test_the_next_round_known_from_the_latest_entries_is_the_one_read(mine, other, undone):
+    table, ids = start(mine)
+    made = {n: pad(mine, table.id, ids, {"Ana": n})["entry_id"] for n in (1, 2, 3)}
+    for n in sorted(undone, reverse=True):
+        mine.void_entry(table.id, made[n])
+    mine.begin_memo()
+    mine.table_by_key(table.scorer_key)
+    tally = mine.tally(table.id)
+    mine.recent_entries(table.id, tally.kinds)
+    assert mine.next_round(table.id) == other.next_round(table.id) == 4 - len(undone)

@@ -23,10 +23,10 @@ from .records import MAX_ENTRIES_PER_TABLE, MAX_TABLES, check_submission_id, now
 _RETURNING = sqlite3.sqlite_version_info >= (3, 35)
 
 # The groups of a request's kept reads (the first part of their keys) that a write may
-# change: a table version and a submission change with every write
-ALWAYS_TOUCHED = frozenset({"tap_log"})
+# change (a draft's tap logs go with "draft"; the others get the new table version)
 DRAFT_READS = frozenset({"draft"})
-ENTRY_READS = frozenset({"entries", "latest", "next_round", "entry_count", "draft"})
+ENTRY_READS = frozenset({"entries", "latest", "next_round"})  # an entry's state changed
+NEW_ENTRY_READS = ENTRY_READS | {"entry_count"}  # entries added (their room counted first)
 ROLL_READS = frozenset({"rolls", "last_roll_id"})
 
 
@@ -233,7 +233,7 @@ class StoreBase:
         action), and ``ReusedSubmission`` refuses it. ``scope``: the table the form was
         sent on, when it is not ``table_id`` (a new table: None, or a rematch's table).
         ``touches``: what the write may change, as groups of the reads kept for the
-        request (``DRAFT_READS``, ``ENTRY_READS``, ``ROLL_READS``; None: anything).
+        request (``DRAFT_READS``, ``ENTRY_READS`` … ; None: anything).
         """
         if submission_id:
             check_submission_id(submission_id)
@@ -247,16 +247,22 @@ class StoreBase:
                 if submission_id:
                     # with the table's version, read under the lock: what this request
                     # read of the table before may serve the write, if it is unchanged
-                    *done, version = self.db.execute(
+                    # (and the entries a write that adds one counts against the cap)
+                    counts = touches is not None and "entry_count" in touches
+                    *done, version, count = self.db.execute(
                         """SELECT s.outcome, s.action, s.scope,
-                                  (SELECT version FROM tables WHERE id = ?)
-                           FROM (SELECT 1) LEFT JOIN submissions s ON s.id = ?""",
-                        [table_id, submission_id],
+                                  (SELECT version FROM tables WHERE id = :t),
+                                  CASE WHEN :counts THEN
+                                  (SELECT COUNT(*) FROM entries WHERE table_id = :t) END
+                           FROM (SELECT 1) LEFT JOIN submissions s ON s.id = :id""",
+                        {"t": table_id, "id": submission_id, "counts": counts},
                     ).fetchone()
                     if done[0] is not None:
                         raise Replayed(self._replay(tuple(done), action, scope))
                     if table_id is not None and version is not None:
                         self._saw_version(table_id, version)
+                        if counts:
+                            self._keep(table_id, ("entry_count",), count)
                 outcome: dict = {}
                 yield outcome
                 tid = outcome.get("table_id", table_id)
@@ -303,8 +309,11 @@ class StoreBase:
         same = seen is not None and seen[0] == version - 1
         kept = {}
         if same and touches is not None:
-            gone = {*touches, *ALWAYS_TOUCHED}
+            gone = {*touches, "tap_log"} if "draft" in touches else touches
             kept = {k: v for k, v in tables.get(table_id, {}).items() if k[0] not in gone}
+            for key, row in kept.items():
+                if key[0] == "tap_log":  # the draft as it was, on the table as it is now
+                    kept[key] = (row[0], row[1], version)
             if ("table",) in kept:  # the row as the write left it
                 kept[("table",)] = replace(kept[("table",)], version=version, updated=stamp)
         memo.clear()

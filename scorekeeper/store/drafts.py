@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable, Iterable
 
 from ..messages import Text
-from .base import DRAFT_READS, ENTRY_READS
+from .base import DRAFT_READS, NEW_ENTRY_READS
 from .errors import Conflict, DraftChanged, NotFound, Unchanged
 from .records import SPENT_TAP_IDS, Entry, TapLog, now
 
@@ -252,7 +252,11 @@ class Drafts:
             outcome.update(entry_id=entry_id, round=round_number, supersedes=old_id, also=also_ids)
 
         return self.once(
-            table_id, submission_id, "close_draft_into_entry", body, touches=ENTRY_READS
+            table_id,
+            submission_id,
+            "close_draft_into_entry",
+            body,
+            touches=NEW_ENTRY_READS | DRAFT_READS,
         )
 
     def _also_of(self, entry_id: int) -> list[int]:

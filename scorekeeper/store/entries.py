@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 from typing import TypedDict, Unpack
 
 from ..messages import Text
-from .base import ENTRY_READS, ROLL_READS, writes_as
+from .base import DRAFT_READS, ENTRY_READS, NEW_ENTRY_READS, ROLL_READS, writes_as
 from .errors import Conflict, NotFound, StoreError
 from .records import (
     _LAST_EVENT,
@@ -145,7 +145,8 @@ class Entries:
                 )
             outcome.update(entry_id=entry_id, round=round_number)
 
-        return self.once(table_id, submission_id, "add_entry", body, touches=ENTRY_READS)
+        touches = NEW_ENTRY_READS if close_draft is None else NEW_ENTRY_READS | DRAFT_READS
+        return self.once(table_id, submission_id, "add_entry", body, touches=touches)
 
     @writes_as("add_entry")
     def edit_entry(
@@ -240,7 +241,10 @@ class Entries:
                 self._reopen_undone(table_id, entry_id, row["round"])
             outcome.update(entry_id=entry_id, action="voided", round=row["round"])
 
-        return self.once(table_id, submission_id, "void_entry", body, touches=ENTRY_READS)
+        # (an undone deal's log back on its screen, or off it again)
+        return self.once(
+            table_id, submission_id, "void_entry", body, touches=ENTRY_READS | DRAFT_READS
+        )
 
     def restore_entry(self, table_id: int, entry_id: int, submission_id: str | None = None) -> dict:
         """Redo: a voided entry counts again (and replaces again what it had replaced)."""
@@ -269,7 +273,10 @@ class Entries:
                 self._event(old, "superseded", by_entry=entry_id)
             outcome.update(entry_id=entry_id, action="restored", round=row["round"])
 
-        return self.once(table_id, submission_id, "restore_entry", body, touches=ENTRY_READS)
+        # (an undone deal's log back on its screen, or off it again)
+        return self.once(
+            table_id, submission_id, "restore_entry", body, touches=ENTRY_READS | DRAFT_READS
+        )
 
     def entries(self, table_id: int, live_only: bool = False) -> list[Entry]:
         source = "live_entries" if live_only else "entries"
@@ -499,6 +506,7 @@ class Entries:
             RECENT_ENTRIES,
         )
         seen = {e.id for e in recent}
+        complete = kinds is None or self._has_only(table_id, kinds)
         if kinds is None:
             kinds = [
                 k
@@ -528,7 +536,22 @@ class Entries:
             older = self._entries_by(
                 table_id, f"e.id IN ({marks})", latest_ids, "e.id", len(latest_ids)
             )
-        return sorted([*recent, *older], key=lambda e: (e.round, e.id))
+        found = sorted([*recent, *older], key=lambda e: (e.round, e.id))
+        if complete:
+            # the latest live entry of every kind is among them, so the latest live
+            # round is too: the next round is known without reading it
+            live = [e.round for e in found if e.live]
+            self._keep(table_id, ("next_round",), max(live, default=0) + 1)
+        return found
+
+    def _has_only(self, table_id: int, kinds: Iterable[str]) -> bool:
+        """Whether the table's entries are of these kinds alone, as its tally at the
+        version this request read says (False when that is not known)."""
+        seen = self._seen_version(table_id)
+        for (tid, _not_deals), tally in self.__dict__.get("_tallies", {}).items():
+            if tid == table_id and seen == (tally.version, tally.scorer_key):
+                return tally.kinds <= set(kinds)
+        return False
 
     def live_newest_first(self, table_id: int, kinds: Iterable[str]) -> Iterator[Entry]:
         """The live entries of these kinds, newest first, read a page at a time, so
