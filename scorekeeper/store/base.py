@@ -25,7 +25,9 @@ _RETURNING = sqlite3.sqlite_version_info >= (3, 35)
 # The groups of a request's kept reads (the first part of their keys) that a write may
 # change (a draft's tap logs go with "draft"; the others get the new table version)
 DRAFT_READS = frozenset({"draft"})
-ENTRY_READS = frozenset({"entries", "latest", "next_round"})  # an entry's state changed
+ENTRY_READS = frozenset(
+    {"entries", "latest", "latest_ids", "next_round"}
+)  # an entry's state changed
 NEW_ENTRY_READS = ENTRY_READS | {"entry_count"}  # entries added (their room counted first)
 ROLL_READS = frozenset({"rolls", "last_roll_id"})
 
@@ -62,6 +64,7 @@ class StoreBase:
         self._memo_seen: dict[int, list] = {}
         self._memo_changes = 0
         self._memo_stash: tuple[dict, dict] | None = None  # the kept reads as a write began
+        self._memo_written_rows: list[tuple[tuple, Callable[[int], Any]]] = []
 
     @classmethod
     def open(cls, path: str | Path) -> Self:
@@ -143,6 +146,12 @@ class StoreBase:
         the write lock, inside a write), or None when nothing is known of it."""
         seen = self._seen_version(table_id)
         return None if seen is None else seen[0]
+
+    def _keep_written(self, key: tuple, row_at: Callable[[int], Any]) -> None:
+        """Inside a write of the table: what it stored under ``key``, as a read after it
+        would find it (``row_at(the table's new version)``), kept once it commits."""
+        if self._memo is not None:
+            self._memo_written_rows.append((key, row_at))
 
     def _kept(self, table_id: int, key: tuple) -> Any:
         """What this request kept under ``key`` while it stands, else None."""
@@ -243,6 +252,7 @@ class StoreBase:
         with transaction(self.db):
             self._distrust_memo()
             self._memo_stash = None
+            self._memo_written_rows = []
             try:
                 if submission_id:
                     # with the table's version, read under the lock: what this request
@@ -288,6 +298,7 @@ class StoreBase:
                     )
             except BaseException:
                 self._memo_stash = None
+                self._memo_written_rows = []
                 raise
         self._memo_written(tid, new_version, touches, stamp if new_version else None)
         if submission_id and tid is not None:  # this write's own: as a retry would find it
@@ -301,6 +312,7 @@ class StoreBase:
         None: anything), when the version it bumped was the one those reads were made
         at (no other connection wrote in between). Else nothing kept stands."""
         memo, stash = self._memo, self._memo_stash
+        written, self._memo_written_rows = self._memo_written_rows, []
         self._memo_stash = None
         if memo is None or table_id is None or version is None:
             return
@@ -316,6 +328,8 @@ class StoreBase:
                     kept[key] = (row[0], row[1], version)
             if ("table",) in kept:  # the row as the write left it
                 kept[("table",)] = replace(kept[("table",)], version=version, updated=stamp)
+        for key, row_at in written:  # what the write itself stored: as a read would find it
+            kept[key] = row_at(version)
         memo.clear()
         memo[table_id] = kept
         self._memo_seen = {table_id: [version, seen[1] if same else None, True]}

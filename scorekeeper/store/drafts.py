@@ -157,19 +157,15 @@ class Drafts:
             with self.write(table_id, None, touches=DRAFT_READS):
                 found = self.tap_log(table_id, name)
                 data = change(found.data)
+                text = json.dumps(data, ensure_ascii=False)
                 self.db.execute(
                     """INSERT INTO drafts (table_id, name, data, version, updated)
                        VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, name) DO UPDATE SET
                        data = excluded.data, version = excluded.version,
                        updated = excluded.updated""",
-                    [
-                        table_id,
-                        name,
-                        json.dumps(data, ensure_ascii=False),
-                        found.version + 1,
-                        now(),
-                    ],
+                    [table_id, name, text, found.version + 1, now()],
                 )
+                self._keep_written(("tap_log", name), lambda v: (text, found.version + 1, v))
         except Unchanged:
             return found
         return TapLog(data, found.version + 1, found.table_version + 1, True)
@@ -249,6 +245,7 @@ class Drafts:
                 {"entry_id": entry_id, "draft": name, "data": json.dumps(log, ensure_ascii=False)},
             )
             self.db.execute("DELETE FROM drafts WHERE table_id = ? AND name = ?", [table_id, name])
+            self._keep_written(("tap_log", name), lambda v: (None, None, v))
             outcome.update(entry_id=entry_id, round=round_number, supersedes=old_id, also=also_ids)
 
         return self.once(

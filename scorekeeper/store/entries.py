@@ -498,6 +498,13 @@ class Entries:
         latest live entry of each kind, however old (the trumps of a session, the board
         of a race, the last deal's mode). ``kinds``: those the table has, when known
         (``Tally.kinds``)."""
+        if kinds is not None and self._seen_version(table_id) is not None:
+            kinds = tuple(sorted(set(kinds)))
+            read = next(
+                (v for k, v in self._memo.get(table_id, {}).items() if k[:2] == ("latest", kinds)),
+                None,
+            ) or self._latest(table_id, kinds, None)
+            return read["entries"]
         recent = self._entries_by(
             table_id,
             "e.round > (SELECT COALESCE(MAX(round), 0) FROM entries WHERE table_id = ?) - ?",
@@ -526,7 +533,7 @@ class Entries:
             params = [value for kind in kinds for value in (table_id, kind)]
             found = self._memoized(
                 table_id,
-                ("latest", tuple(kinds)),
+                ("latest_ids", tuple(kinds)),
                 lambda: tuple(r[0] for r in self.db.execute(sql, params).fetchall()),
             )
             latest_ids = [entry_id for entry_id in found if entry_id not in seen]
@@ -544,14 +551,82 @@ class Entries:
             self._keep(table_id, ("next_round",), max(live, default=0) + 1)
         return found
 
-    def _has_only(self, table_id: int, kinds: Iterable[str]) -> bool:
-        """Whether the table's entries are of these kinds alone, as its tally at the
-        version this request read says (False when that is not known)."""
+    def _latest(self, table_id: int, kinds: tuple[str, ...], history: int | None) -> dict:
+        """What a table's views read of its latest history, in one statement: the
+        entries ``recent_entries(kinds)`` gives, and (``history`` given) the first
+        page of ``history_page`` of that many rows. Kept for the request."""
+
+        def alias(sql: str, name: str) -> str:
+            return sql.replace("= e.id", f"= {name}.id")
+
+        recent = """SELECT id FROM (SELECT r.id FROM entries r WHERE r.table_id = :t
+            AND r.round > (SELECT COALESCE(MAX(round), 0) FROM entries WHERE table_id = :t)
+            - :rounds ORDER BY r.round DESC, r.id DESC LIMIT :most)"""
+        pages = f"""SELECT id FROM (SELECT h.id FROM entries h WHERE h.table_id = :t
+            AND {alias(_LAST_EVENT, "h")} != 'superseded'
+            ORDER BY h.round DESC, h.id DESC LIMIT :history)"""
+        # for each kind, newest first along the table's index: stops at the first live one
+        latest = (
+            " UNION ALL ".join(
+                f"""SELECT * FROM (SELECT l.id FROM entries l WHERE l.table_id = :t
+                AND l.kind = :k{i} AND {alias(_LIVE, "l")}
+                ORDER BY l.round DESC, l.id DESC LIMIT 1)"""
+                for i in range(len(kinds))
+            )
+            or "SELECT NULL WHERE 0"
+        )
+        pages = pages if history is not None else "SELECT NULL WHERE 0"
+
+        def read() -> dict:
+            rows = self.db.execute(
+                f"""SELECT e.id, e.round, e.kind, e.request, e.result, e.created,
+                           e.submission_id, e.supersedes, {_LAST_EVENT},
+                           (SELECT json_group_object(ep.player_id, ep.points)
+                            FROM entry_points ep WHERE ep.entry_id = e.id),
+                           e.id IN ({recent}), e.id IN ({latest}), e.id IN ({pages})
+                    FROM entries e
+                    WHERE e.id IN ({recent} UNION ALL {latest} UNION ALL {pages})
+                    ORDER BY e.round DESC, e.id DESC""",
+                {
+                    "t": table_id,
+                    "rounds": RECENT_ROUNDS,
+                    "most": RECENT_ENTRIES,
+                    "history": history or 0,
+                    **{f"k{i}": kind for i, kind in enumerate(kinds)},
+                },
+            ).fetchall()
+            made = [(_entry(r, _points_json(r[9])), r[10], r[11], r[12]) for r in rows]
+            newest = [e for e, in_recent, _latest, _page in made if in_recent]
+            entries = [e for e, in_recent, in_latest, _page in made if in_recent or in_latest]
+            entries.reverse()  # oldest first
+            if self._has_only(table_id, kinds):
+                # the latest live entry of every kind is among them, so the latest
+                # live round is too: the next round is known without reading it
+                live = [e.round for e in entries if e.live]
+                self._keep(table_id, ("next_round",), max(live, default=0) + 1)
+            return {
+                "entries": entries,
+                "recent": newest,  # newest first: every entry down to the last of them
+                "history": [e for e, _recent, _latest, on_page in made if on_page],
+            }
+
+        return self._memoized(table_id, ("latest", kinds, history), read)
+
+    def _tally_kinds(self, table_id: int) -> tuple[str, ...] | None:
+        """The kinds of the table's entries, as its tally at the version this request
+        read says; None when that is not known."""
         seen = self._seen_version(table_id)
+        if seen is None:
+            return None
         for (tid, _not_deals), tally in self.__dict__.get("_tallies", {}).items():
             if tid == table_id and seen == (tally.version, tally.scorer_key):
-                return tally.kinds <= set(kinds)
-        return False
+                return tuple(sorted(tally.kinds))
+        return None
+
+    def _has_only(self, table_id: int, kinds: Iterable[str]) -> bool:
+        """Whether the table's entries are of these kinds alone (as its tally says)."""
+        known = self._tally_kinds(table_id)
+        return known is not None and set(known) <= set(kinds)
 
     def live_newest_first(self, table_id: int, kinds: Iterable[str]) -> Iterator[Entry]:
         """The live entries of these kinds, newest first, read a page at a time, so
@@ -562,6 +637,19 @@ class Entries:
         marks = ", ".join("?" * len(kinds))
         where = f"e.kind IN ({marks}) AND e.last_event NOT IN ('voided', 'superseded')"
         after: list = []
+        read = next(
+            (
+                v
+                for k, v in ((self._memo_current() or {}).get(table_id) or {}).items()
+                if k[0] == "latest"
+            ),
+            None,
+        )
+        if read is not None and read["recent"] and self._seen_version(table_id) is not None:
+            # this request read every entry down to the last recent one: those first
+            wanted = set(kinds)
+            yield from (e for e in read["recent"] if e.live and e.kind in wanted)
+            after = [read["recent"][-1].round, read["recent"][-1].id]
         while True:
             cursor = "" if not after else " AND (e.round, e.id) < (?, ?)"
             page = self._entries_by(
@@ -578,6 +666,10 @@ class Entries:
         """One page of the history as the table shows it (live and undone entries;
         edited-away ones left out), newest first: those before ``before`` (round, id),
         and whether older ones remain."""
+        kinds = self._tally_kinds(table_id) if before is None else None
+        if kinds is not None:  # read with the latest entries the views read next
+            rows = self._latest(table_id, kinds, size + 1)["history"]
+            return rows[:size], len(rows) > size
         where = "e.last_event != 'superseded'"
         params: list = []
         if before is not None:
