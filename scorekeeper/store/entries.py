@@ -483,10 +483,12 @@ class Entries:
     def entry(self, table_id: int, entry_id: int) -> Entry:
         if self._seen_version(table_id) is not None:  # among the entries this request read
             for key, kept in self._memo.get(table_id, {}).items():
-                if key[0] == "entries":
-                    for entry in kept:
-                        if entry.id == entry_id:
-                            return entry
+                found = (
+                    kept if key[0] == "entries" else kept["entries"] if key[0] == "latest" else ()
+                )
+                for entry in found:
+                    if entry.id == entry_id:
+                        return entry
         found = self._entries_by(table_id, "e.id = ?", [entry_id], "e.id", 1)
         if not found:
             raise NotFound(Text("There is no such round at this table."))
