@@ -10,7 +10,8 @@ import json
 
 import pytest
 
-from scorekeeper.store import Store, TooMany
+from scorekeeper.messages import Text
+from scorekeeper.store import Store, StoreError, TooMany
 from scorekeeper.web import tables
 
 
@@ -265,3 +266,21 @@ def test_the_next_round_known_from_the_latest_entries_is_the_one_read(mine, othe
     tally = mine.tally(table.id)
     mine.recent_entries(table.id, tally.kinds)
     assert mine.next_round(table.id) == other.next_round(table.id) == 4 - len(undone)
+
+
+def test_what_a_write_read_of_its_own_changes_goes_when_it_is_rolled_back(mine):
+    table, ids = start(mine)
+    mine.begin_memo()
+    mine.table_by_key(table.scorer_key)
+    assert mine.recent_entries(table.id, ["manual-points"]) == []
+
+    def body(outcome: dict) -> None:
+        mine._write_entry(table.id, 1, "manual-points", {}, {}, {ids["Ana"]: 1})
+        mine.tap_log(table.id, "cowboy-deal")  # the table's version, read inside the write
+        assert len(mine.recent_entries(table.id, ["manual-points"])) == 1
+        raise StoreError(Text("Refused after all."))
+
+    with pytest.raises(StoreError):
+        mine.once(table.id, "sid-refused", "add_entry", body)
+    assert mine.recent_entries(table.id, ["manual-points"]) == []
+    assert mine.entry_count(table.id) == 0

@@ -253,6 +253,7 @@ class StoreBase:
             self._distrust_memo()
             self._memo_stash = None
             self._memo_written_rows = []
+            changes = self.db.conn.total_changes
             try:
                 if submission_id:
                     # with the table's version, read under the lock: what this request
@@ -299,6 +300,10 @@ class StoreBase:
             except BaseException:
                 self._memo_stash = None
                 self._memo_written_rows = []
+                if self._memo is not None and self.db.conn.total_changes != changes:
+                    # rolled back: what was read after this write's own changes never was
+                    self._memo.clear()
+                    self._memo_seen = {}
                 raise
         self._memo_written(tid, new_version, touches, stamp if new_version else None)
         if submission_id and tid is not None:  # this write's own: as a retry would find it
