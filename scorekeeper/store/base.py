@@ -25,10 +25,9 @@ _RETURNING = sqlite3.sqlite_version_info >= (3, 35)
 # The groups of a request's kept reads (the first part of their keys) that a write may
 # change (a draft's tap logs go with "draft"; the others get the new table version)
 DRAFT_READS = frozenset({"draft"})
-ENTRY_READS = frozenset(
-    {"entries", "latest", "latest_ids", "next_round"}
-)  # an entry's state changed
-NEW_ENTRY_READS = ENTRY_READS | {"entry_count"}  # entries added (their room counted first)
+# an entry's state changed (entries added also change their count)
+ENTRY_READS = frozenset({"entries", "latest", "latest_ids", "next_round"})
+NEW_ENTRY_READS = ENTRY_READS | {"entry_count"}
 ROLL_READS = frozenset({"rolls", "last_roll_id"})
 
 
