@@ -96,10 +96,12 @@ def summarize(s: Store, table: Table, history_rows: int = 20) -> TableSummary:
     players = s.players(table.id)
     tally = s.tally(table.id, non_deal_kinds())  # sums over the whole history
     totals = {p.name: tally.totals.get(p.id, 0) for p in players}
+    # the latest entries first: the store reads them at once, and the standings' own
+    # reading of the newest entries begins with them
+    latest, older = s.history_page(table.id, None, history_rows)
+    entries = s.recent_entries(table.id, tally.kinds)
     progress = table_progress(s, table, players, tally)
     st = standings(table.game, [p.name for p in players], totals, table.settings, progress)
-    latest, older = s.history_page(table.id, None, history_rows)
     hidden = tally.history_rows - len(latest) if older else 0
     history = [history_row(e, players) for e in reversed(latest)]
-    entries = s.recent_entries(table.id, tally.kinds)
     return TableSummary(table, game, players, totals, st, history, entries, progress, hidden)

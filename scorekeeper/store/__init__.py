@@ -10,6 +10,10 @@ Every write runs in one ``BEGIN IMMEDIATE`` transaction, bumps the table's
 version and records its submission id, so a retried form post (flaky Wi-Fi, a
 double tap) returns the stored outcome instead of writing twice (``Store.once``).
 
+Within one request, what the store read of a table is read once (``Store.begin_memo``):
+kept only while the table's version shows it current, checked again under the write
+lock, and never kept past the request.
+
 The parts: ``connection`` (the file, its write lock and transaction), ``migrations``
 (the schema), ``records`` (what rows become, limits and checks), ``errors``, and the
 parts of :class:`Store`: ``tables`` (tables and players), ``entries`` (the history,

@@ -4,18 +4,31 @@ that a retried form gets the first answer of, the caps, and plain SQL helpers.""
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
-from typing import Self
+from typing import Any, Self
 
 import sqlite_utils
 
 from ..messages import Text
-from .connection import connect, transaction
+from .connection import connect, transaction, writing
 from .errors import Conflict, DraftChanged, Replayed, ReusedSubmission, TooMany
 from .migrations import migrate
 from .records import MAX_ENTRIES_PER_TABLE, MAX_TABLES, check_submission_id, now
+
+# UPDATE ... RETURNING (SQLite 3.35): a write learns the version it made at no cost
+_RETURNING = sqlite3.sqlite_version_info >= (3, 35)
+
+# The groups of a request's kept reads (the first part of their keys) that a write may
+# change (a draft's tap logs go with "draft"; the others get the new table version)
+DRAFT_READS = frozenset({"draft"})
+# an entry's state changed (entries added also change their count)
+ENTRY_READS = frozenset({"entries", "latest", "latest_ids", "next_round"})
+NEW_ENTRY_READS = ENTRY_READS | {"entry_count"}
+ROLL_READS = frozenset({"rolls", "last_roll_id"})
 
 
 def writes_as(action: str):
@@ -46,6 +59,11 @@ class StoreBase:
         self.db = db
         self.max_entries = max_entries  # per table (MAX_ENTRIES_PER_TABLE)
         self.max_tables = max_tables  # per database (MAX_TABLES)
+        self._memo: dict[int, dict] | None = None  # the reads of one request (``begin_memo``)
+        self._memo_seen: dict[int, list] = {}
+        self._memo_changes = 0
+        self._memo_stash: tuple[dict, dict] | None = None  # the kept reads as a write began
+        self._memo_written_rows: list[tuple[tuple, Callable[[int], Any]]] = []
 
     @classmethod
     def open(cls, path: str | Path) -> Self:
@@ -55,6 +73,110 @@ class StoreBase:
 
     def close(self) -> None:
         self.db.close()
+
+    # -- the reads of one request, made once
+
+    def begin_memo(self) -> None:
+        """From now until ``end_memo``, what a table's reads found is kept and served
+        again instead of read twice: for one request (the web layer's), never longer,
+        since another worker may write meanwhile. It holds only while it can be known
+        to be current: each entry is dropped by any write on this connection
+        (``total_changes`` moves on), and by a table version read that differs from
+        the one the entries were read at (every change of a table bumps its version);
+        inside a write transaction nothing is served until the table's version has
+        been read under the write lock and found unchanged (``_saw_version``)."""
+        self._memo = {}
+        self._memo_seen = {}  # table id → [version, scorer key or None, trusted]
+        self._memo_changes = self.db.conn.total_changes
+
+    def end_memo(self) -> None:
+        self._memo = None
+        self._memo_seen = {}
+
+    def _memo_current(self) -> dict[int, dict] | None:
+        memo = self._memo
+        if memo is not None and self.db.conn.total_changes != self._memo_changes:
+            if writing(self.db) and self._memo_stash is None:
+                # a write of this request's: what was read before it is kept aside, to
+                # stand after it for what it did not change (``_memo_written``)
+                self._memo_stash = (
+                    {tid: dict(kept) for tid, kept in memo.items()},
+                    {tid: list(seen) for tid, seen in self._memo_seen.items()},
+                )
+            memo.clear()  # this connection wrote: nothing read before may be served
+            self._memo_seen.clear()
+            self._memo_changes = self.db.conn.total_changes
+        return memo
+
+    def _saw_version(self, table_id: int, version: int, scorer_key: str | None = None) -> None:
+        """A read of the table's row found this version (and key): the table's kept
+        reads stand if it is the version they were read at, else they go."""
+        memo = self._memo_current()
+        if memo is None:
+            return
+        seen = self._memo_seen.get(table_id)
+        if (
+            seen is None
+            or seen[0] != version
+            or (scorer_key is not None and seen[1] is not None and seen[1] != scorer_key)
+        ):
+            memo.pop(table_id, None)
+            self._memo_seen[table_id] = [version, scorer_key, True]
+            return
+        seen[1] = scorer_key or seen[1]
+        seen[2] = True
+
+    def _distrust_memo(self) -> None:
+        """A write transaction began: another connection may have written before the
+        lock was taken, so kept reads wait for the version read under the lock."""
+        for seen in self._memo_seen.values():
+            seen[2] = False
+
+    def _seen_version(self, table_id: int) -> tuple[int, str | None] | None:
+        """The table's version (and key) as this request last read it, while its kept
+        reads may be served; None when it must be read."""
+        if self._memo_current() is None:
+            return None
+        seen = self._memo_seen.get(table_id)
+        return (seen[0], seen[1]) if seen is not None and seen[2] else None
+
+    def known_version(self, table_id: int) -> int | None:
+        """The table's version that what this request read of it stands at (read under
+        the write lock, inside a write), or None when nothing is known of it."""
+        seen = self._seen_version(table_id)
+        return None if seen is None else seen[0]
+
+    def _keep_written(self, key: tuple, row_at: Callable[[int], Any]) -> None:
+        """Inside a write of the table: what it stored under ``key``, as a read after it
+        would find it (``row_at(the table's new version)``), kept once it commits."""
+        if self._memo is not None:
+            self._memo_written_rows.append((key, row_at))
+
+    def _kept(self, table_id: int, key: tuple) -> Any:
+        """What this request kept under ``key`` while it stands, else None."""
+        if self._seen_version(table_id) is None:
+            return None
+        return self._memo.get(table_id, {}).get(key)
+
+    def _keep(self, table_id: int, key: tuple, value: Any) -> None:
+        if self._seen_version(table_id) is not None:
+            self._memo.setdefault(table_id, {})[key] = value
+
+    def _memoized(self, table_id: int, key: tuple, read: Callable[[], Any]) -> Any:
+        """``read()``, or what it gave before in this request while that stands. (A
+        read that reads the table's version too, such as ``tap_log``, may make the
+        kept reads stand: it is kept when they do after it.)"""
+        memo = self._memo_current()
+        if memo is None:
+            return read()
+        if self._seen_version(table_id) is not None:
+            kept = memo.get(table_id)
+            if kept is not None and key in kept:
+                return kept[key]
+        found = read()
+        if self._seen_version(table_id) is not None:
+            memo.setdefault(table_id, {})[key] = found
+        return found
 
     def submission(
         self, submission_id: str | None, write: Callable, table_id: int | None | object = ...
@@ -67,9 +189,19 @@ class StoreBase:
         if not submission_id:
             return None
         check_submission_id(submission_id)
-        row = self.db.execute(
-            "SELECT outcome, action, scope FROM submissions WHERE id = ?", [submission_id]
-        ).fetchone()
+
+        def read() -> tuple | None:
+            return self.db.execute(
+                "SELECT outcome, action, scope FROM submissions WHERE id = ?", [submission_id]
+            ).fetchone()
+
+        # kept with the table's reads: a submission on it bumps its version (the write
+        # itself checks again under its lock, whatever was kept)
+        row = (
+            read()
+            if table_id is ...
+            else self._memoized(table_id, ("submission", submission_id), read)
+        )
         return self._replay(row, action_of(write), table_id) if row else None
 
     @staticmethod
@@ -98,6 +230,7 @@ class StoreBase:
         submission_id: str | None,
         action: str | None = None,
         scope: int | None | object = ...,
+        touches: frozenset[str] | None = None,
     ) -> Iterator[dict]:
         """A write transaction that bumps the table version and records the submission.
 
@@ -107,39 +240,104 @@ class StoreBase:
         on another table, the id was not this form's own (a form sends one id per
         action), and ``ReusedSubmission`` refuses it. ``scope``: the table the form was
         sent on, when it is not ``table_id`` (a new table: None, or a rematch's table).
+        ``touches``: what the write may change, as groups of the reads kept for the
+        request (``DRAFT_READS``, ``ENTRY_READS`` … ; None: anything).
         """
         if submission_id:
             check_submission_id(submission_id)
         if scope is ...:
             scope = table_id
+        new_version = stamp = None
         with transaction(self.db):
-            if submission_id:
-                done = self.db.execute(
-                    "SELECT outcome, action, scope FROM submissions WHERE id = ?",
-                    [submission_id],
-                ).fetchone()
-                if done:
-                    raise Replayed(self._replay(done, action, scope))
-            outcome: dict = {}
-            yield outcome
-            tid = outcome.get("table_id", table_id)
-            if tid is not None:
-                self.db.execute(
-                    "UPDATE tables SET version = version + 1, updated = ? WHERE id = ?",
-                    [now(), tid],
-                )
-            if submission_id:
-                self._insert(
-                    "submissions",
-                    {
-                        "id": submission_id,
-                        "table_id": tid,
-                        "created": now(),
-                        "outcome": json.dumps(outcome),
-                        "action": action,
-                        "scope": scope,
-                    },
-                )
+            self._distrust_memo()
+            self._memo_stash = None
+            self._memo_written_rows = []
+            changes = self.db.conn.total_changes
+            try:
+                if submission_id:
+                    # with the table's version, read under the lock: what this request
+                    # read of the table before may serve the write, if it is unchanged
+                    # (and the entries a write that adds one counts against the cap)
+                    counts = touches is not None and "entry_count" in touches
+                    *done, version, count = self.db.execute(
+                        """SELECT s.outcome, s.action, s.scope,
+                                  (SELECT version FROM tables WHERE id = :t),
+                                  CASE WHEN :counts THEN
+                                  (SELECT COUNT(*) FROM entries WHERE table_id = :t) END
+                           FROM (SELECT 1) LEFT JOIN submissions s ON s.id = :id""",
+                        {"t": table_id, "id": submission_id, "counts": counts},
+                    ).fetchone()
+                    if done[0] is not None:
+                        raise Replayed(self._replay(tuple(done), action, scope))
+                    if table_id is not None and version is not None:
+                        self._saw_version(table_id, version)
+                        if counts:
+                            self._keep(table_id, ("entry_count",), count)
+                outcome: dict = {}
+                yield outcome
+                tid = outcome.get("table_id", table_id)
+                if tid is not None:
+                    stamp = now()
+                    bumped = self.db.execute(
+                        "UPDATE tables SET version = version + 1, updated = ? WHERE id = ?"
+                        + (" RETURNING version" if _RETURNING else ""),
+                        [stamp, tid],
+                    ).fetchone()
+                    new_version = bumped[0] if bumped else None
+                if submission_id:
+                    self._insert(
+                        "submissions",
+                        {
+                            "id": submission_id,
+                            "table_id": tid,
+                            "created": now(),
+                            "outcome": json.dumps(outcome),
+                            "action": action,
+                            "scope": scope,
+                        },
+                    )
+            except BaseException:
+                self._memo_stash = None
+                self._memo_written_rows = []
+                if self._memo is not None and self.db.conn.total_changes != changes:
+                    # rolled back: what was read after this write's own changes never was
+                    self._memo.clear()
+                    self._memo_seen = {}
+                raise
+        self._memo_written(tid, new_version, touches, stamp if new_version else None)
+        if submission_id and tid is not None:  # this write's own: as a retry would find it
+            self._keep(tid, ("submission", submission_id), (json.dumps(outcome), action, scope))
+
+    def _memo_written(
+        self, table_id: int | None, version: int | None, touches, stamp: str | None = None
+    ) -> None:
+        """After a write of this connection: what was kept of the table before it still
+        stands at its new version, but for what the write ``touches`` (groups of keys;
+        None: anything), when the version it bumped was the one those reads were made
+        at (no other connection wrote in between). Else nothing kept stands."""
+        memo, stash = self._memo, self._memo_stash
+        written, self._memo_written_rows = self._memo_written_rows, []
+        self._memo_stash = None
+        if memo is None or table_id is None or version is None:
+            return
+        tables, seen_by_table = stash if stash is not None else (memo, self._memo_seen)
+        seen = seen_by_table.get(table_id)
+        same = seen is not None and seen[0] == version - 1
+        kept = {}
+        if same and touches is not None:
+            gone = {*touches, "tap_log"} if "draft" in touches else touches
+            kept = {k: v for k, v in tables.get(table_id, {}).items() if k[0] not in gone}
+            for key, row in kept.items():
+                if key[0] == "tap_log":  # the draft as it was, on the table as it is now
+                    kept[key] = (row[0], row[1], version)
+            if ("table",) in kept:  # the row as the write left it
+                kept[("table",)] = replace(kept[("table",)], version=version, updated=stamp)
+        for key, row_at in written:  # what the write itself stored: as a read would find it
+            kept[key] = row_at(version)
+        memo.clear()
+        memo[table_id] = kept
+        self._memo_seen = {table_id: [version, seen[1] if same else None, True]}
+        self._memo_changes = self.db.conn.total_changes
 
     def once(
         self,
@@ -148,12 +346,13 @@ class StoreBase:
         action: str,
         body: Callable[[dict], None],
         scope: int | None | object = ...,
+        touches: frozenset[str] | None = None,
     ) -> dict:
         """The one idempotent write: a retried form (the same submission id) gets the
         first answer. ``body(outcome)`` runs inside ``write`` and fills the outcome;
-        ``action`` and ``scope`` are ``write``'s."""
+        ``action``, ``scope`` and ``touches`` are ``write``'s."""
         try:
-            with self.write(table_id, submission_id, action, scope) as outcome:
+            with self.write(table_id, submission_id, action, scope, touches) as outcome:
                 body(outcome)
             return outcome
         except Replayed as replay:

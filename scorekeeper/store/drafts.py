@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable, Iterable
 
 from ..messages import Text
+from .base import DRAFT_READS, NEW_ENTRY_READS
 from .errors import Conflict, DraftChanged, NotFound, Unchanged
 from .records import SPENT_TAP_IDS, Entry, TapLog, now
 
@@ -20,9 +21,17 @@ class Drafts:
 
     def draft(self, table_id: int, name: str) -> tuple[dict | None, int]:
         """(data, version) of a draft; (None, 0) when there is none."""
-        row = self.db.execute(
-            "SELECT data, version FROM drafts WHERE table_id = ? AND name = ?", [table_id, name]
-        ).fetchone()
+
+        def read() -> tuple | None:
+            return self.db.execute(
+                "SELECT data, version FROM drafts WHERE table_id = ? AND name = ?",
+                [table_id, name],
+            ).fetchone()
+
+        log = self._kept(table_id, ("tap_log", name))  # the same row, read with the version
+        if log is not None:
+            return (json.loads(log[0]), log[1]) if log[0] else (None, 0)
+        row = self._memoized(table_id, ("draft", name), read)
         return (json.loads(row[0]), row[1]) if row else (None, 0)
 
     def save_draft(
@@ -30,7 +39,7 @@ class Drafts:
     ) -> int:
         """Store a draft; returns its new version. ``expected_version``: refuse
         (Conflict) when another phone saved the draft since this one read it."""
-        with self.write(table_id, None):
+        with self.write(table_id, None, touches=DRAFT_READS):
             row = self.db.execute(
                 "SELECT version FROM drafts WHERE table_id = ? AND name = ?", [table_id, name]
             ).fetchone()
@@ -48,18 +57,25 @@ class Drafts:
         return current + 1
 
     def delete_draft(self, table_id: int, name: str) -> None:
-        with self.write(table_id, None):
+        with self.write(table_id, None, touches=DRAFT_READS):
             self.db.execute("DELETE FROM drafts WHERE table_id = ? AND name = ?", [table_id, name])
 
     def tap_log(self, table_id: int, name: str) -> TapLog:
         """The draft ``name`` of a table as it stands (``data`` None: no deal begun)."""
-        row = self.db.execute(
-            """SELECT d.data, d.version, t.version FROM tables t
-               LEFT JOIN drafts d ON d.table_id = t.id AND d.name = ? WHERE t.id = ?""",
-            [name, table_id],
-        ).fetchone()
-        if row is None:
-            raise NotFound(Text("There is no such table."))
+
+        def read() -> tuple:
+            row = self.db.execute(
+                """SELECT d.data, d.version, t.version FROM tables t
+                   LEFT JOIN drafts d ON d.table_id = t.id AND d.name = ? WHERE t.id = ?""",
+                [name, table_id],
+            ).fetchone()
+            if row is None:
+                raise NotFound(Text("There is no such table."))
+            self._saw_version(table_id, row[2])
+            return row
+
+        row = self._memoized(table_id, ("tap_log", name), read)
+        # the JSON parsed anew each time: a caller may change what it is given
         return TapLog(json.loads(row[0]) if row[0] else None, row[1] or 0, row[2], False)
 
     def append_tap(
@@ -138,22 +154,18 @@ class Drafts:
     def _change_log(self, table_id: int, name: str, change: Callable) -> TapLog:
         """One read and one write of a draft inside the write lock (five statements)."""
         try:
-            with self.write(table_id, None):
+            with self.write(table_id, None, touches=DRAFT_READS):
                 found = self.tap_log(table_id, name)
                 data = change(found.data)
+                text = json.dumps(data, ensure_ascii=False)
                 self.db.execute(
                     """INSERT INTO drafts (table_id, name, data, version, updated)
                        VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, name) DO UPDATE SET
                        data = excluded.data, version = excluded.version,
                        updated = excluded.updated""",
-                    [
-                        table_id,
-                        name,
-                        json.dumps(data, ensure_ascii=False),
-                        found.version + 1,
-                        now(),
-                    ],
+                    [table_id, name, text, found.version + 1, now()],
                 )
+                self._keep_written(("tap_log", name), lambda v: (text, found.version + 1, v))
         except Unchanged:
             return found
         return TapLog(data, found.version + 1, found.table_version + 1, True)
@@ -233,9 +245,16 @@ class Drafts:
                 {"entry_id": entry_id, "draft": name, "data": json.dumps(log, ensure_ascii=False)},
             )
             self.db.execute("DELETE FROM drafts WHERE table_id = ? AND name = ?", [table_id, name])
+            self._keep_written(("tap_log", name), lambda v: (None, None, v))
             outcome.update(entry_id=entry_id, round=round_number, supersedes=old_id, also=also_ids)
 
-        return self.once(table_id, submission_id, "close_draft_into_entry", body)
+        return self.once(
+            table_id,
+            submission_id,
+            "close_draft_into_entry",
+            body,
+            touches=NEW_ENTRY_READS | DRAFT_READS,
+        )
 
     def _also_of(self, entry_id: int) -> list[int]:
         """The other entries of a round closed with this entry's log (``also``)."""
@@ -350,7 +369,7 @@ class Drafts:
 
     def discard_draft(self, table_id: int, name: str, draft_version: int) -> None:
         """Drop a draft (an edit given up), unless a tap changed it since it was shown."""
-        with self.write(table_id, None):
+        with self.write(table_id, None, touches=DRAFT_READS):
             if self.tap_log(table_id, name).version != draft_version:
                 raise DraftChanged(
                     Text("Another phone changed this deal a moment ago; it was kept.")

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 from typing import TypedDict, Unpack
 
 from ..messages import Text
-from .base import writes_as
+from .base import DRAFT_READS, ENTRY_READS, NEW_ENTRY_READS, ROLL_READS, writes_as
 from .errors import Conflict, NotFound, StoreError
 from .records import (
     _LAST_EVENT,
@@ -42,6 +42,11 @@ def _entry(row: tuple, points: dict[int, int]) -> Entry:
         state=row[8] if row[8] in ("voided", "superseded") else "live",
         points=points,
     )
+
+
+def _points_json(text: str | None) -> dict[int, int]:
+    """An entry's points as ``json_group_object`` gives them (player ids as keys)."""
+    return {int(pid): pts for pid, pts in json.loads(text).items()} if text else {}
 
 
 class _EntryChecks(TypedDict, total=False):
@@ -140,7 +145,8 @@ class Entries:
                 )
             outcome.update(entry_id=entry_id, round=round_number)
 
-        return self.once(table_id, submission_id, "add_entry", body)
+        touches = NEW_ENTRY_READS if close_draft is None else NEW_ENTRY_READS | DRAFT_READS
+        return self.once(table_id, submission_id, "add_entry", body, touches=touches)
 
     @writes_as("add_entry")
     def edit_entry(
@@ -244,7 +250,10 @@ class Entries:
                     void(other, self._entry_row(table_id, other))
             outcome.update(entry_id=entry_id, action="voided", round=row["round"])
 
-        return self.once(table_id, submission_id, "void_entry", body)
+        # (an undone deal's log back on its screen, or off it again)
+        return self.once(
+            table_id, submission_id, "void_entry", body, touches=ENTRY_READS | DRAFT_READS
+        )
 
     def restore_entry(
         self,
@@ -286,7 +295,10 @@ class Entries:
                     restore(other, self._entry_row(table_id, other))
             outcome.update(entry_id=entry_id, action="restored", round=row["round"])
 
-        return self.once(table_id, submission_id, "restore_entry", body)
+        # (an undone deal's log back on its screen, or off it again)
+        return self.once(
+            table_id, submission_id, "restore_entry", body, touches=ENTRY_READS | DRAFT_READS
+        )
 
     def entries(self, table_id: int, live_only: bool = False) -> list[Entry]:
         source = "live_entries" if live_only else "entries"
@@ -304,16 +316,22 @@ class Entries:
     def _entries_by(self, table_id: int, where: str, params: list, order: str, limit: int):
         """Entries of a table that match ``where`` (SQL over ``e``; ``last_event``
         is the entry's latest event), at most ``limit`` in ``order``."""
-        rows = self.db.execute(
-            f"""SELECT * FROM (
-                    SELECT e.id, e.round, e.kind, e.request, e.result, e.created,
-                           e.submission_id, e.supersedes, {_LAST_EVENT} AS last_event
-                    FROM entries e WHERE e.table_id = ?) e
-                WHERE {where} ORDER BY {order} LIMIT ?""",
-            [table_id, *params, limit],
-        ).fetchall()
-        points = self._points_of([r[0] for r in rows])
-        return [_entry(r, points.get(r[0], {})) for r in rows]
+
+        def read() -> tuple[Entry, ...]:
+            # each entry's points come along (one statement, not two)
+            rows = self.db.execute(
+                f"""SELECT *, (SELECT json_group_object(ep.player_id, ep.points)
+                               FROM entry_points ep WHERE ep.entry_id = e.id) FROM (
+                        SELECT e.id, e.round, e.kind, e.request, e.result, e.created,
+                               e.submission_id, e.supersedes, {_LAST_EVENT} AS last_event
+                        FROM entries e WHERE e.table_id = ?) e
+                    WHERE {where} ORDER BY {order} LIMIT ?""",
+                [table_id, *params, limit],
+            ).fetchall()
+            return tuple(_entry(r, _points_json(r[9])) for r in rows)
+
+        key = ("entries", where, tuple(params), order, limit)
+        return list(self._memoized(table_id, key, read))
 
     def tally(self, table_id: int, not_deals: Iterable[str] = ()) -> Tally:
         """The table's totals, deals and counts (``Tally``), over its whole history.
@@ -325,6 +343,26 @@ class Entries:
         not_deals = frozenset(not_deals)
         key = (table_id, not_deals)
         tallies = self.__dict__.setdefault("_tallies", OrderedDict())
+        seen, tally = self._seen_version(table_id), tallies.get(key)
+        if seen is not None and tally is not None and (tally.version, tally.scorer_key) == seen:
+            tallies.move_to_end(key)  # counted at the version this request read
+            return tally
+        if tally is not None and self._update_tally(tally, table_id, not_deals):
+            pass  # brought up to date in one statement
+        else:
+            tally = self._made_tally(table_id, not_deals)
+            if tally is None:
+                tallies.pop(key, None)
+                raise NotFound(Text("There is no such table."))
+        self._saw_version(table_id, tally.version, tally.scorer_key)
+        tallies[key] = tally
+        tallies.move_to_end(key)
+        while len(tallies) > TALLIES_PER_STORE:
+            tallies.popitem(last=False)
+        return tally
+
+    def _made_tally(self, table_id: int, not_deals: frozenset[str]) -> Tally | None:
+        """A tally made anew by sums, in one snapshot; None when there is no such table."""
         began = not self.db.conn.in_transaction
         if began:
             self.db.conn.execute("BEGIN")
@@ -333,22 +371,13 @@ class Entries:
                 "SELECT scorer_key, version FROM tables WHERE id = ?", [table_id]
             ).fetchone()
             if row is None:
-                tallies.pop(key, None)
-                raise NotFound(Text("There is no such table."))
-            tally = tallies.get(key)
-            if tally is None or tally.scorer_key != row[0]:
-                tally = self._new_tally(table_id, not_deals, row[0])
-            elif tally.version != row[1]:
-                self._update_tally(tally, table_id, not_deals)
+                return None
+            tally = self._new_tally(table_id, not_deals, row[0])
             tally.version = row[1]
+            return tally
         finally:
             if began:
                 self.db.conn.execute("COMMIT")
-        tallies[key] = tally
-        tallies.move_to_end(key)
-        while len(tallies) > TALLIES_PER_STORE:
-            tallies.popitem(last=False)
-        return tally
 
     def _new_tally(self, table_id: int, not_deals: frozenset[str], scorer_key: str) -> Tally:
         marks = ", ".join("?" * len(not_deals)) or "NULL"
@@ -393,11 +422,43 @@ class Entries:
             kinds,
         )
 
-    def _update_tally(self, tally: Tally, table_id: int, not_deals: frozenset[str]) -> None:
-        # (``+e.table_id``, NOT INDEXED: read the rows after the last ids counted, by
+    def _update_tally(self, tally: Tally, table_id: int, not_deals: frozenset[str]) -> bool:
+        """Bring a tally up to date from what was written since it counted, read in one
+        statement (so in one snapshot: the table's version, the events since and the
+        entries added since agree). False, changing nothing, when the table is gone or
+        its id names another table now (a tally must then be made anew)."""
+        marks = ", ".join(f":nd{i}" for i in range(len(not_deals))) or "NULL"
+        names = {f"nd{i}": kind for i, kind in enumerate(sorted(not_deals))}
+        last_of = _LAST_EVENT.replace("= e.id", "= o.id")
+        # what a round has of live deal entries now (one indexed count per row read)
+        live_in_round = f"""(SELECT COUNT(*) FROM entries e WHERE e.table_id = :t
+            AND e.round = o.round AND e.kind NOT IN ({marks}) AND {_LIVE})"""
+        points = """(SELECT json_group_object(ep.player_id, ep.points)
+            FROM entry_points ep WHERE ep.entry_id = o.id)"""
+        # (``+o.table_id``, NOT INDEXED: read the rows after the last ids counted, by
         # row id, not every row of the table or every event by an index)
-        for (pid,) in self.db.execute("SELECT id FROM players WHERE table_id = ?", [table_id]):
-            tally.totals.setdefault(pid, 0)
+        rows = self.db.execute(
+            f"""SELECT 'table', version, scorer_key, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+                FROM tables WHERE id = :t
+                UNION ALL
+                SELECT 'event', ev.id, o.id, o.round, o.kind, +o.id <= :entry,
+                       (SELECT old.event FROM entry_events old WHERE old.entry_id = o.id
+                        AND old.id <= :event ORDER BY old.id DESC LIMIT 1),
+                       {last_of}, CASE WHEN +o.id <= :entry THEN {points} END,
+                       CASE WHEN +o.id <= :entry THEN {live_in_round} END
+                FROM entry_events ev NOT INDEXED JOIN entries o ON o.id = ev.entry_id
+                WHERE ev.id > :event AND +o.table_id = :t
+                UNION ALL
+                SELECT 'entry', o.id, o.id, o.round, o.kind, NULL, NULL,
+                       {last_of}, {points}, {live_in_round}
+                FROM entries o WHERE +o.table_id = :t AND o.id > :entry""",
+            {"t": table_id, "entry": tally.entry_id, "event": tally.event_id, **names},
+        ).fetchall()
+        head = next((r for r in rows if r[0] == "table"), None)
+        if head is None or head[2] != tally.scorer_key:
+            return False
+        for player in self.players(table_id):  # a table's players are those it began with
+            tally.totals.setdefault(player.id, 0)
         dealt: dict[int, int] = {}  # round → live entries of a deal kind added to it
 
         def count(round_number: int, kind: str, state: str, points: dict, sign: int) -> None:
@@ -407,57 +468,49 @@ class Entries:
 
         # events on entries counted before: each such entry leaves its old state
         # (as of the last event counted) for its state now
-        changed = self.db.execute(
-            """SELECT DISTINCT ev.entry_id, e.round, e.kind FROM entry_events ev NOT INDEXED
-               JOIN entries e ON e.id = ev.entry_id
-               WHERE ev.id > ? AND +e.table_id = ? AND +e.id <= ?""",
-            [tally.event_id, table_id, tally.entry_id],
-        ).fetchall()
-        if changed:
-            points = self._points_of([r[0] for r in changed])
-            for entry_id, round_number, kind in changed:
-                old = self.db.execute(
-                    """SELECT event FROM entry_events WHERE entry_id = ? AND id <= ?
-                       ORDER BY id DESC LIMIT 1""",
-                    [entry_id, tally.event_id],
-                ).fetchone()
-                before = _state(old[0] if old else None)
-                after = _state(self._last_event(entry_id))
-                if before != after:
-                    got = points.get(entry_id, {})
-                    count(round_number, kind, before, got, -1)
-                    count(round_number, kind, after, got, 1)
-        added = self.db.execute(
-            f"""SELECT e.id, e.round, e.kind, {_LAST_EVENT} FROM entries e
-                WHERE +e.table_id = ? AND e.id > ? ORDER BY e.id""",
-            [table_id, tally.entry_id],
-        ).fetchall()
+        changed = {r[2]: r for r in rows if r[0] == "event" and r[5]}
+        for (
+            _part,
+            _id,
+            _entry,
+            round_number,
+            kind,
+            _counted,
+            old,
+            new,
+            got,
+            _live,
+        ) in changed.values():
+            before, after = _state(old), _state(new)
+            if before != after:
+                count(round_number, kind, before, _points_json(got), -1)
+                count(round_number, kind, after, _points_json(got), 1)
+        added = [r for r in rows if r[0] == "entry"]
+        for _part, _id, _entry, round_number, kind, _counted, _old, event, got, _live in added:
+            count(round_number, kind, _state(event), _points_json(got), 1)
+            tally.kinds.add(kind)
         if added:
-            points = self._points_of([r[0] for r in added])
-            for entry_id, round_number, kind, event in added:
-                count(round_number, kind, _state(event), points.get(entry_id, {}), 1)
-                tally.kinds.add(kind)
-            tally.entry_id = added[-1][0]
-        # a round counts as dealt while it has a live deal entry: what it has now
-        # (one indexed count), less what was just added, is what it had before
-        marks = ", ".join("?" * len(not_deals)) or "NULL"
+            tally.entry_id = max(r[1] for r in added)
+        # a round counts as dealt while it has a live deal entry: what it has now, less
+        # what was just added, is what it had before
+        live_now = {r[3]: r[9] for r in [*changed.values(), *added]}  # as of the snapshot
         for round_number, change in dealt.items():
-            if not change:
-                continue
-            (now_live,) = self.db.execute(
-                f"""SELECT COUNT(*) FROM entries e WHERE e.table_id = ? AND e.round = ?
-                    AND e.kind NOT IN ({marks}) AND {_LIVE}""",
-                [table_id, round_number, *not_deals],
-            ).fetchone()
-            tally.deals += (now_live > 0) - (now_live - change > 0)
-        last_event = self.db.execute(
-            """SELECT COALESCE(MAX(ev.id), 0) FROM entry_events ev
-               JOIN entries e ON e.id = ev.entry_id WHERE ev.id > ? AND +e.table_id = ?""",
-            [tally.event_id, table_id],
-        ).fetchone()[0]
-        tally.event_id = max(tally.event_id, last_event)
+            if change:
+                now_live = live_now[round_number]
+                tally.deals += (now_live > 0) - (now_live - change > 0)
+        tally.event_id = max([tally.event_id, *(r[1] for r in rows if r[0] == "event")])
+        tally.version = head[1]
+        return True
 
     def entry(self, table_id: int, entry_id: int) -> Entry:
+        if self._seen_version(table_id) is not None:  # among the entries this request read
+            for key, kept in self._memo.get(table_id, {}).items():
+                found = (
+                    kept if key[0] == "entries" else kept["entries"] if key[0] == "latest" else ()
+                )
+                for entry in found:
+                    if entry.id == entry_id:
+                        return entry
         found = self._entries_by(table_id, "e.id = ?", [entry_id], "e.id", 1)
         if not found:
             raise NotFound(Text("There is no such round at this table."))
@@ -469,6 +522,13 @@ class Entries:
         latest live entry of each kind, however old (the trumps of a session, the board
         of a race, the last deal's mode). ``kinds``: those the table has, when known
         (``Tally.kinds``)."""
+        if kinds is not None and self._seen_version(table_id) is not None:
+            kinds = tuple(sorted(set(kinds)))
+            read = next(
+                (v for k, v in self._memo.get(table_id, {}).items() if k[:2] == ("latest", kinds)),
+                None,
+            ) or self._latest(table_id, kinds, None)
+            return read["entries"]
         recent = self._entries_by(
             table_id,
             "e.round > (SELECT COALESCE(MAX(round), 0) FROM entries WHERE table_id = ?) - ?",
@@ -477,6 +537,7 @@ class Entries:
             RECENT_ENTRIES,
         )
         seen = {e.id for e in recent}
+        complete = kinds is None or self._has_only(table_id, kinds)
         if kinds is None:
             kinds = [
                 k
@@ -484,23 +545,112 @@ class Entries:
                     "SELECT DISTINCT kind FROM entries WHERE table_id = ?", [table_id]
                 )
             ]
+        kinds = sorted(kinds)
         latest_ids = []
-        for kind in sorted(kinds):
-            # newest first along the table's index: stops at the first live one
-            row = self.db.execute(
-                f"""SELECT e.id FROM entries e WHERE e.table_id = ? AND e.kind = ? AND {_LIVE}
-                    ORDER BY e.round DESC, e.id DESC LIMIT 1""",
-                [table_id, kind],
-            ).fetchone()
-            if row is not None and row[0] not in seen:
-                latest_ids.append(row[0])
+        if kinds:
+            # for each kind, newest first along the table's index: stops at the first
+            # live one; every kind in one statement
+            one_kind = f"""SELECT * FROM (SELECT e.id FROM entries e
+                WHERE e.table_id = ? AND e.kind = ? AND {_LIVE}
+                ORDER BY e.round DESC, e.id DESC LIMIT 1)"""
+            sql = " UNION ALL ".join([one_kind] * len(kinds))
+            params = [value for kind in kinds for value in (table_id, kind)]
+            found = self._memoized(
+                table_id,
+                ("latest_ids", tuple(kinds)),
+                lambda: tuple(r[0] for r in self.db.execute(sql, params).fetchall()),
+            )
+            latest_ids = [entry_id for entry_id in found if entry_id not in seen]
         older = []
         if latest_ids:
             marks = ", ".join("?" * len(latest_ids))
             older = self._entries_by(
                 table_id, f"e.id IN ({marks})", latest_ids, "e.id", len(latest_ids)
             )
-        return sorted([*recent, *older], key=lambda e: (e.round, e.id))
+        found = sorted([*recent, *older], key=lambda e: (e.round, e.id))
+        if complete:
+            # the latest live entry of every kind is among them, so the latest live
+            # round is too: the next round is known without reading it
+            live = [e.round for e in found if e.live]
+            self._keep(table_id, ("next_round",), max(live, default=0) + 1)
+        return found
+
+    def _latest(self, table_id: int, kinds: tuple[str, ...], history: int | None) -> dict:
+        """What a table's views read of its latest history, in one statement: the
+        entries ``recent_entries(kinds)`` gives, and (``history`` given) the first
+        page of ``history_page`` of that many rows. Kept for the request."""
+
+        def alias(sql: str, name: str) -> str:
+            return sql.replace("= e.id", f"= {name}.id")
+
+        recent = """SELECT id FROM (SELECT r.id FROM entries r WHERE r.table_id = :t
+            AND r.round > (SELECT COALESCE(MAX(round), 0) FROM entries WHERE table_id = :t)
+            - :rounds ORDER BY r.round DESC, r.id DESC LIMIT :most)"""
+        pages = f"""SELECT id FROM (SELECT h.id FROM entries h WHERE h.table_id = :t
+            AND {alias(_LAST_EVENT, "h")} != 'superseded'
+            ORDER BY h.round DESC, h.id DESC LIMIT :history)"""
+        # for each kind, newest first along the table's index: stops at the first live one
+        latest = (
+            " UNION ALL ".join(
+                f"""SELECT * FROM (SELECT l.id FROM entries l WHERE l.table_id = :t
+                AND l.kind = :k{i} AND {alias(_LIVE, "l")}
+                ORDER BY l.round DESC, l.id DESC LIMIT 1)"""
+                for i in range(len(kinds))
+            )
+            or "SELECT NULL WHERE 0"
+        )
+        pages = pages if history is not None else "SELECT NULL WHERE 0"
+
+        def read() -> dict:
+            rows = self.db.execute(
+                f"""SELECT e.id, e.round, e.kind, e.request, e.result, e.created,
+                           e.submission_id, e.supersedes, {_LAST_EVENT},
+                           (SELECT json_group_object(ep.player_id, ep.points)
+                            FROM entry_points ep WHERE ep.entry_id = e.id),
+                           e.id IN ({recent}), e.id IN ({latest}), e.id IN ({pages})
+                    FROM entries e
+                    WHERE e.id IN ({recent} UNION ALL {latest} UNION ALL {pages})
+                    ORDER BY e.round DESC, e.id DESC""",
+                {
+                    "t": table_id,
+                    "rounds": RECENT_ROUNDS,
+                    "most": RECENT_ENTRIES,
+                    "history": history or 0,
+                    **{f"k{i}": kind for i, kind in enumerate(kinds)},
+                },
+            ).fetchall()
+            made = [(_entry(r, _points_json(r[9])), r[10], r[11], r[12]) for r in rows]
+            newest = [e for e, in_recent, _latest, _page in made if in_recent]
+            entries = [e for e, in_recent, in_latest, _page in made if in_recent or in_latest]
+            entries.reverse()  # oldest first
+            if self._has_only(table_id, kinds):
+                # the latest live entry of every kind is among them, so the latest
+                # live round is too: the next round is known without reading it
+                live = [e.round for e in entries if e.live]
+                self._keep(table_id, ("next_round",), max(live, default=0) + 1)
+            return {
+                "entries": entries,
+                "recent": newest,  # newest first: every entry down to the last of them
+                "history": [e for e, _recent, _latest, on_page in made if on_page],
+            }
+
+        return self._memoized(table_id, ("latest", kinds, history), read)
+
+    def _tally_kinds(self, table_id: int) -> tuple[str, ...] | None:
+        """The kinds of the table's entries, as its tally at the version this request
+        read says; None when that is not known."""
+        seen = self._seen_version(table_id)
+        if seen is None:
+            return None
+        for (tid, _not_deals), tally in self.__dict__.get("_tallies", {}).items():
+            if tid == table_id and seen == (tally.version, tally.scorer_key):
+                return tuple(sorted(tally.kinds))
+        return None
+
+    def _has_only(self, table_id: int, kinds: Iterable[str]) -> bool:
+        """Whether the table's entries are of these kinds alone (as its tally says)."""
+        known = self._tally_kinds(table_id)
+        return known is not None and set(known) <= set(kinds)
 
     def live_newest_first(self, table_id: int, kinds: Iterable[str]) -> Iterator[Entry]:
         """The live entries of these kinds, newest first, read a page at a time, so
@@ -511,6 +661,19 @@ class Entries:
         marks = ", ".join("?" * len(kinds))
         where = f"e.kind IN ({marks}) AND e.last_event NOT IN ('voided', 'superseded')"
         after: list = []
+        read = next(
+            (
+                v
+                for k, v in ((self._memo_current() or {}).get(table_id) or {}).items()
+                if k[0] == "latest"
+            ),
+            None,
+        )
+        if read is not None and read["recent"] and self._seen_version(table_id) is not None:
+            # this request read every entry down to the last recent one: those first
+            wanted = set(kinds)
+            yield from (e for e in read["recent"] if e.live and e.kind in wanted)
+            after = [read["recent"][-1].round, read["recent"][-1].id]
         while True:
             cursor = "" if not after else " AND (e.round, e.id) < (?, ?)"
             page = self._entries_by(
@@ -527,6 +690,10 @@ class Entries:
         """One page of the history as the table shows it (live and undone entries;
         edited-away ones left out), newest first: those before ``before`` (round, id),
         and whether older ones remain."""
+        kinds = self._tally_kinds(table_id) if before is None else None
+        if kinds is not None:  # read with the latest entries the views read next
+            rows = self._latest(table_id, kinds, size + 1)["history"]
+            return rows[:size], len(rows) > size
         where = "e.last_event != 'superseded'"
         params: list = []
         if before is not None:
@@ -543,9 +710,13 @@ class Entries:
 
     def entry_count(self, table_id: int) -> int:
         """Every entry of the table, undone and edited ones included (what the cap counts)."""
-        return self.db.execute(
-            "SELECT COUNT(*) FROM entries WHERE table_id = ?", [table_id]
-        ).fetchone()[0]
+        return self._memoized(
+            table_id,
+            ("entry_count",),
+            lambda: self.db.execute(
+                "SELECT COUNT(*) FROM entries WHERE table_id = ?", [table_id]
+            ).fetchone()[0],
+        )
 
     def _points_of(self, entry_ids: list[int]) -> dict[int, dict[int, int]]:
         out: dict[int, dict[int, int]] = {}
@@ -572,10 +743,13 @@ class Entries:
         return {pid: total for pid, total in rows}
 
     def next_round(self, table_id: int) -> int:
-        row = self.db.execute(
-            "SELECT MAX(round) FROM live_entries WHERE table_id = ?", [table_id]
-        ).fetchone()
-        return (row[0] or 0) + 1
+        def read() -> int:
+            row = self.db.execute(
+                "SELECT MAX(round) FROM live_entries WHERE table_id = ?", [table_id]
+            ).fetchone()
+            return (row[0] or 0) + 1
+
+        return self._memoized(table_id, ("next_round",), read)
 
     def events(self, table_id: int) -> list[dict]:
         """The audit trail of a table, oldest first."""
@@ -613,10 +787,12 @@ class Entries:
                 "supersedes": supersedes,
             },
         )
-        self.db.conn.executemany(
-            "INSERT INTO entry_points (entry_id, player_id, points) VALUES (?, ?, ?)",
-            [(entry_id, pid, int(pts)) for pid, pts in points.items()],
-        )
+        if points:  # one statement for every player's points
+            self.db.conn.execute(
+                "INSERT INTO entry_points (entry_id, player_id, points) VALUES "
+                + ", ".join(["(?, ?, ?)"] * len(points)),
+                [value for pid, pts in points.items() for value in (entry_id, pid, int(pts))],
+            )
         if supersedes is not None:
             self._event(supersedes, "superseded", by_entry=entry_id)
         return entry_id
@@ -709,7 +885,7 @@ class Entries:
             )
             outcome.update(roll_id=roll_id, dice=dice, result=result, physical=physical)
 
-        return self.once(table_id, submission_id, "add_roll", body)
+        return self.once(table_id, submission_id, "add_roll", body, touches=ROLL_READS)
 
     def rolls(
         self,
@@ -720,21 +896,37 @@ class Entries:
     ) -> list[dict]:
         """The table's rolls, oldest first: those with an id above ``after`` and (when
         given) at most ``up_to``; ``latest``: only the last so many of them."""
-        where, params = "table_id = ? AND id > ?", [table_id, after]
-        if up_to is not None:
-            where += " AND id <= ?"
-            params.append(up_to)
-        if latest is None:
-            rows = self._all(f"SELECT * FROM rolls WHERE {where} ORDER BY id", params)
+        if up_to is not None and up_to <= after:
+            return []
+        # every roll of the table, when this request read them already
+        every = (self._memo_current() or {}).get(table_id, {}).get(("rolls", 0, None, None))
+        if every is not None and self._seen_version(table_id) is not None:
+            kept = [r for r in every if r["id"] > after and (up_to is None or r["id"] <= up_to)]
+            kept = kept if latest is None else kept[len(kept) - latest :] if latest else []
         else:
-            rows = self._all(
-                f"SELECT * FROM rolls WHERE {where} ORDER BY id DESC LIMIT ?", [*params, latest]
-            )[::-1]
+            kept = self._memoized(
+                table_id,
+                ("rolls", after, up_to, latest),
+                lambda: self._read_rolls(table_id, after, up_to, latest),
+            )
+        rows = [dict(r) for r in kept]
         for row in rows:
             row["dice"] = json.loads(row["dice"])
             row["result"] = json.loads(row["result"])
             row["physical"] = bool(row["physical"])
         return rows
+
+    def _read_rolls(
+        self, table_id: int, after: int, up_to: int | None, latest: int | None
+    ) -> tuple[dict, ...]:
+        where, params = "table_id = ? AND id > ?", [table_id, after]
+        if up_to is not None:
+            where += " AND id <= ?"
+            params.append(up_to)
+        if latest is None:
+            return tuple(self._all(f"SELECT * FROM rolls WHERE {where} ORDER BY id", params))
+        sql = f"SELECT * FROM rolls WHERE {where} ORDER BY id DESC LIMIT ?"
+        return tuple(self._all(sql, [*params, latest])[::-1])
 
     def roll_count(self, table_id: int, up_to: int | None = None) -> int:
         sql, params = "SELECT COUNT(*) FROM rolls WHERE table_id = ?", [table_id]
@@ -744,5 +936,8 @@ class Entries:
         return self.db.execute(sql, params).fetchone()[0]
 
     def last_roll_id(self, table_id: int) -> int:
-        row = self.db.execute("SELECT MAX(id) FROM rolls WHERE table_id = ?", [table_id]).fetchone()
-        return row[0] or 0
+        def read() -> int:
+            sql = "SELECT MAX(id) FROM rolls WHERE table_id = ?"
+            return self.db.execute(sql, [table_id]).fetchone()[0] or 0
+
+        return self._memoized(table_id, ("last_roll_id",), read)

@@ -76,10 +76,16 @@ class Tables:
         return self.once(None, submission_id, "create_table", body, scope=rematch_of)
 
     def table(self, table_id: int) -> Table:
+        kept = self._kept(table_id, ("table",))
+        if kept is not None:  # read (or written) in this request, at the version it last saw
+            return kept
         row = self._one("SELECT * FROM tables WHERE id = ?", [table_id])
         if row is None:
             raise NotFound(Text("There is no such table."))
-        return Table.from_row(row)
+        table = Table.from_row(row)
+        self._saw_version(table_id, table.version, table.scorer_key)
+        self._keep(table_id, ("table",), table)
+        return table
 
     def table_by_key(self, key: str) -> tuple[Table, str]:
         """Find a table by either of its links; returns (table, 'score' | 'watch')."""
@@ -89,21 +95,29 @@ class Tables:
             )
         # one query for either link (each column has its own index); every request
         # with a table link starts here
+        # with its players, which most requests read next (kept for the request)
         row = self.db.conn.execute(
-            f"SELECT {', '.join(TABLE_FIELDS)}, scorer_key = ? FROM tables "
-            "WHERE scorer_key = ? OR watch_key = ?",
+            f"SELECT {', '.join(TABLE_FIELDS)}, scorer_key = ?, "
+            "(SELECT json_group_array(json_array(p.id, p.seat, p.name)) FROM "
+            " (SELECT id, seat, name FROM players WHERE table_id = tables.id ORDER BY seat) p) "
+            "FROM tables WHERE scorer_key = ? OR watch_key = ?",
             [key, key, key],
         ).fetchone()
         if row is not None:
-            *values, is_scorer_key = row
+            *values, is_scorer_key, players = row
             access = "score" if is_scorer_key else "watch"
-            return Table.from_row(dict(zip(TABLE_FIELDS, values, strict=True))), access
+            table = Table.from_row(dict(zip(TABLE_FIELDS, values, strict=True)))
+            self._saw_version(table.id, table.version, table.scorer_key)
+            self._keep(table.id, ("table",), table)
+            self._keep(table.id, ("players",), tuple(Player(*p) for p in json.loads(players)))
+            return table, access
         raise NotFound(Text("There is no table behind this link; check that it was copied whole."))
 
     def version(self, table_id: int) -> int:
         row = self.db.execute("SELECT version FROM tables WHERE id = ?", [table_id]).fetchone()
         if row is None:
             raise NotFound(Text("There is no such table."))
+        self._saw_version(table_id, row[0])
         return row[0]
 
     def version_by_key(self, key: str) -> int | None:
@@ -154,10 +168,13 @@ class Tables:
         return self.once(table_id, submission_id, "set_language", body)
 
     def players(self, table_id: int) -> list[Player]:
-        rows = self.db.execute(
-            "SELECT id, seat, name FROM players WHERE table_id = ? ORDER BY seat", [table_id]
-        ).fetchall()
-        return [Player(*row) for row in rows]
+        def read() -> tuple[Player, ...]:
+            rows = self.db.execute(
+                "SELECT id, seat, name FROM players WHERE table_id = ? ORDER BY seat", [table_id]
+            ).fetchall()
+            return tuple(Player(*row) for row in rows)
+
+        return list(self._memoized(table_id, ("players",), read))
 
     def rename_player(
         self,

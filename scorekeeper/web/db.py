@@ -7,7 +7,7 @@ import secrets
 import threading
 from collections import OrderedDict
 
-from flask import abort, current_app
+from flask import abort, current_app, g, has_request_context
 
 from .. import i18n, store
 from ..i18n import gettext as _
@@ -19,7 +19,14 @@ STORES_PER_THREAD = 4
 
 
 def get_store() -> store.Store:
-    return store_for(current_app.config)
+    found = store_for(current_app.config)
+    if has_request_context():
+        # a request's reads are kept for that request alone (``Store.begin_memo``)
+        begun = g.setdefault("_memo_stores", set())
+        if id(found) not in begun:
+            begun.add(id(found))
+            found.begin_memo()
+    return found
 
 
 def store_for(config) -> store.Store:
@@ -38,6 +45,8 @@ def store_for(config) -> store.Store:
         while len(stores) > STORES_PER_THREAD:  # tests open many databases in one thread
             stores.popitem(last=False)[1].close()
     stores.move_to_end(path)
+    if not has_request_context():
+        found.end_memo()  # outside a request (a command, a test) every read is made
     # never carry a half-done write into a new request; but one asked for by code that a
     # write of this request runs (a screen's callback) gets the write as it is, open
     if found.db.conn.in_transaction and not store.writing(found.db):

@@ -34,6 +34,9 @@ def draft_renamer(slug: str):
 def only_tables_of(slug: str):
     def guard():
         key = (request.view_args or {}).get("key")
+        found = g.get("screen_table")
+        if found is not None and key in (found[0].scorer_key, found[0].watch_key):
+            return  # already read for this request (a game's own guard ran it first)
         try:
             table, access = get_store().table_by_key(key)
         except store.NotFound:

@@ -432,13 +432,42 @@ def state_of(screen: TapScreen, table: store.Table, data: dict):
     return state
 
 
+# New deals' contexts, by the table's state they were made from (its file, row, key
+# and version): the answer or page that showed a deal not begun made it, so the tap
+# that begins it (which reads the version under the write lock) need not read it all
+# again. A version names one state of the table, so a context found is never stale.
+_deals: OrderedDict[tuple, str] = OrderedDict()
+_deals_lock = threading.Lock()
+DEALS_KEPT = 128
+
+
+def new_deal(screen: TapScreen, s: store.Store, table: store.Table, summary=None) -> dict:
+    """``screen.new_deal``, made once per state of the table."""
+    version = s.known_version(table.id)
+    if version is None:
+        return screen.new_deal(s, table, summary)
+    key = (current_app.config["DATABASE"], table.id, table.scorer_key, version, screen.game)
+    with _deals_lock:
+        found = _deals.get(key)
+        if found is not None:
+            _deals.move_to_end(key)
+    if found is not None:
+        return json.loads(found)  # a copy of its own: the caller may add to it
+    made = json.dumps(screen.new_deal(s, table, summary))
+    with _deals_lock:
+        _deals[key] = made
+        while len(_deals) > DEALS_KEPT:
+            _deals.popitem(last=False)
+    return json.loads(made)  # as a hit gives it, and as the deal's log stores it
+
+
 def view_of(
     screen: TapScreen, table: store.Table, access: str, log: store.TapLog, state=None, summary=None
 ) -> View:
     """The View of a draft as stored, or of a deal not begun (no draft yet)."""
     data = log.data
     if data is None or "context" not in data:
-        context = screen.new_deal(get_store(), table, summary)
+        context = new_deal(screen, get_store(), table, summary)
         data = {"taps": _first_taps(screen, table, data, context), "undone": [], "context": context}
     if state is None:
         try:
@@ -569,7 +598,7 @@ def deal_seen() -> tuple[int, int]:
 
 def _begin(screen: TapScreen, s: store.Store, table: store.Table, old: dict | None) -> dict:
     """The log a first tap is added to: a new deal's (or an old-shape draft's, upgraded)."""
-    context = screen.new_deal(s, table, None)
+    context = new_deal(screen, s, table)
     return {"taps": _first_taps(screen, table, old, context), "undone": [], "context": context}
 
 

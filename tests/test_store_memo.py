@@ -1,0 +1,286 @@
+"""A request's kept reads (``Store.begin_memo``): what one request read is served again
+only while it is known to be current. Another connection's write is seen by the next
+request, by any later read of the table's version in the same request, and by every
+write, which checks under its lock; this connection's own write leaves nothing it
+changed behind."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scorekeeper.messages import Text
+from scorekeeper.store import Store, StoreError, TooMany
+from scorekeeper.web import tables
+
+
+@pytest.fixture
+def path(tmp_path):
+    return tmp_path / "db.sqlite"
+
+
+@pytest.fixture
+def mine(path):
+    st = Store.open(path)
+    yield st
+    st.close()
+
+
+@pytest.fixture
+def other(path, mine):
+    """A second connection to the same file: another worker of the server."""
+    st = Store.open(path)
+    yield st
+    st.close()
+
+
+def start(s, names=("Ana", "Bojan", "Ceca")):
+    out = s.create_table("cowboy", "Friday", list(names), {"first_dealer": 0})
+    table = s.table(out["table_id"])
+    return table, {p.name: p.id for p in s.players(table.id)}
+
+
+def pad(s, table_id, ids, points, **kw):
+    return s.add_entry(
+        table_id,
+        None,
+        "manual-points",
+        {"players": list(ids), "points": points},
+        {"points": points},
+        {ids[name]: pts for name, pts in points.items()},
+        **kw,
+    )
+
+
+def test_another_connections_write_is_seen_by_the_next_request(mine, other):
+    table, ids = start(mine)
+    mine.begin_memo()
+    mine.table_by_key(table.scorer_key)
+    assert [p.name for p in mine.players(table.id)] == ["Ana", "Bojan", "Ceca"]
+    assert mine.recent_entries(table.id) == []
+    mine.end_memo()
+    other.rename_player(table.id, ids["Ana"], "Ana Marija")
+    pad(other, table.id, ids, {"Ana": 5})
+    mine.begin_memo()  # the next request
+    found, _access = mine.table_by_key(table.scorer_key)
+    assert found.version == other.version(table.id)
+    assert [p.name for p in mine.players(table.id)] == ["Ana Marija", "Bojan", "Ceca"]
+    assert [e.points for e in mine.recent_entries(table.id)] == [{ids["Ana"]: 5}]
+    assert mine.next_round(table.id) == 2
+
+
+def test_a_changed_version_read_later_in_a_request_drops_what_it_kept(mine, other):
+    table, ids = start(mine)
+    mine.begin_memo()
+    mine.table_by_key(table.scorer_key)
+    assert mine.next_round(table.id) == 1
+    assert mine.tap_log(table.id, "cowboy-deal").data is None
+    pad(other, table.id, ids, {"Bojan": 3})
+    other.save_draft(table.id, "cowboy-deal", {"taps": []})
+    # within one request its reads stand together, as of the version it read ...
+    assert mine.next_round(table.id) == 1
+    assert mine.table(table.id).version == table.version
+    # ... until it reads the version again, and finds it moved on
+    assert mine.version(table.id) == other.version(table.id)
+    assert mine.tap_log(table.id, "cowboy-deal").data == {"taps": []}
+    assert mine.next_round(table.id) == 2
+    assert mine.table(table.id).version == other.version(table.id)
+
+
+def test_a_write_checks_under_its_lock_not_what_the_request_read_before(path, other):
+    mine = Store.open(path)
+    mine.max_entries = 2
+    try:
+        table, ids = start(mine)
+        mine.begin_memo()
+        mine.table_by_key(table.scorer_key)
+        pad(mine, table.id, ids, {"Ana": 1}, submission_id="first-of-mine")
+        assert mine.entry_count(table.id) == 1
+        pad(other, table.id, ids, {"Ceca": 2})  # the table is full now
+        with pytest.raises(TooMany):
+            pad(mine, table.id, ids, {"Ana": 1}, submission_id="second-of-mine")
+        assert other.entry_count(table.id) == 2
+    finally:
+        mine.close()
+
+
+def test_a_draft_changed_by_another_connection_is_not_overwritten(mine, other):
+    table, _ids = start(mine)
+    mine.begin_memo()
+    mine.table_by_key(table.scorer_key)
+    assert mine.tap_log(table.id, "cowboy-deal").version == 0
+    other.save_draft(table.id, "cowboy-deal", {"taps": [{"id": "theirs"}]})
+
+    def start_log(data):
+        return {"taps": [], "undone": [], "context": {}, **(data or {})}
+
+    log = mine.append_tap(table.id, "cowboy-deal", {"id": "mine"}, lambda data: None, start_log)
+    assert log.version == 2  # added to theirs, read under the lock
+    stored, version = other.draft(table.id, "cowboy-deal")
+    assert version == 2 and [t["id"] for t in stored["taps"]] == ["theirs", "mine"]
+
+
+def test_this_connections_write_leaves_nothing_it_changed_behind(mine):
+    table, ids = start(mine)
+    mine.begin_memo()
+    mine.table_by_key(table.scorer_key)
+    assert mine.recent_entries(table.id) == []
+    assert mine.tally(table.id).totals == dict.fromkeys(ids.values(), 0)
+    assert mine.rolls(table.id) == []
+    out = pad(mine, table.id, ids, {"Ana": 4, "Ceca": -4}, submission_id="sid-1")
+    assert [e.id for e in mine.recent_entries(table.id)] == [out["entry_id"]]
+    assert mine.next_round(table.id) == 2
+    assert mine.entry_count(table.id) == 1
+    assert mine.tally(table.id).totals[ids["Ana"]] == 4
+    assert mine.table(table.id).version == table.version + 1
+    assert mine.submission("sid-1", mine.add_entry, table.id) == out
+    mine.add_roll(table.id, 2, "kvanta-target", [4, 5], {"target": 9})
+    assert [r["dice"] for r in mine.rolls(table.id)] == [[4, 5]]
+    assert mine.last_roll_id(table.id) == mine.rolls(table.id)[0]["id"]
+    mine.void_entry(table.id, out["entry_id"])
+    assert not mine.recent_entries(table.id)[0].live
+    assert mine.next_round(table.id) == 1
+    assert mine.tally(table.id).totals[ids["Ana"]] == 0
+    mine.rename_player(table.id, ids["Bojan"], "Boki")
+    assert [p.name for p in mine.players(table.id)] == ["Ana", "Boki", "Ceca"]
+
+
+def test_kept_reads_are_not_the_callers_to_change(mine):
+    table, ids = start(mine)
+    pad(mine, table.id, ids, {"Ana": 4})
+    mine.save_draft(table.id, "cowboy-deal", {"taps": [], "context": {"round": 2}})
+    mine.begin_memo()
+    mine.table_by_key(table.scorer_key)
+    mine.players(table.id).clear()
+    mine.tap_log(table.id, "cowboy-deal").data["context"]["round"] = 9
+    mine.rolls(table.id).append({"id": 1})
+    assert len(mine.players(table.id)) == 3
+    assert mine.tap_log(table.id, "cowboy-deal").data["context"] == {"round": 2}
+    assert mine.rolls(table.id) == []
+
+
+def test_outside_a_request_every_read_is_made(app, new_table):
+    """A store handed out outside a request (a command, the poll's shortcut) keeps
+    nothing, whatever a request on its thread kept."""
+    url, _page = new_table("cowboy", ("Ana", "Bojan", "Ceca"))
+    key = url.rstrip("/").rsplit("/", 1)[-1]
+    with app.test_request_context():
+        s = tables.get_store()
+        table, _access = s.table_by_key(key)
+        assert [p.name for p in s.players(table.id)] == ["Ana", "Bojan", "Ceca"]
+    s = tables.store_for(app.config)
+    other = Store.open(app.config["DATABASE"])
+    try:
+        ana = other.players(table.id)[0]
+        other.rename_player(table.id, ana.id, "Ana Marija")
+    finally:
+        other.close()
+    assert [p.name for p in s.players(table.id)] == ["Ana Marija", "Bojan", "Ceca"]
+
+
+def test_a_tap_after_another_workers_write_answers_from_the_table_as_it_is(app, client, new_table):
+    """Two requests of one thread, another worker's write between them: the second
+    tap's answer shows it (nothing kept from the first request)."""
+    url, _page = new_table("szaman", ("Ola", "Piotr", "Zosia", "Adam"))
+    url = url.rstrip("/")
+    key = url.rsplit("/", 1)[-1]
+    app.config["WTF_CSRF_ENABLED"] = False
+
+    def tap(tap_id, version, action):
+        return client.post(
+            f"{url}/szaman/tap",
+            data={"tap_id": tap_id, "tap": json.dumps(action), "v": str(version), "round": "1"},
+            headers={"HX-Request": "true"},
+        )
+
+    assert tap("t1", 0, {"action": "lead", "seat": 0}).status_code == 200
+    other = Store.open(app.config["DATABASE"])
+    try:
+        table, _access = other.table_by_key(key)
+        zosia = other.players(table.id)[2]
+        other.rename_player(table.id, zosia.id, "Zofia", rename_in_draft=_rename)
+    finally:
+        other.close()
+    answer = tap("t2", 1, {"action": "card", "seat": 0, "card": "2C"})
+    assert answer.status_code == 200
+    assert "Zofia" in answer.get_data(as_text=True)
+
+
+def _rename(data: dict, old: str, new: str) -> dict:
+    context = data["context"]
+    context["players"] = [new if name == old else name for name in context["players"]]
+    return data
+
+
+def test_a_deal_begun_after_another_workers_entry_is_begun_from_the_table_as_it_is(
+    app, client, new_table
+):
+    """The page made the new deal's context at one version; another worker saved a
+    round meanwhile: the deal's first tap begins it from the table as it is then (its
+    round moved on), and a tap sent for the round the page showed is refused."""
+    url, _page = new_table("szaman", ("Ola", "Piotr", "Zosia", "Adam"))
+    url = url.rstrip("/")
+    key = url.rsplit("/", 1)[-1]
+    app.config["WTF_CSRF_ENABLED"] = False
+    assert client.get(url).status_code == 200  # the page: the deal not begun, round 1
+    other = Store.open(app.config["DATABASE"])
+    try:
+        table, _access = other.table_by_key(key)
+        ids = {p.name: p.id for p in other.players(table.id)}
+        pad(other, table.id, ids, {"Ola": 3})
+    finally:
+        other.close()
+
+    def lead(tap_id, round_number):
+        return client.post(
+            f"{url}/szaman/tap",
+            data={
+                "tap_id": tap_id,
+                "tap": json.dumps({"action": "lead", "seat": 0}),
+                "v": "0",
+                "round": str(round_number),
+            },
+            headers={"HX-Request": "true"},
+        )
+
+    assert lead("t1", 1).status_code == 409
+    assert lead("t2", 2).status_code == 200
+    check = Store.open(app.config["DATABASE"])
+    try:
+        data, _version = check.draft(table.id, "szaman-deal")
+    finally:
+        check.close()
+    assert data["context"]["round"] == 2
+    assert [t["id"] for t in data["taps"]] == ["t2"]
+
+
+@pytest.mark.parametrize("undone", [(), (3,), (2, 3), (1, 2, 3)])
+def test_the_next_round_known_from_the_latest_entries_is_the_one_read(mine, other, undone):
+    table, ids = start(mine)
+    made = {n: pad(mine, table.id, ids, {"Ana": n})["entry_id"] for n in (1, 2, 3)}
+    for n in sorted(undone, reverse=True):
+        mine.void_entry(table.id, made[n])
+    mine.begin_memo()
+    mine.table_by_key(table.scorer_key)
+    tally = mine.tally(table.id)
+    mine.recent_entries(table.id, tally.kinds)
+    assert mine.next_round(table.id) == other.next_round(table.id) == 4 - len(undone)
+
+
+def test_what_a_write_read_of_its_own_changes_goes_when_it_is_rolled_back(mine):
+    table, ids = start(mine)
+    mine.begin_memo()
+    mine.table_by_key(table.scorer_key)
+    assert mine.recent_entries(table.id, ["manual-points"]) == []
+
+    def body(outcome: dict) -> None:
+        mine._write_entry(table.id, 1, "manual-points", {}, {}, {ids["Ana"]: 1})
+        mine.tap_log(table.id, "cowboy-deal")  # the table's version, read inside the write
+        assert len(mine.recent_entries(table.id, ["manual-points"])) == 1
+        raise StoreError(Text("Refused after all."))
+
+    with pytest.raises(StoreError):
+        mine.once(table.id, "sid-refused", "add_entry", body)
+    assert mine.recent_entries(table.id, ["manual-points"]) == []
+    assert mine.entry_count(table.id) == 0
