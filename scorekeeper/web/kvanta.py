@@ -440,7 +440,8 @@ def roll(key: str):
 
         log = s.append_tap(table.id, DRAFT, rolled.to_json(), check, lambda old: old)
     except (RuleError, screens.Refusal, store.StoreError, ValueError) as exc:
-        if isinstance(exc, ValueError):  # a broken injected RNG: never an impossible roll
+        # a broken injected RNG (not an engine's refusal): never an impossible roll
+        if isinstance(exc, ValueError) and not isinstance(exc, RuleError):
             exc = screens.Refusal(str(exc))
         refusal = screens.Refusal.of(exc)
         return screens.answer(screen, table, access, s.tap_log(table.id, DRAFT), refusal=refusal)
