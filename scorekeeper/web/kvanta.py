@@ -438,7 +438,10 @@ def roll(key: str):
         def check(data: dict) -> None:
             screens.state_of(screen, table, data)
 
-        log = s.append_tap(table.id, DRAFT, rolled.to_json(), check, lambda old: old)
+        def gone(old: dict | None) -> dict:  # a roll retried once its round was abandoned
+            raise screens.Refusal(screens.stale_notice(), status=409, notice=True)
+
+        log = s.append_tap(table.id, DRAFT, rolled.to_json(), check, gone)
     except (RuleError, screens.Refusal, store.StoreError, ValueError) as exc:
         # a broken injected RNG (not an engine's refusal): never an impossible roll
         if isinstance(exc, ValueError) and not isinstance(exc, RuleError):
