@@ -122,10 +122,11 @@ class Table:
         return self.post("save", where, submission_id=sid, v=version, round=round_number)
 
     def everything_else(self) -> None:
-        """The table page (history, breakdowns, standings), the full history, the Rules
-        page and the rule card as printed."""
+        """The table page (history, breakdowns, standings), the watch link, an undo and
+        a redo in the history, Edit, the full history, the Rules page, and the rule card
+        and filled sheet as printed."""
         page = self.page("the table page after the deal")
-        assert "why-lines" in page  # the history's breakdown is on the page
+        assert "why-lines" in page  # the history says why its points are so
         self.read(self.client.get(f"/t/{self.table.watch_key}").get_data(as_text=True), "watch")
         undo = re.search(r'action="([^"]+/undo)"', page)
         answer = self.client.post(undo[1], data={"submission_id": f"u{next(_ids)}"}, headers=HX)
@@ -184,9 +185,12 @@ def test_cowboy(at, language):
     t.play(worked("cowboy-tens")[1], "the deal")
     t.save("the deal saved")
     t.everything_else()
+    shot = at("cowboy", language, 3)
+    shot.play(worked("cowboy-declined-ace")[1], "a shot, its ace declined")
+    shot.page("the shot over")
     other = at("cowboy", language, 4)
     refused(other, worked("cowboy-turned-ace")[1], "an ace turned")
-    assert_no_english(t, other)
+    assert_no_english(t, shot, other)
 
 
 KVANTA_CALL = [
@@ -200,7 +204,18 @@ KVANTA_CALL = [
     {"action": "call", "seat": 2},
     *({"action": "sum", "seat": s, "sum": n} for s, n in enumerate((13, 20, 11))),
     {"action": "settle"},
+    # the poker prize: 7♥ turned
+    {"action": "cards", "seat": 0, "cards": ["8H", "KC", "QC", "JC", "KD"]},
+    {"action": "cards", "seat": 1, "cards": ["2S", "2H", "2D", "7C", "9C"]},
+    {"action": "cards", "seat": 2, "cards": ["AS", "KH", "QH", "JH", "10H"]},
+    {"action": "settle"},
 ]
+
+
+def dealt_by_the_second(tap: dict) -> dict:
+    """A tap of the worked log whose round the third player deals, for the round the
+    second one deals: every seat one to the right."""
+    return {**tap, "seat": (tap["seat"] - 1) % 3} if "seat" in tap else tap
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -210,9 +225,12 @@ def test_kvanta(at, language):
     hand.everything_else()
     call = at("kvanta", language, 3)
     call.play(KVANTA_CALL, "a round with a call")
+    flux = worked("kvanta-flux-call-king-prize")[1]
+    call.play([dealt_by_the_second(tap) for tap in flux], "a flux call, a king's prize")
     call.everything_else()
     wrong = at("kvanta", language, 3)
     refused(wrong, [*KVANTA_CALL[:5], {"action": "roll", "seat": 2}], "the wrong roller")
+    assert len([e for e in call.store.entries(call.table.id) if e.kind == "kvanta-poker"]) == 2
     assert_no_english(hand, call, wrong)
 
 
@@ -227,7 +245,9 @@ def test_szaman(at, language):
     quick.save("the deal saved")
     wrong = at("szaman", language, 3)
     refused(wrong, worked("szaman-wrong-leader")[1], "the wrong leader")
-    assert_no_english(full, quick, wrong)
+    joker = at("szaman", language, 3)
+    refused(joker, worked("szaman-joker-colour")[1], "a joker's suit")
+    assert_no_english(full, quick, wrong, joker)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -242,9 +262,16 @@ def test_vezimas(at, language):
     t.play(taps[1:], "the deal")
     t.save("the deal saved")
     t.everything_else()
+    letters = at("vezimas", language, 3, **{"vezimas-tally": "letters"})
+    quick = worked("vezimas-first-deal-quick")[1]
+    letters.play(quick[:2], "the trumps")
+    letters.post("trumps", "the trumps saved", submission_id=f"tr-{next(_ids)}")
+    letters.play(quick[2:], "a deal, the cart's letters")
+    letters.save("the deal saved")
+    letters.page("the letters")
     other = at("vezimas", language, 2)
     refused(other, worked("vezimas-no-beat")[1], "a card that does not beat")
-    assert_no_english(t, other)
+    assert_no_english(t, letters, other)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
