@@ -7,6 +7,7 @@ Rules page, the printed rule card's HTML, and a refused tap's message."""
 
 from __future__ import annotations
 
+import html
 import itertools
 import json
 import re
@@ -141,6 +142,8 @@ class Table:
             self.post("discard", "the edit given up", v=version)
         self.page("the full history", "/history")
         self.page("the Rules page", "/rules")
+        for path in ("/rules", f"/rules/{self.game}"):  # the rules off any table
+            self.read(self.client.get(f"{path}?lang={self.language}").get_data(as_text=True), path)
         with self.app.test_request_context(f"/?lang={self.language}"):  # as its route is
             table = self.store.table(self.table.id)
             html = printing.rule_card_html(self.game, table, language=self.language)
@@ -280,6 +283,7 @@ def test_pegs(at, language):
     t.tap({"action": "pick", "seat": 0, "card": "3"}, "a card that cannot move")
     t.tap({"action": "pick", "seat": 0, "card": "A"}, "a card that can")
     t.play(worked("pegs-joker-bump")[1], "the moves")
+    t.tap({"action": "hand", "seat": 0, "hand": ["2", "3", "JK", "5"]}, "the hand checked")
     t.everything_else()
     refused(t, [{"action": "discard", "seat": 1, "card": "AS", "hand": ["AS"]}], "a discard")
     assert_no_english(t)
@@ -299,3 +303,19 @@ def test_a_table_started_in_another_language_is_named_in_it(app, client, store):
     game, date = table.name.split(", ", 1)
     assert game == "Arizońskie pionki i jokery"
     assert date == format_date(datetime.now(UTC), "medium", locale="pl")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_words_the_page_s_script_shows_come_in_the_page_s_language(client, language):
+    """static/app.js shows its words from the page's ``data-words`` (English when a key is
+    missing there): every key it asks for is given, and none of them in English."""
+    script = (Path(__file__).resolve().parents[1] / "static" / "app.js").read_text()
+    asked = set(re.findall(r'\bsay\("(\w+)"', script))
+
+    def words(lang: str) -> dict:
+        page = client.get(f"/?lang={lang}").get_data(as_text=True)
+        return json.loads(html.unescape(re.search(r'data-words="([^"]*)"', page)[1]))
+
+    english, shown = words("en"), words(language)
+    assert asked and asked <= set(shown), asked - set(shown)
+    assert not [key for key, word in shown.items() if word == english[key]]
