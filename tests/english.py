@@ -102,8 +102,37 @@ class _Reader(HTMLParser):
             self.parts.append(data)
 
 
-def visible_text(html: str) -> str:
+def visible_parts(html: str) -> list[str]:
+    """Each text and read attribute of a page, its spaces collapsed."""
     reader = _Reader()
     reader.feed(html)
     reader.close()
-    return " ".join(" ".join(part.split()) for part in reader.parts if part.strip())
+    return [" ".join(part.split()) for part in reader.parts if part.strip()]
+
+
+def visible_text(html: str) -> str:
+    return " ".join(visible_parts(html))
+
+
+@functools.cache
+def kept_words(language: str) -> frozenset[str]:
+    """The words a language keeps as English has them: those of its ``same.txt`` and the
+    languages' own names (offered in themselves on every page)."""
+    path = ROOT / "scorekeeper" / "translations" / i18n.directory_name(language) / "same.txt"
+    lines = [x for x in path.read_text().splitlines() if x and not x.startswith("#")]
+    return frozenset(re.findall(r"\w+", " ".join([*lines, *i18n.NAMES.values()])))
+
+
+def same_as_english(shown: str, english: str, language: str, names=()) -> list[str]:
+    """The texts of page ``shown`` (in ``language``) that are word for word those of the
+    same page in English (``english``) and hold a word of three letters or more that is
+    neither a name (``names``: the players', the table's) nor a word the language keeps."""
+    if language == "en":
+        return []
+    theirs = set(visible_parts(english))
+    kept = kept_words(language) | {w for name in names for w in re.findall(r"\w+", name)}
+    return [
+        text
+        for text in dict.fromkeys(visible_parts(shown))
+        if text in theirs and any(w not in kept for w in re.findall(r"[^\W\d_]{3,}", text))
+    ]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from babel.dates import format_date
-from english import NAMES, english_in, visible_text
+from english import NAMES, english_in, same_as_english, visible_text
 
 from scorekeeper import printing
 from scorekeeper.store import Store, connect
@@ -141,6 +141,18 @@ class Table:
             version = self.shown()[0]
             self.post("discard", "the edit given up", v=version)
         self.page("the full history", "/history")
+        for path in ("", "/history"):  # not one text as the English page has it
+            pages = [
+                self.client.get(f"{self.url}{path}?lang={lang}") for lang in ("en", self.language)
+            ]
+            same = same_as_english(
+                pages[1].get_data(as_text=True),
+                pages[0].get_data(as_text=True),
+                self.language,
+                [*self.names, self.table.name],
+            )
+            if same:
+                self.leaks.append((f"{path or 'the table page'} as in English", same))
         self.page("the Rules page", "/rules")
         for path in ("/rules", f"/rules/{self.game}"):  # the rules off any table
             self.read(self.client.get(f"{path}?lang={self.language}").get_data(as_text=True), path)
