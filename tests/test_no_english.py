@@ -11,11 +11,11 @@ import html
 import itertools
 import json
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from babel.dates import format_date
+from babel.dates import format_date, format_timedelta
 from english import NAMES, english_in, same_as_english, visible_text
 
 from scorekeeper import printing
@@ -331,3 +331,24 @@ def test_the_words_the_page_s_script_shows_come_in_the_page_s_language(client, l
     english, shown = words("en"), words(language)
     assert asked and asked <= set(shown), asked - set(shown)
     assert not [key for key, word in shown.items() if word == english[key]]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_too_many_new_tables_are_refused_in_the_page_s_language(app, client, language):
+    """The limit on new tables is said in words of the language, never as the settings
+    write it ("1 per minute")."""
+    app.config.update(WTF_CSRF_ENABLED=False, CREATE_RATE_LIMIT="1 per minute; 50 per day")
+    answers = [
+        client.post(
+            f"/tables?lang={language}",
+            data={"game": "kvanta", "player": ["A", "B", "C"], "submission_id": f"rate-{n}"},
+        )
+        for n in range(2)
+    ]
+    assert [a.status_code for a in answers] == [303, 429]
+    text = visible_text(answers[1].get_data(as_text=True))
+    assert "per minute" not in text and "per day" not in text
+    locale = language.replace("-", "_")
+    for span in (timedelta(minutes=1), timedelta(days=1)):
+        assert format_timedelta(span, locale=locale) in text
+    assert not english_in(text, language)
