@@ -7,13 +7,16 @@ import os
 import secrets
 import time
 from collections import OrderedDict
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import parse_qsl
 
 import flask
 from flask import Flask, render_template, request
 from flask.sessions import SecureCookieSessionInterface
+from flask_babel import format_timedelta
 from flask_wtf.csrf import CSRFError
+from limits import parse_many
 from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.exceptions import BadRequest
 from werkzeug.routing import IntegerConverter
@@ -163,6 +166,17 @@ FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 # the views that start a table, limited per client address
 TABLE_CREATING_VIEWS = ("tables.create_table", "tables.rematch")
+
+
+def limit_in_words(limit: str) -> str:
+    """A rate limit as the settings write it (``10 per minute; 100 per day``) in the
+    page's language: how many in how long, each ("10 in 1 minute, 100 in 1 day")."""
+    return ", ".join(
+        # Translators: a limit of new tables: how many may be started in how long
+        _("%(count)d in %(span)s", count=item.amount, span=format_timedelta(span))
+        for item in parse_many(limit)
+        for span in [timedelta(seconds=item.get_expiry())]
+    )
 
 
 def create_app(test_config: dict | None = None, *, database: str | None = None) -> Flask:
@@ -331,7 +345,7 @@ def create_app(test_config: dict | None = None, *, database: str | None = None) 
                 "Too many tables were started from this device in a short while (at most "
                 "%(limit)s), so no new one was. Wait a little, then try again; the tables "
                 "already started are all still there.",
-                limit=limit,
+                limit=limit_in_words(limit),
             ),
             {"Retry-After": str(retry)},
         )

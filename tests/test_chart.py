@@ -90,6 +90,14 @@ def test_each_kind_says_why_from_its_stored_result(app):
     lines = breakdown.breakdown(entry("kvanta-call", call["request"], call["response"]), [])
     assert lines[0] == "Target 18 · Asta called"
     assert "Asta 7 (off by 11)" in lines[1] and "Closest: Tomas · the caller was undercut" in lines
+    with app.test_request_context("/?lang=pl"):  # how far off, in the reader's language
+        polish = breakdown.breakdown(entry("kvanta-call", call["request"], call["response"]), [])
+    assert polish[1] == "Sumy: Tomas 18, Asta 7 (odległość 11)"
+
+    deal = json.loads((EXAMPLES / "cowboy-deal.json").read_text())[0]
+    with app.test_request_context("/?lang=pl"):  # each item in the reader's language
+        polish = breakdown.breakdown(entry("cowboy-deal", deal["request"], deal["response"]), [])
+    assert "Milica: Wyłożona 10 ×4 +40; Szóstka na ręce −20 = +20" in polish
 
     poker = json.loads((EXAMPLES / "kvanta-poker.json").read_text())[0]
     lines = breakdown.breakdown(entry("kvanta-poker", poker["request"], poker["response"]), [])

@@ -255,6 +255,20 @@ def test_target_roll_is_stored_at_once_listed_and_a_retried_tap_returns_it(app, 
     assert re.search(f'class="kv-roll counts" data-roll="{kv.rolls()[-1]["id"]}"', redo.html)
 
 
+def test_a_roll_retried_after_its_round_was_abandoned_is_told_so_and_adds_nothing(app, kv):
+    """The answer to a roll was lost, and another phone abandoned the round meanwhile:
+    the tap sent again finds its roll stored but no round to add it to."""
+    app.config["DICE_RNG"] = Scripted(4, 5, 5)
+    answer = kv.dealt()
+    assert kv.roll(seat=1, at=answer, tap_id="roll-1").status == 200
+    assert kv.post("discard", v=kv.page().v).status == 200
+    before = kv.snapshot()
+    again = kv.roll(seat=1, at=answer, tap_id="roll-1")
+    assert again.status == 409
+    assert "changed a moment ago" in again.html
+    assert kv.snapshot() == before and kv.draft() is None
+
+
 def test_two_phones_tapping_roll_at_once_roll_the_target_once(app, kv):
     """Phone B still shows "Roll the three dice" when phone A's roll lands: B's tap
     must not roll the target again behind everyone's back (the latest roll counts)."""

@@ -67,7 +67,7 @@ def _cowboy_deal(request: dict, result: dict, seat_names: list[str]) -> list[str
         for item in _list(_dict(score).get("items")):
             item = _dict(item)
             try:
-                label = item_label(item.get("code"))
+                label = _(item_label(item.get("code")))
             except ValueError:
                 label = str(item.get("code"))
             count = item.get("count")
@@ -110,7 +110,11 @@ def _kvanta_sums(result: dict) -> str:
     parts = []
     for name, total in _dict(result.get("sums")).items():
         off = distances.get(name)
-        parts.append(f"{name} {points(total)}" + (f" (off by {off})" if off else ""))
+        part = f"{name} {points(total)}"
+        if off:
+            # Translators: after a player's sum in a Kvanta round: how far it is from the target
+            part += " " + _("(off by %(n)s)", n=off)
+        parts.append(part)
     return ", ".join(parts)
 
 

@@ -438,9 +438,13 @@ def roll(key: str):
         def check(data: dict) -> None:
             screens.state_of(screen, table, data)
 
-        log = s.append_tap(table.id, DRAFT, rolled.to_json(), check, lambda old: old)
+        def gone(old: dict | None) -> dict:  # a roll retried once its round was abandoned
+            raise screens.Refusal(screens.stale_notice(), status=409, notice=True)
+
+        log = s.append_tap(table.id, DRAFT, rolled.to_json(), check, gone)
     except (RuleError, screens.Refusal, store.StoreError, ValueError) as exc:
-        if isinstance(exc, ValueError):  # a broken injected RNG: never an impossible roll
+        # a broken injected RNG (not an engine's refusal): never an impossible roll
+        if isinstance(exc, ValueError) and not isinstance(exc, RuleError):
             exc = screens.Refusal(str(exc))
         refusal = screens.Refusal.of(exc)
         return screens.answer(screen, table, access, s.tap_log(table.id, DRAFT), refusal=refusal)

@@ -11,6 +11,7 @@ import json
 import re
 from datetime import UTC, datetime
 
+from babel.dates import format_date
 from flask import (
     Blueprint,
     Response,
@@ -19,13 +20,13 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import format_date
 
 from .. import api, i18n, store, validate
 from ..errors import RuleError
 from ..games import catalog
 from ..games.standings import NON_DEAL_KINDS
 from ..i18n import gettext as _
+from ..messages import Text
 from ..store import history_csv
 from ..summary import history_row
 from ..validate import MAX_NAME
@@ -139,13 +140,14 @@ def parse_table_form(form) -> tuple[dict, dict]:
             table_name = store.clean_table_name(table_name)
         except store.StoreError as exc:
             errors["name"] = exc.message
-    table_name = table_name or _(
-        "%(game)s, %(date)s",
-        game=_(game.name),
-        date=format_date(datetime.now(UTC), "medium"),
-    )
     # the table's language: as chosen, else the one this page speaks
     language = i18n.known(form.get("language")) or i18n.current_language()
+    # every phone at the table reads its name: made in the table's language, not this phone's
+    table_name = table_name or Text(
+        "%(game)s, %(date)s",
+        game=Text(game.name),
+        date=format_date(datetime.now(UTC), "medium", locale=i18n.directory_name(language)),
+    ).render(i18n.catalogue_for(language))
     values.update(game=slug, names=names, settings=settings, name=table_name, language=language)
     return values, errors
 

@@ -7,54 +7,17 @@ translation of the English label), so the test reads the page as its player does
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import pytest
-from babel.messages.pofile import read_po
+from english import NAMES, english_in
 from playwright.sync_api import expect
 
 from scorekeeper import i18n
 
 from .conftest import ARTIFACTS, assert_inside_viewport, totals
 
-ROOT = Path(__file__).resolve().parents[2]
-NAMES = {
-    "en": ["Ann", "Ben", "Cid", "Dot"],
-    "sr-Latn": ["Mila", "Neša", "Olja", "Pera"],
-    "sr-Cyrl": ["Мила", "Неша", "Оља", "Пера"],
-    "pl": ["Ola", "Piotr", "Zosia", "Kuba"],
-    "lt": ["Asta", "Jonas", "Rūta", "Tomas"],
-    "sk": ["Ján", "Eva", "Zuzana", "Peter"],
-}
-PLACEHOLDER = re.compile(r"%\(\w+\)[sdrif]|%[sdrif]|<[^>]+>|\*\*")
-
-
-def english_sentences(language: str) -> list[str]:
-    """Pieces of English (three words or more) of every msgid the language translates
-    differently: one of them on the screen is an untranslated sentence."""
-    po = ROOT / "scorekeeper" / "translations" / i18n.directory_name(language)
-    with (po / "LC_MESSAGES" / "messages.po").open("rb") as fp:
-        catalog = read_po(fp)
-    pieces = set()
-    for m in catalog:
-        if not m.id:
-            continue
-        msgids = m.id if isinstance(m.id, tuple) else (m.id,)
-        translated = " ".join(m.string) if isinstance(m.string, tuple) else m.string
-        for msgid in msgids:
-            for piece in PLACEHOLDER.split(msgid):
-                piece = piece.strip(" .,:;·()–—-")
-                if len(re.findall(r"[A-Za-z]{2,}", piece)) >= 3 and piece not in translated:
-                    pieces.add(piece)
-    return sorted(pieces, key=len)
-
 
 def assert_no_english(page, language: str, where: str) -> None:
-    if language == "en":
-        return
-    shown = " ".join(page.locator("body").inner_text().split())
-    leaked = [piece for piece in english_sentences(language) if piece in shown]
+    leaked = english_in(page.locator("body").inner_text(), language)
     assert not leaked, f"{language}, {where}: English on the screen: {leaked[:5]}"
 
 
