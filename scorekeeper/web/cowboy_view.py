@@ -5,12 +5,14 @@ the turned card's suit are that phone's own (``data-view``); every tap names its
 
 from __future__ import annotations
 
+import functools
+
 from ..cards import ACE, JACK, KING, QUEEN, SUIT_SYMBOLS, SUITS, Card
 from ..games import catalog
 from ..games import cowboy as engine
 from ..games.play.cowboy import ACES, GUN_CARDS, SHOT_CARDS, TENS
 from ..i18n import gettext as _
-from . import breakdown, screens
+from . import breakdown, fragments, screens
 
 # RULES §1 "Scoring": no held card other than these ranks has a value
 HELD_CARDS = tuple(str(Card(r, s)) for s in SUITS for r in (ACE, KING, QUEEN, JACK, 10, 6, 2))
@@ -254,6 +256,8 @@ def view(v: screens.View) -> dict:
         "symbols": symbols,
         "can_write": v.writable,
         "v": v,
+        "tap": functools.partial(fragments.tap, v.url("tap")),
+        "picker": fragments.group,
         "round": context.get("round"),
         "editing": context.get("supersedes") is not None,
         "view_key": f"cowboy:{key}",

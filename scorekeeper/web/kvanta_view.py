@@ -5,6 +5,7 @@ own (``data-view``, ``data-fold``); every tap names its seat."""
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 
 from .. import dice
@@ -13,7 +14,7 @@ from ..errors import RuleError
 from ..games import kvanta as engine
 from ..games.play.kvanta import MAX_BURN, SUM_SHOWINGS
 from ..i18n import gettext as _
-from . import kvanta_edit, screens
+from . import fragments, kvanta_edit, screens
 from .db import new_submission_id
 
 EARLIER_ROLLS = 30  # the earlier dice a round's panel lists, newest first
@@ -272,6 +273,7 @@ def view(v: screens.View) -> dict:
     last_tap = taps[-1] if taps else None
     out: dict = {
         "v": v,
+        "tap": functools.partial(fragments.routed_tap, v.url),
         "st": st,
         "can_write": v.writable,
         "phase": phase,

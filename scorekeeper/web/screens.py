@@ -46,6 +46,7 @@ from ..i18n import gettext as _
 from ..summary import TableSummary, summarize
 from .board import after_write, live_fragments, render_board, see_other, table_url, wants_partial
 from .db import get_store
+from .fragments import VERSION_SLOT, Memo, fragment, with_version
 
 # what the game screens and the app read here (their modules, guards and panels)
 from .game_screens import after_history as after_history
@@ -146,6 +147,7 @@ def register_template_helpers(app) -> None:
     app.jinja_env.filters["card_symbol"] = card_symbol
     app.jinja_env.filters["symbols"] = symbols
     app.jinja_env.filters["card_colour"] = card_colour
+    app.jinja_env.globals["fragment"] = fragment
     app.jinja_env.globals.update(template_globals())
 
 
@@ -194,6 +196,8 @@ class View:
     data: dict  # the draft's {"taps", "undone", "context"}
     version: int  # the draft's
     state: Any
+    # a tap's answer: the buttons carry fragments.VERSION_SLOT, the answer the version
+    slotted: bool = False
 
     @property
     def writable(self) -> bool:
@@ -220,7 +224,8 @@ class View:
 
     def vals(self, **extra) -> dict:
         """The fields every tap sends: the draft version and round this screen shows."""
-        return {"v": self.version, "round": self.context.get("round"), **extra}
+        version = VERSION_SLOT if self.slotted else self.version
+        return {"v": version, "round": self.context.get("round"), **extra}
 
     def tap_vals(self, action: str, **args) -> dict:
         """One tap button's fields: what the player means, as the state's tap notation."""
@@ -240,13 +245,39 @@ class View:
         whether the card is to be there; ``action`` a pair: the tap that puts a card in,
         and the one that takes it out), and for a card already elsewhere in the deal,
         why it is disabled. Written here in one pass, from one tap template per state of
-        the button: a picker of 54 cards is on the answer of most taps."""
+        the button: a picker of 54 cards is on the answer of most taps, and most of them
+        are as the tap before drew them (kept, but for the draft version they carry)."""
         put, take = (action, action) if isinstance(action, str) else action
+        url = self.url("tap") or ""
+        on = tuple(code for code in cards if code in selected)
+        off = tuple((code, taken[code]) for code in cards if code in taken and code not in on)
+        round_number = self.context.get("round")
+        try:
+            key = (url, tuple(cards), put, take, tuple(args.items()), toggle, round_number, on, off)
+            hash(key)
+        except TypeError:  # an argument that is a list: made afresh
+            key = None
+        make = functools.partial(
+            self._picker_html, cards, put, take, args, url, round_number, set(on), dict(off), toggle
+        )
+        html = make() if key is None else _PICKERS.get(key, make)
+        return Markup(html if self.slotted else with_version(html, self.version))
+
+    @staticmethod
+    def _picker_html(cards, put, take, args, url, round_number, selected, taken, toggle) -> str:
+        """The picker's HTML, its buttons' draft version left as fragments.VERSION_SLOT."""
         made = {}
         for on in (True, False):
-            tap = {**args, "card": CARD_SLOT, **({"on": on} if toggle else {})}
-            made[on] = str(htmlsafe_json_dumps(self.tap_vals(put if on else take, **tap)))
-        url = str(escape(self.url("tap") or ""))
+            tap = {"action": put if on else take, **args, "card": CARD_SLOT}
+            if toggle:
+                tap["on"] = on
+            vals = {
+                "v": VERSION_SLOT,
+                "round": round_number,
+                "tap": json.dumps(tap, separators=(",", ":")),
+            }
+            made[on] = str(htmlsafe_json_dumps(vals))
+        url = str(escape(url))
         out = []
         for code in cards:  # card codes (letters and digits): nothing to escape
             card = _card(code)
@@ -268,7 +299,10 @@ class View:
                 f'aria-pressed="{"true" if is_on else "false"}" data-card="{code}"'
                 f"{why}><span>{symbol}</span>{small}</button>"
             )
-        return Markup("".join(out))
+        return "".join(out)
+
+
+_PICKERS = Memo(512)  # a table's pickers of its last taps, across a server's tables
 
 
 @dataclass(frozen=True)
@@ -493,8 +527,12 @@ def answer(
         view = view_of(screen, table, access, log, state)
     except Refusal as exc:  # no deal may begin (the game is over): the whole table
         return live_fragments(table, access, exc.status, screen_notice=exc.message)
-    html = render_template(
-        f"games/{screen.game}/_panel.html", screen=screen.view(view), oob=True, **messages
+    view.slotted = True  # kept parts of the panel drawn before: the version given once
+    html = with_version(
+        render_template(
+            f"games/{screen.game}/_panel.html", screen=screen.view(view), oob=True, **messages
+        ),
+        view.version,
     )
     seen = _posted_int("seen")
     if log.changed and seen is not None and seen == log.table_version - 1:
