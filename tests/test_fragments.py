@@ -10,7 +10,10 @@ import json
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from jinja2 import Environment
+from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
 from scorekeeper.web import fragments, screens
@@ -264,3 +267,38 @@ def test_a_picker_kept_between_answers_is_the_one_drawn_afresh():
     assert fresh == kept and '"v": 4' in fresh
     assert later == str(fresh).replace('"v": 4', '"v": 5') and "K♥ — Bojan" in later
     assert "K♥ — Bojan" not in other and '"v": 5' in other
+
+
+class Vals:
+    """A View's tap fields, at a version or in its slot."""
+
+    def __init__(self, version, round_number):
+        self.version, self.round_number = version, round_number
+
+    def vals(self):
+        return {"v": self.version, "round": self.round_number}
+
+    def tap_vals(self, action, **args):
+        return {**self.vals(), "tap": json.dumps({"action": action, **args}, separators=(",", ":"))}
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@given(
+    version=st.integers(min_value=0) | st.just(fragments.VERSION_SLOT),
+    round_number=st.none() | st.integers(min_value=1),
+    action=st.text(min_size=1),
+    args=st.dictionaries(st.text().filter(lambda k: k != "action"), json_values, max_size=4),
+)
+def test_a_taps_fields_are_written_as_htmlsafe_json_dumps_writes_them(
+    version, round_number, action, args
+):
+    view = Vals(version, round_number)
+    made = fragments.tap_vals_json(view, action, **args)
+    assert made == htmlsafe_json_dumps(view.tap_vals(action, **args))
+    assert "'" not in made and "<" not in made

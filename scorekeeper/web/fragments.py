@@ -12,10 +12,12 @@ inputs is kept (:func:`fragment`, ``View.picker``) and not drawn again."""
 from __future__ import annotations
 
 import hashlib
+import json
 import pickle
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from json.encoder import encode_basestring_ascii
 
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup, escape
@@ -26,6 +28,34 @@ from ..i18n import cache_key
 def vals_json(vals: dict) -> str:
     """An ``hx-vals`` value as Jinja's ``tojson`` writes it (keys sorted, HTML-safe)."""
     return str(htmlsafe_json_dumps(vals, sort_keys=True))
+
+
+# json.dumps(..., separators=(",", ":")) makes an encoder each call: one, made once
+compact_json = json.JSONEncoder(separators=(",", ":")).encode
+_HTML_UNSAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "'": "\\u0027"})
+
+
+def tap_vals_json(view, action: str, **args) -> Markup:
+    """``htmlsafe_json_dumps(view.tap_vals(action, **args))``, the same text, in a third of
+    its time (a Pegs panel writes some fifty of them): the tap's notation is the one
+    JSON made, the fields around it written as ``json.dumps`` writes them."""
+    tap = compact_json({"action": action, **args})
+    vals = view.vals()
+    if list(vals) != ["v", "round"]:  # not the two fields every tap sends: the long way
+        return htmlsafe_json_dumps({**vals, "tap": tap})
+    made = f'{{"v": {_scalar(vals["v"])}, "round": {_scalar(vals["round"])}, "tap": {encode_basestring_ascii(tap)}}}'
+    if "<" in made or ">" in made or "&" in made or "'" in made:
+        made = made.translate(_HTML_UNSAFE)
+    return Markup(made)
+
+
+def _scalar(value) -> str:
+    """A version or round as ``json.dumps`` writes it."""
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return encode_basestring_ascii(value)
+    return str(value) if type(value) is int else json.dumps(value)
 
 
 def button(

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections import Counter
 from types import SimpleNamespace
 
-from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup, escape
 
 from ..errors import RuleError
@@ -18,6 +17,7 @@ from ..games import catalog
 from ..games import pegs as engine
 from ..games.play.pegs import HAND_SIZE, RANKS
 from ..i18n import gettext as _
+from . import fragments
 from . import pegs_board as drawing
 from .pegs_board import COLOURS, layout, spot
 from .pegs_table import APPLY_KIND, BOARD_KIND, house_rules, player_of
@@ -78,7 +78,7 @@ def move_text(entry, names: list[str]) -> str:
 def tap(v, action: str, **args) -> Markup:
     """A button's ``hx-vals``: the tap (the race's notation) and the turn it was made in,
     as JSON safe in an attribute (written once here, not in the template)."""
-    return htmlsafe_json_dumps(v.tap_vals(action, **args))
+    return fragments.tap_vals_json(v, action, **args)
 
 
 def ranks_markup(tap_url: str, cards: list[dict], label: str) -> Markup:

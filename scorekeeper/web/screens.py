@@ -46,7 +46,7 @@ from ..i18n import gettext as _
 from ..summary import TableSummary, summarize
 from .board import after_write, live_fragments, render_board, see_other, table_url, wants_partial
 from .db import get_store
-from .fragments import VERSION_SLOT, Memo, fragment, with_version
+from .fragments import VERSION_SLOT, Memo, compact_json, fragment, with_version
 
 # what the game screens and the app read here (their modules, guards and panels)
 from .game_screens import after_history as after_history
@@ -229,7 +229,7 @@ class View:
 
     def tap_vals(self, action: str, **args) -> dict:
         """One tap button's fields: what the player means, as the state's tap notation."""
-        return self.vals(tap=json.dumps({"action": action, **args}, separators=(",", ":")))
+        return self.vals(tap=compact_json({"action": action, **args}))
 
     def picker(
         self,
@@ -274,7 +274,7 @@ class View:
             vals = {
                 "v": VERSION_SLOT,
                 "round": round_number,
-                "tap": json.dumps(tap, separators=(",", ":")),
+                "tap": compact_json(tap),
             }
             made[on] = str(htmlsafe_json_dumps(vals))
         url = str(escape(url))
