@@ -125,6 +125,19 @@ def test_a_fragment_is_drawn_once_for_the_same_inputs_and_again_for_others(app):
     assert drawn == ["one", "three", "four"]
 
 
+def test_equal_inputs_are_the_same_fragment_whichever_objects_they_share(app):
+    name = "".join(["A", "na"])  # a string made afresh, not the interned "Ana"
+    one = {"name": name, "again": name, "cards": ["KH"]}
+    other = {"name": "Ana", "again": "".join(["An", "a"]), "cards": ["KH"]}
+    drawn = []
+    with app.test_request_context("/"):
+        for inputs in (one, other):
+            fragments.fragment(
+                FakeView(True, table_id=7), "test-shared", inputs, caller=lambda: drawn.append(1)
+            )
+    assert drawn == [1]
+
+
 def test_outside_a_taps_answer_a_fragment_is_drawn_every_time(app):
     drawn = []
     with app.test_request_context("/"):

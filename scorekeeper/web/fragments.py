@@ -12,6 +12,7 @@ inputs is kept (:func:`fragment`, ``View.picker``) and not drawn again."""
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import pickle
 import threading
@@ -192,7 +193,18 @@ def with_version(html: str, version: int) -> str:
     return html.replace(VERSION_JSON, str(int(version)))
 
 
-_FRAGMENTS = Memo(1024)
+_FRAGMENTS = Memo(512)  # blocks of the last answers of a server process's tables (~1–16 KB each)
+
+
+def _pickled(inputs) -> bytes:
+    """The inputs as bytes that are the same for equal inputs: pickled (a tenth of repr's
+    time, long HTML among them) without its memo, so that which equal strings happen to
+    be one object does not change the bytes."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=5)
+    pickler.fast = True
+    pickler.dump(inputs)
+    return out.getvalue()
 
 
 def fragment(view, name: str, *inputs, caller) -> Markup:
@@ -205,9 +217,9 @@ def fragment(view, name: str, *inputs, caller) -> Markup:
         return caller()
     table, round_number = view.table, view.context.get("round")
     made_of = (name, table.id, view.url("tap"), view.access, round_number, cache_key(), inputs)
-    try:  # pickle: a tenth of repr's time for the same inputs (long HTML among them)
-        made = pickle.dumps(made_of, protocol=5)
-    except (pickle.PicklingError, TypeError, AttributeError):
+    try:
+        made = _pickled(made_of)
+    except (pickle.PicklingError, TypeError, AttributeError, ValueError):
         made = repr(made_of).encode()
     key = hashlib.blake2b(made, digest_size=16).digest()
     return Markup(_FRAGMENTS.get(key, lambda: str(caller())))

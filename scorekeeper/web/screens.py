@@ -302,7 +302,7 @@ class View:
         return "".join(out)
 
 
-_PICKERS = Memo(512)  # a table's pickers of its last taps, across a server's tables
+_PICKERS = Memo(1024)  # the pickers of the last taps of a server process's tables (~5 KB each)
 
 
 @dataclass(frozen=True)
