@@ -75,15 +75,17 @@ def _holdings(v: screens.View, st: dict, names: list[str]) -> list[dict]:
     own = {"held": _("held"), "gun": _("gun"), "drawn": _("gun"), "tens": _("laid")}
     other = {"held": "%s", "gun": _("%s · gun"), "drawn": _("%s · gun"), "tens": _("%s · laid")}
     score, at = st["score"], _problem_seat(st["problem"], names)
+    # each card's reason as its holder's pickers and as the others' say it, made once
+    said = {c: (x, z, own[z], other[z] % names[x]) for c, (x, z) in where.items()}
     rows = []
     for h in st["holdings"]:
         seat = h["seat"]
 
         def picker(cards, zone, actions, seat=seat):
-            mine = [c for c, (x, z) in where.items() if (x, z) == (seat, zone)]
+            mine = [c for c, (x, z, _own, _other) in said.items() if (x, z) == (seat, zone)]
             taken = {
-                c: own[z] if x == seat else other[z] % names[x]
-                for c, (x, z) in where.items()
+                c: mine_said if x == seat else others_said
+                for c, (x, z, mine_said, others_said) in said.items()
                 if (x, z) != (seat, zone)
             }
             return v.picker(cards, actions, {"seat": seat}, taken, mine)

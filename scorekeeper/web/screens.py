@@ -249,6 +249,7 @@ class View:
         are as the tap before drew them (kept, but for the draft version they carry)."""
         put, take = (action, action) if isinstance(action, str) else action
         url = self.url("tap") or ""
+        selected = set(selected)
         on = tuple(code for code in cards if code in selected)
         off = tuple((code, taken[code]) for code in cards if code in taken and code not in on)
         round_number = self.context.get("round")
