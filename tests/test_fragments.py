@@ -315,3 +315,26 @@ def test_a_taps_fields_are_written_as_htmlsafe_json_dumps_writes_them(
     made = fragments.tap_vals_json(view, action, **args)
     assert made == htmlsafe_json_dumps(view.tap_vals(action, **args))
     assert "'" not in made and "<" not in made
+
+
+def test_a_kvanta_die_and_keypad_are_what_their_macros_drew(app):
+    from scorekeeper.web import kvanta_view
+
+    with app.test_request_context("/"):
+        die = kvanta_view.die(4, exchange=True, small=True)
+        plain = kvanta_view.die(6)
+    assert die == (
+        '<span class="die exchange small" data-face="4" role="img" '
+        'aria-label="exchange die showing 4">' + "<i></i>" * 9 + "</span>"
+    )
+    assert 'class="die"' in plain and 'aria-label="die showing 6"' in plain
+    keys = [
+        {"label": "7", "vals": {"v": 3, "tap": "t7"}, "off": True},
+        {"label": "±", "vals": None, "off": True, "aria": "Plus or minus"},
+        {"label": "0", "vals": {"v": 3, "tap": "t0"}, "off": False},
+    ]
+    made = re.findall(r"<button[^>]*>[^<]*</button>", kvanta_view.keypad_buttons("/u", keys))
+    assert len(made) == 3
+    assert 'data-key="7" disabled' in made[0] and "data-tap" in made[0]  # too big a sum
+    assert "data-tap" not in made[1] and 'aria-label="Plus or minus"' in made[1]
+    assert " disabled" not in made[2] and 'hx-post="/u"' in made[2] and ">0</button>" in made[2]
