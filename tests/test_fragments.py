@@ -277,6 +277,8 @@ def test_a_picker_kept_between_answers_is_the_one_drawn_afresh():
         kept = picker(4, taken={"KH": "Bojan"}, selected=["AH"])
         later = picker(5, taken={"KH": "Bojan"}, selected=["AH"])
         other = picker(5, taken={}, selected=["AH"])
+        odd = picker(6, taken={"KH": "<Bo & 'Jo'>"}, selected=[])
+    assert "K♥ — &lt;Bo &amp; &#39;Jo&#39;&gt;" in odd and "<Bo" not in odd
     assert fresh == kept and '"v": 4' in fresh
     assert later == str(fresh).replace('"v": 4', '"v": 5') and "K♥ — Bojan" in later
     assert "K♥ — Bojan" not in other and '"v": 5' in other

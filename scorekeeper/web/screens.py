@@ -280,30 +280,46 @@ class View:
             made[on] = str(htmlsafe_json_dumps(vals))
         url = str(escape(url))
         out = []
+        if len(_BUTTONS) > BUTTONS_KEPT:  # a bound, not a cache policy: start afresh
+            _BUTTONS.clear()
         for code in cards:  # card codes (letters and digits): nothing to escape
-            card = _card(code)
-            symbol = card.symbol if card else code
-            colour = (card.colour or "none") if card else "none"
             is_on = code in selected
             reason = None if is_on else taken.get(code)
-            vals = made[not is_on].replace(CARD_SLOT, code)
-            if reason:
-                reason = str(escape(reason))
-                # the reason's small print may be cut on a phone: whole in the title
-                why = f' disabled aria-label="{symbol} — {reason}" title="{symbol} — {reason}"'
-                small = f"<small>{reason}</small>"
-            else:
-                why = small = ""
-            out.append(
-                f'<button type="button" class="pick suit-{colour}{" on" if is_on else ""}" '
-                f'data-tap hx-post="{url}" hx-swap="none" hx-vals=\'{vals}\' '
-                f'aria-pressed="{"true" if is_on else "false"}" data-card="{code}"'
-                f"{why}><span>{symbol}</span>{small}</button>"
-            )
+            reason = str(escape(reason)) if reason else None
+            # a picker drawn again differs from the last one in a card or two: the
+            # others' buttons are the ones made then
+            key = (made[not is_on], url, code, is_on, reason)
+            button = _BUTTONS.get(key)
+            if button is None:
+                button = _BUTTONS[key] = _pick_button(made[not is_on], url, code, is_on, reason)
+            out.append(button)
         return "".join(out)
 
 
 _PICKERS = Memo(1024)  # the pickers of the last taps of a server process's tables (~5 KB each)
+_BUTTONS: dict = {}  # their buttons, by all a button is made of (~300 bytes each)
+BUTTONS_KEPT = 8192
+
+
+def _pick_button(vals: str, url: str, code: str, is_on: bool, reason: str | None) -> str:
+    """One button of a picker (``View.picker``), ``vals`` its tap's fields with the card
+    left as CARD_SLOT, ``reason`` (HTML, escaped) why it is disabled."""
+    card = _card(code)
+    symbol = card.symbol if card else code
+    colour = (card.colour or "none") if card else "none"
+    vals = vals.replace(CARD_SLOT, code)
+    if reason:
+        # the reason's small print may be cut on a phone: whole in the title
+        why = f' disabled aria-label="{symbol} — {reason}" title="{symbol} — {reason}"'
+        small = f"<small>{reason}</small>"
+    else:
+        why = small = ""
+    return (
+        f'<button type="button" class="pick suit-{colour}{" on" if is_on else ""}" '
+        f'data-tap hx-post="{url}" hx-swap="none" hx-vals=\'{vals}\' '
+        f'aria-pressed="{"true" if is_on else "false"}" data-card="{code}"'
+        f"{why}><span>{symbol}</span>{small}</button>"
+    )
 
 
 @dataclass(frozen=True)
