@@ -25,6 +25,8 @@ from urllib.parse import parse_qs, urlsplit
 import flask_babel
 from babel.support import NullTranslations, Translations
 from flask import Flask, g, has_request_context, request
+from jinja2 import pass_context
+from markupsafe import Markup
 
 from . import messages
 from .messages import LANGUAGES
@@ -186,6 +188,31 @@ def _keep_url_language(endpoint: str, values: dict) -> None:
             values["lang"] = chosen
 
 
+@functools.lru_cache(maxsize=4096)
+def _markup(catalogue: NullTranslations, msgid: str) -> Markup:
+    """A sentence without variables in a catalogue, as an HTML template writes it."""
+    return Markup(catalogue.ugettext(msgid)) % {}
+
+
+@pass_context
+def _template_gettext(context, msgid: str, **variables) -> str:
+    """Templates' ``_()`` and ``gettext()``, as Jinja's newstyle gettext (the
+    translation is a format string of the variables, escaped in an HTML template)."""
+    if not context.eval_ctx.autoescape:
+        return translations().ugettext(msgid) % variables
+    if not variables:
+        return _markup(translations(), msgid)
+    return Markup(translations().ugettext(msgid)) % variables
+
+
+@pass_context
+def _template_ngettext(context, singular: str, plural: str, num: int, **variables) -> str:
+    """Templates' ``ngettext()``, as Jinja's newstyle ngettext (``num`` a variable)."""
+    variables.setdefault("num", num)
+    text = translations().ungettext(singular, plural, num)
+    return (Markup(text) if context.eval_ctx.autoescape else text) % variables
+
+
 def install(app: Flask, babel: flask_babel.Babel) -> None:
     """Choose the locale per request, and let templates and the engines' sentences
     use the request's catalogue."""
@@ -199,6 +226,10 @@ def install(app: Flask, babel: flask_babel.Babel) -> None:
         pgettext=lambda c, s: translations().upgettext(c, s),
         npgettext=lambda c, s, p, n: translations().unpgettext(c, s, p, n),
     )
+    # the same as Jinja's newstyle gettext and ngettext, in one call instead of three
+    # (a game panel says a hundred sentences on every tap's answer)
+    app.jinja_env.globals.update(_=_template_gettext, gettext=_template_gettext)
+    app.jinja_env.globals["ngettext"] = _template_ngettext
 
     @app.context_processor
     def language_context() -> dict:

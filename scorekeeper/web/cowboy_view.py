@@ -5,12 +5,14 @@ the turned card's suit are that phone's own (``data-view``); every tap names its
 
 from __future__ import annotations
 
+import functools
+
 from ..cards import ACE, JACK, KING, QUEEN, SUIT_SYMBOLS, SUITS, Card
 from ..games import catalog
 from ..games import cowboy as engine
 from ..games.play.cowboy import ACES, GUN_CARDS, SHOT_CARDS, TENS
 from ..i18n import gettext as _
-from . import breakdown, screens
+from . import breakdown, fragments, screens
 
 # RULES §1 "Scoring": no held card other than these ranks has a value
 HELD_CARDS = tuple(str(Card(r, s)) for s in SUITS for r in (ACE, KING, QUEEN, JACK, 10, 6, 2))
@@ -73,15 +75,17 @@ def _holdings(v: screens.View, st: dict, names: list[str]) -> list[dict]:
     own = {"held": _("held"), "gun": _("gun"), "drawn": _("gun"), "tens": _("laid")}
     other = {"held": "%s", "gun": _("%s · gun"), "drawn": _("%s · gun"), "tens": _("%s · laid")}
     score, at = st["score"], _problem_seat(st["problem"], names)
+    # each card's reason as its holder's pickers and as the others' say it, made once
+    said = {c: (x, z, own[z], other[z] % names[x]) for c, (x, z) in where.items()}
     rows = []
     for h in st["holdings"]:
         seat = h["seat"]
 
         def picker(cards, zone, actions, seat=seat):
-            mine = [c for c, (x, z) in where.items() if (x, z) == (seat, zone)]
+            mine = [c for c, (x, z, _own, _other) in said.items() if (x, z) == (seat, zone)]
             taken = {
-                c: own[z] if x == seat else other[z] % names[x]
-                for c, (x, z) in where.items()
+                c: mine_said if x == seat else others_said
+                for c, (x, z, mine_said, others_said) in said.items()
                 if (x, z) != (seat, zone)
             }
             return v.picker(cards, actions, {"seat": seat}, taken, mine)
@@ -254,6 +258,8 @@ def view(v: screens.View) -> dict:
         "symbols": symbols,
         "can_write": v.writable,
         "v": v,
+        "tap": functools.partial(fragments.tap, v.url("tap")),
+        "picker": fragments.group,
         "round": context.get("round"),
         "editing": context.get("supersedes") is not None,
         "view_key": f"cowboy:{key}",

@@ -5,7 +5,10 @@ own (``data-view``, ``data-fold``); every tap names its seat."""
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
+
+from markupsafe import Markup, escape
 
 from .. import dice
 from ..cards import RANK_TEXT
@@ -14,7 +17,7 @@ from ..games import kvanta as engine
 from ..games import poker
 from ..games.play.kvanta import MAX_BURN, SUM_SHOWINGS
 from ..i18n import gettext as _
-from . import kvanta_edit, screens
+from . import fragments, kvanta_edit, screens
 from .db import new_submission_id
 
 EARLIER_ROLLS = 30  # the earlier dice a round's panel lists, newest first
@@ -179,6 +182,40 @@ def keypad(v: screens.View, seat: int, value: int | None) -> list[dict]:
     return keys
 
 
+PIPS = "<i></i>" * 9  # a die's nine pip places, drawn by the style sheet
+
+
+def die(face, exchange=False, fresh=False, small=False) -> Markup:
+    """A die with drawn pips; the exchange die has its own colour (written in Python: the
+    dice of the rolls and of the real-dice pickers are some forty on an answer)."""
+    cls = "die" + " exchange" * bool(exchange) + " fresh" * bool(fresh) + " small" * bool(small)
+    said = _("exchange die showing %(n)d", n=face) if exchange else _("die showing %(n)d", n=face)
+    return Markup(
+        f'<span class="{cls}" data-face="{escape(face)}" role="img" '
+        f'aria-label="{escape(said)}">{PIPS}</span>'
+    )
+
+
+def keypad_buttons(url: str | None, keys: list[dict]) -> Markup:
+    """A seat's keypad (``keypad``) as buttons, written in one pass: a tap's answer often
+    draws a keypad for every seat."""
+    out = []
+    for k in keys:
+        label, vals = k["label"], k["vals"]
+        attrs = f'data-key="{escape(label)}"' + (" disabled" if k["off"] and vals else "")
+        out.append(
+            fragments.button(
+                label,
+                "kv-key",
+                url=url if vals else None,
+                vals=vals,
+                aria=k.get("aria") or "",
+                attrs=attrs,
+            )
+        )
+    return Markup("".join(out))
+
+
 def _tap(v: screens.View, action: str, **args) -> dict:
     return {"vals": v.tap_vals(action, **args) if v.writable else None}
 
@@ -262,6 +299,9 @@ def view(v: screens.View) -> dict:
     last_tap = taps[-1] if taps else None
     out: dict = {
         "v": v,
+        "tap": functools.partial(fragments.routed_tap, v.url),
+        "keypad_buttons": functools.partial(keypad_buttons, v.url("tap")),
+        "die": die,
         "st": st,
         "can_write": v.writable,
         "phase": phase,

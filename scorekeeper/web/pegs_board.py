@@ -155,7 +155,66 @@ def draw(
     fixed: bool = True,
 ) -> dict:
     """The static part of the SVG: track, holes, the pegs, and marks on the last move's
-    destinations (``last_steps``) and on the pegs it bumped (``last_bumps``)."""
+    destinations (``last_steps``) and on the pegs it bumped (``last_bumps``). With
+    ``fixed`` the groups that depend on the seat count alone are ``fixed_svg``'s, written
+    once: their parts (holes, lanes, starts, links, sides, spots, areas) are not made."""
+    n = lay.seats
+    pegs = _pegs(lay, board)
+    marks = []
+    for st in last_steps:
+        x, y = spot(lay, st["seat"], st["to"])
+        marks.append({"x": x, "y": y, "cls": "last", "r": round(lay.peg_r + 2.5, 1)})
+    for bump in last_bumps:
+        x, y = spot(lay, bump["seat"], bump["from"])
+        marks.append({"x": x, "y": y, "cls": "bumped", "r": round(lay.peg_r + 1.5, 1)})
+    labels = []
+    for s in range(n):
+        text = names[s] if len(names[s]) <= 10 else names[s][:9] + "…"
+        # move the text's middle in far enough that its box clears the start area
+        nx, ny = lay.normals[s]
+        half = abs(nx) * len(text) * lay.font * 0.31 + abs(ny) * lay.font * 0.5
+        x, y = lay.labels[s]
+        cls = f"label c-{COLOURS[s]}" + (" turn" if s == turn else "")
+        labels.append(
+            {"x": round(x + nx * half, 1), "y": round(y + ny * half, 1), "text": text, "cls": cls}
+        )
+    svg = {
+        "viewbox": f"0 0 {lay.width:g} {lay.height:g}",
+        "fixed": fixed_svg(n) if fixed else None,
+        "seats": n,
+        "hole_r": lay.hole_r,
+        "peg_r": lay.peg_r,
+        "ring_r": round(lay.peg_r + 1.6, 1),
+        "start_r": lay.start_r,
+        "font": lay.font,
+        "co_r": round(lay.hole_r + 2.2, 1),
+        "pegs": pegs,
+        "marks": marks,
+        "labels": labels,
+        "rings": [],
+        "hits": [],
+    }
+    return svg if fixed else {**svg, **_static_parts(lay)}
+
+
+def _pegs(lay: Layout, board: engine.Board) -> list[dict]:
+    pegs = []
+    for s in range(lay.seats):
+        in_start = 0
+        for pos in board.positions(s):
+            if pos == "S":
+                x, y = lay.starts[s][in_start]
+                in_start += 1
+            else:
+                x, y = spot(lay, s, pos)
+            pegs.append(
+                {"x": x, "y": y, "seat": s, "pos": pos, "cls": f"peg c-{COLOURS[s]} team-{s % 2}"}
+            )
+    return pegs
+
+
+def _static_parts(lay: Layout) -> dict:
+    """The parts of the board that depend on its seat count alone (see ``fixed_svg``)."""
     n = lay.seats
     holes = []
     for i, (x, y) in enumerate(lay.track):
@@ -187,25 +246,6 @@ def draw(
         }
         for s in range(n)
     ]
-    pegs = []
-    for s in range(n):
-        in_start = 0
-        for pos in board.positions(s):
-            if pos == "S":
-                x, y = lay.starts[s][in_start]
-                in_start += 1
-            else:
-                x, y = spot(lay, s, pos)
-            pegs.append(
-                {"x": x, "y": y, "seat": s, "pos": pos, "cls": f"peg c-{COLOURS[s]} team-{s % 2}"}
-            )
-    marks = []
-    for st in last_steps:
-        x, y = spot(lay, st["seat"], st["to"])
-        marks.append({"x": x, "y": y, "cls": "last", "r": round(lay.peg_r + 2.5, 1)})
-    for bump in last_bumps:
-        x, y = spot(lay, bump["seat"], bump["from"])
-        marks.append({"x": x, "y": y, "cls": "bumped", "r": round(lay.peg_r + 1.5, 1)})
     sides = [
         {
             "x1": a[0],
@@ -216,47 +256,22 @@ def draw(
         }
         for s, (a, b) in enumerate(lay.sides)
     ]
-    labels = []
-    for s in range(n):
-        text = names[s] if len(names[s]) <= 10 else names[s][:9] + "…"
-        # move the text's middle in far enough that its box clears the start area
-        nx, ny = lay.normals[s]
-        half = abs(nx) * len(text) * lay.font * 0.31 + abs(ny) * lay.font * 0.5
-        x, y = lay.labels[s]
-        cls = f"label c-{COLOURS[s]}" + (" turn" if s == turn else "")
-        labels.append(
-            {"x": round(x + nx * half, 1), "y": round(y + ny * half, 1), "text": text, "cls": cls}
-        )
     spots = []
     for s in range(n):
         for kind, hole in (("co", engine.COME_OUT), ("in", engine.IN_SPOT)):
             x, y = lay.track[engine.SIDE * s + hole]
             spots.append({"x": x, "y": y, "cls": f"{kind}-ring c-{COLOURS[s]}"})
     return {
-        "viewbox": f"0 0 {lay.width:g} {lay.height:g}",
-        "fixed": fixed_svg(n) if fixed else None,
         "spots": spots,
-        "seats": n,
-        "hole_r": lay.hole_r,
-        "peg_r": lay.peg_r,
-        "ring_r": round(lay.peg_r + 1.6, 1),
-        "start_r": lay.start_r,
-        "font": lay.font,
         "sides": sides,
         "holes": holes,
         "lanes": lanes,
         "starts": starts,
         "links": links,
-        "co_r": round(lay.hole_r + 2.2, 1),
         "centres": [
             {"x": x, "y": y, "cls": f"start-area c-{COLOURS[s]}"}
             for s, (x, y) in enumerate(lay.start_centre)
         ],
-        "pegs": pegs,
-        "marks": marks,
-        "labels": labels,
-        "rings": [],
-        "hits": [],
     }
 
 

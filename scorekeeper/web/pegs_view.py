@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections import Counter
 from types import SimpleNamespace
 
-from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup, escape
 
 from ..errors import RuleError
@@ -19,6 +18,7 @@ from ..games import pegs as engine
 from ..games.play.pegs import HAND_SIZE, RANKS
 from ..i18n import gettext as _
 from ..pegs_table import APPLY_KIND, house_rules, move_text, rank_of
+from . import fragments
 from . import pegs_board as drawing
 from .pegs_board import COLOURS, layout, spot
 from .screens import FORM_SLOT
@@ -48,7 +48,7 @@ def bump_note(bump: dict, names: list[str]) -> str:
 def tap(v, action: str, **args) -> Markup:
     """A button's ``hx-vals``: the tap (the race's notation) and the turn it was made in,
     as JSON safe in an attribute (written once here, not in the template)."""
-    return htmlsafe_json_dumps(v.tap_vals(action, **args))
+    return fragments.tap_vals_json(v, action, **args)
 
 
 def ranks_markup(tap_url: str, cards: list[dict], label: str) -> Markup:

@@ -47,6 +47,7 @@ from ..i18n import gettext as _
 from ..summary import TableSummary, summarize
 from .board import after_write, live_fragments, render_board, see_other, table_url, wants_partial
 from .db import get_store
+from .fragments import VERSION_SLOT, Memo, compact_json, fragment, with_version
 
 # what the game screens and the app read here (their modules, guards and panels)
 from .game_screens import draft_renamer as draft_renamer
@@ -147,6 +148,7 @@ def register_template_helpers(app) -> None:
     app.jinja_env.filters["card_symbol"] = card_symbol
     app.jinja_env.filters["symbols"] = symbols
     app.jinja_env.filters["card_colour"] = card_colour
+    app.jinja_env.globals["fragment"] = fragment
     app.jinja_env.globals.update(template_globals())
 
 
@@ -195,6 +197,8 @@ class View:
     data: dict  # the draft's {"taps", "undone", "context"}
     version: int  # the draft's
     state: Any
+    # a tap's answer: the buttons carry fragments.VERSION_SLOT, the answer the version
+    slotted: bool = False
 
     @property
     def writable(self) -> bool:
@@ -221,11 +225,12 @@ class View:
 
     def vals(self, **extra) -> dict:
         """The fields every tap sends: the draft version and round this screen shows."""
-        return {"v": self.version, "round": self.context.get("round"), **extra}
+        version = VERSION_SLOT if self.slotted else self.version
+        return {"v": version, "round": self.context.get("round"), **extra}
 
     def tap_vals(self, action: str, **args) -> dict:
         """One tap button's fields: what the player means, as the state's tap notation."""
-        return self.vals(tap=json.dumps({"action": action, **args}, separators=(",", ":")))
+        return self.vals(tap=compact_json({"action": action, **args}))
 
     def picker(
         self,
@@ -241,35 +246,81 @@ class View:
         whether the card is to be there; ``action`` a pair: the tap that puts a card in,
         and the one that takes it out), and for a card already elsewhere in the deal,
         why it is disabled. Written here in one pass, from one tap template per state of
-        the button: a picker of 54 cards is on the answer of most taps."""
+        the button: a picker of 54 cards is on the answer of most taps, and most of them
+        are as the tap before drew them (kept, but for the draft version they carry)."""
         put, take = (action, action) if isinstance(action, str) else action
+        url = self.url("tap") or ""
+        selected = set(selected)
+        on = tuple(code for code in cards if code in selected)
+        off = tuple((code, taken[code]) for code in cards if code in taken and code not in on)
+        round_number = self.context.get("round")
+        try:
+            key = (url, tuple(cards), put, take, tuple(args.items()), toggle, round_number, on, off)
+            hash(key)
+        except TypeError:  # an argument that is a list: made afresh
+            key = None
+        make = functools.partial(
+            self._picker_html, cards, put, take, args, url, round_number, set(on), dict(off), toggle
+        )
+        html = make() if key is None else _PICKERS.get(key, make)
+        return Markup(html if self.slotted else with_version(html, self.version))
+
+    @staticmethod
+    def _picker_html(cards, put, take, args, url, round_number, selected, taken, toggle) -> str:
+        """The picker's HTML, its buttons' draft version left as fragments.VERSION_SLOT."""
         made = {}
         for on in (True, False):
-            tap = {**args, "card": CARD_SLOT, **({"on": on} if toggle else {})}
-            made[on] = str(htmlsafe_json_dumps(self.tap_vals(put if on else take, **tap)))
-        url = str(escape(self.url("tap") or ""))
+            tap = {"action": put if on else take, **args, "card": CARD_SLOT}
+            if toggle:
+                tap["on"] = on
+            vals = {
+                "v": VERSION_SLOT,
+                "round": round_number,
+                "tap": compact_json(tap),
+            }
+            made[on] = str(htmlsafe_json_dumps(vals))
+        url = str(escape(url))
         out = []
+        if len(_BUTTONS) > BUTTONS_KEPT:  # a bound, not a cache policy: start afresh
+            _BUTTONS.clear()
         for code in cards:  # card codes (letters and digits): nothing to escape
-            card = _card(code)
-            symbol = card.symbol if card else code
-            colour = (card.colour or "none") if card else "none"
             is_on = code in selected
             reason = None if is_on else taken.get(code)
-            vals = made[not is_on].replace(CARD_SLOT, code)
-            if reason:
-                reason = str(escape(reason))
-                # the reason's small print may be cut on a phone: whole in the title
-                why = f' disabled aria-label="{symbol} — {reason}" title="{symbol} — {reason}"'
-                small = f"<small>{reason}</small>"
-            else:
-                why = small = ""
-            out.append(
-                f'<button type="button" class="pick suit-{colour}{" on" if is_on else ""}" '
-                f'data-tap hx-post="{url}" hx-swap="none" hx-vals=\'{vals}\' '
-                f'aria-pressed="{"true" if is_on else "false"}" data-card="{code}"'
-                f"{why}><span>{symbol}</span>{small}</button>"
-            )
-        return Markup("".join(out))
+            reason = str(escape(reason)) if reason else None
+            # a picker drawn again differs from the last one in a card or two: the
+            # others' buttons are the ones made then
+            key = (made[not is_on], url, code, is_on, reason)
+            button = _BUTTONS.get(key)
+            if button is None:
+                button = _BUTTONS[key] = _pick_button(made[not is_on], url, code, is_on, reason)
+            out.append(button)
+        return "".join(out)
+
+
+_PICKERS = Memo(1024)  # the pickers of the last taps of a server process's tables (~5 KB each)
+_BUTTONS: dict = {}  # their buttons, by all a button is made of (~300 bytes each)
+BUTTONS_KEPT = 8192
+
+
+def _pick_button(vals: str, url: str, code: str, is_on: bool, reason: str | None) -> str:
+    """One button of a picker (``View.picker``), ``vals`` its tap's fields with the card
+    left as CARD_SLOT, ``reason`` (HTML, escaped) why it is disabled."""
+    card = _card(code)
+    symbol = card.symbol if card else code
+    colour = (card.colour or "none") if card else "none"
+    vals = vals.replace(CARD_SLOT, code)
+    if reason:
+        # the reason's small print may be cut on a phone: whole in the title
+        why = f' disabled aria-label="{symbol} — {reason}" title="{symbol} — {reason}"'
+        small = f"<small>{reason}</small>"
+    else:
+        why = small = ""
+    return (
+        f'<button type="button" class="pick suit-{colour}{" on" if is_on else ""}" '
+        f'data-tap hx-post="{url}" hx-swap="none" hx-vals=\'{vals}\' '
+        f'aria-pressed="{"true" if is_on else "false"}" data-card="{code}"'
+        f"{why}><span>{symbol}</span>{small}</button>"
+    )
 
 
 @dataclass(frozen=True)
@@ -535,8 +586,12 @@ def answer(
         view = view_of(screen, table, access, log, state)
     except Refusal as exc:  # no deal may begin (the game is over): the whole table
         return live_fragments(table, access, exc.status, screen_notice=exc.message)
-    html = render_template(
-        f"games/{screen.game}/_panel.html", screen=screen.view(view), oob=True, **messages
+    view.slotted = True  # kept parts of the panel drawn before: the version given once
+    html = with_version(
+        render_template(
+            f"games/{screen.game}/_panel.html", screen=screen.view(view), oob=True, **messages
+        ),
+        view.version,
     )
     seen = _posted_int("seen")
     if log.changed and seen is not None and seen == log.table_version - 1:

@@ -12,6 +12,8 @@ never stored: every tap names its seat, so two phones never step on each other.
 
 from __future__ import annotations
 
+import functools
+
 from flask import Blueprint
 
 from .. import store
@@ -23,7 +25,7 @@ from ..games.play.szaman import JOKERS, SzamanDeal
 from ..i18n import gettext as _
 from ..i18n import ngettext
 from ..summary import TableSummary, summarize
-from . import breakdown, screens
+from . import breakdown, fragments, screens
 
 bp = Blueprint("szaman", __name__, url_prefix="/t/<key>/szaman")
 
@@ -358,6 +360,7 @@ def end_rows(v: screens.View, st: dict, names: list[str]) -> tuple[list[dict], i
         return [], None
     rows = []
     for seat, held in enumerate(st["held"]):
+        elsewhere = taken(st, names, skip_held_of=seat)  # once a seat, not once a group
         rows.append(
             {
                 "seat": seat,
@@ -373,7 +376,7 @@ def end_rows(v: screens.View, st: dict, names: list[str]) -> tuple[list[dict], i
                             g["cards"],
                             "held",
                             {"seat": seat},
-                            taken(st, names, skip_held_of=seat),
+                            elsewhere,
                             held["cards"],
                             toggle=True,
                         ),
@@ -408,6 +411,8 @@ def view(v: screens.View) -> dict:
         "mode": mode,
         "view_key": f"szaman-mode:{table.scorer_key if v.writable else table.watch_key}",
         "v": v,
+        "tap_button": functools.partial(fragments.action_tap, v),
+        "picker": fragments.group,
         "tap_url": v.url("tap"),
         "save_url": v.url("save"),
         "undo_url": v.url("undo"),

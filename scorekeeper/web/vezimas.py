@@ -25,7 +25,7 @@ from ..games import vezimas as engine
 from ..games.play.vezimas import DECK, nine_of_diamonds_leads
 from ..i18n import gettext as _
 from ..summary import TableSummary, summarize
-from . import screens
+from . import screens, vezimas_html
 from .board import after_write, render_board
 from .db import get_store, load, new_submission_id
 
@@ -424,6 +424,7 @@ def view(v: screens.View) -> dict:
         "finished": False,
         "can_write": v.writable,
         "v": v,
+        "pieces": vezimas_html.Pieces(v),
         "version": v.version,
         "round": context.get("round"),
         "editing": context.get("supersedes") is not None,
