@@ -245,9 +245,7 @@ class Entries:
                     ),
                 )
             void(entry_id, row)
-            for other in together:
-                if other != entry_id and self._is_live(other):
-                    void(other, self._entry_row(table_id, other))
+            self._rest_of_group(table_id, entry_id, together, self._is_live, void)
             outcome.update(entry_id=entry_id, action="voided", round=row["round"])
 
         # (an undone deal's log back on its screen, or off it again)
@@ -290,15 +288,23 @@ class Entries:
                     )
                 )
             restore(entry_id, row)
-            for other in together:
-                if other != entry_id and self._last_event(other) == "voided":
-                    restore(other, self._entry_row(table_id, other))
+            self._rest_of_group(table_id, entry_id, together, self._is_voided, restore)
             outcome.update(entry_id=entry_id, action="restored", round=row["round"])
 
         # (an undone deal's log back on its screen, or off it again)
         return self.once(
             table_id, submission_id, "restore_entry", body, touches=ENTRY_READS | DRAFT_READS
         )
+
+    def _is_voided(self, entry_id: int) -> bool:
+        return self._last_event(entry_id) == "voided"
+
+    def _rest_of_group(self, table_id: int, entry_id: int, together, pending, change) -> None:
+        """The entries ``together`` with ``entry_id`` that are still ``pending``, changed
+        (undone or redone) in the same transaction as it."""
+        for other in together:
+            if other != entry_id and pending(other):
+                change(other, self._entry_row(table_id, other))
 
     def entries(self, table_id: int, live_only: bool = False) -> list[Entry]:
         source = "live_entries" if live_only else "entries"
