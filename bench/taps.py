@@ -2,7 +2,8 @@
 tap log and the panel it answers with. Prints per game the SQL statements one tap runs
 (counted with sqlite3's trace callback) and its server CPU (``time.process_time`` over
 the WSGI call, the answer's body made; the test client's own work left out; the disk's
-flush is waiting, not CPU). Issue #20's target:
+flush is waiting, not CPU), with the answer compressed as a phone accepts it over http
+(gzip), and the answer's size, sent and as HTML. Issue #20's target:
 at most 6 statements and 2 ms a tap.
 
     python bench/taps.py
@@ -10,6 +11,7 @@ at most 6 statements and 2 ms a tap.
 
 from __future__ import annotations
 
+import gzip
 import json
 import statistics
 import sys
@@ -27,6 +29,7 @@ from scorekeeper import create_app  # noqa: E402
 from scorekeeper.web import tables  # noqa: E402
 
 TARGET_STATEMENTS, TARGET_MS = 6, 2.0
+PHONE = {"HX-Request": "true", "Accept-Encoding": "gzip, deflate"}  # as Chromium over http
 
 
 def szaman_taps() -> list[dict]:
@@ -97,7 +100,7 @@ def measure(game: str, players: tuple[str, ...], taps: list[dict], config=None) 
     with app.test_request_context():
         conn = tables.get_store().db.conn
     statements: list[str] = []
-    counts, cpu = [], []
+    counts, cpu, sent, html = [], [], [], []
     version, round_number = 0, 1
     for number, tap in enumerate(taps):
         statements.clear()
@@ -111,9 +114,14 @@ def measure(game: str, players: tuple[str, ...], taps: list[dict], config=None) 
                 "v": str(version),
                 "round": str(round_number),
             },
-            headers={"HX-Request": "true"},
+            headers=PHONE,
         )
         cpu.append(served[-1])
+        body = response.get_data()
+        sent.append(len(body))
+        html.append(
+            len(gzip.decompress(body)) if response.headers.get("Content-Encoding") else len(body)
+        )
         conn.set_trace_callback(None)
         if response.status_code != 200:  # a game not (yet) on the one tap mechanism
             return {"refused": f"tap {number} answered {response.status_code}"}
@@ -125,6 +133,7 @@ def measure(game: str, players: tuple[str, ...], taps: list[dict], config=None) 
         "statements": (statistics.median(counts[1:]), max(counts[1:])),
         "cpu": (statistics.median(cpu[1:]), max(cpu[1:])),
         "taps": len(taps),
+        "kb": (statistics.median(sent[1:]) / 1024, statistics.median(html[1:]) / 1024),
     }
 
 
@@ -153,7 +162,8 @@ def main() -> None:
         print(
             f"  {game:8} {m['taps']} taps: statements median {m['statements'][0]:.0f}, "
             f"max {m['statements'][1]}; CPU median {m['cpu'][0]:.2f} ms, max {m['cpu'][1]:.2f} ms"
-            f" (the deal's first tap: {m['first'][0]} statements, {m['first'][1]:.1f} ms)"
+            f" (the deal's first tap: {m['first'][0]} statements, {m['first'][1]:.1f} ms);"
+            f" answer {m['kb'][0]:.1f} KB sent ({m['kb'][1]:.0f} KB of HTML)"
         )
 
 

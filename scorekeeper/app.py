@@ -22,7 +22,7 @@ from werkzeug.exceptions import BadRequest
 from werkzeug.routing import IntegerConverter
 
 from . import i18n, store
-from .extensions import babel, csrf, htmx, limit_table_creation
+from .extensions import COMPRESSION, babel, compress, csrf, htmx, limit_table_creation
 from .i18n import gettext as _
 from .resources import PACKAGE_DIR, resource_dir
 
@@ -209,6 +209,7 @@ def create_app(test_config: dict | None = None, *, database: str | None = None) 
         RATELIMIT_STORAGE_URI="memory://",  # per worker process (see create_app)
         RATELIMIT_KEY_PREFIX="scorekeeper",
         JSON_SORT_KEYS=False,
+        **COMPRESSION,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -232,6 +233,7 @@ def create_app(test_config: dict | None = None, *, database: str | None = None) 
 
     csrf.init_app(app)
     htmx.init_app(app)
+    compress.init_app(app)
     i18n.install(app, babel)
 
     # create or upgrade the schema once, before the first request
