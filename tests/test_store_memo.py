@@ -284,3 +284,34 @@ def test_what_a_write_read_of_its_own_changes_goes_when_it_is_rolled_back(mine):
         mine.once(table.id, "sid-refused", "add_entry", body)
     assert mine.recent_entries(table.id, ["manual-points"]) == []
     assert mine.entry_count(table.id) == 0
+
+
+def test_rolls_read_by_one_request_serve_the_next_only_while_the_table_is_unchanged(mine, other):
+    """Rolls are only ever added: what one request read of them is served to the next
+    one (the same worker's) when it finds the table at the same version, not read again;
+    once another worker rolled, the next request reads them, the new roll with them."""
+    table, _ = start(mine)
+    mine.begin_memo()
+    mine.table_by_key(table.scorer_key)
+    assert mine.rolls(table.id) == []
+    read: list[str] = []
+    mine.db.conn.set_trace_callback(read.append)
+    try:
+        mine.begin_memo()  # the next request, nothing changed meanwhile
+        mine.table_by_key(table.scorer_key)
+        assert mine.rolls(table.id) == []
+        assert not [sql for sql in read if "FROM rolls" in sql]
+        other.add_roll(table.id, 1, "kvanta-target", [4, 5, 5], {"target": 14})
+        mine.begin_memo()
+        mine.table_by_key(table.scorer_key)
+        assert [r["dice"] for r in mine.rolls(table.id)] == [[4, 5, 5]]
+        # a request that reads the table at another version first is never served them
+        mine.begin_memo()
+        other.add_roll(table.id, 1, "kvanta-target", [1, 1, 1], {"target": 3})
+        mine.table_by_key(table.scorer_key)
+        assert [r["dice"] for r in mine.rolls(table.id)] == [[4, 5, 5], [1, 1, 1]]
+    finally:
+        mine.db.conn.set_trace_callback(None)
+    mine.end_memo()  # a command after a request: every read made, nothing carried
+    other.add_roll(table.id, 2, "kvanta-target", [2, 2, 2], {"target": 6})
+    assert len(mine.rolls(table.id)) == 3

@@ -64,6 +64,7 @@ class StoreBase:
         self._memo_changes = 0
         self._memo_stash: tuple[dict, dict] | None = None  # the kept reads as a write began
         self._memo_written_rows: list[tuple[tuple, Callable[[int], Any]]] = []
+        self._memo_carried: dict[int, tuple[int, str, dict]] = {}  # ``_carried_reads``
 
     @classmethod
     def open(cls, path: str | Path) -> Self:
@@ -85,13 +86,28 @@ class StoreBase:
         the one the entries were read at (every change of a table bumps its version);
         inside a write transaction nothing is served until the table's version has
         been read under the write lock and found unchanged (``_saw_version``)."""
+        self._memo_carried = self._carried_reads()
         self._memo = {}
         self._memo_seen = {}  # table id → [version, scorer key or None, trusted]
         self._memo_changes = self.db.conn.total_changes
 
+    def _carried_reads(self) -> dict[int, tuple[int, str, dict]]:
+        """What the request before read of a table's rolls, with the version and key
+        it stands at: rows only ever added, so a next request that finds the table at
+        that same version (and key) may be served them without reading them again."""
+        memo = self._memo_current()
+        carried = {}
+        for table_id, kept in (memo or {}).items():
+            seen = self._memo_seen.get(table_id)
+            rolls = {k: v for k, v in kept.items() if k[0] in ROLL_READS}
+            if rolls and seen is not None and seen[2] and seen[1] is not None:
+                carried[table_id] = (seen[0], seen[1], rolls)
+        return carried
+
     def end_memo(self) -> None:
         self._memo = None
         self._memo_seen = {}
+        self._memo_carried = {}
 
     def _memo_current(self) -> dict[int, dict] | None:
         memo = self._memo
@@ -122,6 +138,9 @@ class StoreBase:
         ):
             memo.pop(table_id, None)
             self._memo_seen[table_id] = [version, scorer_key, True]
+            carried = self._memo_carried.pop(table_id, None) if seen is None else None
+            if carried is not None and carried[:2] == (version, scorer_key):
+                memo[table_id] = dict(carried[2])
             return
         seen[1] = scorer_key or seen[1]
         seen[2] = True
