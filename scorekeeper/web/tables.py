@@ -216,6 +216,7 @@ class UnchangedPoll:
             ("Content-Length", "0"),
             *headers,
             ("Cache-Control", "no-store"),
+            ("Vary", "Accept-Encoding"),  # as the app's (compressed when it has a body)
         ]
 
     def __call__(self, environ, start_response):
