@@ -8,7 +8,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from typing import TypedDict, Unpack
 
-from ..messages import Text
+from ..messages import N_, Text
 from .base import DRAFT_READS, ENTRY_READS, NEW_ENTRY_READS, ROLL_READS, writes_as
 from .errors import Conflict, NotFound, StoreError
 from .records import (
@@ -236,14 +236,12 @@ class Entries:
 
         def body(outcome: dict) -> None:
             self._check_based_on(table_id, based_on_version)
-            row = self._entry_row(table_id, entry_id)
-            if not self._is_live(entry_id):
-                raise Conflict(
-                    Text(
-                        "Round %(round)s was already undone or changed on another phone.",
-                        round=row["round"],
-                    ),
-                )
+            row = self._entry_if(
+                table_id,
+                entry_id,
+                self._is_live,
+                N_("Round %(round)s was already undone or changed on another phone."),
+            )
             void(entry_id, row)
             self._rest_of_group(table_id, entry_id, together, self._is_live, void)
             outcome.update(entry_id=entry_id, action="voided", round=row["round"])
@@ -279,14 +277,12 @@ class Entries:
                 self._event(old, "superseded", by_entry=entry_id)
 
         def body(outcome: dict) -> None:
-            row = self._entry_row(table_id, entry_id)
-            if self._last_event(entry_id) != "voided":
-                raise Conflict(
-                    Text(
-                        "Round %(round)s is not undone; there is nothing to redo.",
-                        round=row["round"],
-                    )
-                )
+            row = self._entry_if(
+                table_id,
+                entry_id,
+                self._is_voided,
+                N_("Round %(round)s is not undone; there is nothing to redo."),
+            )
             restore(entry_id, row)
             self._rest_of_group(table_id, entry_id, together, self._is_voided, restore)
             outcome.update(entry_id=entry_id, action="restored", round=row["round"])
@@ -295,6 +291,14 @@ class Entries:
         return self.once(
             table_id, submission_id, "restore_entry", body, touches=ENTRY_READS | DRAFT_READS
         )
+
+    def _entry_if(self, table_id: int, entry_id: int, ready, refusal: str):
+        """The entry's row, when it is ``ready`` for the change (else refused, the round
+        named in ``refusal``: another phone changed it first)."""
+        row = self._entry_row(table_id, entry_id)
+        if not ready(entry_id):
+            raise Conflict(Text(refusal, round=row["round"]))
+        return row
 
     def _is_voided(self, entry_id: int) -> bool:
         return self._last_event(entry_id) == "voided"
