@@ -128,15 +128,14 @@ class Entries:
                 table_id, round_number, kind, request, result, points, submission_id, supersedes
             )
             for old_id in replaces:
-                old = self._entry_row(table_id, old_id)
-                if not self._is_live(old_id):
-                    raise Conflict(
-                        Text(
-                            "Round %(round)s was changed on another phone meanwhile; "
-                            "nothing was saved.",
-                            round=old["round"],
-                        ),
-                    )
+                self._entry_if(
+                    table_id,
+                    old_id,
+                    self._is_live,
+                    N_(
+                        "Round %(round)s was changed on another phone meanwhile; nothing was saved."
+                    ),
+                )
                 self._event(old_id, "superseded", by_entry=entry_id)
             if close_draft is not None:
                 self.db.execute(
@@ -840,16 +839,15 @@ class Entries:
     def _row_to_supersede(self, table_id: int, entry_id: int) -> dict:
         """Inside a write: the row of the entry an edit replaces, refused (Conflict) when
         it no longer counts (another phone undid or edited it meanwhile)."""
-        old = self._entry_row(table_id, entry_id)
-        if not self._is_live(entry_id):
-            raise Conflict(
-                Text(
-                    "Round %(round)s was changed on another phone meanwhile; "
-                    "nothing was saved. Check the history and try again.",
-                    round=old["round"],
-                ),
-            )
-        return old
+        return self._entry_if(
+            table_id,
+            entry_id,
+            self._is_live,
+            N_(
+                "Round %(round)s was changed on another phone meanwhile; "
+                "nothing was saved. Check the history and try again."
+            ),
+        )
 
     def _points(self, table_id: int) -> dict[int, dict[int, int]]:
         rows = self.db.execute(
