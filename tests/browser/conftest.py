@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import threading
+import time
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -28,6 +29,56 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if "tests/browser" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
+
+
+# What every phone of a test sent and heard, printed when the test fails: a failure
+# that happens once in many runs (two phones, a poll racing a tap) is read from it.
+NET_LOG: list[str] = []
+NET_LOG_KEPT = 400
+NET_CLOCK = [time.monotonic()]  # when the test began
+
+
+def listen(context, label: str):
+    """Log ``context``'s requests and answers (the app's own, not its static files)."""
+    def line(text: str):
+        NET_LOG.append(f"{time.monotonic() - NET_CLOCK[0]:8.3f} {label} {text}")
+        del NET_LOG[:-NET_LOG_KEPT]
+
+    def on_request(req):
+        if "/static/" not in req.url:
+            line(f"→ {req.method} {req.url} {(req.post_data or '')[:300]}")
+
+    def on_response(res):
+        if "/static/" in res.url:
+            return
+        try:
+            body = res.text() if res.request.method == "POST" or "/live" in res.url else ""
+        except Exception:  # an answer the page no longer waits for
+            body = ""
+        marker = re.search(r'id="live"[^>]*?(?:\?|&amp;)v=(\d+)', body)
+        line(f"← {res.status} {res.url} {len(body)} B live={marker.group(1) if marker else '-'}")
+
+    context.on("request", on_request)
+    context.on("response", on_response)
+    context.on("requestfailed", lambda req: line(f"✗ {req.url} {req.failure}"))
+    return context
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call" and report.failed and NET_LOG:
+        report.sections.append(("the phones' requests", "\n".join(NET_LOG)))
+    return report
+
+
+@pytest.fixture(autouse=True)
+def _net_log(request):
+    NET_LOG.clear()
+    NET_CLOCK[0] = time.monotonic()
+    if "page" in request.fixturenames:
+        listen(request.getfixturevalue("page").context, "A")
+    yield
 
 
 @pytest.fixture(scope="session")
@@ -193,4 +244,5 @@ def totals(page) -> dict[str, int]:
 
 def phone_context(browser, **kw):
     """Another phone at the table."""
-    return browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, **kw)
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, **kw)
+    return listen(context, chr(ord("B") + len(browser.contexts) - 2))
