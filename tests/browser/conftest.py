@@ -40,6 +40,7 @@ NET_CLOCK = [time.monotonic()]  # when the test began
 
 def listen(context, label: str):
     """Log ``context``'s requests and answers (the app's own, not its static files)."""
+
     def line(text: str):
         NET_LOG.append(f"{time.monotonic() - NET_CLOCK[0]:8.3f} {label} {text}")
         del NET_LOG[:-NET_LOG_KEPT]
