@@ -12,6 +12,8 @@ catalogue of whoever shows it: the web layer installs the request's catalogue
 '2 cards'
 >>> str(Text("Seat %(seat)s: %(what)s", seat=2, what=Text("start")))
 'Seat 2: start'
+>>> str(Text("%(count)s tables", count=Number(10000)))
+'10,000 tables'
 
 A literal marked with :func:`N_` stays a plain string (a label in a table of data)
 and is translated by :func:`gettext` where it is read.
@@ -22,6 +24,8 @@ from __future__ import annotations
 import gettext as _gettext
 from collections.abc import Callable
 from typing import Any
+
+from babel.numbers import format_decimal
 
 # The languages a table can speak, as BCP 47 tags (``?lang=``, ``<html lang>``).
 LANGUAGES = ("en", "sr-Latn", "sr-Cyrl", "pl", "lt", "sk")
@@ -69,8 +73,36 @@ def _say(cat, msgid: str, plural: str | None, num: int | None, variables: dict) 
         text = cat.ngettext(msgid, plural, num)
     if not variables:
         return text
-    shown = {k: v.render(cat) if isinstance(v, Text) else v for k, v in variables.items()}
+    shown = {k: v.render(cat) if isinstance(v, (Text, Number)) else v for k, v in variables.items()}
     return text % shown
+
+
+class Number:
+    """A number in a sentence, its digits grouped as the reader's language writes them:
+    10,000 in English, 10 000 in Polish, 10.000 in Serbian."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: int):
+        self.value = value
+
+    def render(self, cat) -> str:
+        return format_decimal(self.value, locale=language_of(cat))
+
+    def __repr__(self) -> str:
+        return f"Number({self.value!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.value == self.value
+
+    def __hash__(self) -> int:
+        return hash(self.value)
+
+
+def language_of(cat) -> str:
+    """The Babel locale a catalogue speaks (its header's language; English without one)."""
+    info = cat.info() if hasattr(cat, "info") else {}
+    return info.get("language") or "en"
 
 
 class Text:

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from pypdf import PdfReader
 from serving import start_serve
 
-from scorekeeper import create_app, printing
+from scorekeeper import create_app, i18n, messages, printing
 from scorekeeper import store as store_module
 from scorekeeper.cli import main
 from scorekeeper.games import catalog
@@ -593,3 +593,25 @@ def test_a_long_kvanta_table_lists_its_latest_earlier_dice_not_all(client, store
     assert "Earlier dice at this table (400)" in html
     earlier = html.split("Earlier dice at this table", 1)[1].split("</details>", 1)[0]
     assert earlier.count("<li") == kvanta.EARLIER_ROLLS
+
+
+@pytest.mark.parametrize(
+    ("language", "grouped"),
+    [("en", "10,000"), ("pl", "10\xa0000"), ("sr-Latn", "10.000"), ("lt", "10\xa0000")],
+)
+def test_the_caps_refusals_write_their_numbers_as_the_readers_language_does(
+    tmp_path, language, grouped
+):
+    """A limit of 10,000 reads "10 000" to a Polish player, not the English "10,000"."""
+    s = Store(connect(str(tmp_path / "c.sqlite")), max_entries=10_000, max_tables=10_000)
+    with pytest.raises(TooMany) as too_many:
+        s._check_import_room({"entries": [{}] * 10_001})
+    messages.use(i18n.translations)  # as the app and the CLI install it
+    token = i18n.speak(language)
+    try:
+        said = too_many.value.message
+    finally:
+        i18n.stop_speaking(token)
+    assert grouped in said and said.count(grouped) == 1
+    assert ("10\xa0001" if "\xa0" in grouped else grouped[:-1] + "1") in said
+    s.close()

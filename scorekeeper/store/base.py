@@ -13,7 +13,7 @@ from typing import Any, Self
 
 import sqlite_utils
 
-from ..messages import Text
+from ..messages import Number, Text
 from .connection import connect, transaction, writing
 from .errors import Conflict, DraftChanged, Replayed, ReusedSubmission, TooMany
 from .migrations import migrate
@@ -385,7 +385,7 @@ class StoreBase:
                 Text(
                     "This database holds %(count)s tables, the most it may; nothing was saved. "
                     "Delete tables that are done with (scorekeeper delete KEY) to make room.",
-                    count=f"{count:,}",
+                    count=Number(count),
                 ),
             )
 
@@ -396,7 +396,7 @@ class StoreBase:
                 Text(
                     "This table holds %(count)s entries, the most one table may; "
                     "nothing was saved. Start a rematch to play on at a fresh table.",
-                    count=f"{self.max_entries:,}",
+                    count=Number(self.max_entries),
                 ),
             )
 

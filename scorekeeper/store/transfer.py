@@ -11,7 +11,7 @@ import secrets
 import sqlite3
 from pathlib import Path
 
-from ..messages import Text
+from ..messages import Number, Text
 from .connection import database_file, sync_file, transaction
 from .errors import StoreError, TooMany
 from .records import _unencodable
@@ -191,8 +191,8 @@ class Transfer:
                 Text(
                     "This export has %(count)s entries, more than the %(most)s "
                     "one table may hold; nothing was imported.",
-                    count=f"{len(entries):,}",
-                    most=f"{self.max_entries:,}",
+                    count=Number(len(entries)),
+                    most=Number(self.max_entries),
                 ),
             )
 
