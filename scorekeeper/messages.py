@@ -73,8 +73,13 @@ def _say(cat, msgid: str, plural: str | None, num: int | None, variables: dict) 
         text = cat.ngettext(msgid, plural, num)
     if not variables:
         return text
-    shown = {k: v.render(cat) if isinstance(v, (Text, Number)) else v for k, v in variables.items()}
+    shown = {k: shown_in(cat, v) for k, v in variables.items()}
     return text % shown
+
+
+def shown_in(cat, value: Any) -> Any:
+    """A variable as it reads in ``cat``: a ``Text``, ``Number`` or ``Joined`` rendered."""
+    return value.render(cat) if isinstance(value, (Text, Number, Joined)) else value
 
 
 class Number:
@@ -97,6 +102,36 @@ class Number:
 
     def __hash__(self) -> int:
         return hash(self.value)
+
+
+class Joined:
+    """Parts read one after another (``separator`` between): plain strings as they are,
+    a ``Text`` in the reader's language. A list of moves, one of which says "start".
+
+    >>> str(Joined(["Ana ", Text("start"), "→T8"]))
+    'Ana start→T8'
+    """
+
+    __slots__ = ("parts", "separator")
+
+    def __init__(self, parts, separator: str = ""):
+        self.parts = tuple(parts)
+        self.separator = separator
+
+    def render(self, cat) -> str:
+        return self.separator.join(str(shown_in(cat, part)) for part in self.parts)
+
+    def __str__(self) -> str:
+        return self.render(catalogue())
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and (other.parts, other.separator) == (
+            self.parts,
+            self.separator,
+        )
+
+    def __hash__(self) -> int:
+        return hash(self.parts)
 
 
 def language_of(cat) -> str:

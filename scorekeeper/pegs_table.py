@@ -8,12 +8,13 @@ from . import store
 from .errors import RuleError
 from .games import catalog
 from .games import pegs as engine
-from .messages import Text
+from .messages import Joined, Text
 
 APPLY_KIND = "pegs-apply"
 BOARD_KIND = "pegs-board"  # a correction (or a discard): the whole new state, no points
 BOARD_KINDS = (APPLY_KIND, BOARD_KIND)
 DRAFT = "pegs-turn"
+START_NAME = engine.position_name(engine.START)
 
 
 def house_rules(table: store.Table) -> dict:
@@ -57,6 +58,17 @@ def _rank_name(rank: str) -> Text | str:
     return Text("Joker") if rank == "JK" else rank
 
 
+def place_name(pos: str) -> Text | str:
+    """A position as a player reads it: the start in words, a hole by its notation."""
+    return Text("start") if pos == START_NAME else pos
+
+
+def _step_text(step: dict, player: int, names: list[str]) -> Joined:
+    """One step of a move: another seat's peg named, then from → to ("Bojan T3→T5")."""
+    who = f"{names[step['seat']]} " if step["seat"] != player else ""
+    return Joined([who, place_name(step["from"]), "→", step["to"]])
+
+
 def move_text(entry: store.Entry, names: list[str]) -> Text:
     """A move or a discard in words, translated where it is shown (the page, the sheet)."""
     req = entry.request
@@ -72,10 +84,7 @@ def move_text(entry: store.Entry, names: list[str]) -> Text:
         return Text("%(name)s discarded a card.", name=names[seat])
     player = req.get("player", 0)
     who = names[player] if 0 <= player < len(names) else str(player + 1)
-    steps = ", ".join(
-        f"{names[st['seat']] if st['seat'] != player else ''} {st['from']}→{st['to']}".strip()
-        for st in req.get("steps", [])
-    )
+    steps = Joined([_step_text(st, player, names) for st in req.get("steps", [])], ", ")
     return Text(
         "%(name)s played %(card)s: %(steps)s.",
         name=who,

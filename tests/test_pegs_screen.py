@@ -12,7 +12,7 @@ import re
 import pytest
 from conftest import another_phone_first
 
-from scorekeeper import api
+from scorekeeper import api, i18n
 from scorekeeper.games import pegs as engine
 from scorekeeper.web import pegs as screen
 from scorekeeper.web import pegs_board, screens
@@ -929,6 +929,24 @@ def test_a_slovak_table_hears_whose_pegs_share_a_hole(pg):
     assert not re.search(r"\b(?:seats?|miest\w*)\b", panel_error(html), re.I)
 
 
+@pytest.mark.parametrize("language", ["en", "sk", "sr-Cyrl"])
+def test_a_peg_in_start_is_called_start_in_words_never_the_boards_s(pg, language):
+    """The board's notation says S; a player reads the start in the table's language:
+    in the last move, the pegs to move, where a peg goes, and the set-up's peg."""
+    start_word = i18n.catalogue_for(language).gettext("start")
+    t = pg(FOUR, language=language)
+    html = unescape(t.turn(0, "A"))
+    assert start_word in html
+    t.step(0, "S", "T8")
+    page = unescape(t.page().html)
+    assert f": {start_word}→T8." in page and "S→" not in page
+    html = unescape(t.tap("setpeg", seat=1, **{"from": "S"}))
+    labels = re.findall(r'aria-label="([^"]*)"', html)
+    assert labels and not [label for label in labels if re.search(r"\bS\b", label)]
+    moving = html.split('class="pg-fixing"')[1].split("</p>")[0]
+    assert start_word in moving and not re.search(r"\bS\b", moving)
+
+
 def test_play_or_set_up_is_each_phones_own_view(pg):
     """Issue #20: which of play and set-up a phone shows is that phone's own (data-view,
     kept in the phone): the shared draft holds no mode, and the panel carries both, the
@@ -1151,5 +1169,5 @@ def test_a_player_renamed_during_a_turn_is_named_anew_in_it(pg):
     assert response.status_code == 200
     assert header(t.page().html) == "Anja plays A"
     t.step(0, "S", "T8")
-    assert "Anja played A: S→T8." in t.page().html
+    assert "Anja played A: start→T8." in t.page().html
     assert header(t.page().html) == "Bojan to play"

@@ -17,7 +17,7 @@ from ..games import catalog
 from ..games import pegs as engine
 from ..games.play.pegs import HAND_SIZE, RANKS
 from ..i18n import gettext as _
-from ..pegs_table import APPLY_KIND, house_rules, move_text, rank_of
+from ..pegs_table import APPLY_KIND, house_rules, move_text, place_name, rank_of
 from . import fragments
 from . import pegs_board as drawing
 from .pegs_board import COLOURS, layout, spot
@@ -28,6 +28,11 @@ PANEL = "games/pegs/_panel.html"
 
 def rank_label(rank: str | None) -> str:
     return _("Joker") if rank == "JK" else (rank or "")
+
+
+def place_word(pos: str) -> str:
+    """A position as the player reads it (the start in words)."""
+    return str(place_name(pos))
 
 
 def bump_note(bump: dict, names: list[str]) -> str:
@@ -96,6 +101,7 @@ def panel(v) -> dict:
     rules = house_rules(v.table)
     screen: dict = {
         "v": v,
+        "place": place_word,
         "live": live,
         "view_key": f"pegs-mode:{v.table.watch_key}",
         "seats": seats,
@@ -191,7 +197,13 @@ def play_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
     if first is not None:
         before = [first.as_json()]
         frm, to = engine.position_name(first.frm), engine.position_name(first.to)
-        play["first"] = {"name": names[first.seat], "seat": first.seat, "from": frm, "to": to}
+        play["first"] = {
+            "name": names[first.seat],
+            "seat": first.seat,
+            "from": frm,
+            "from_name": place_word(frm),
+            "to": to,
+        }
         play["unsplit"] = tap(v, "first", seat=turn, step=None)
         x, y = spot(lay, first.seat, to)
         layer["rings"].append({"x": x, "y": y, "cls": f"pending c-{COLOURS[first.seat]}"})
@@ -245,7 +257,7 @@ def play_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
             label = _(
                 "Move %(name)s's peg from %(frm)s to %(to)s",
                 name=names[d["seat"]],
-                frm=d["from"],
+                frm=place_word(d["from"]),
                 to=d["to"],
             )
             hits.append(drawing.hit(x, y, d["vals"], label, "hit dest-hit", d["to"]))
@@ -253,7 +265,7 @@ def play_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
         x, y = spot(lay, p["seat"], p["from"])
         layer["rings"].append({"x": x, "y": y, "cls": "movable" + (" chosen" if p["on"] else "")})
         if live:
-            label = _("%(name)s's peg on %(pos)s", name=p["name"], pos=p["from"])
+            label = _("%(name)s's peg on %(pos)s", name=p["name"], pos=place_word(p["from"]))
             data = f"{p['seat']}-{p['from']}"
             hits.append(drawing.hit(x, y, p["vals"], label, "hit peg-hit", data))
     drawing.add_hits(layer, lay, hits)
@@ -275,7 +287,13 @@ def setup_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
         hits.append(drawing.hit(x, y, place(to), label, "hit hole-hit", to))
 
     if seat is not None:
-        setup["peg"] = {"seat": seat, "from": frm, "name": names[seat], "colour": COLOURS[seat]}
+        setup["peg"] = {
+            "seat": seat,
+            "from": frm,
+            "from_name": place_word(frm),
+            "name": names[seat],
+            "colour": COLOURS[seat],
+        }
         setup["typed"] = place(FORM_SLOT)
         x, y = spot(lay, seat, frm)
         layer["rings"].append({"x": x, "y": y, "cls": "movable chosen"})
@@ -308,7 +326,7 @@ def setup_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
     if live:
         for (s, pos), vals in setup["pegs"].items():
             x, y = spot(lay, s, pos)
-            label = _("%(name)s's peg on %(pos)s", name=names[s], pos=pos)
+            label = _("%(name)s's peg on %(pos)s", name=names[s], pos=place_word(pos))
             hits.append(drawing.hit(x, y, vals, label, "hit peg-hit", f"{s}-{pos}"))
     drawing.add_hits(layer, lay, hits)
     return setup
