@@ -317,3 +317,16 @@ def test_a_finished_shots_reason_is_said_in_the_language_of_each_answer(monkeypa
     assert state.to_json()["shots"][0]["reason"] == said
     monkeypatch.setattr(messages, "_current", Marks)
     assert state.to_json()["shots"][0]["reason"] == "«" + said + "»"
+
+
+@given(st.integers(min_value=-(10**12), max_value=10**12), st.sampled_from(messages.LANGUAGES))
+def test_a_number_in_a_sentence_reads_back_as_itself_in_every_language(value, language):
+    """``Number`` groups digits as the reader's language does, and nothing else changes:
+    the digits read back (Babel's parser, the same locale) as the number given."""
+    from babel.numbers import parse_decimal
+
+    cat = i18n.catalogue_for(language)
+    written = messages.Number(value).render(cat)
+    locale = messages.language_of(cat)
+    assert int(parse_decimal(written, locale=locale)) == value
+    assert messages.Text("%(count)s", count=messages.Number(value)).render(cat) == written
