@@ -243,3 +243,53 @@ def test_the_next_action_starts_on_the_first_screen(page, live_server, game, nam
     start_table(page, live_server, game, players)
     top = page.locator("#standings + *").evaluate("el => el.getBoundingClientRect().top")
     assert top < PHONE["height"] / 2, top
+
+
+def words_broken_in_standings(page) -> list:
+    """Each word of a standings name (and each badge) drawn on more than one line: a name
+    squeezed into a narrow column breaks inside a word ("Bo|ja|n")."""
+    return page.evaluate(
+        """() => {
+            const broken = [];
+            for (const who of document.querySelectorAll("#standings .who")) {
+                const text = who.firstChild;
+                if (!text || text.nodeType !== Node.TEXT_NODE) continue;
+                const re = /\\S+/g;
+                let m;
+                while ((m = re.exec(text.data))) {
+                    const range = document.createRange();
+                    range.setStart(text, m.index);
+                    range.setEnd(text, m.index + m[0].length);
+                    const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+                    if (lines.size > 1) broken.push(m[0]);
+                }
+                for (const badge of who.querySelectorAll(".badge")) {
+                    if (badge.getClientRects().length > 1 || badge.getBoundingClientRect().height > 30)
+                        broken.push(badge.textContent);
+                }
+            }
+            return broken;
+        }"""
+    )
+
+
+@pytest.mark.parametrize(
+    ("game", "names"),
+    [
+        ("pegs", ["Aleksandra", "Bojan", "Ceca", "Dule", "Ema", "Filip", "Goga", "Hrvoje"]),
+        ("kvanta", ["Aleksandra", "Bojan", "Ceca", "Dule", "Ema", "Filip"]),
+    ],
+)
+def test_standings_two_to_a_line_never_break_a_name_inside_a_word(page, live_server, game, names):
+    """Eight Pegs seats show "0/5 home" beside each name, two to a line: the name keeps
+    its words whole (and the dealer's badge its word), in every language's width."""
+    url = start_table(page, live_server, game, names)
+    if game == "pegs":  # a move: the standings show how many pegs are home
+        page.locator('.pg-cards [data-card="A"]').tap()
+        page.locator(".pg-move").first.tap()
+        expect(page.locator("#standings .points.shown").first).to_contain_text("/5")
+    for language in ("en", "sk", "lt"):
+        page.goto(f"{url}?lang={language}")
+        expect(page.locator("#standings .who").first).to_be_visible()
+        assert words_broken_in_standings(page) == [], language
+        assert_inside_viewport(page, "#standings *")
