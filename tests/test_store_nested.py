@@ -180,3 +180,50 @@ def test_kept_reads_after_a_nested_write_are_the_rows_as_they_are(s, tmp_path):
     finally:
         other.close()
     s.end_memo()
+
+
+def test_a_part_that_changes_what_the_write_stored_before_is_read_as_it_left_it(s):
+    """A tap whose part closes its draft (a round's last step): the request reads no
+    draft after it, not the log the tap stored first."""
+    table, ids = start(s)
+    s.begin_memo()
+    s.table_by_key(table.scorer_key)
+    assert s.tap_log(table.id, DRAFT).data is None
+
+    def then(log):
+        marriage(s, table.id, ids, "sub-1")
+        s.delete_draft(table.id, DRAFT)
+
+    log = s.append_tap(
+        table.id,
+        DRAFT,
+        {"id": "t1", "action": "marriage"},
+        lambda data: None,
+        lambda old: {"taps": [], "undone": [], "context": {"round": 1}},
+        then,
+    )
+    assert log.changed
+    assert s.tap_log(table.id, DRAFT).data is None
+    assert s.draft(table.id, DRAFT) == (None, 0)
+    s.end_memo()
+    assert s.tap_log(table.id, DRAFT).data is None and len(s.entries(table.id)) == 1
+
+
+def test_totals_read_inside_a_write_count_its_parts_and_a_rollback_leaves_them_uncounted(s):
+    from scorekeeper.store.base import NEW_ENTRY_READS
+
+    table, ids = start(s)
+    s.begin_memo()
+    s.table_by_key(table.scorer_key)
+    assert s.tally(table.id).totals[ids["Ana"]] == 0
+    with pytest.raises(StoreError):
+        with s.write(table.id, None, touches=NEW_ENTRY_READS):
+            marriage(s, table.id, ids, "sub-1")
+            assert s.tally(table.id).totals[ids["Ana"]] == 25  # as the write stands
+            raise StoreError("Refused after all.")
+    assert s.tally(table.id).totals[ids["Ana"]] == 0
+    s.end_memo()
+    marriage(s, table.id, ids, "sub-2")  # (its entry may take the id the other had)
+    s.begin_memo()
+    assert s.tally(table.id).totals[ids["Ana"]] == 25
+    s.end_memo()

@@ -72,6 +72,7 @@ class _OpenWrite:
     tables: set[int] = field(default_factory=set)
     submissions: list[tuple[str, tuple]] = field(default_factory=list)
     failed: BaseException | None = None
+    changes: int = 0  # the connection's ``total_changes`` as it began
 
     def fail(self, exc: BaseException) -> None:
         if self.failed is None and not isinstance(exc, GeneratorExit):
@@ -158,6 +159,12 @@ class StoreBase:
             self._memo_changes = self.db.conn.total_changes
         return memo
 
+    def _wrote_in_open_write(self) -> bool:
+        """This connection changed rows in the write under way: sums kept outside the
+        request's reads (a tally) may not count them, nor may they yet."""
+        open_write = self._open_write
+        return open_write is not None and self.db.conn.total_changes != open_write.changes
+
     def _saw_version(self, table_id: int, version: int, scorer_key: str | None = None) -> None:
         """A read of the table's row found this version (and key): the table's kept
         reads stand if it is the version they were read at, else they go."""
@@ -195,7 +202,10 @@ class StoreBase:
 
     def known_version(self, table_id: int) -> int | None:
         """The table's version that what this request read of it stands at (read under
-        the write lock, inside a write), or None when nothing is known of it."""
+        the write lock, inside a write), or None when nothing is known of it, or when a
+        write under way changed it (its new state has no version yet)."""
+        if self._wrote_in_open_write():
+            return None
         seen = self._seen_version(table_id)
         return None if seen is None else seen[0]
 
@@ -321,7 +331,7 @@ class StoreBase:
             self._distrust_memo()
             self._memo_written_rows = []
             self._open_write = open_write
-            changes = self.db.conn.total_changes
+            changes = open_write.changes = self.db.conn.total_changes
             try:
                 if submission_id:
                     self._check_submission(table_id, submission_id, action, scope, touches)
@@ -380,6 +390,14 @@ class StoreBase:
         recorded."""
         open_write = self._open_write
         open_write.touches = _joined_touches(open_write.touches, touches)
+        # what the write's earlier parts stored may be changed by this one: only what
+        # this one stores of it then stands (``_keep_written``)
+        gone = None if touches is None else _gone(touches)
+        self._memo_written_rows = [
+            (key, row_at)
+            for key, row_at in self._memo_written_rows
+            if gone is not None and key[0] not in gone
+        ]
         if submission_id and submission_id == open_write.submission_id:
             if action != open_write.action:  # as ``_replay`` refuses another action's
                 raise ReusedSubmission(

@@ -340,7 +340,9 @@ class TapScreen:
     ``after_tap(store, table, log, action)``: after a tap of ``action`` was added, taken
     back or put back (or retried), the entries the open deal stands for before it closes
     are kept in step with its log (Cowboy's marriages count at once); True when it wrote
-    one, and the tap is then answered with the whole table (its totals changed).
+    one, and the tap is then answered with the whole table (its totals changed). It runs
+    inside the write that changes the log (the store's writes it makes join it), so the
+    tap and its entries are stored together or not at all; for a retry, after it.
     ``replaces(store, table, context)``: those entries, which the saved deal takes over
     in the same write (it carries them itself); undoing it brings them back.
     ``reopens(entry)``: for a deal saved as entries of several kinds (a Kvanta round),
