@@ -82,6 +82,29 @@ def test_a_marriage_undone_and_redone_counts_again_in_the_same_write_as_its_redo
     assert len([e for e in t.entries() if e.kind == "cowboy-marriage"]) == 1
 
 
+def test_an_undone_marriage_whose_entry_cannot_be_undone_stays_tapped_and_counted(
+    cowboy,  # noqa: F811
+    monkeypatch,
+):
+    """The undo of a marriage tap and the undo of its entry are one write."""
+    t = cowboy()
+    t.marriage("Ana", "S", tap_id="m-1")
+    undo = t.button_vals('data-op="undo"')["tap_id"]
+    before = everything(t.store, t.table.id)
+
+    def failing(self, *args, **kwargs):
+        raise store_module.StoreError("The entry could not be undone.")
+
+    monkeypatch.setattr(store_module.Store, "_event", failing)
+    t.post("/undo", {"tap_id": undo})
+    assert t.status == 409
+    assert everything(t.store, t.table.id) == before
+    assert [x["id"] for x in t.taps()] == ["m-1"] and t.totals()["Ana"] == 25
+    monkeypatch.undo()
+    t.post("/undo", {"tap_id": undo})
+    assert t.status == 200 and t.taps() == [] and t.totals()["Ana"] == 0
+
+
 # ---------------------------------------------------------------- Kvanta: a settle
 
 
