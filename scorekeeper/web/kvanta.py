@@ -8,9 +8,9 @@ nothing and decides nothing (``kvanta_view`` builds the panel).
 
 A round scores in steps, each its own entry of the round as soon as its tap is made
 (the dealer draw in round 0, Hand, each Flux, the call, the poker): after a tap, its
-undo or its redo, the round's entries are kept in step with the log (``sync_steps``),
-each stored under its tap's id, so a retried tap stores it once and undoing the tap
-takes it back. Undoing a step in the history takes its tap back out of the log
+undo or its redo, the round's entries are kept in step with the log (``sync_steps``,
+in the same write as the log: both are stored or neither), each stored under its tap's
+id, so a retried tap stores it once and undoing the tap takes it back. Undoing a step in the history takes its tap back out of the log
 (``reconcile``), so the step is open again with what was typed. The step that completes
 the round closes its draft into an entry that keeps the round's log (its undo brings
 the round back on the screen; Edit reopens it, see ``kvanta_edit``); the game's end is
