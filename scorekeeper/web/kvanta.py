@@ -27,6 +27,7 @@ are faces chosen on the phone and sent with the tap. Tests may set
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from flask import Blueprint, current_app, request
 
@@ -188,21 +189,25 @@ def _step_entries(s: store.Store, table: store.Table, context: dict) -> list[sto
 
 def _stored_steps(
     s: store.Store, table: store.Table, context: dict
-) -> tuple[dict[str, store.Entry], bool]:
+) -> tuple[dict[str, store.Entry], Callable[[int], bool]]:
     """The entries stored for this round's steps (undone ones too), by submission id, as
-    the table's recent entries hold them; and whether those hold every entry of its
-    rounds (the round is among the table's latest: else a step is looked up by its id)."""
+    the table's recent entries hold them; and whether those hold every entry of a round
+    (one of the table's latest rounds: else a step of it is looked up by its id)."""
     rounds = {context["round"], SETUP_ROUND}
     recent = s.recent_entries(table.id, kinds=STEP_KINDS)
     latest = max((e.round for e in recent), default=0)
     window = [e for e in recent if e.round > latest - store.RECENT_ROUNDS]
-    whole = len(window) < store.RECENT_ENTRIES and min(rounds) > latest - store.RECENT_ROUNDS
+    whole = len(window) < store.RECENT_ENTRIES
+
+    def holds(round_number: int) -> bool:
+        return whole and round_number > latest - store.RECENT_ROUNDS
+
     steps = {
         e.submission_id: e
         for e in recent
         if e.round in rounds and (e.submission_id or "").startswith(SID)
     }
-    return steps, whole
+    return steps, holds
 
 
 def sync_steps(s: store.Store, table: store.Table, log: store.TapLog, action: str) -> bool:
@@ -221,7 +226,7 @@ def sync_steps(s: store.Store, table: store.Table, log: store.TapLog, action: st
     known = {_sid(t.get("id") or "") for t in [*data["taps"], *data["undone"]]}
     known |= {_sid(t) for t in data.get("spent", [])}
     last = _sid(data["taps"][-1]["id"]) if data["taps"] else None
-    steps, whole = _stored_steps(s, table, context)
+    steps, holds = _stored_steps(s, table, context)
     wrote = False
     for entry in steps.values():
         if entry.live and entry.submission_id in known and entry.submission_id not in wanted:
@@ -230,8 +235,9 @@ def sync_steps(s: store.Store, table: store.Table, log: store.TapLog, action: st
     over = state.phase == "over"
     closer = [*wanted][-1] if state.complete and wanted else None
     for sid, step in wanted.items():
+        number = SETUP_ROUND if step["kind"] == "kvanta-dealer" else context["round"]
         done = steps.get(sid)
-        if done is None and not whole:  # an old round's: looked up by its id
+        if done is None and not holds(number):  # an old round's: looked up by its id
             found = stored(s, table, sid)
             done = s.entry(table.id, found["entry_id"]) if found else None
         if done is None and sid == closer:  # the step that completes the round
@@ -239,7 +245,6 @@ def sync_steps(s: store.Store, table: store.Table, log: store.TapLog, action: st
             _close_round(s, table, context, last or SID, over)
             return True
         if done is None:  # (a retry of it is answered by the write, as stored)
-            number = SETUP_ROUND if step["kind"] == "kvanta-dealer" else context["round"]
             screens.record(s, table, step["kind"], step["request"], number, sid, exclusive=False)
             wrote = True
         elif sid == last and done.state == "voided":
