@@ -242,7 +242,7 @@ def sync_steps(s: store.Store, table: store.Table, log: store.TapLog, action: st
             done = s.entry(table.id, found["entry_id"]) if found else None
         if done is None and sid == closer:  # the step that completes the round
             _close_into(s, table, log, {"kind": step["kind"], "request": step["request"]}, sid)
-            _close_round(s, table, context, last or SID, over)
+            _close_round(s, table, context, last or SID, over, closed=True)
             return True
         if done is None:  # (a retry of it is answered by the write, as stored)
             screens.record(s, table, step["kind"], step["request"], number, sid, exclusive=False)
@@ -270,14 +270,18 @@ def _close_into(s: store.Store, table: store.Table, log: store.TapLog, step: dic
     screens.save_into_entry(s, table, SCREEN, step, version, sid)
 
 
-def _close_round(s: store.Store, table: store.Table, context: dict, sid: str, over: bool):
+def _close_round(
+    s: store.Store, table: store.Table, context: dict, sid: str, over: bool, closed=False
+):
+    """The complete round's draft closed (``closed``: its last step closed it already),
+    with the game-end entry when the round ended the game."""
     end = f"{sid}-end"[:64]
     if over and stored(s, table, end) is None:  # the game-end entry (as "End the game")
         s.add_entry(
             table.id, context["round"], "game-end", {}, {}, {}, submission_id=end,
             exclusive_round=True, close_draft=DRAFT,
         )  # fmt: skip
-    elif s.tap_log(table.id, DRAFT).data is not None:
+    elif not closed and s.tap_log(table.id, DRAFT).data is not None:
         s.delete_draft(table.id, DRAFT)
 
 
