@@ -381,11 +381,15 @@ def test_a_move_saved_by_another_phone_while_this_one_is_worked_out_is_not_overw
     t = pg(FOUR)
     t.set_board({**start(4), "0": ["T8", "T30", "S", "S", "S"], "1": ["T40", "S", "S", "S", "S"]})
     t.turn(0, "5")
+    from scorekeeper import store
+
+    # the move is read, checked and closed under one write lock: the other phone's
+    # comes just before this one takes it
     other_phone = another_phone_first(
-        monkeypatch, screens, "save_into_entry", lambda: t.step(0, "T30", "T35")
+        monkeypatch, store.Store, "write", lambda: t.step(0, "T30", "T35")
     )
     late = t.step(0, "T8", "T13", expect=409)
-    assert "Another phone changed this deal a moment ago" in late.get_data(as_text=True)
+    assert "This deal changed a moment ago" in late.get_data(as_text=True)
     assert other_phone[0].status_code == 200
     [move] = t.entries(screen.APPLY_KIND)
     assert move.request["steps"] == [{"seat": 0, "from": "T30", "to": "T35"}]
@@ -415,11 +419,14 @@ def test_an_undo_and_another_phones_move_at_the_same_moment(pg, monkeypatch):
 def test_a_correction_and_another_phones_correction_at_the_same_moment(pg, monkeypatch):
     t = pg(SIX)
     t.tap("setpeg", seat=1, **{"from": "S"})
+    from scorekeeper import store
+
+    # (as for a move: just before this correction's write takes the lock)
     other_phone = another_phone_first(
-        monkeypatch, screens, "save_into_entry", lambda: t.fix(1, "S", "T30")
+        monkeypatch, store.Store, "write", lambda: t.fix(1, "S", "T30")
     )
     late = t.fix(1, "S", "T20", expect=409)
-    assert "Another phone changed this deal a moment ago" in late.get_data(as_text=True)
+    assert "This deal changed a moment ago" in late.get_data(as_text=True)
     assert other_phone[0].status_code == 200
     assert t.board().positions(1) == ["S", "S", "S", "S", "T30"]
     assert len(t.entries(screen.BOARD_KIND)) == 1

@@ -7,7 +7,7 @@ import json
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Self
 
@@ -47,6 +47,38 @@ def action_of(write: Callable) -> str:
     return getattr(write, "action", write.__name__)
 
 
+def _gone(touches: frozenset[str]) -> frozenset[str]:
+    """The groups of kept reads a write that ``touches`` these may have changed (a
+    draft's tap logs go with its drafts)."""
+    return touches | {"tap_log"} if "draft" in touches else touches
+
+
+def _joined_touches(
+    touches: frozenset[str] | None, more: frozenset[str] | None
+) -> frozenset[str] | None:
+    return None if touches is None or more is None else touches | more
+
+
+@dataclass
+class _OpenWrite:
+    """A write transaction under way on a connection, and what its parts (the writes
+    begun inside it) add to it: the groups of reads they may change, the other tables
+    whose version it bumps, the submissions they recorded, the first failure."""
+
+    submission_id: str | None
+    action: str | None
+    touches: frozenset[str] | None
+    outcome: dict = field(default_factory=dict)
+    tables: set[int] = field(default_factory=set)
+    submissions: list[tuple[str, tuple]] = field(default_factory=list)
+    failed: BaseException | None = None
+    changes: int = 0  # the connection's ``total_changes`` as it began
+
+    def fail(self, exc: BaseException) -> None:
+        if self.failed is None and not isinstance(exc, GeneratorExit):
+            self.failed = exc
+
+
 class StoreBase:
     """The connection and the write every operation of the store goes through."""
 
@@ -62,8 +94,8 @@ class StoreBase:
         self._memo: dict[int, dict] | None = None  # the reads of one request (``begin_memo``)
         self._memo_seen: dict[int, list] = {}
         self._memo_changes = 0
-        self._memo_stash: tuple[dict, dict] | None = None  # the kept reads as a write began
         self._memo_written_rows: list[tuple[tuple, Callable[[int], Any]]] = []
+        self._open_write: _OpenWrite | None = None  # the write transaction under way
         self._memo_carried: dict[int, tuple[int, str, dict]] = {}  # ``_carried_reads``
 
     @classmethod
@@ -112,17 +144,26 @@ class StoreBase:
     def _memo_current(self) -> dict[int, dict] | None:
         memo = self._memo
         if memo is not None and self.db.conn.total_changes != self._memo_changes:
-            if writing(self.db) and self._memo_stash is None:
-                # a write of this request's: what was read before it is kept aside, to
-                # stand after it for what it did not change (``_memo_written``)
-                self._memo_stash = (
-                    {tid: dict(kept) for tid, kept in memo.items()},
-                    {tid: list(seen) for tid, seen in self._memo_seen.items()},
-                )
-            memo.clear()  # this connection wrote: nothing read before may be served
-            self._memo_seen.clear()
+            open_write = self._open_write
+            if open_write is not None and writing(self.db) and open_write.touches is not None:
+                # a write of this request's, under way: what its parts may have changed
+                # goes; the rest was read at the version they all stand at until it
+                # commits (no other connection writes while it holds the lock)
+                gone = _gone(open_write.touches)
+                for kept in memo.values():
+                    for key in [key for key in kept if key[0] in gone]:
+                        del kept[key]
+            else:
+                memo.clear()  # this connection wrote: nothing read before may be served
+                self._memo_seen.clear()
             self._memo_changes = self.db.conn.total_changes
         return memo
+
+    def _wrote_in_open_write(self) -> bool:
+        """This connection changed rows in the write under way: sums kept outside the
+        request's reads (a tally) may not count them, nor may they yet."""
+        open_write = self._open_write
+        return open_write is not None and self.db.conn.total_changes != open_write.changes
 
     def _saw_version(self, table_id: int, version: int, scorer_key: str | None = None) -> None:
         """A read of the table's row found this version (and key): the table's kept
@@ -161,15 +202,26 @@ class StoreBase:
 
     def known_version(self, table_id: int) -> int | None:
         """The table's version that what this request read of it stands at (read under
-        the write lock, inside a write), or None when nothing is known of it."""
+        the write lock, inside a write), or None when nothing is known of it, or when a
+        write under way changed it (its new state has no version yet)."""
+        if self._wrote_in_open_write():
+            return None
         seen = self._seen_version(table_id)
         return None if seen is None else seen[0]
 
-    def _keep_written(self, key: tuple, row_at: Callable[[int], Any]) -> None:
+    def _keep_written(
+        self, key: tuple, row_at: Callable[[int], Any], table_id: int | None = None
+    ) -> None:
         """Inside a write of the table: what it stored under ``key``, as a read after it
-        would find it (``row_at(the table's new version)``), kept once it commits."""
-        if self._memo is not None:
-            self._memo_written_rows.append((key, row_at))
+        would find it (``row_at(the table's new version)``), kept once it commits; given
+        ``table_id``, also served at once to the rest of the write (at the version the
+        table stands at until it commits), which need not read it back."""
+        if self._memo is None:
+            return
+        self._memo_written_rows.append((key, row_at))
+        seen = None if table_id is None else self._seen_version(table_id)
+        if seen is not None:
+            self._memo.setdefault(table_id, {})[key] = row_at(seen[0])
 
     def _kept(self, table_id: int, key: tuple) -> Any:
         """What this request kept under ``key`` while it stands, else None."""
@@ -261,40 +313,39 @@ class StoreBase:
         sent on, when it is not ``table_id`` (a new table: None, or a rematch's table).
         ``touches``: what the write may change, as groups of the reads kept for the
         request (``DRAFT_READS``, ``ENTRY_READS`` … ; None: anything).
+
+        A write begun inside an open one joins it (``_joined``): one transaction, one
+        version bump, committed or rolled back whole.
         """
         if submission_id:
             check_submission_id(submission_id)
         if scope is ...:
             scope = table_id
+        if self._open_write is not None and writing(self.db):
+            with self._joined(table_id, submission_id, action, scope, touches) as outcome:
+                yield outcome
+            return
         new_version = stamp = None
+        open_write = _OpenWrite(submission_id, action, touches)
         with transaction(self.db):
             self._distrust_memo()
-            self._memo_stash = None
             self._memo_written_rows = []
-            changes = self.db.conn.total_changes
+            self._open_write = open_write
+            changes = open_write.changes = self.db.conn.total_changes
             try:
                 if submission_id:
-                    # with the table's version, read under the lock: what this request
-                    # read of the table before may serve the write, if it is unchanged
-                    # (and the entries a write that adds one counts against the cap)
-                    counts = touches is not None and "entry_count" in touches
-                    *done, version, count = self.db.execute(
-                        """SELECT s.outcome, s.action, s.scope,
-                                  (SELECT version FROM tables WHERE id = :t),
-                                  CASE WHEN :counts THEN
-                                  (SELECT COUNT(*) FROM entries WHERE table_id = :t) END
-                           FROM (SELECT 1) LEFT JOIN submissions s ON s.id = :id""",
-                        {"t": table_id, "id": submission_id, "counts": counts},
-                    ).fetchone()
-                    if done[0] is not None:
-                        raise Replayed(self._replay(tuple(done), action, scope))
-                    if table_id is not None and version is not None:
-                        self._saw_version(table_id, version)
-                        if counts:
-                            self._keep(table_id, ("entry_count",), count)
-                outcome: dict = {}
-                yield outcome
+                    self._check_submission(table_id, submission_id, action, scope, touches)
+                yield open_write.outcome
+                if open_write.failed is not None:
+                    # a part of it failed, and the caller went on: nothing of it is kept
+                    raise open_write.failed
+                outcome = open_write.outcome
                 tid = outcome.get("table_id", table_id)
+                for other in sorted(open_write.tables - {tid}):  # its parts' other tables
+                    self.db.execute(
+                        "UPDATE tables SET version = version + 1, updated = ? WHERE id = ?",
+                        [now(), other],
+                    )
                 if tid is not None:
                     stamp = now()
                     bumped = self.db.execute(
@@ -304,48 +355,150 @@ class StoreBase:
                     ).fetchone()
                     new_version = bumped[0] if bumped else None
                 if submission_id:
-                    self._insert(
-                        "submissions",
-                        {
-                            "id": submission_id,
-                            "table_id": tid,
-                            "created": now(),
-                            "outcome": json.dumps(outcome),
-                            "action": action,
-                            "scope": scope,
-                        },
-                    )
+                    self._record_submission(tid, submission_id, outcome, action, scope)
             except BaseException:
-                self._memo_stash = None
                 self._memo_written_rows = []
                 if self._memo is not None and self.db.conn.total_changes != changes:
                     # rolled back: what was read after this write's own changes never was
                     self._memo.clear()
                     self._memo_seen = {}
                 raise
-        self._memo_written(tid, new_version, touches, stamp if new_version else None)
-        if submission_id and tid is not None:  # this write's own: as a retry would find it
-            self._keep(tid, ("submission", submission_id), (json.dumps(outcome), action, scope))
+            finally:
+                self._open_write = None
+        self._memo_written(tid, new_version, open_write.touches, stamp if new_version else None)
+        if tid is not None:  # the submissions it recorded: as a retry would find them
+            for sid, row in open_write.submissions:
+                self._keep(tid, ("submission", sid), row)
+            if submission_id:
+                self._keep(tid, ("submission", submission_id), (json.dumps(outcome), action, scope))
+
+    @contextmanager
+    def _joined(
+        self,
+        table_id: int | None,
+        submission_id: str | None,
+        action: str | None,
+        scope: int | None | object,
+        touches: frozenset[str] | None,
+    ) -> Iterator[dict]:
+        """A write begun inside an open one: part of its transaction (no BEGIN or
+        COMMIT of its own), the table's version bumped once, by the open write, as it
+        ends. Its submission is checked and recorded as a write's own (a retry of it
+        replays its outcome, and the open write goes on); an exception out of it rolls
+        the whole transaction back, even when the caller catches it. Given the open
+        write's own submission id, it is that write's body: its outcome is the one
+        recorded."""
+        open_write = self._open_write
+        open_write.touches = _joined_touches(open_write.touches, touches)
+        # what the write's earlier parts stored may be changed by this one: only what
+        # this one stores of it then stands (``_keep_written``)
+        gone = None if touches is None else _gone(touches)
+        self._memo_written_rows = [
+            (key, row_at)
+            for key, row_at in self._memo_written_rows
+            if gone is not None and key[0] not in gone
+        ]
+        if submission_id and submission_id == open_write.submission_id:
+            if action != open_write.action:  # as ``_replay`` refuses another action's
+                raise ReusedSubmission(
+                    Text(
+                        "This form was already sent for another change; nothing was "
+                        "saved. Reload the page and try again."
+                    )
+                )
+            try:
+                yield open_write.outcome
+            except BaseException as exc:
+                open_write.fail(exc)
+                raise
+            return
+        if submission_id:
+            # before anything of it is written: a replay leaves the transaction as it was
+            self._check_submission(table_id, submission_id, action, scope, touches)
+        try:
+            outcome: dict = {}
+            yield outcome
+            tid = outcome.get("table_id", table_id)
+            if tid is not None:
+                open_write.tables.add(tid)
+            if submission_id:
+                row = self._record_submission(tid, submission_id, outcome, action, scope)
+                if tid is not None:
+                    open_write.submissions.append((submission_id, row))
+                    self._keep(tid, ("submission", submission_id), row)
+        except BaseException as exc:
+            open_write.fail(exc)
+            raise
+
+    def _check_submission(
+        self,
+        table_id: int | None,
+        submission_id: str,
+        action: str | None,
+        scope: int | None | object,
+        touches: frozenset[str] | None,
+    ) -> None:
+        """Under the write lock: raise ``Replayed`` for a submission already processed.
+        With the table's version, read in the same statement: what this request read of
+        the table before may serve the write, if it is unchanged (and the entries a
+        write that adds one counts against the cap)."""
+        counts = touches is not None and "entry_count" in touches
+        *done, version, count = self.db.execute(
+            """SELECT s.outcome, s.action, s.scope,
+                      (SELECT version FROM tables WHERE id = :t),
+                      CASE WHEN :counts THEN
+                      (SELECT COUNT(*) FROM entries WHERE table_id = :t) END
+               FROM (SELECT 1) LEFT JOIN submissions s ON s.id = :id""",
+            {"t": table_id, "id": submission_id, "counts": counts},
+        ).fetchone()
+        if done[0] is not None:
+            raise Replayed(self._replay(tuple(done), action, scope))
+        if table_id is not None and version is not None:
+            self._saw_version(table_id, version)
+            if counts:
+                self._keep(table_id, ("entry_count",), count)
+
+    def _record_submission(
+        self,
+        table_id: int | None,
+        submission_id: str,
+        outcome: dict,
+        action: str | None,
+        scope: int | None | object,
+    ) -> tuple:
+        """Inside a write: the submission's outcome, for a retry to be answered with;
+        returns its row as ``submission`` reads it (outcome, action, scope)."""
+        stored = json.dumps(outcome)
+        self._insert(
+            "submissions",
+            {
+                "id": submission_id,
+                "table_id": table_id,
+                "created": now(),
+                "outcome": stored,
+                "action": action,
+                "scope": scope,
+            },
+        )
+        return (stored, action, scope)
 
     def _memo_written(
         self, table_id: int | None, version: int | None, touches, stamp: str | None = None
     ) -> None:
-        """After a write of this connection: what was kept of the table before it still
-        stands at its new version, but for what the write ``touches`` (groups of keys;
-        None: anything), when the version it bumped was the one those reads were made
-        at (no other connection wrote in between). Else nothing kept stands."""
-        memo, stash = self._memo, self._memo_stash
+        """After a write of this connection: what was kept of the table still stands at
+        its new version, but for what the write ``touches`` (groups of keys; None:
+        anything), when the version it bumped was the one those reads were made at (no
+        other connection wrote in between). Else nothing kept stands."""
+        memo = self._memo
         written, self._memo_written_rows = self._memo_written_rows, []
-        self._memo_stash = None
         if memo is None or table_id is None or version is None:
             return
-        tables, seen_by_table = stash if stash is not None else (memo, self._memo_seen)
-        seen = seen_by_table.get(table_id)
+        seen = self._memo_seen.get(table_id)
         same = seen is not None and seen[0] == version - 1
         kept = {}
         if same and touches is not None:
-            gone = {*touches, "tap_log"} if "draft" in touches else touches
-            kept = {k: v for k, v in tables.get(table_id, {}).items() if k[0] not in gone}
+            gone = _gone(touches)
+            kept = {k: v for k, v in memo.get(table_id, {}).items() if k[0] not in gone}
             for key, row in kept.items():
                 if key[0] == "tap_log":  # the draft as it was, on the table as it is now
                     kept[key] = (row[0], row[1], version)

@@ -40,20 +40,20 @@ class Drafts:
         """Store a draft; returns its new version. ``expected_version``: refuse
         (Conflict) when another phone saved the draft since this one read it."""
         with self.write(table_id, None, touches=DRAFT_READS):
-            row = self.db.execute(
-                "SELECT version FROM drafts WHERE table_id = ? AND name = ?", [table_id, name]
-            ).fetchone()
-            current = row[0] if row else 0
+            # (as this write read it, when it is part of one that read it under the lock)
+            current = self.draft(table_id, name)[1]
             if expected_version is not None and expected_version != current:
                 raise Conflict(
                     Text("Another phone changed this deal a moment ago; here is its version.")
                 )
+            text = json.dumps(data, ensure_ascii=False)
             self.db.execute(
                 """INSERT INTO drafts (table_id, name, data, version, updated) VALUES (?, ?, ?, ?, ?)
                    ON CONFLICT (table_id, name) DO UPDATE SET data = excluded.data,
                    version = excluded.version, updated = excluded.updated""",
-                [table_id, name, json.dumps(data, ensure_ascii=False), current + 1, now()],
+                [table_id, name, text, current + 1, now()],
             )
+            self._keep_written(("tap_log", name), lambda v: (text, current + 1, v), table_id)
         return current + 1
 
     def delete_draft(self, table_id: int, name: str) -> None:
@@ -85,12 +85,15 @@ class Drafts:
         tap: dict,
         check: Callable[[dict], None],
         start: Callable[[dict | None], dict],
+        then: Callable[[TapLog], None] | None = None,
     ) -> TapLog:
         """Add one tap at the end of the log, inside the write lock. A tap whose id is
         already in the log (or was undone) is a retry: nothing changes and the log is
         answered as it stands. ``start(data)`` gives the log a tap is added to when the
         stored one is missing (None) or of an older shape; ``check(new data)`` raises
-        (the state refuses the tap, or the phone showed another deal) to store nothing."""
+        (the state refuses the tap, or the phone showed another deal) to store nothing.
+        ``then(new log)``: what the tap stands for beyond the log (the entries it
+        scores), written in the same transaction (``_change_log``)."""
         tap_id = tap.get("id")
 
         def change(data: dict | None) -> dict:
@@ -107,11 +110,13 @@ class Drafts:
             check(new)
             return new
 
-        return self._change_log(table_id, name, change)
+        return self._change_log(table_id, name, change, then)
 
-    def undo_tap(self, table_id: int, name: str, tap_id: str) -> TapLog:
+    def undo_tap(
+        self, table_id: int, name: str, tap_id: str, then: Callable[[TapLog], None] | None = None
+    ) -> TapLog:
         """Take back the tap ``tap_id``, which must be the last one; once taken back, the
-        same undo again changes nothing."""
+        same undo again changes nothing. ``then``: as for ``append_tap``."""
 
         def change(data: dict | None) -> dict:
             data = data if data and "context" in data else None
@@ -132,10 +137,13 @@ class Drafts:
                 "undone": [*data["undone"], data["taps"][-1]],
             }
 
-        return self._change_log(table_id, name, change)
+        return self._change_log(table_id, name, change, then)
 
-    def redo_tap(self, table_id: int, name: str, tap_id: str) -> TapLog:
-        """Put back the tap ``tap_id``, the last one taken back; a retry changes nothing."""
+    def redo_tap(
+        self, table_id: int, name: str, tap_id: str, then: Callable[[TapLog], None] | None = None
+    ) -> TapLog:
+        """Put back the tap ``tap_id``, the last one taken back; a retry changes nothing.
+        ``then``: as for ``append_tap``."""
 
         def change(data: dict | None) -> dict:
             data = data if data and "context" in data else None
@@ -149,10 +157,18 @@ class Drafts:
                 "undone": data["undone"][:-1],
             }
 
-        return self._change_log(table_id, name, change)
+        return self._change_log(table_id, name, change, then)
 
-    def _change_log(self, table_id: int, name: str, change: Callable) -> TapLog:
-        """One read and one write of a draft inside the write lock (five statements)."""
+    def _change_log(
+        self,
+        table_id: int,
+        name: str,
+        change: Callable,
+        then: Callable[[TapLog], None] | None = None,
+    ) -> TapLog:
+        """One read and one write of a draft inside the write lock (five statements).
+        ``then(the new log)`` runs inside the same write: what it writes (the entries the
+        log now stands for) commits with the log, or nothing of either does."""
         try:
             with self.write(table_id, None, touches=DRAFT_READS):
                 found = self.tap_log(table_id, name)
@@ -165,10 +181,15 @@ class Drafts:
                        updated = excluded.updated""",
                     [table_id, name, text, found.version + 1, now()],
                 )
-                self._keep_written(("tap_log", name), lambda v: (text, found.version + 1, v))
+                self._keep_written(
+                    ("tap_log", name), lambda v: (text, found.version + 1, v), table_id
+                )
+                log = TapLog(data, found.version + 1, found.table_version + 1, True)
+                if then is not None:
+                    then(log)
         except Unchanged:
             return found
-        return TapLog(data, found.version + 1, found.table_version + 1, True)
+        return log
 
     def close_draft_into_entry(
         self,
@@ -245,7 +266,7 @@ class Drafts:
                 {"entry_id": entry_id, "draft": name, "data": json.dumps(log, ensure_ascii=False)},
             )
             self.db.execute("DELETE FROM drafts WHERE table_id = ? AND name = ?", [table_id, name])
-            self._keep_written(("tap_log", name), lambda v: (None, None, v))
+            self._keep_written(("tap_log", name), lambda v: (None, None, v), table_id)
             outcome.update(entry_id=entry_id, round=round_number, supersedes=old_id, also=also_ids)
 
         return self.once(

@@ -350,6 +350,12 @@ class Entries:
         with it, so every new one has a larger id than the last one counted. Read in
         one snapshot, so entries and events agree."""
         not_deals = frozenset(not_deals)
+        if self._wrote_in_open_write():
+            # counted as the write stands, and not kept: it may still be rolled back
+            tally = self._made_tally(table_id, not_deals)
+            if tally is None:
+                raise NotFound(Text("There is no such table."))
+            return tally
         key = (table_id, not_deals)
         tallies = self.__dict__.setdefault("_tallies", OrderedDict())
         seen, tally = self._seen_version(table_id), tallies.get(key)

@@ -160,11 +160,21 @@ def upgrade(table: store.Table, data: dict, context: dict) -> list[dict]:
 
 def _marriage_entries(s: store.Store, table: store.Table, round_number: int) -> dict:
     """(player id, suit) → the live marriage entry of the round."""
-    out = {}
+    return {
+        key: e for key, e in _round_marriages(s, table, round_number).items() if key[0] != "sid"
+    }
+
+
+def _round_marriages(s: store.Store, table: store.Table, round_number: int) -> dict:
+    """The round's marriage entries: (player id, suit) → each live one, and ("sid",
+    submission id) → each one, undone ones included (what a tap put back finds)."""
+    out: dict = {}
     for e in s.recent_entries(table.id, kinds=(MARRIAGE, KIND)):
-        if e.live and e.kind == MARRIAGE and e.round == round_number:
-            pid = next((pid for pid, pts in e.points.items() if pts), None)
-            out[(pid, e.request.get("suit"))] = e
+        if e.kind == MARRIAGE and e.round == round_number:
+            out[("sid", e.submission_id)] = e
+            if e.live:
+                pid = next((pid for pid, pts in e.points.items() if pts), None)
+                out[(pid, e.request.get("suit"))] = e
     return out
 
 
@@ -190,7 +200,8 @@ def sync_marriages(s: store.Store, table: store.Table, log: store.TapLog, action
         shown = [{"player": names[x], "suit": y} for x, y in state.marriages[:i]]
         request = {"players": names, "player": names[seat], "suit": suit, "shown": shown}
         want[(ids.get(names[seat]), suit)] = (tap_of.get((seat, suit), "x"), request)
-    have = _marriage_entries(s, table, context["round"])
+    stored = _round_marriages(s, table, context["round"])
+    have = {key: e for key, e in stored.items() if key[0] != "sid"}
     wrote = False
     for key, entry in have.items():
         if key not in want:
@@ -200,11 +211,11 @@ def sync_marriages(s: store.Store, table: store.Table, log: store.TapLog, action
         if key in have:
             continue
         sid = f"cm-{tap_id}"[:64]  # the tap's own: a retried or redone tap stores it once
-        done = s.submission(sid, s.add_entry, table.id)
+        done = stored.get(("sid", sid))  # (else the write answers a retry as stored)
         if done is None:
             screens.record(s, table, MARRIAGE, request, context["round"], sid, exclusive=False)
-        elif not s.entry(table.id, done["entry_id"]).live:
-            s.restore_entry(table.id, done["entry_id"])
+        elif not done.live:  # a tap put back: its entry counts again
+            s.restore_entry(table.id, done.id)
         wrote = True
     return wrote
 

@@ -8,9 +8,9 @@ nothing and decides nothing (``kvanta_view`` builds the panel).
 
 A round scores in steps, each its own entry of the round as soon as its tap is made
 (the dealer draw in round 0, Hand, each Flux, the call, the poker): after a tap, its
-undo or its redo, the round's entries are kept in step with the log (``sync_steps``),
-each stored under its tap's id, so a retried tap stores it once and undoing the tap
-takes it back. Undoing a step in the history takes its tap back out of the log
+undo or its redo, the round's entries are kept in step with the log (``sync_steps``,
+in the same write as the log: both are stored or neither), each stored under its tap's
+id, so a retried tap stores it once and undoing the tap takes it back. Undoing a step in the history takes its tap back out of the log
 (``reconcile``), so the step is open again with what was typed. The step that completes
 the round closes its draft into an entry that keeps the round's log (its undo brings
 the round back on the screen; Edit reopens it, see ``kvanta_edit``); the game's end is
@@ -27,6 +27,7 @@ are faces chosen on the phone and sent with the tap. Tests may set
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from flask import Blueprint, current_app, request
 
@@ -183,12 +184,30 @@ def saved(context: dict, outcome: dict) -> str:
 def _step_entries(s: store.Store, table: store.Table, context: dict) -> list[store.Entry]:
     """The live entries the screen stored for this round's steps (the dealer draw, in
     round 0, included)."""
+    return [e for e in _stored_steps(s, table, context)[0].values() if e.live]
+
+
+def _stored_steps(
+    s: store.Store, table: store.Table, context: dict
+) -> tuple[dict[str, store.Entry], Callable[[int], bool]]:
+    """The entries stored for this round's steps (undone ones too), by submission id, as
+    the table's recent entries hold them; and whether those hold every entry of a round
+    (one of the table's latest rounds: else a step of it is looked up by its id)."""
     rounds = {context["round"], SETUP_ROUND}
-    return [
-        e
-        for e in s.recent_entries(table.id, kinds=STEP_KINDS)
-        if e.live and e.round in rounds and (e.submission_id or "").startswith(SID)
-    ]
+    recent = s.recent_entries(table.id, kinds=STEP_KINDS)
+    latest = max((e.round for e in recent), default=0)
+    window = [e for e in recent if e.round > latest - store.RECENT_ROUNDS]
+    whole = len(window) < store.RECENT_ENTRIES
+
+    def holds(round_number: int) -> bool:
+        return whole and round_number > latest - store.RECENT_ROUNDS
+
+    steps = {
+        e.submission_id: e
+        for e in recent
+        if e.round in rounds and (e.submission_id or "").startswith(SID)
+    }
+    return steps, holds
 
 
 def sync_steps(s: store.Store, table: store.Table, log: store.TapLog, action: str) -> bool:
@@ -207,25 +226,29 @@ def sync_steps(s: store.Store, table: store.Table, log: store.TapLog, action: st
     known = {_sid(t.get("id") or "") for t in [*data["taps"], *data["undone"]]}
     known |= {_sid(t) for t in data.get("spent", [])}
     last = _sid(data["taps"][-1]["id"]) if data["taps"] else None
+    steps, holds = _stored_steps(s, table, context)
     wrote = False
-    for entry in _step_entries(s, table, context):
-        if entry.submission_id in known and entry.submission_id not in wanted:
+    for entry in steps.values():
+        if entry.live and entry.submission_id in known and entry.submission_id not in wanted:
             s.void_entry(table.id, entry.id)  # its tap was taken back
             wrote = True
     over = state.phase == "over"
     closer = [*wanted][-1] if state.complete and wanted else None
     for sid, step in wanted.items():
-        done = stored(s, table, sid)
+        number = SETUP_ROUND if step["kind"] == "kvanta-dealer" else context["round"]
+        done = steps.get(sid)
+        if done is None and not holds(number):  # an old round's: looked up by its id
+            found = stored(s, table, sid)
+            done = s.entry(table.id, found["entry_id"]) if found else None
         if done is None and sid == closer:  # the step that completes the round
             _close_into(s, table, log, {"kind": step["kind"], "request": step["request"]}, sid)
-            _close_round(s, table, context, last or SID, over)
+            _close_round(s, table, context, last or SID, over, closed=True)
             return True
-        if done is None:
-            number = SETUP_ROUND if step["kind"] == "kvanta-dealer" else context["round"]
+        if done is None:  # (a retry of it is answered by the write, as stored)
             screens.record(s, table, step["kind"], step["request"], number, sid, exclusive=False)
             wrote = True
-        elif sid == last and s.entry(table.id, done["entry_id"]).state == "voided":
-            s.restore_entry(table.id, done["entry_id"])  # its tap was put back
+        elif sid == last and done.state == "voided":
+            s.restore_entry(table.id, done.id)  # its tap was put back
             wrote = True
     if state.complete and over and closer is None:  # ended while dealing: no step
         _close_into(s, table, log, {"kind": "game-end", "request": {}, "result": {}}, "")
@@ -247,14 +270,18 @@ def _close_into(s: store.Store, table: store.Table, log: store.TapLog, step: dic
     screens.save_into_entry(s, table, SCREEN, step, version, sid)
 
 
-def _close_round(s: store.Store, table: store.Table, context: dict, sid: str, over: bool):
+def _close_round(
+    s: store.Store, table: store.Table, context: dict, sid: str, over: bool, closed=False
+):
+    """The complete round's draft closed (``closed``: its last step closed it already),
+    with the game-end entry when the round ended the game."""
     end = f"{sid}-end"[:64]
     if over and stored(s, table, end) is None:  # the game-end entry (as "End the game")
         s.add_entry(
             table.id, context["round"], "game-end", {}, {}, {}, submission_id=end,
             exclusive_round=True, close_draft=DRAFT,
         )  # fmt: skip
-    elif s.tap_log(table.id, DRAFT).data is not None:
+    elif not closed and s.tap_log(table.id, DRAFT).data is not None:
         s.delete_draft(table.id, DRAFT)
 
 
@@ -351,16 +378,17 @@ def before_a_tap():
     screens.only_tables_of("kvanta")()  # the game's guard, which runs after this one
     table, access, screen = screens.request_screen()
     s = screens.store_of()
-    log = s.tap_log(table.id, DRAFT)
     if action in ROLL_KINDS:
         refusal = screens.Refusal(_("Dice are rolled on the server: use the roll buttons."), "tap")
-        return screens.answer(screen, table, access, log, refusal=refusal)
-    in_log = any(t.get("id") == tap_id for t in (log.data or {}).get("taps", ()))
+        return screens.answer(screen, table, access, s.tap_log(table.id, DRAFT), refusal=refusal)
     try:
         done = stored(s, table, _sid(tap_id))
     except store.StoreError:
         return None
-    if done is None or in_log:
+    if done is None:  # a new settle: the tap route reads its round under the write lock
+        return None
+    log = s.tap_log(table.id, DRAFT)
+    if any(t.get("id") == tap_id for t in (log.data or {}).get("taps", ())):
         return None
     return screens.answer(screen, table, access, log, notice=_("Already saved."))
 
@@ -441,14 +469,21 @@ def roll(key: str):
         def gone(old: dict | None) -> dict:  # a roll retried once its round was abandoned
             raise screens.Refusal(screens.stale_notice(), status=409, notice=True)
 
-        log = s.append_tap(table.id, DRAFT, rolled.to_json(), check, gone)
+        made: dict = {}
+
+        def then(new: store.TapLog) -> None:  # what it scores, in the same write as the tap
+            made["wrote"] = after_tap(s, table, new, tap.action)
+
+        log = s.append_tap(table.id, DRAFT, rolled.to_json(), check, gone, then)
+        if not log.changed:  # a retry: kept in step as it stands
+            made["wrote"] = after_tap(s, table, log, tap.action)
     except (RuleError, screens.Refusal, store.StoreError, ValueError) as exc:
         # a broken injected RNG (not an engine's refusal): never an impossible roll
         if isinstance(exc, ValueError) and not isinstance(exc, RuleError):
             exc = screens.Refusal(str(exc))
         refusal = screens.Refusal.of(exc)
         return screens.answer(screen, table, access, s.tap_log(table.id, DRAFT), refusal=refusal)
-    if after_tap(s, table, log, tap.action):
+    if made.get("wrote"):
         from .board import live_fragments
 
         return live_fragments(table, access)

@@ -44,6 +44,7 @@ from ..errors import RuleError
 from ..games import catalog
 from ..games.play import Refused, Tap, replay, state_type
 from ..i18n import gettext as _
+from ..store.base import DRAFT_READS, NEW_ENTRY_READS, action_of
 from ..summary import TableSummary, summarize
 from .board import after_write, live_fragments, render_board, see_other, table_url, wants_partial
 from .db import get_store
@@ -339,7 +340,9 @@ class TapScreen:
     ``after_tap(store, table, log, action)``: after a tap of ``action`` was added, taken
     back or put back (or retried), the entries the open deal stands for before it closes
     are kept in step with its log (Cowboy's marriages count at once); True when it wrote
-    one, and the tap is then answered with the whole table (its totals changed).
+    one, and the tap is then answered with the whole table (its totals changed). It runs
+    inside the write that changes the log (the store's writes it makes join it), so the
+    tap and its entries are stored together or not at all; for a retry, after it.
     ``replaces(store, table, context)``: those entries, which the saved deal takes over
     in the same write (it carries them itself); undoing it brings them back.
     ``reopens(entry)``: for a deal saved as entries of several kinds (a Kvanta round),
@@ -680,8 +683,9 @@ def _after_tap(screen: TapScreen, s: store.Store, table: store.Table, log, tap_i
 
 
 def tap_route(key: str):
-    """One tap: added to the deal's log inside the write lock (a replayed id once), or
-    refused with nothing stored."""
+    """One tap: added to the deal's log inside the write lock (a replayed id once), with
+    the entries the log then stands for in the same write (``_after_tap``), or refused
+    with nothing stored."""
     table, access, screen = request_screen()
     s = get_store()
     made: dict = {}
@@ -700,18 +704,25 @@ def tap_route(key: str):
                 raise store.Unchanged
             _keep_state(_state_key(screen, table, data, data["taps"]), made["state"])
 
+        def then(new: store.TapLog) -> None:
+            made["wrote"] = _after_tap(screen, s, table, new, tap.id)
+
         log = s.append_tap(
-            table.id, screen.draft, tap.to_json(), check, lambda old: _begin(screen, s, table, old)
+            table.id,
+            screen.draft,
+            tap.to_json(),
+            check,
+            lambda old: _begin(screen, s, table, old),
+            then,
         )
+        if not log.changed:  # a retry: what its log stands for, kept in step as it stands
+            made["wrote"] = _after_tap(screen, s, table, log, tap.id)
     except (RuleError, Refusal, store.StoreError) as exc:
         return answer(
             screen, table, access, s.tap_log(table.id, screen.draft), refusal=Refusal.of(exc)
         )
-    try:
-        if _after_tap(screen, s, table, log, tap.id):
-            return live_fragments(table, access)
-    except (RuleError, store.StoreError) as exc:
-        return answer(screen, table, access, log, refusal=Refusal.of(exc))
+    if made.get("wrote"):
+        return live_fragments(table, access)
     notice = None
     if log.changed and log.version - 1 != seen_version:
         notice = _(
@@ -724,6 +735,11 @@ def _undo_or_redo(which: str):
     table, access, screen = request_screen()
     s = get_store()
     tap_id = request.form.get("tap_id") or ""
+    made: dict = {}
+
+    def then(new: store.TapLog) -> None:  # in the same write as the log's change
+        made["wrote"] = _after_tap(screen, s, table, new, tap_id)
+
     try:
         if not tap_id:
             raise Refusal(
@@ -732,8 +748,10 @@ def _undo_or_redo(which: str):
                 else _("There is nothing to redo.")
             )
         change = s.undo_tap if which == "undo" else s.redo_tap
-        log = change(table.id, screen.draft, tap_id)
-        if _after_tap(screen, s, table, log, tap_id):
+        log = change(table.id, screen.draft, tap_id, then)
+        if not log.changed:  # a retry
+            made["wrote"] = _after_tap(screen, s, table, log, tap_id)
+        if made.get("wrote"):
             return live_fragments(table, access)
     except (Refusal, RuleError, store.StoreError) as exc:
         return answer(
@@ -810,21 +828,29 @@ def close_at_once(
     Answered with the whole table (its totals and history changed)."""
 
     try:
-        if s.submission(tap.id, s.close_draft_into_entry, table.id) is not None:
-            return live_fragments(table, access, screen_notice=_("Already saved."))
-        log = s.tap_log(table.id, screen.draft)
-        begun = log.data is not None and "context" in log.data
-        data = log.data if begun else _begin(screen, s, table, log.data)
-        if data["context"].get("round") != seen_round or log.version != seen_version:
-            raise Refusal(stale_notice(), status=409, notice=True)
-        after = replay(state_of(screen, table, data), [tap.to_json()], path="tap")
-        closing = screen.closing(after) if screen.closing else after.to_json()["closing"]
-        if not closing:
-            raise Refusal(_("The deal is not finished yet: nothing was saved."))
-        version = log.version
-        if not begun:  # nothing tapped before it: the deal's log first, then closed
-            version = s.save_draft(table.id, screen.draft, data, expected_version=log.version)
-        outcome = save_into_entry(s, table, screen, closing, version, tap.id)
+        # one write: the tap's id checked under its lock (a tap sent again is answered
+        # as saved), the log (begun, when the tap is the deal's first) and its entry
+        with s.write(
+            table.id,
+            tap.id,
+            action_of(s.close_draft_into_entry),
+            touches=NEW_ENTRY_READS | DRAFT_READS,
+        ):
+            log = s.tap_log(table.id, screen.draft)
+            begun = log.data is not None and "context" in log.data
+            data = log.data if begun else _begin(screen, s, table, log.data)
+            if data["context"].get("round") != seen_round or log.version != seen_version:
+                raise Refusal(stale_notice(), status=409, notice=True)
+            after = replay(state_of(screen, table, data), [tap.to_json()], path="tap")
+            closing = screen.closing(after) if screen.closing else after.to_json()["closing"]
+            if not closing:
+                raise Refusal(_("The deal is not finished yet: nothing was saved."))
+            version = log.version
+            if not begun:  # nothing tapped before it: the deal's log first, then closed
+                version = s.save_draft(table.id, screen.draft, data, expected_version=version)
+            outcome = save_into_entry(s, table, screen, closing, version, tap.id)
+    except store.Replayed:
+        return live_fragments(table, access, screen_notice=_("Already saved."))
     except (RuleError, Refusal, store.StoreError) as exc:
         return answer(
             screen, table, access, s.tap_log(table.id, screen.draft), refusal=Refusal.of(exc)
