@@ -287,7 +287,7 @@ def test_standings_two_to_a_line_never_break_a_name_inside_a_word(page, live_ser
     if game == "pegs":  # a move: the standings show how many pegs are home
         page.locator('.pg-cards [data-card="A"]').tap()
         page.locator(".pg-move").first.tap()
-        expect(page.locator("#standings .points.shown").first).to_contain_text("/5")
+        expect(page.locator("#standings .totals.shown .points").first).to_contain_text("/5")
     for language in ("en", "sk", "lt"):
         page.goto(f"{url}?lang={language}")
         expect(page.locator("#standings .who").first).to_be_visible()
