@@ -242,6 +242,55 @@ def _shot(v: screens.View, st: dict, names: list[str]) -> dict:
     return out
 
 
+def _once(make):
+    """``make()`` on the first call, kept for the next: a part of the panel whose HTML is
+    kept (``fragments.fragment``, keyed by what it is made of) is made only when drawn."""
+    return functools.cache(make)
+
+
+# what the shot referee (``_shot``) reads of the state's legal taps
+SHOT_ACTIONS = ("shot_over", "aim", "load", "turn", "choose", "give", "take_ace", "ace_on_table")
+
+
+def _shot_of(st: dict) -> tuple:
+    """All ``_shot`` reads of the state (the shot part's key besides the view's)."""
+    legal = [e for e in st["legal"] if e["action"] in SHOT_ACTIONS]
+    return st["shot"], st["aim"], legal, st["shots"], st["aces_on_table"]
+
+
+def _seats(v: screens.View, names: list[str], shown: set, end: dict | None, reasons) -> list:
+    """Each player's marriage suits and the ways they may have ended the deal."""
+    return [
+        {
+            "seat": seat,
+            "name": name,
+            "suits": [
+                {
+                    **_suit(suit),
+                    "shown": suit in shown,
+                    **_button(v, None if suit in shown else "marriage", seat=seat, suit=suit),
+                }
+                for suit in SUITS
+            ],
+            "reasons": [
+                {
+                    "code": code,
+                    "label": label,
+                    **_button(
+                        v,
+                        "end",
+                        on=bool(end) and (end["seat"], end["reason"]) == (seat, code),
+                        seat=seat,
+                        reason=code,
+                    ),
+                }
+                for code, label in reasons
+            ],
+        }
+        for seat, name in enumerate(names)
+    ]
+
+
 def view(v: screens.View) -> dict:
     state, context, table = v.state, v.context, v.table
     st = state.to_json()
@@ -282,36 +331,12 @@ def view(v: screens.View) -> dict:
             }
             for m in st["marriages"]
         ],
-        "seats": [
-            {
-                "seat": seat,
-                "name": name,
-                "suits": [
-                    {
-                        **_suit(suit),
-                        "shown": suit in shown,
-                        **_button(v, None if suit in shown else "marriage", seat=seat, suit=suit),
-                    }
-                    for suit in SUITS
-                ],
-                "reasons": [
-                    {
-                        "code": code,
-                        "label": label,
-                        **_button(
-                            v,
-                            "end",
-                            on=bool(end) and (end["seat"], end["reason"]) == (seat, code),
-                            seat=seat,
-                            reason=code,
-                        ),
-                    }
-                    for code, label in reasons
-                ],
-            }
-            for seat, name in enumerate(names)
-        ],
-        "shot": _shot(v, st, names) if v.writable else {},
+        # the marriage and ender parts: made of these, drawn when not kept
+        "seats_of": (names, st["suits_shown"], end),
+        "seats": _once(lambda: _seats(v, names, shown, end, reasons)),
+        "shot_of": (names, _shot_of(st)) if v.writable else None,
+        "shot_active": bool(st["shot"] or st["aim"]),
+        "shot": _once(lambda: _shot(v, st, names) if v.writable else {}),
         "end_seat": str(end["seat"]) if end else "",
         "ended_by": (
             {"name": names[end["seat"]], "how": dict(reasons).get(end["reason"], "")}
