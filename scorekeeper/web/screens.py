@@ -259,9 +259,12 @@ class View:
             hash(key)
         except TypeError:  # an argument that is a list: made afresh
             key = None
-        make = functools.partial(
-            self._picker_html, cards, put, take, args, url, round_number, set(on), dict(off), toggle
-        )
+
+        def make() -> str:
+            return self._picker_html(
+                cards, put, take, args, url, round_number, set(on), dict(off), toggle
+            )
+
         html = make() if key is None else _PICKERS.get(key, make)
         return Markup(html if self.slotted else with_version(html, self.version))
 
