@@ -129,9 +129,9 @@ def _url_language() -> str | None:
 
 def current_language() -> str:
     """The language of this request (see the module's docstring), decided once."""
-    if not has_request_context():
+    if _cv_request.get(None) is None:  # as has_request_context(), without its proxy
         return DEFAULT
-    found = g.get("_language")
+    found = getattr(_cv_app.get().g, "_language", None)
     if found is None:
         g._url_language = _url_language()
         found = (
