@@ -1268,3 +1268,35 @@ def test_a_seats_part_kept_from_the_answer_before_follows_what_it_is_made_of(app
     kv.client.set_cookie("lang", "pl")
     answer = kv.tap("sum", seat=1, sum=4)
     assert 'data-card="2S" disabled aria-label="2♠ — 3 zużyte"' in part(answer, "Ana")
+
+
+def test_the_rounds_facts_kept_from_the_answer_before_follow_the_round(app, kv):
+    """The round's head (its steps, the burned cards, the turned card, the target) is
+    kept from one answer to the next while the round's facts stay: each of them, set,
+    draws it again."""
+
+    def facts(answer: Answer) -> dict[str, str]:
+        found = re.findall(r'data-fact="(\w+)">(.*?)</span>\s*(?=<span class="kv-fact|</div>)',
+                           answer.html, flags=re.S)  # fmt: skip
+        return {name: re.sub(r"<[^>]+>|\s+", " ", text).split(None, 1)[-1].strip()
+                for name, text in found}  # fmt: skip
+
+    def now(answer: Answer) -> str:
+        return re.search(r'<li class="now" aria-current="step">([^<]+)</li>', answer.html).group(1)
+
+    answer = kv.drawn()
+    assert facts(answer)["burn"] == "—" and facts(answer)["target"] == "—"
+    steps = [now(answer)]
+    answer = kv.tap("burn", seat=0, count=3)
+    assert facts(answer)["burn"] == "3" and facts(answer)["trump"] == "—"
+    steps.append(now(answer))
+    answer = kv.tap("turn", seat=0, card="7H")
+    assert facts(answer)["trump"] == "7♥"
+    steps.append(now(answer))
+    app.config["DICE_RNG"] = Scripted(4, 5, 5, 1, 1, 2)
+    answer = kv.roll(seat=1)
+    assert facts(answer)["target"].endswith("14")
+    assert steps[0] == steps[1] != steps[2]  # the round moved on to its target
+    answer = kv.roll("reroll", at=answer, seat=2, seen=1)  # the same step, another target
+    assert answer.phase == "hand" and facts(answer)["target"].endswith("4")
+    assert not facts(answer)["target"].endswith("14")
