@@ -25,6 +25,7 @@ from urllib.parse import parse_qs, urlsplit
 import flask_babel
 from babel.support import NullTranslations, Translations
 from flask import Flask, g, has_request_context, request
+from flask.globals import _cv_app, _cv_request  # what has_request_context() and g read
 from jinja2 import pass_context
 from markupsafe import Markup
 
@@ -128,9 +129,9 @@ def _url_language() -> str | None:
 
 def current_language() -> str:
     """The language of this request (see the module's docstring), decided once."""
-    if not has_request_context():
+    if _cv_request.get(None) is None:  # as has_request_context(), without its proxy
         return DEFAULT
-    found = g.get("_language")
+    found = getattr(_cv_app.get().g, "_language", None)
     if found is None:
         g._url_language = _url_language()
         found = (
@@ -158,11 +159,14 @@ def table_loaded(table) -> None:
 
 
 def translations() -> NullTranslations:
-    if not has_request_context():
+    # called for every sentence an answer says (a hundred or more): the request's and
+    # app's context read once each, not through the proxies
+    if _cv_request.get(None) is None:
         return _cli_catalogue.get() or NullTranslations()
-    found = g.get("_translations")
+    kept = _cv_app.get().g
+    found = getattr(kept, "_translations", None)
     if found is None:
-        found = g._translations = catalogue_for(current_language())
+        found = kept._translations = catalogue_for(current_language())
     return found
 
 

@@ -933,3 +933,26 @@ def test_the_victim_picks_the_cowboy_he_gives_c_d3_and_chooses_c_d2(cowboy):
     assert outcome(t.panel) == "choice"
     t.press("quick_draw")
     assert outcome(t.panel) == "quick_draw" and t.state()["shot"]["chosen"] == "quick_draw"
+
+
+def test_the_shot_part_kept_from_the_answer_before_follows_the_shot(cowboy):
+    """The referee's part is kept from one answer to the next while the shot stays as
+    it was: each aim, and the shot called off, draws it again."""
+
+    def pressed(role: str) -> list[str]:
+        start = t.panel.index(f'data-role="{role}"')
+        group = t.panel[start : t.panel.index("</div>", start)]
+        buttons = re.findall(r"<button\b[^>]*>", group)
+        return [
+            re.search(r'data-player="(\w+)"', b).group(1)
+            for b in buttons
+            if 'aria-pressed="true"' in b
+        ]
+
+    t = cowboy()
+    t.tap("aim", role="attacker", seat=0)
+    assert pressed("attacker") == ["Ana"] and pressed("victim") == []
+    t.tap("aim", role="victim", seat=1)
+    assert pressed("attacker") == ["Ana"] and pressed("victim") == ["Bojan"]
+    t.tap("cancel_shot")
+    assert pressed("attacker") == [] and pressed("victim") == []

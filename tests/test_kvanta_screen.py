@@ -1238,3 +1238,65 @@ def test_an_edit_goes_back_to_the_call_and_keeps_the_poker_that_followed(app, kv
     assert new_poker.request["totals"] == call["points"]
     poker = api.evaluate("kvanta-poker", new_poker.request)
     assert kv.totals() == {n: call["points"][n] + poker["points"][n] for n in NAMES}
+
+
+def test_a_seats_part_kept_from_the_answer_before_follows_what_it_is_made_of(app, kv):
+    """A seat's part (its keypad, cards and picker) is kept from one answer to the next
+    while all it is made of stays: a digit typed, a card added, a card used up by the
+    others, or another language draws it again; the seats not tapped stay as they were."""
+
+    def part(answer: Answer, name: str) -> str:
+        start = answer.html.index(f'data-editing="{name}"')
+        return answer.html[start : answer.html.index('class="kv-editor"', start)]
+
+    kv.tricks(app, 4, 5, 5, 3)
+    kv.exchange("Ceca")
+    kv.tap("call", seat=2)
+    answer = kv.tap("sum", seat=0, sum=1)
+    assert {"action": "sum", "seat": 0, "sum": 12} in answer.taps("sum")
+    assert {"action": "sum", "seat": 1, "sum": 2} in answer.taps("sum")
+    bojan = part(answer, "Bojan")
+    answer = kv.tap("sum", seat=0, sum=12)
+    assert {"action": "sum", "seat": 0, "sum": 123} in answer.taps("sum")
+    assert {"action": "sum", "seat": 0, "sum": 12} not in answer.taps("sum")
+    assert part(answer, "Bojan") == bojan.replace(f'"v": {int(answer.v) - 1}', f'"v": {answer.v}')
+    answer = kv.cards({"Ana": ["2S"], "Bojan": ["2S"]})
+    assert {"action": "uncard", "seat": 0, "card": "2S"} in answer.taps("uncard")
+    assert "2♠ — 3 used" not in part(answer, "Ana")
+    answer = kv.cards({"Ceca": ["2S"]})  # the third 2♠: used up for Ana too
+    assert 'data-card="2S" disabled aria-label="2♠ — 3 used"' in part(answer, "Ana")
+    kv.client.set_cookie("lang", "pl")
+    answer = kv.tap("sum", seat=1, sum=4)
+    assert 'data-card="2S" disabled aria-label="2♠ — 3 zużyte"' in part(answer, "Ana")
+
+
+def test_the_rounds_facts_kept_from_the_answer_before_follow_the_round(app, kv):
+    """The round's head (its steps, the burned cards, the turned card, the target) is
+    kept from one answer to the next while the round's facts stay: each of them, set,
+    draws it again."""
+
+    def facts(answer: Answer) -> dict[str, str]:
+        found = re.findall(r'data-fact="(\w+)">(.*?)</span>\s*(?=<span class="kv-fact|</div>)',
+                           answer.html, flags=re.S)  # fmt: skip
+        return {name: re.sub(r"<[^>]+>|\s+", " ", text).split(None, 1)[-1].strip()
+                for name, text in found}  # fmt: skip
+
+    def now(answer: Answer) -> str:
+        return re.search(r'<li class="now" aria-current="step">([^<]+)</li>', answer.html).group(1)
+
+    answer = kv.drawn()
+    assert facts(answer)["burn"] == "—" and facts(answer)["target"] == "—"
+    steps = [now(answer)]
+    answer = kv.tap("burn", seat=0, count=3)
+    assert facts(answer)["burn"] == "3" and facts(answer)["trump"] == "—"
+    steps.append(now(answer))
+    answer = kv.tap("turn", seat=0, card="7H")
+    assert facts(answer)["trump"] == "7♥"
+    steps.append(now(answer))
+    app.config["DICE_RNG"] = Scripted(4, 5, 5, 1, 1, 2)
+    answer = kv.roll(seat=1)
+    assert facts(answer)["target"].endswith("14")
+    assert steps[0] == steps[1] != steps[2]  # the round moved on to its target
+    answer = kv.roll("reroll", at=answer, seat=2, seen=1)  # the same step, another target
+    assert answer.phase == "hand" and facts(answer)["target"].endswith("4")
+    assert not facts(answer)["target"].endswith("14")

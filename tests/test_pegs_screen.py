@@ -1178,3 +1178,26 @@ def test_a_player_renamed_during_a_turn_is_named_anew_in_it(pg):
     t.step(0, "S", "T8")
     assert "Anja played A: start→T8." in t.page().html
     assert header(t.page().html) == "Bojan to play"
+
+
+def test_the_controls_kept_from_the_answer_before_follow_the_turn_and_the_peg_set_up(pg):
+    """The turn and set-up controls are kept from one answer to the next while the turn,
+    the board and the peg being set up stay: another player's turn or a peg chosen to
+    put elsewhere draws them again."""
+    t = pg()
+
+    def pressed(html: str, cls: str, attr: str) -> list[str]:
+        tags = re.findall(rf'<button type="button" class="small {cls}"[^>]*>', html)
+        return [
+            re.search(rf'{attr}="([^"]+)"', b).group(1) for b in tags if 'aria-pressed="true"' in b
+        ]
+
+    answer = t.tap("player", player=1)
+    assert pressed(answer, "pg-who", "data-seat") == ["1"]
+    answer = t.tap("card", card="A")  # the controls as they were: kept
+    assert pressed(answer, "pg-who", "data-seat") == ["1"]
+    assert pressed(answer, "pg-pos", "data-peg") == []
+    answer = t.tap("setpeg", seat=2, **{"from": "S"})
+    assert pressed(answer, "pg-pos", "data-peg") == ["2-S"] and 'class="pg-fixing"' in answer
+    answer = t.tap("player", player=3)
+    assert pressed(answer, "pg-who", "data-seat") == ["3"]

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import functools
 
+from markupsafe import Markup, escape
+
 from ..cards import ACE, JACK, KING, QUEEN, SUIT_SYMBOLS, SUITS, Card
 from ..games import catalog
 from ..games import cowboy as engine
 from ..games.play.cowboy import ACES, GUN_CARDS, SHOT_CARDS, TENS
 from ..i18n import gettext as _
+from ..i18n import ngettext
 from . import breakdown, fragments, screens
 
 # RULES §1 "Scoring": no held card other than these ranks has a value
@@ -77,18 +80,18 @@ def _holdings(v: screens.View, st: dict, names: list[str]) -> list[dict]:
     score, at = st["score"], _problem_seat(st["problem"], names)
     # each card's reason as its holder's pickers and as the others' say it, made once
     said = {c: (x, z, own[z], other[z] % names[x]) for c, (x, z) in where.items()}
+    placed: dict[tuple[int, str], list[str]] = {}  # (seat, zone) → its cards
+    for c, (x, z) in where.items():
+        placed.setdefault((x, z), []).append(c)
     rows = []
     for h in st["holdings"]:
         seat = h["seat"]
+        # what this seat's pickers say of every card placed (a picker's own cards among
+        # them are its selected ones, which View.picker never shows as taken)
+        seen = {c: mine if x == seat else others for c, (x, _z, mine, others) in said.items()}
 
-        def picker(cards, zone, actions, seat=seat):
-            mine = [c for c, (x, z, _own, _other) in said.items() if (x, z) == (seat, zone)]
-            taken = {
-                c: mine_said if x == seat else others_said
-                for c, (x, z, mine_said, others_said) in said.items()
-                if (x, z) != (seat, zone)
-            }
-            return v.picker(cards, actions, {"seat": seat}, taken, mine)
+        def picker(cards, zone, actions, seat=seat, seen=seen):
+            return v.picker(cards, actions, {"seat": seat}, seen, placed.get((seat, zone), ()))
 
         rows.append(
             {
@@ -108,6 +111,89 @@ def _holdings(v: screens.View, st: dict, names: list[str]) -> list[dict]:
             }
         )
     return rows
+
+
+def _codes(cards) -> str:
+    """Cards as the panel names them: each its symbol in its suit's colour."""
+    return "".join(
+        f'<span class="suit-{escape(screens.card_colour(c))}">{escape(screens.card_symbol(c))}</span> '
+        for c in cards
+    )
+
+
+def cards_html(sc: dict) -> Markup:
+    """Every player's cards at the end (a tab each, then the player's pickers, drawn guns
+    and the gun being built), as the panel's template drew them, written in one pass: a
+    tap at the end of a deal changes every player's part (whose each card is)."""
+    out = [
+        f'<div class="cb-cards" data-view-key="{escape(sc["view_key"])}:cards" data-view-default="0">\n'
+        f'      <div class="cb-tabs" role="group" aria-label="{Markup(_("Whose cards"))}">\n'
+    ]
+    for i, h in enumerate(sc["holdings"]):
+        name = escape(h["name"])
+        if h["total"] is not None:
+            small = escape(h["total"])
+        elif h["invalid"]:
+            small = "!"
+        else:
+            small = Markup(ngettext("%(num)d card", "%(num)d cards", h["count"]))
+        out.append(
+            f'        <button type="button" class="cb-tab{" invalid" if h["invalid"] else ""}" '
+            f'data-view-set="{h["seat"]}" data-player="{name}" title="{name}"\n'
+            f'                aria-pressed="{"true" if i == 0 else "false"}">\n'
+            f'          <span class="cb-tab-name">{name}</span>\n'
+            f"          <small>{small}</small>\n"
+            f"        </button>\n"
+        )
+    out.append("      </div>\n")
+    problem_player = sc["problem_player"]
+    for i, h in enumerate(sc["holdings"]):
+        name = escape(h["name"])
+        hidden = " hidden" if i else ""
+        out.append(
+            f'      <div class="cb-player" data-player="{name}" data-view-only="{h["seat"]}"{hidden}>\n'
+        )
+        if problem_player:
+            said = escape(problem_player)
+            whose = f"{said}: " if problem_player != h["name"] else ""
+            out.append(
+                f'        <p class="field-error" role="alert" data-player="{said}">'
+                f"{whose}{escape(symbols(sc['problem']))}</p>\n"
+            )
+        held_label = Markup(_("%(name)s holds", name=name))
+        counted = Markup(_("hand, captured kings and pairs; only A K Q J 10 6 2 count"))
+        out.append(f"        <h4>{held_label} <small>{counted}</small></h4>\n")
+        label = Markup(_("Held cards of %(name)s", name=name))
+        out.append(f"        {fragments.group(h['held'], label, 'cb-heldpick')}\n")
+        drawn = Markup(_("Drawn guns"))
+        out.append(
+            f"        <h4>{drawn} <small>{Markup(_('tap the cards of one gun'))}</small></h4>\n"
+        )
+        if h["guns"]:
+            out.append('        <ul class="cb-guns">\n')
+            for g in h["guns"]:
+                aria = Markup(_("Remove the gun %(gun)s", gun=escape(g["name"])))
+                remove = sc["tap"](g["remove"], "✕", "small cb-remove", f'aria-label="{aria}"')
+                out.append(
+                    f"          <li><strong>{escape(g['name'])}</strong>\n"
+                    f"            {_codes(g['cards'])}\n"
+                    f"            {remove}</li>\n"
+                )
+            out.append("        </ul>\n")
+        if h["building"]:
+            building = h["building"]
+            out.append(
+                f'        <p class="cb-pending warning">{_codes(building["cards"])}— '
+                f"{Markup(_('not a gun yet'))}: {escape(symbols(building['reason']))}</p>\n"
+            )
+        label = Markup(_("Gun cards of %(name)s", name=name))
+        out.append(f"        {fragments.group(h['gun'], label, 'cb-gunpick')}\n")
+        label = Markup(_("10s laid out by %(name)s", name=name))
+        out.append(f"        <h4>{label}</h4>\n")
+        out.append(f"        {fragments.group(h['tens'], label, 'cb-tenpick')}\n")
+        out.append("      </div>\n")
+    out.append("    </div>")
+    return Markup("".join(out))
 
 
 def _preview(st: dict, names: list[str]) -> list[dict]:
@@ -242,6 +328,55 @@ def _shot(v: screens.View, st: dict, names: list[str]) -> dict:
     return out
 
 
+def _once(make):
+    """``make()`` on the first call, kept for the next: a part of the panel whose HTML is
+    kept (``fragments.fragment``, keyed by what it is made of) is made only when drawn."""
+    return functools.cache(make)
+
+
+# what the shot referee (``_shot``) reads of the state's legal taps
+SHOT_ACTIONS = ("shot_over", "aim", "load", "turn", "choose", "give", "take_ace", "ace_on_table")
+
+
+def _shot_of(st: dict) -> tuple:
+    """All ``_shot`` reads of the state (the shot part's key besides the view's)."""
+    legal = [e for e in st["legal"] if e["action"] in SHOT_ACTIONS]
+    return st["shot"], st["aim"], legal, st["shots"], st["aces_on_table"]
+
+
+def _seats(v: screens.View, names: list[str], shown: set, end: dict | None, reasons) -> list:
+    """Each player's marriage suits and the ways they may have ended the deal."""
+    return [
+        {
+            "seat": seat,
+            "name": name,
+            "suits": [
+                {
+                    **_suit(suit),
+                    "shown": suit in shown,
+                    **_button(v, None if suit in shown else "marriage", seat=seat, suit=suit),
+                }
+                for suit in SUITS
+            ],
+            "reasons": [
+                {
+                    "code": code,
+                    "label": label,
+                    **_button(
+                        v,
+                        "end",
+                        on=bool(end) and (end["seat"], end["reason"]) == (seat, code),
+                        seat=seat,
+                        reason=code,
+                    ),
+                }
+                for code, label in reasons
+            ],
+        }
+        for seat, name in enumerate(names)
+    ]
+
+
 def view(v: screens.View) -> dict:
     state, context, table = v.state, v.context, v.table
     st = state.to_json()
@@ -253,7 +388,7 @@ def view(v: screens.View) -> dict:
         ("tens", _("Tens: all four 10s out and a 22 drawn")),
         ("aces", _("Fourth ace left the table")),
     )
-    return {
+    made = {
         "finished": False,
         "symbols": symbols,
         "can_write": v.writable,
@@ -282,36 +417,12 @@ def view(v: screens.View) -> dict:
             }
             for m in st["marriages"]
         ],
-        "seats": [
-            {
-                "seat": seat,
-                "name": name,
-                "suits": [
-                    {
-                        **_suit(suit),
-                        "shown": suit in shown,
-                        **_button(v, None if suit in shown else "marriage", seat=seat, suit=suit),
-                    }
-                    for suit in SUITS
-                ],
-                "reasons": [
-                    {
-                        "code": code,
-                        "label": label,
-                        **_button(
-                            v,
-                            "end",
-                            on=bool(end) and (end["seat"], end["reason"]) == (seat, code),
-                            seat=seat,
-                            reason=code,
-                        ),
-                    }
-                    for code, label in reasons
-                ],
-            }
-            for seat, name in enumerate(names)
-        ],
-        "shot": _shot(v, st, names) if v.writable else {},
+        # the marriage and ender parts: made of these, drawn when not kept
+        "seats_of": (names, st["suits_shown"], end),
+        "seats": _once(lambda: _seats(v, names, shown, end, reasons)),
+        "shot_of": (names, _shot_of(st)) if v.writable else None,
+        "shot_active": bool(st["shot"] or st["aim"]),
+        "shot": _once(lambda: _shot(v, st, names) if v.writable else {}),
         "end_seat": str(end["seat"]) if end else "",
         "ended_by": (
             {"name": names[end["seat"]], "how": dict(reasons).get(end["reason"], "")}
@@ -326,6 +437,8 @@ def view(v: screens.View) -> dict:
         "complete": st["complete"],
         "submission_id": new_submission_id(),
     }
+    made["cards_html"] = lambda: cards_html(made)
+    return made
 
 
 def _house_rules():

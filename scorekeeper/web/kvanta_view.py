@@ -6,6 +6,7 @@ own (``data-view``, ``data-fold``); every tap names its seat."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from datetime import datetime
 
 from markupsafe import Markup, escape
@@ -229,6 +230,26 @@ def _picker(v: screens.View, action: str, seat: int | None, taken: dict) -> list
     ]
 
 
+class _Row(dict):
+    """A seat's row whose buttons (its keypad, picker and hand: most of a seat's part)
+    are made when first read: a part drawn from the same row as the tap before is kept
+    (``fragments.fragment``, keyed by ``made_of``, all the buttons are made of)."""
+
+    def __init__(self, made: Callable[[], dict], **row):
+        super().__init__(**row)
+        self._made = made
+
+    def __missing__(self, key):
+        if key not in LAZY_PARTS or self._made is None:
+            raise KeyError(key)
+        self.update(self._made())
+        self._made = None
+        return self[key]
+
+
+LAZY_PARTS = ("keypad", "picker", "hand")
+
+
 def seats(v: screens.View, st: dict, kind: str, error: dict | None = None) -> dict:
     """Player by player entry of a showing (``show``), the dealer draw (``draw``) or a
     disputed trick (``play``): one part per seat, the phone choosing whose it shows."""
@@ -237,16 +258,17 @@ def seats(v: screens.View, st: dict, kind: str, error: dict | None = None) -> di
     rows = []
     for seat, name in enumerate(names):
         row: dict = {"seat": seat, "name": name, "cards": [], "sum": None, "error": None}
+        keypad_of = None  # the sum the seat's keypad goes on from (None: no keypad)
         if kind == "draw":
             card = st["draws"][name]
             row.update(cards=[card] if card else [], size=1)
             row["settled"] = row["full"] = card is not None
-            row["picker"] = _picker(v, "draw", seat, taken)
+            action = "draw"
         elif kind == "play":
             card = st["trick"]["plays"][name]
             row.update(cards=[card] if card else [], size=1)
             row["settled"] = row["full"] = card is not None
-            row["picker"] = _picker(v, "play", seat, taken)
+            action = "play"
         else:
             show = st["shows"][name]
             sums = phase in SUM_SHOWINGS
@@ -257,18 +279,29 @@ def seats(v: screens.View, st: dict, kind: str, error: dict | None = None) -> di
             full = len(show["cards"]) == size
             row.update(cards=show["cards"], sum=show["sum"], size=size, full=full)
             row["settled"] = full or (phase in POKER_PHASES and show["complete"])
-            row["keypad"] = keypad(v, seat, show["sum"] if typed else None) if sums else None
+            keypad_of = ("sum", show["sum"] if typed else None) if sums else None
             row["typed"] = typed
-            row["picker"] = _picker(v, "card", seat, taken)
-            row["hand"] = [
-                {"code": c, **_tap(v, "uncard", seat=seat, card=c)} for c in show["cards"]
-            ]
+            action = "card"
             if error and error.get("player") == name:
                 row["error"] = error["message"]
-        rows.append(row)
+        made_of = (kind, action, keypad_of, tuple(sorted(taken)), tuple(sorted(row.items())))
+        row["made_of"] = made_of
+        rows.append(_Row(functools.partial(_seat_buttons, v, row, action, keypad_of, taken), **row))
     default = next((r["seat"] for r in rows if not r["settled"]), 0)
     key = f"kv:{v.table.id}:{v.context.get('round')}:{phase}:{kind}:{st['trick']['number']}"
     return {"kind": kind, "rows": rows, "default": default, "view_key": key}
+
+
+def _seat_buttons(v: screens.View, row: dict, action: str, keypad_of, taken: dict) -> dict:
+    """A seat's buttons (``_Row``): its keypad, its picker and (a showing) its hand."""
+    seat = row["seat"]
+    made = {
+        "keypad": keypad(v, seat, keypad_of[1]) if keypad_of else None,
+        "picker": _picker(v, action, seat, taken),
+    }
+    if action == "card":
+        made["hand"] = [{"code": c, **_tap(v, "uncard", seat=seat, card=c)} for c in row["cards"]]
+    return made
 
 
 def _preview(st: dict) -> dict:

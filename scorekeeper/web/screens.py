@@ -200,6 +200,7 @@ class View:
     state: Any
     # a tap's answer: the buttons carry fragments.VERSION_SLOT, the answer the version
     slotted: bool = False
+    _urls: dict = field(default_factory=dict, init=False, repr=False, compare=False)  # route → URL
 
     @property
     def writable(self) -> bool:
@@ -213,8 +214,14 @@ class View:
         """The URL of one of the screen's routes, for the scorer link only."""
         if not self.writable:
             return None
-        # as url_for would make it (under the app's mount point), for a fraction of its cost
-        return f"{request.script_root}/t/{self.table.scorer_key}/{self.table.game}/{route}"
+        found = self._urls.get(route)
+        if found is None:  # a panel asks for its tap route's a dozen times or more
+            # as url_for would make it (under the app's mount point), for a fraction of its cost
+            root = request.script_root
+            found = self._urls[route] = (
+                f"{root}/t/{self.table.scorer_key}/{self.table.game}/{route}"
+            )
+        return found
 
     @property
     def last_tap(self) -> str | None:
@@ -260,9 +267,12 @@ class View:
             hash(key)
         except TypeError:  # an argument that is a list: made afresh
             key = None
-        make = functools.partial(
-            self._picker_html, cards, put, take, args, url, round_number, set(on), dict(off), toggle
-        )
+
+        def make() -> str:
+            return self._picker_html(
+                cards, put, take, args, url, round_number, set(on), dict(off), toggle
+            )
+
         html = make() if key is None else _PICKERS.get(key, make)
         return Markup(html if self.slotted else with_version(html, self.version))
 

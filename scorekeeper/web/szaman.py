@@ -202,6 +202,14 @@ def special_label(name: str) -> str:
 
 def picker_groups(led: str | None) -> list[dict]:
     """The 54 cards in groups: the led suit first (with its joker), then the others."""
+    return [
+        {"label": label or _("Jokers"), "suit": suit, "cards": list(cards)}
+        for label, suit, cards in _card_groups(led)
+    ]
+
+
+@functools.lru_cache(maxsize=8)  # one per led suit (and none): the same 54 cards each answer
+def _card_groups(led: str | None) -> tuple[tuple[str | None, str, tuple[str, ...]], ...]:
     suits = [led, *[s for s in SUITS_SHOWN if s != led]] if led else list(SUITS_SHOWN)
     groups, jokers = [], list(JOKERS)
     for suit in suits:
@@ -210,21 +218,17 @@ def picker_groups(led: str | None) -> list[dict]:
             joker = str(engine.JOKER_OF[suit])
             cards.append(joker)
             jokers.remove(joker)
-        groups.append({"label": SUIT_SYMBOLS[suit], "suit": suit, "cards": cards})
-    groups.append({"label": _("Jokers"), "suit": "J", "cards": sorted(jokers, reverse=True)})
-    return groups
+        groups.append((SUIT_SYMBOLS[suit], suit, tuple(cards)))
+    groups.append((None, "J", tuple(sorted(jokers, reverse=True))))  # labelled per language
+    return tuple(groups)
 
 
-def taken(st: dict, names: list[str], skip_held_of: int | None = None) -> dict[str, str]:
-    """Card → the short reason the picker shows under a card already in the deal."""
-    out: dict[str, str] = {}
-    for trick in st["tricks"]:
-        label = _("trick %(n)d", n=trick["number"])
-        for card in [c for _s, c in trick.get("plays", ())] + trick.get("specials", []):
-            out[card] = label
-    played = _("played")
-    for card in [c for _s, c in st["current"]["plays"]] + st["current"]["specials"]:
-        out[card] = played
+def taken(
+    st: dict, names: list[str], skip_held_of: int | None = None, played: dict | None = None
+) -> dict[str, str]:
+    """Card → the short reason the picker shows under a card already in the deal
+    (``played``: what :func:`played_cards` says of the state, when made already)."""
+    out = dict(played_cards(st) if played is None else played)
     for seat, row in enumerate(st["held"] or []):
         if seat != skip_held_of:
             for card in row["cards"]:
@@ -233,6 +237,19 @@ def taken(st: dict, names: list[str], skip_held_of: int | None = None) -> dict[s
     if st["jokers_used"] >= len(JOKERS):
         for joker in JOKERS:
             out.setdefault(joker, _("used"))
+    return out
+
+
+def played_cards(st: dict) -> dict[str, str]:
+    """Card → the trick it was played to (or "played", the trick being entered)."""
+    out: dict[str, str] = {}
+    for trick in st["tricks"]:
+        label = _("trick %(n)d", n=trick["number"])
+        for card in [c for _s, c in trick.get("plays", ())] + trick.get("specials", []):
+            out[card] = label
+    played = _("played")
+    for card in [c for _s, c in st["current"]["plays"]] + st["current"]["specials"]:
+        out[card] = played
     return out
 
 
@@ -319,18 +336,19 @@ def step_of(v: screens.View, st: dict, names: list[str], mode: str) -> dict:
             {"suit": s, "symbol": SUIT_SYMBOLS[s], "colour": engine.SUIT_COLOUR[s]} for s in suits
         ]
     step["plays"] = [{"name": names[s], "card": c} for s, c in current["plays"]]
+    used = None  # the cards already in the deal (taken), made once for both entries
     if step["full"] and st["turn"] is not None:
         turn, n = st["turn"], len(names)
         step["seat"], step["player"] = turn, names[turn]
         step["waiting"] = [names[(turn + i) % n] for i in range(1, n - len(current["plays"]))]
         step["led"] = SUIT_SYMBOLS[current["led"]] if current["led"] else None
-        used = taken(st, names)
+        used = used or taken(st, names)
         step["groups"] = [
             {**g, "buttons": v.picker(g["cards"], "card", {"seat": turn}, used)}
             for g in picker_groups(current["led"])
         ]
     if step["quick"]:
-        used, jokers_full = taken(st, names), st["jokers_used"] >= len(JOKERS)
+        used, jokers_full = used or taken(st, names), st["jokers_used"] >= len(JOKERS)
         specials = []
         for name, _points in st["special_points"].items():
             on = name in current["specials"]
@@ -358,9 +376,9 @@ def end_rows(v: screens.View, st: dict, names: list[str]) -> tuple[list[dict], i
     """The held cards of a classic deal, per player, and whose to ask first."""
     if not st["held"]:
         return [], None
-    rows = []
+    rows, played = [], played_cards(st)
     for seat, held in enumerate(st["held"]):
-        elsewhere = taken(st, names, skip_held_of=seat)  # once a seat, not once a group
+        elsewhere = taken(st, names, seat, played)  # once a seat, not once a group
         rows.append(
             {
                 "seat": seat,
