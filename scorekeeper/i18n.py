@@ -25,7 +25,6 @@ from urllib.parse import parse_qs, urlsplit
 import flask_babel
 from babel.support import NullTranslations, Translations
 from flask import Flask, g, has_request_context, request
-from flask.globals import _cv_app, _cv_request  # what has_request_context() and g read
 from jinja2 import pass_context
 from markupsafe import Markup
 
@@ -127,11 +126,27 @@ def _url_language() -> str | None:
     return None
 
 
+def _public_request_globals():
+    """This request's ``g``, or None outside a request."""
+    return g._get_current_object() if has_request_context() else None
+
+
+try:  # what has_request_context() and g read, without their proxies (Flask 3.0 and 3.1)
+    from flask.globals import _cv_app, _cv_request
+
+    def _request_globals():
+        return _cv_app.get().g if _cv_request.get(None) is not None else None
+
+except ImportError:  # another Flask: the public way, a little slower
+    _request_globals = _public_request_globals
+
+
 def current_language() -> str:
     """The language of this request (see the module's docstring), decided once."""
-    if _cv_request.get(None) is None:  # as has_request_context(), without its proxy
+    kept = _request_globals()
+    if kept is None:
         return DEFAULT
-    found = getattr(_cv_app.get().g, "_language", None)
+    found = getattr(kept, "_language", None)
     if found is None:
         g._url_language = _url_language()
         found = (
@@ -159,11 +174,11 @@ def table_loaded(table) -> None:
 
 
 def translations() -> NullTranslations:
-    # called for every sentence an answer says (a hundred or more): the request's and
-    # app's context read once each, not through the proxies
-    if _cv_request.get(None) is None:
+    # called for every sentence an answer says (a hundred or more): the request's
+    # ``g`` read once, not through the proxies
+    kept = _request_globals()
+    if kept is None:
         return _cli_catalogue.get() or NullTranslations()
-    kept = _cv_app.get().g
     found = getattr(kept, "_translations", None)
     if found is None:
         found = kept._translations = catalogue_for(current_language())
