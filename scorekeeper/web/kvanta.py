@@ -10,18 +10,17 @@ A round scores in steps, each its own entry of the round as soon as its tap is m
 (the dealer draw in round 0, Hand, each Flux, the call, the poker): after a tap, its
 undo or its redo, the round's entries are kept in step with the log (``sync_steps``,
 in the same write as the log: both are stored or neither), each stored under its tap's
-id, so a retried tap stores it once and undoing the tap takes it back. Undoing a step in the history takes its tap back out of the log
-(``reconcile``), so the step is open again with what was typed. The step that completes
-the round closes its draft into an entry that keeps the round's log (its undo brings
-the round back on the screen; Edit reopens it, see ``kvanta_edit``); the game's end is
-an entry of its own.
+id, so a retried tap stores it once and undoing the tap takes it back. Undoing a step
+in the history takes its tap back out of the log (``reconcile``), so the step is open
+again with what was typed. The step that completes the round closes its draft into an
+entry that keeps the round's log (its undo brings the round back on the screen; Edit
+reopens it, see ``kvanta_edit``); the game's end is an entry of its own.
 
 Dice are rolled on the server (``/roll``): the tap is checked first, the roll stored
 the moment it is made (``add_roll``, under the tap's id: a retried tap gets the stored
 roll, and a roll asked for from a screen another phone has changed since is refused
-inside the write), then the tap goes into the log carrying the dice. Physical dice
-are faces chosen on the phone and sent with the tap. Tests may set
-``app.config["DICE_RNG"]`` (any object with ``randrange``); production leaves it unset.
+inside the write), then the tap goes into the log carrying the dice (``kvanta_dice``:
+the server's roll, or the faces of physical dice chosen on the phone).
 """
 
 from __future__ import annotations
@@ -29,7 +28,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from flask import Blueprint, current_app, request
+from flask import Blueprint, request
 
 from .. import dice, store
 from ..errors import RuleError
@@ -37,7 +36,8 @@ from ..games.play import Refused, Tap
 from ..games.play.kvanta import KvantaRound
 from ..i18n import gettext as _
 from ..summary import TableSummary, summarize
-from . import kvanta_edit, screens
+from . import kvanta_dice, kvanta_edit, screens
+from .kvanta_dice import TARGET_ROLL as TARGET_ROLL
 from .kvanta_edit import SID, STEP_KINDS, STEP_TAPS, rename_in_draft, stored
 from .kvanta_edit import edit_context as edit_context
 from .kvanta_edit import history_group as history_group
@@ -56,23 +56,9 @@ bp = Blueprint("kvanta", __name__, url_prefix="/t/<key>/kvanta")
 DRAFT = "kvanta-round"
 GAME_DRAFT = "kvanta-game"  # K-D9: the burned cards, set once per game
 SETUP_ROUND = 0  # the first dealer draw is the game's set-up, before round 1
-TARGET_ROLL = "kvanta-target"
-EXCHANGE_ROLL = "kvanta-exchange"
-ROLL_KINDS = {"roll": TARGET_ROLL, "reroll": TARGET_ROLL, "exchange": EXCHANGE_ROLL}
 # a round's context says it closes into its own number, as one reopened does (the
 # store's ``reopened``): its steps are stored in it as it is played
 OWN_ROUND = 0
-
-
-class FacesRng:
-    """Physical dice: answers with the faces the players chose, so the dice module
-    checks and totals them exactly as it does a virtual roll."""
-
-    def __init__(self, faces: list[int]):
-        self.faces = list(faces)
-
-    def randrange(self, start: int, stop: int) -> int:
-        return self.faces.pop(0)
 
 
 # ---------------------------------------------------------------- the round's context
@@ -373,12 +359,12 @@ def before_a_tap():
     except (ValueError, AttributeError, RecursionError):
         return None  # the tap route refuses it with its own reason
     tap_id = request.form.get("tap_id") or ""
-    if action not in ROLL_KINDS and (action != "settle" or not tap_id):
+    if action not in kvanta_dice.ROLL_KINDS and (action != "settle" or not tap_id):
         return None
     screens.only_tables_of("kvanta")()  # the game's guard, which runs after this one
     table, access, screen = screens.request_screen()
     s = screens.store_of()
-    if action in ROLL_KINDS:
+    if action in kvanta_dice.ROLL_KINDS:
         refusal = screens.Refusal(_("Dice are rolled on the server: use the roll buttons."), "tap")
         return screens.answer(screen, table, access, s.tap_log(table.id, DRAFT), refusal=refusal)
     try:
@@ -393,45 +379,6 @@ def before_a_tap():
     return screens.answer(screen, table, access, log, notice=_("Already saved."))
 
 
-def _faces(count: int) -> list[int]:
-    """The faces chosen on the phone for physical dice (``die0``, ``die1`` …)."""
-    faces = []
-    for i in range(count):
-        raw = request.form.get(f"die{i}", "")
-        raw = raw if raw.isascii() else ""
-        if raw.isdigit() and not 1 <= int(raw) <= dice.FACES:
-            raise screens.Refusal(_("A die shows 1 to %(n)d.", n=dice.FACES), f"die{i}")
-        if not raw.isdigit():
-            message = (
-                _("Tap the face of each of the three dice first.")
-                if count > 1
-                else _("Tap the face of the exchange die first.")
-            )
-            raise screens.Refusal(message, f"die{i}")
-        faces.append(int(raw))
-    return faces
-
-
-def _throw(tap: Tap, state: KvantaRound) -> tuple[str, list[int], dict]:
-    """(kind, dice, result) of the roll a tap asks for: rolled here, or the faces sent."""
-    physical = tap.get("physical") is True
-    if tap.action == "exchange":
-        rng = FacesRng(_faces(1)) if physical else current_app.config.get("DICE_RNG")
-        rolled = dice.roll_kvanta_exchange(rng)
-        winner = state.players[state.trick_winner] if state.trick_winner is not None else None
-        return EXCHANGE_ROLL, [rolled["die"]], {**rolled, "player": winner, "trick": state.trick}
-    rng = FacesRng(_faces(dice.TARGET_DICE)) if physical else current_app.config.get("DICE_RNG")
-    rolled = dice.roll_kvanta_target(rng)
-    if tap.action == "reroll":  # who asked for it, listed with the roll (#24)
-        rolled = {**rolled, "asked_by": state.players[tap.get("seat")]}
-    return TARGET_ROLL, rolled["dice"], rolled
-
-
-def _with_dice(tap: Tap, faces: list[int]) -> Tap:
-    key = "die" if tap.action == "exchange" else "dice"
-    return Tap.from_json({**tap.to_json(), key: faces[0] if key == "die" else faces})
-
-
 @bp.post("/roll")
 def roll(key: str):
     """A target roll, a roll again or the exchange die: the tap checked with stand-in
@@ -441,7 +388,7 @@ def roll(key: str):
     try:
         seen_version, seen_round = screens.deal_seen()
         tap = screens.posted_tap()
-        if tap.action not in ROLL_KINDS:
+        if tap.action not in kvanta_dice.ROLL_KINDS:
             raise screens.Refusal(_("That is not a roll of the dice."), "tap")
         log = s.tap_log(table.id, DRAFT)
         sid = f"kv-roll-{tap.id}"[:64]
@@ -455,13 +402,15 @@ def roll(key: str):
             if log.version != seen_version or context.get("round") != seen_round:
                 raise screens.Refusal(screens.stale_notice(), status=409, notice=True)
             state = screens.state_of(screen, table, log.data)
-            state.verify(_with_dice(tap, [1] * dice.TARGET_DICE))  # may it be rolled now?
-            kind, faces, result = _throw(tap, state)
+            state.verify(
+                kvanta_dice.with_dice(tap, [1] * dice.TARGET_DICE)
+            )  # may it be rolled now?
+            kind, faces, result = kvanta_dice.throw(tap, state)
             done = s.add_roll(
                 table.id, context["round"], kind, faces, result, tap.get("physical") is True,
                 submission_id=sid, based_on_draft=(DRAFT, seen_version),
             )  # fmt: skip
-        rolled = _with_dice(tap, done["dice"])
+        rolled = kvanta_dice.with_dice(tap, done["dice"])
 
         def check(data: dict) -> None:
             screens.state_of(screen, table, data)
