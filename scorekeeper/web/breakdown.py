@@ -19,6 +19,7 @@ from ..games.cowboy import item_label
 from ..games.poker import CATEGORY_NAMES
 from ..i18n import gettext as _
 from ..i18n import ngettext
+from ..pegs_table import place_name
 
 MINUS = "−"  # U+2212: "−90", never the hyphen "-90"
 
@@ -196,7 +197,7 @@ def _seat_name(seat, seat_names: list[str]) -> str:
 
 
 def _hole(hole) -> str:
-    return _("start") if hole == "S" else str(hole)
+    return str(place_name(str(hole)))
 
 
 def _pegs_apply(request: dict, result: dict, seat_names: list[str]) -> list[str]:
