@@ -693,6 +693,27 @@ def test_undo_a_step_from_the_history_brings_it_back(app, kv):
     assert len(kv.entries("kvanta-call")) == 1 and kv.totals()["Ana"] == 24
 
 
+def test_a_step_undone_in_the_history_reopens_the_round_in_the_same_write(app, kv):
+    """The history's undo of the call and the round's log taking its settle back are one
+    write (one version): nothing half done, and the page drawn next writes nothing."""
+    to_the_call(app, kv)
+    kv.tap("settle")
+    settle = kv.last_id
+    (call,) = kv.entries("kvanta-call")
+    key = kv.url.rsplit("/", 1)[-1]
+    before = kv.store.version_by_key(key)
+    undone = kv.client.post(
+        f"{kv.url}/entries/{call.id}/undo",
+        data={"submission_id": "undo-in-one"},
+        headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
+    )
+    assert undone.status_code == 200
+    assert kv.store.version_by_key(key) == before + 1
+    assert settle not in [t["id"] for t in kv.draft()["taps"]]
+    assert settle in [t["id"] for t in kv.draft()["undone"]]
+    assert kv.page().phase == "call" and kv.store.version_by_key(key) == before + 1
+
+
 def test_undo_and_redo_on_the_screen_take_a_step_back_and_put_it_back(app, kv):
     to_the_call(app, kv)
     kv.tap("settle")

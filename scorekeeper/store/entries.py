@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TypedDict, Unpack
 
 from ..messages import N_, Text
@@ -219,11 +219,13 @@ class Entries:
         submission_id: str | None = None,
         based_on_version: int | None = None,
         together: Iterable[int] = (),
+        then: Callable[[], None] | None = None,
     ) -> dict:
         """Undo: the entry stops counting. Undoing an edit brings back what it replaced.
         ``based_on_version``: as for ``add_entry``. ``together``: entries that count with
         this one (an edited round's, the superseding one last), undone in the same
-        transaction so that no half of the group is left counting."""
+        transaction so that no half of the group is left counting. ``then()``: what
+        follows from it (a game's open deal kept in step), in the same write."""
 
         def void(entry_id: int, row) -> None:
             self._event(entry_id, "voided")
@@ -244,6 +246,8 @@ class Entries:
             void(entry_id, row)
             self._rest_of_group(table_id, entry_id, together, self._is_live, void)
             outcome.update(entry_id=entry_id, action="voided", round=row["round"])
+            if then is not None:
+                then()
 
         # (an undone deal's log back on its screen, or off it again)
         return self.once(
@@ -256,9 +260,11 @@ class Entries:
         entry_id: int,
         submission_id: str | None = None,
         together: Iterable[int] = (),
+        then: Callable[[], None] | None = None,
     ) -> dict:
         """Redo: a voided entry counts again (and replaces again what it had replaced);
-        ``together``: as for :meth:`void_entry` (the superseding one first)."""
+        ``together``: as for :meth:`void_entry` (the superseding one first); ``then``:
+        as for :meth:`void_entry`."""
 
         def restore(entry_id: int, row) -> None:
             replaced = self._replaced_by(entry_id)
@@ -285,6 +291,8 @@ class Entries:
             restore(entry_id, row)
             self._rest_of_group(table_id, entry_id, together, self._is_voided, restore)
             outcome.update(entry_id=entry_id, action="restored", round=row["round"])
+            if then is not None:
+                then()
 
         # (an undone deal's log back on its screen, or off it again)
         return self.once(

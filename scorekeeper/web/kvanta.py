@@ -312,6 +312,12 @@ def reconcile(s: store.Store, table: store.Table, log: store.TapLog) -> store.Ta
     return log
 
 
+def entries_changed(s: store.Store, table: store.Table) -> None:
+    """After an undo or redo in the history, in its write: the round's log follows its
+    steps (``reconcile``), so the page that shows it next has nothing to write."""
+    reconcile(s, table, s.tap_log(table.id, DRAFT))
+
+
 def _cut(data: dict, cut: int) -> dict:
     """The log with its taps from ``cut`` on taken back (as undone, to be redone); a log
     an undo reopened then closes into its own round again, whatever the history does."""

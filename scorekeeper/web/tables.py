@@ -7,6 +7,7 @@ submission id, so a retried post returns what was stored the first time.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from datetime import UTC, datetime
@@ -477,20 +478,21 @@ def _entry_action(key: str, entry_id: int, action: str):
     table, access = load(key, write=True)
     s = get_store()
     submission_id = request.form.get("submission_id") or None
+    # a game's open deal kept in step with what was undone or redone, in the same write
+    then = functools.partial(screens.entries_changed, s, table)
     try:
         together = screens.history_group(s, table, entry_id, action)
         if action == "undo":
             based = screens.check_undo(s, table, entry_id, submission_id)
-            out = s.void_entry(table.id, entry_id, submission_id, based, together)
+            out = s.void_entry(table.id, entry_id, submission_id, based, together, then)
             message = _("Round %(n)d undone.", n=out["round"])
         else:
-            out = s.restore_entry(table.id, entry_id, submission_id, together)
+            out = s.restore_entry(table.id, entry_id, submission_id, together, then)
             message = _("Round %(n)d restored.", n=out["round"])
     except store.NotFound:
         abort(404)
     except store.Conflict as exc:
         return render_board(table, access, 409, error=exc.message)
-    screens.entries_changed(s, table)  # a game's deal begun on what was undone
     return after_write(table, message=message)
 
 
