@@ -318,6 +318,52 @@ def test_the_refused_tap_leaves_the_log_as_it_was():
     assert replay(start, good) == before
 
 
+def counting(monkeypatch, owner, name: str) -> list:
+    """Record each call of ``owner.name`` (still calling it)."""
+    calls: list = []
+    inner = getattr(owner, name)
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return inner(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+    return calls
+
+
+def test_a_state_scores_its_tricks_once_and_the_next_state_afresh(monkeypatch):
+    scored = counting(monkeypatch, engine, "score_deal_read")
+    read = counting(monkeypatch, engine.Reader, "tricks")
+    start = SzamanDeal.start(THREE, {})
+    state = replay(start, taps({"action": "lead", "seat": 0}, card(0, "2C"), card(1, "KC")))
+    state = state.apply(Tap("x", "card", (("seat", 2), ("card", "8H"))))  # trick 1 is in
+    first = state.to_json()
+    first["score"]["totals"]["Ana"] = 99  # the caller's own dict: the state keeps its own
+    first["legal"].clear()
+    second = state.to_json()
+    assert len(scored) == 1 and len(read) == 1  # the warnings read no trick again
+    assert second["score"]["totals"] == {"Ana": 0, "Bojan": 8, "Ceca": -2} and second["legal"]
+    assert second == state.to_json() and second is not state.to_json()
+    assert state.scored[0]["totals"] == second["score"]["totals"]
+
+    after = state.apply(Tap("y", "card", (("seat", 1), ("card", "3D"))))
+    assert after.to_json()["current"]["plays"] == [[1, "3D"]]  # made for the new state
+    assert len(scored) == 2
+    state = state.apply(Tap("y", "card", (("seat", 1), ("card", "AH"))))
+    state = state.apply(Tap("z", "card", (("seat", 2), ("card", "2H"))))
+    state = state.apply(Tap("w", "card", (("seat", 0), ("card", "JH"))))  # Bojan wins trick 2
+    assert len(scored) == 2  # no state scored before it is shown
+    made = state.to_json()
+    assert len(scored) == 3 and [t["number"] for t in made["tricks"]] == [1, 2]
+    assert made["score"]["totals"] == {"Ana": 0, "Bojan": 19, "Ceca": -2}  # J♥ 11 more
+    assert made["hand_sizes"] == [6, 7, 6] and second["hand_sizes"] == [7, 7, 7]
+    log = taps({"action": "lead", "seat": 0}, card(0, "2C"), card(1, "KC"), card(2, "8H"))
+    shown, fresh = replay(start, log), replay(start, log)
+    shown.to_json()  # what it keeps is no part of what it is
+    assert shown == fresh and hash(shown) == hash(fresh) and repr(shown) == repr(fresh)
+    assert fresh.to_json() == second
+
+
 # ---------------------------------------------------------------- properties
 
 
@@ -416,6 +462,22 @@ def test_the_log_and_the_state_survive_a_json_round_trip(case):
     state = replay(start_of(names, variant), log)
     assert body == json.loads(json.dumps(state.to_json()))
     assert [Tap.from_json(t).to_json() for t in json.loads(text)["taps"]] == log
+
+
+@FAST
+@given(logs())
+def test_a_state_shows_the_same_each_time_and_as_made_afresh(case):
+    names, variant, log = case
+    state = start_of(names, variant)
+    for k, tap in enumerate([None, *log]):
+        state = state if tap is None else state.apply(Tap.from_json(tap))
+        first = state.to_json()
+        first["legal"].clear()  # a caller's change to its own dict
+        if first["score"]:
+            first["score"]["totals"].clear()
+        again = state.to_json()
+        assert again == replay(start_of(names, variant), log[:k]).to_json()
+        assert again == state.to_json() and again != first
 
 
 TAP_SHAPES = st.one_of(

@@ -748,6 +748,12 @@ def revoke_warnings(
 def score_deal(request: dict) -> dict:
     """``szaman-deal``: the points of each trick, the end-of-deal penalties (classic),
     every player's total for the deal, and warnings."""
+    return score_deal_read(request)[0]
+
+
+def score_deal_read(request: dict) -> tuple[dict, list[Trick], list]:
+    """``score_deal``'s answer with the tricks it read and who drew after each, for a
+    caller that looks at them further without reading every trick again."""
     req = v.obj(request, "", required=("players", "variant", "tricks"), optional=("left",))
     players = v.players(req["players"], "players", MIN_PLAYERS, MAX_PLAYERS)
     variant = v.choice(req["variant"], "variant", VARIANTS)
@@ -773,7 +779,8 @@ def score_deal(request: dict) -> dict:
     draws = draws_after_tricks(players, tricks, variant)
     warnings = revoke_warnings(players, tricks, left, draws)
     warnings += hand_size_warnings(players, tricks, left, variant, draws)
-    return {"tricks": scored, "penalties": penalties, "totals": totals, "warnings": warnings}
+    answer = {"tricks": scored, "penalties": penalties, "totals": totals, "warnings": warnings}
+    return answer, tricks, draws
 
 
 KINDS = {KIND: score_deal}

@@ -19,6 +19,8 @@ nothing, so a retried tap is harmless even under a new id.
 
 from __future__ import annotations
 
+import functools
+import pickle
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
@@ -26,7 +28,7 @@ from typing import Any, ClassVar
 from ... import validate as v
 from ...cards import Card
 from ...errors import RuleError
-from ...messages import gettext
+from ...messages import gettext, speaking
 from .. import catalog
 from .. import szaman as engine
 from . import Checks, Refused, Tap, check_arguments, per_language
@@ -196,28 +198,35 @@ class SzamanDeal(Checks):
     def hand_sizes(self) -> list[int]:
         """Cards each player holds after the last trick (before its draw, S-D3): 8 dealt,
         one played a trick, plus the engine's draws."""
+        return list(self._hand_sizes)
+
+    @functools.cached_property
+    def _hand_sizes(self) -> tuple[int, ...]:
+        # once per state (a state never changes; ``replace`` makes one without it)
         tricks = [engine.Trick(self.players[t.winner], (), ()) for t in self.tricks]
         counts = [engine.DEAL_SIZE - len(tricks)] * self.n
         seat_of = {name: s for s, name in enumerate(self.players)}
         for drawers in engine.draws_after_tricks(self.players, tricks, self.variant):
             for name in drawers:
                 counts[seat_of[name]] += 1
-        return counts
+        return tuple(counts)
 
     def where(self) -> dict[str, str]:
         """Every card named in this deal → where it is, in words."""
         out: dict[str, str] = {}
         for number, trick in enumerate(self.tricks, start=1):
-            for card in trick.cards():
-                out[card] = gettext("trick %(number)s", number=number)
+            out.update(dict.fromkeys(trick.cards(), gettext("trick %(number)s", number=number)))
         current = [c for _s, c in self.plays] + [
             s for s in self.specials if s != engine.WON_BY_JOKER
         ]
-        for card in current:
-            out[card] = gettext("trick %(number)s, being entered", number=self.trick_no)
+        if current:
+            place = gettext("trick %(number)s, being entered", number=self.trick_no)
+            out.update(dict.fromkeys(current, place))
         for seat, cards in enumerate(self.held):
-            for card in cards:
-                out[card] = gettext("held by %(name)s", name=self.players[seat])
+            if cards:
+                out.update(
+                    dict.fromkeys(cards, gettext("held by %(name)s", name=self.players[seat]))
+                )
         return out
 
     def jokers_used(self) -> int:
@@ -242,16 +251,23 @@ class SzamanDeal(Checks):
                 return False
         return self.problem() is None
 
-    @per_language
+    @property
     def scored(self) -> tuple[dict | None, str | None]:
         """The engine's answer to the deal as entered, or its refusal (it should have
         none: every tap is checked on the way in)."""
+        return self._read[:2]
+
+    @per_language
+    def _read(self) -> tuple[dict | None, str | None, list, list]:
+        """``scored``, with the tricks the engine read and who drew after each (the
+        warnings before the held cards are in look at them again)."""
         if not self.tricks:
-            return None, None
+            return None, None, [], []
         try:
-            return engine.score_deal(self.request()), None
+            answer, tricks, draws = engine.score_deal_read(self.request())
         except RuleError as exc:
-            return None, exc.message
+            return None, exc.message, [], []
+        return answer, None, tricks, draws
 
     def problem(self) -> str | None:
         return self.scored[1]
@@ -657,14 +673,26 @@ class SzamanDeal(Checks):
             return []
         if self.complete:
             return list(score["warnings"])
-        reader = engine.Reader(list(self.players), self.variant)
-        tricks = reader.tricks(self.request()["tricks"])
-        draws = engine.draws_after_tricks(self.players, tricks, self.variant)
+        _score, _problem, tricks, draws = self._read
         empty = {name: () for name in self.players}
         return engine.revoke_warnings(self.players, tricks, empty, draws)
 
     def to_json(self) -> dict:
+        """What a screen shows: made once per state and language (the web layer asks
+        for it on every answer and poll), kept pickled, so every caller gets a dict of
+        its own whose changes never reach the next."""
+        kept = self.__dict__.setdefault("_json_pickled", {})  # language → pickle
+        language = speaking()
+        if language in kept:
+            return pickle.loads(kept[language])
+        made = self._made_json()
+        kept[language] = pickle.dumps(made, pickle.HIGHEST_PROTOCOL)
+        return made
+
+    def _made_json(self) -> dict:
         score, problem = self.scored
+        if score is not None:  # the caller's own copy: ``scored`` stays as the engine said
+            score = pickle.loads(pickle.dumps(score, pickle.HIGHEST_PROTOCOL))
         scored = score["tricks"] if score else [None] * len(self.tricks)
         expected = self.expected()
         out: dict = {
