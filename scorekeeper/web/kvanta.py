@@ -424,21 +424,17 @@ def roll(key: str):
         def gone(old: dict | None) -> dict:  # a roll retried once its round was abandoned
             raise screens.Refusal(screens.stale_notice(), status=409, notice=True)
 
-        made: dict = {}
-
-        def then(new: store.TapLog) -> None:  # what it scores, in the same write as the tap
-            made["wrote"] = after_tap(s, table, new, tap.action)
-
-        log = s.append_tap(table.id, DRAFT, rolled.to_json(), check, gone, then)
-        if not log.changed:  # a retry: kept in step as it stands
-            made["wrote"] = after_tap(s, table, log, tap.action)
+        log, wrote = screens.with_entries(  # what it scores, in the same write as the tap
+            lambda then: s.append_tap(table.id, DRAFT, rolled.to_json(), check, gone, then),
+            lambda new: after_tap(s, table, new, tap.action),
+        )
     except (RuleError, screens.Refusal, store.StoreError, ValueError) as exc:
         # a broken injected RNG (not an engine's refusal): never an impossible roll
         if isinstance(exc, ValueError) and not isinstance(exc, RuleError):
             exc = screens.Refusal(str(exc))
         refusal = screens.Refusal.of(exc)
         return screens.answer(screen, table, access, s.tap_log(table.id, DRAFT), refusal=refusal)
-    if made.get("wrote"):
+    if wrote:
         from .board import live_fragments
 
         return live_fragments(table, access)

@@ -692,6 +692,21 @@ def _after_tap(screen: TapScreen, s: store.Store, table: store.Table, log, tap_i
     return screen.after_tap(s, table, log, action)
 
 
+def with_entries(
+    change: Callable[[Callable[[store.TapLog], None]], store.TapLog],
+    entries: Callable[[store.TapLog], bool],
+) -> tuple[store.TapLog, bool]:
+    """A change of a deal's log (``change(then)``: an append, undo or redo) with what the
+    log then stands for (``entries(log)``, True when it wrote some) in the same write; a
+    retry, which changes no log, keeps them in step after it. Returns the log and
+    whether entries were written (the tap is then answered with the whole table)."""
+    wrote: list[bool] = []
+    log = change(lambda new: wrote.append(entries(new)))
+    if not log.changed:
+        wrote.append(entries(log))
+    return log, any(wrote)
+
+
 def tap_route(key: str):
     """One tap: added to the deal's log inside the write lock (a replayed id once), with
     the entries the log then stands for in the same write (``_after_tap``), or refused
@@ -714,24 +729,22 @@ def tap_route(key: str):
                 raise store.Unchanged
             _keep_state(_state_key(screen, table, data, data["taps"]), made["state"])
 
-        def then(new: store.TapLog) -> None:
-            made["wrote"] = _after_tap(screen, s, table, new, tap.id)
-
-        log = s.append_tap(
-            table.id,
-            screen.draft,
-            tap.to_json(),
-            check,
-            lambda old: _begin(screen, s, table, old),
-            then,
+        log, wrote = with_entries(
+            lambda then: s.append_tap(
+                table.id,
+                screen.draft,
+                tap.to_json(),
+                check,
+                lambda old: _begin(screen, s, table, old),
+                then,
+            ),
+            lambda new: _after_tap(screen, s, table, new, tap.id),
         )
-        if not log.changed:  # a retry: what its log stands for, kept in step as it stands
-            made["wrote"] = _after_tap(screen, s, table, log, tap.id)
     except (RuleError, Refusal, store.StoreError) as exc:
         return answer(
             screen, table, access, s.tap_log(table.id, screen.draft), refusal=Refusal.of(exc)
         )
-    if made.get("wrote"):
+    if wrote:
         return live_fragments(table, access)
     notice = None
     if log.changed and log.version - 1 != seen_version:
@@ -745,11 +758,6 @@ def _undo_or_redo(which: str):
     table, access, screen = request_screen()
     s = get_store()
     tap_id = request.form.get("tap_id") or ""
-    made: dict = {}
-
-    def then(new: store.TapLog) -> None:  # in the same write as the log's change
-        made["wrote"] = _after_tap(screen, s, table, new, tap_id)
-
     try:
         if not tap_id:
             raise Refusal(
@@ -758,10 +766,11 @@ def _undo_or_redo(which: str):
                 else _("There is nothing to redo.")
             )
         change = s.undo_tap if which == "undo" else s.redo_tap
-        log = change(table.id, screen.draft, tap_id, then)
-        if not log.changed:  # a retry
-            made["wrote"] = _after_tap(screen, s, table, log, tap_id)
-        if made.get("wrote"):
+        log, wrote = with_entries(
+            lambda then: change(table.id, screen.draft, tap_id, then),
+            lambda new: _after_tap(screen, s, table, new, tap_id),
+        )
+        if wrote:
             return live_fragments(table, access)
     except (Refusal, RuleError, store.StoreError) as exc:
         return answer(
