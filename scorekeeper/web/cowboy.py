@@ -158,24 +158,18 @@ def upgrade(table: store.Table, data: dict, context: dict) -> list[dict]:
 # ---------------------------------------------------------------- marriages count at once
 
 
-def _marriage_entries(s: store.Store, table: store.Table, round_number: int) -> dict:
-    """(player id, suit) → the live marriage entry of the round."""
-    return {
-        key: e for key, e in _round_marriages(s, table, round_number).items() if key[0] != "sid"
-    }
-
-
-def _round_marriages(s: store.Store, table: store.Table, round_number: int) -> dict:
-    """The round's marriage entries: (player id, suit) → each live one, and ("sid",
-    submission id) → each one, undone ones included (what a tap put back finds)."""
-    out: dict = {}
+def _round_marriages(s: store.Store, table: store.Table, round_number: int) -> tuple[dict, dict]:
+    """The round's marriage entries: (player id, suit) → each live one; and submission
+    id → each one, undone ones included (what a tap put back finds)."""
+    live: dict = {}
+    by_submission: dict = {}
     for e in s.recent_entries(table.id, kinds=(MARRIAGE, KIND)):
         if e.kind == MARRIAGE and e.round == round_number:
-            out[("sid", e.submission_id)] = e
+            by_submission[e.submission_id] = e
             if e.live:
                 pid = next((pid for pid, pts in e.points.items() if pts), None)
-                out[(pid, e.request.get("suit"))] = e
-    return out
+                live[(pid, e.request.get("suit"))] = e
+    return live, by_submission
 
 
 def sync_marriages(s: store.Store, table: store.Table, log: store.TapLog, action: str) -> bool:
@@ -200,8 +194,7 @@ def sync_marriages(s: store.Store, table: store.Table, log: store.TapLog, action
         shown = [{"player": names[x], "suit": y} for x, y in state.marriages[:i]]
         request = {"players": names, "player": names[seat], "suit": suit, "shown": shown}
         want[(ids.get(names[seat]), suit)] = (tap_of.get((seat, suit), "x"), request)
-    stored = _round_marriages(s, table, context["round"])
-    have = {key: e for key, e in stored.items() if key[0] != "sid"}
+    have, stored = _round_marriages(s, table, context["round"])
     wrote = False
     for key, entry in have.items():
         if key not in want:
@@ -211,7 +204,7 @@ def sync_marriages(s: store.Store, table: store.Table, log: store.TapLog, action
         if key in have:
             continue
         sid = f"cm-{tap_id}"[:64]  # the tap's own: a retried or redone tap stores it once
-        done = stored.get(("sid", sid))  # (else the write answers a retry as stored)
+        done = stored.get(sid)  # (else the write answers a retry as stored)
         if done is None:
             screens.record(s, table, MARRIAGE, request, context["round"], sid, exclusive=False)
         elif not done.live:  # a tap put back: its entry counts again
@@ -224,7 +217,7 @@ def replaces(s: store.Store, table: store.Table, context: dict) -> tuple[int, ..
     """The marriage entries the closed deal takes over (it carries them itself)."""
     if context.get("supersedes") is not None:
         return ()
-    return tuple(e.id for e in _marriage_entries(s, table, context["round"]).values())
+    return tuple(e.id for e in _round_marriages(s, table, context["round"])[0].values())
 
 
 def saved(context: dict, outcome: dict) -> str:
