@@ -138,8 +138,9 @@ def may_undo(s: store.Store, table: store.Table, entry: store.Entry) -> None:
 
 
 def entries_changed(s: store.Store, table: store.Table) -> None:
-    """After an undo or redo in the history: a turn begun on another board is dropped
-    (the next tap begins one on the board as it is now)."""
+    """After an undo or redo in the history, in its write: a turn begun on another board
+    is dropped (the next tap begins one on the board as it is now). The turn is read
+    under the write's lock, so no other phone's tap can come between."""
     log = s.tap_log(table.id, DRAFT)
     context = (log.data or {}).get("context")
     if not context:
@@ -147,10 +148,7 @@ def entries_changed(s: store.Store, table: store.Table) -> None:
     latest = next(s.live_newest_first(table.id, BOARD_KINDS), None)
     if (latest.id if latest else 0) in (context.get("base"), context.get("supersedes")):
         return
-    try:
-        s.discard_draft(table.id, DRAFT, log.version)
-    except store.StoreError:
-        pass  # another phone's tap came first: it is answered as it stands
+    s.discard_draft(table.id, DRAFT, log.version)
 
 
 def saved(context: dict, outcome: dict) -> str:
