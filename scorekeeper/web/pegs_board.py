@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from markupsafe import Markup, escape
 
 from ..games import pegs as engine
+from ..pegs_table import START_NAME
 
 # seat colours: team 0 (even seats) warm, team 1 (odd seats) cool
 COLOURS = ("red", "blue", "orange", "teal", "gold", "violet", "pink", "green")
@@ -202,7 +203,7 @@ def _pegs(lay: Layout, board: engine.Board) -> list[dict]:
     for s in range(lay.seats):
         in_start = 0
         for pos in board.positions(s):
-            if pos == "S":
+            if pos == START_NAME:
                 x, y = lay.starts[s][in_start]
                 in_start += 1
             else:

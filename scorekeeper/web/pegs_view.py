@@ -17,7 +17,7 @@ from ..games import catalog
 from ..games import pegs as engine
 from ..games.play.pegs import HAND_SIZE, RANKS
 from ..i18n import gettext as _
-from ..pegs_table import APPLY_KIND, house_rules, move_text, place_name, rank_of
+from ..pegs_table import APPLY_KIND, START_NAME, house_rules, move_text, place_name, rank_of
 from . import fragments
 from . import pegs_board as drawing
 from .pegs_board import COLOURS, layout, spot
@@ -37,7 +37,7 @@ def place_word(pos: str) -> str:
 
 def bump_note(bump: dict, names: list[str]) -> str:
     who = names[bump["seat"]] if 0 <= bump["seat"] < len(names) else str(bump["seat"] + 1)
-    if bump["to"] == "S":
+    if bump["to"] == START_NAME:
         return _("%(name)s's peg on %(pos)s went back to start.", name=who, pos=bump["from"])
     return _(
         "%(name)s's peg on %(pos)s went to its in-spot %(spot)s.",
@@ -299,7 +299,10 @@ def setup_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
         layer["rings"].append({"x": x, "y": y, "cls": "movable chosen"})
         taken = {p for s in range(lay.seats) for p in board.positions(s) if p.startswith("T")}
         own = set(board.positions(seat))
-        quick = ["S", *(f"T{engine.SIDE * seat + h}" for h in (engine.COME_OUT, engine.IN_SPOT))]
+        quick = [
+            START_NAME,
+            *(f"T{engine.SIDE * seat + h}" for h in (engine.COME_OUT, engine.IN_SPOT)),
+        ]
         quick += [f"H{h}" for h in range(1, engine.LANE + 1)]
         setup["quick"] = [
             {
@@ -316,8 +319,8 @@ def setup_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
             for h, (x, y) in enumerate(lay.lanes[seat], start=1):
                 if f"H{h}" not in own:
                     put(x, y, f"H{h}", _("Put it on H%(h)d", h=h))
-            if frm != "S":
-                put(*lay.start_centre[seat], "S", _("Back to start"))
+            if frm != START_NAME:
+                put(*lay.start_centre[seat], START_NAME, _("Back to start"))
     setup["pegs"] = {
         (s, pos): tap(v, "setpeg", peg={"seat": s, "from": pos})
         for s in range(lay.seats)
