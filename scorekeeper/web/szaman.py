@@ -342,7 +342,7 @@ def step_of(v: screens.View, st: dict, names: list[str], mode: str) -> dict:
         step["seat"], step["player"] = turn, names[turn]
         step["waiting"] = [names[(turn + i) % n] for i in range(1, n - len(current["plays"]))]
         step["led"] = SUIT_SYMBOLS[current["led"]] if current["led"] else None
-        used = used or taken(st, names)
+        used = taken(st, names)
         step["groups"] = [
             {**g, "buttons": v.picker(g["cards"], "card", {"seat": turn}, used)}
             for g in picker_groups(current["led"])
