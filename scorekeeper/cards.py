@@ -8,6 +8,8 @@ they hash, compare and sort cheaply; ``str(card)`` is the canonical form.
 
 from __future__ import annotations
 
+import functools
+import re
 from typing import NamedTuple
 
 from .messages import N_, Text
@@ -167,3 +169,35 @@ def multi_deck(decks: int, colourless_jokers: int = 0) -> list[Card]:
 def piquet_deck() -> list[Card]:
     """The 24-card deck of Vežimas: 9, 10, J, Q, K, A of each suit."""
     return [Card(rank, suit) for suit in SUITS for rank in range(9, 15)]
+
+
+# ---------------------------------------------------------------- as a player reads them
+
+
+@functools.lru_cache(maxsize=512)
+def _readable(value) -> Card | None:
+    try:
+        return parse_card(value)
+    except (ValueError, TypeError):
+        return None
+
+
+def card_symbol(value) -> str:
+    """``10H`` → ``10♥``; anything else unchanged."""
+    card = _readable(value)
+    return card.symbol if card else str(value)
+
+
+def card_colour(value) -> str:
+    card = _readable(value)
+    return (card.colour or "none") if card else "none"
+
+
+CARD_CODE = re.compile(r"(?<![\w-])(?:10|[2-9AKQJ])[SHDC](?![\w-])")
+
+
+def symbols(text) -> str:
+    """A sentence of an engine or a play state names cards by code ("turned 9H", "KC
+    goes to the attacker"), as their JSON does; what a player reads names them by
+    symbol (9♥, K♣), as the rest of the app does."""
+    return CARD_CODE.sub(lambda m: card_symbol(m.group(0)), "" if text is None else str(text))

@@ -9,6 +9,7 @@ from .errors import RuleError
 from .games import catalog
 from .games import pegs as engine
 from .messages import Joined, Text
+from .messages import gettext as _
 
 APPLY_KIND = "pegs-apply"
 BOARD_KIND = "pegs-board"  # a correction (or a discard): the whole new state, no points
@@ -90,4 +91,17 @@ def move_text(entry: store.Entry, names: list[str]) -> Text:
         name=who,
         card=_rank_name(rank_of(req.get("card", "JK"))),
         steps=steps,
+    )
+
+
+def bump_note(bump: dict, names: list[str]) -> str:
+    """A bump in words: whose peg went from where back to start or to its in-spot."""
+    who = names[bump["seat"]] if 0 <= bump["seat"] < len(names) else str(bump["seat"] + 1)
+    if bump["to"] == START_NAME:
+        return _("%(name)s's peg on %(pos)s went back to start.", name=who, pos=bump["from"])
+    return _(
+        "%(name)s's peg on %(pos)s went to its in-spot %(spot)s.",
+        name=who,
+        pos=bump["from"],
+        spot=bump["to"],
     )

@@ -14,8 +14,8 @@ from test_kvanta_screen import kv, to_the_call  # noqa: F401 (fixtures)
 from test_pegs_screen import FOUR, pg  # noqa: F401 (fixtures)
 
 from scorekeeper import store as store_module
-from scorekeeper.web import kvanta as kvanta_screen
-from scorekeeper.web import pegs as pegs_screen
+from scorekeeper.deals import kvanta as kvanta_deal
+from scorekeeper.deals import pegs as pegs_deal
 
 
 def refuse_entries(monkeypatch, error: Exception) -> None:
@@ -160,7 +160,7 @@ def test_the_settle_that_closes_the_round_is_one_write_and_a_retry_changes_nothi
     again = kv.tap("settle", at=answer, tap_id="poker-1")
     assert again.status == 200 and "Already saved." in again.html and again.round == "2"
     assert everything(kv.store, kv.table.id) == after
-    assert kvanta_screen.DRAFT == "kvanta-round"
+    assert kvanta_deal.DRAFT == "kvanta-round"
 
 
 # ---------------------------------------------------------------- Pegs: a move
@@ -175,17 +175,17 @@ def test_a_move_whose_entry_fails_keeps_nothing_and_is_saved_once_sent_again(
 ):
     """The move is the turn's first tap: its log is begun and closed in the one write."""
     t = pg(FOUR)
-    assert t.store.tap_log(t.table.id, pegs_screen.DRAFT).data is None
+    assert t.store.tap_log(t.table.id, pegs_deal.DRAFT).data is None
     before, version = everything(t.store, t.table.id), t.store.version(t.table.id)
     refuse_entries(monkeypatch, sqlite3.OperationalError("disk I/O error"))
     t.send(MOVE, expect=500, tap_id="move-1", v=0, round_number=1)
-    assert t.store.tap_log(t.table.id, pegs_screen.DRAFT).data is None
+    assert t.store.tap_log(t.table.id, pegs_deal.DRAFT).data is None
     assert everything(t.store, t.table.id) == before
     assert t.store.version(t.table.id) == version
     monkeypatch.undo()
     saved = t.send(MOVE, tap_id="move-1", v=0, round_number=1).get_data(as_text=True)
     assert "Move saved." in saved
-    (move,) = t.entries(pegs_screen.APPLY_KIND)
+    (move,) = t.entries(pegs_deal.APPLY_KIND)
     assert move.request["steps"] == [{"seat": 0, "from": "S", "to": "T8"}]
     assert "T8" in t.board().positions(0)
     assert t.store.version(t.table.id) == version + 1
@@ -208,5 +208,5 @@ def test_a_move_after_the_turns_first_taps_whose_entry_fails_keeps_the_turn(
     assert everything(t.store, t.table.id) == before
     monkeypatch.undo()
     t.step(0, "S", "T8", submission_id="move-1")
-    assert len(t.entries(pegs_screen.APPLY_KIND)) == 1
-    assert t.store.tap_log(t.table.id, pegs_screen.DRAFT).data is None
+    assert len(t.entries(pegs_deal.APPLY_KIND)) == 1
+    assert t.store.tap_log(t.table.id, pegs_deal.DRAFT).data is None

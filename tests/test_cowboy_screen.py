@@ -16,7 +16,7 @@ from conftest import another_phone_first
 
 from scorekeeper import api
 from scorekeeper import store as store_module
-from scorekeeper.web.cowboy import symbols
+from scorekeeper.cards import symbols
 
 HX = {"HX-Request": "true"}
 NAMES = ("Ana", "Bojan", "Ceca", "Dragan")

@@ -174,3 +174,42 @@ def test_a_package_that_gathers_its_parts_is_no_cycle(tmp_path):
         },
     )
     assert cycles(import_graph(root)) == []
+
+
+def third_party_imports(path: Path) -> set[str]:
+    """The top-level names of what a module imports from outside the package."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found - {"scorekeeper"}
+
+
+def reachable(graph: dict[str, dict[str, int]], start: str) -> set[str]:
+    seen, todo = set(), [start]
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo.extend(graph[name])
+    return seen
+
+
+WEB_LIBRARIES = {"flask", "flask_babel", "flask_htmx", "flask_wtf", "flask_limiter", "werkzeug"}
+
+
+def test_the_deals_and_the_engines_know_nothing_of_the_web():
+    """A deal in progress (``scorekeeper.deals``) and the rules and play states
+    (``scorekeeper.games``) reach neither the web layer nor Flask, however indirectly:
+    the command line, the HTTP API and the screens share them as they are."""
+    graph = import_graph(PACKAGE)
+    modules = modules_of(PACKAGE)
+    pure = [n for n in graph if n.startswith(("scorekeeper.deals", "scorekeeper.games"))]
+    assert "scorekeeper.deals.kvanta" in pure and "scorekeeper.games.play.pegs" in pure
+    for name in pure:
+        for reached in reachable(graph, name):
+            assert not reached.startswith("scorekeeper.web"), (name, reached)
+            assert reached not in ("scorekeeper.app", "scorekeeper.i18n"), (name, reached)
+            assert not third_party_imports(modules[reached]) & WEB_LIBRARIES, (name, reached)

@@ -16,7 +16,7 @@ import pytest
 from conftest import another_phone_first
 
 from scorekeeper import api
-from scorekeeper.web import kvanta as screen
+from scorekeeper.deals import kvanta as deal
 
 NAMES = ("Ana", "Bojan", "Ceca")
 SEAT = {name: i for i, name in enumerate(NAMES)}
@@ -159,7 +159,7 @@ class Kvanta:
         ]
 
     def draft(self):
-        return self.store.tap_log(self.table.id, screen.DRAFT).data
+        return self.store.tap_log(self.table.id, deal.DRAFT).data
 
     # -- getting somewhere quickly, through the screen
 
@@ -758,7 +758,7 @@ def test_k_d9_the_burned_cards_are_asked_once_per_game(app, kv):
     assert re.search(r'data-fact="burn"><small>Burned</small> <strong>3</strong>', answer.html)
     refused = kv.tap("burn", seat=1, count=4)
     assert refused.status == 422 and "No burn tap now" in refused.error
-    assert kv.store.draft(kv.table.id, screen.GAME_DRAFT)[0] == {"burn": 3}
+    assert kv.store.draft(kv.table.id, deal.GAME_DRAFT)[0] == {"burn": 3}
     # the turned card alone lets the target be rolled (Bojan deals, Ceca rolls)
     app.config["DICE_RNG"] = Scripted(2, 3, 4)
     answer = kv.tap("turn", seat=1, card="9S")
@@ -807,10 +807,10 @@ def test_an_older_screens_round_is_converted_into_a_tap_log(app, kv):
     kv.drawn()
     kv.post("discard", v=kv.page().v)
     since = kv.store.last_roll_id(kv.table.id)
-    kv.store.add_roll(kv.table.id, 1, screen.TARGET_ROLL, [4, 5, 5], {"target": 14})
+    kv.store.add_roll(kv.table.id, 1, deal.TARGET_ROLL, [4, 5, 5], {"target": 14})
     old = {"round": 1, "since_roll": since, "phase": "hand", "burn": 3, "trump": "7H",
            "slots": {"hand": {"sums": {"Ana": "14"}, "mode": {}, "cards": {}}}}  # fmt: skip
-    kv.store.save_draft(kv.table.id, screen.DRAFT, old)
+    kv.store.save_draft(kv.table.id, deal.DRAFT, old)
     page = kv.page()
     assert page.phase == "hand" and page.attr("data-target") == "14"
     assert re.search(r'data-fact="burn"><small>Burned</small> <strong>3</strong>', page.html)
@@ -1212,9 +1212,9 @@ def test_a_round_begun_before_rounds_kept_their_taps_closes_into_its_own_round(a
     own round all the same, and keeps its log for Edit."""
     to_the_call(app, kv)
     kv.tap("settle")
-    data, version = kv.store.draft(kv.table.id, screen.DRAFT)
+    data, version = kv.store.draft(kv.table.id, deal.DRAFT)
     del data["context"]["reopened"]
-    kv.store.save_draft(kv.table.id, screen.DRAFT, data, expected_version=version)
+    kv.store.save_draft(kv.table.id, deal.DRAFT, data, expected_version=version)
     kv.cards(EDIT_HANDS)
     assert kv.tap("settle").round == "2" and kv.draft() is None
     (poker,) = kv.entries("kvanta-poker")

@@ -583,7 +583,8 @@ def test_the_tally_kept_up_to_date_is_the_tally_made_afresh(steps):
 
 def test_a_long_kvanta_table_lists_its_latest_earlier_dice_not_all(client, store):
     """Kvanta's panel listed every die the table ever rolled on every page."""
-    from scorekeeper.web import kvanta
+    from scorekeeper.deals import kvanta
+    from scorekeeper.web.kvanta_view import EARLIER_ROLLS
 
     table = make_table(store)
     for n in range(1, 401):
@@ -592,7 +593,7 @@ def test_a_long_kvanta_table_lists_its_latest_earlier_dice_not_all(client, store
     html = client.get(f"/t/{table.watch_key}").get_data(as_text=True)
     assert "Earlier dice at this table (400)" in html
     earlier = html.split("Earlier dice at this table", 1)[1].split("</details>", 1)[0]
-    assert earlier.count("<li") == kvanta.EARLIER_ROLLS
+    assert earlier.count("<li") == EARLIER_ROLLS
 
 
 @pytest.mark.parametrize(

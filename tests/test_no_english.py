@@ -73,7 +73,7 @@ class Table:
         self.url = made.headers["Location"]
         self.store = Store(connect(app.config["DATABASE"]))
         self.table = next(t for t in self.store.list_tables() if self.url.endswith(t.scorer_key))
-        self.screen = screens._SCREENS[game]
+        self.deal = screens._SCREENS[game].deal
         self.page("the new table")
 
     def close(self):
@@ -92,7 +92,7 @@ class Table:
 
     def shown(self) -> tuple[int, int]:
         """The deal's version and round, as the panel posts them."""
-        log = self.store.tap_log(self.table.id, self.screen.draft)
+        log = self.store.tap_log(self.table.id, self.deal.draft)
         context = (log.data or {}).get("context")
         return log.version, context["round"] if context else self.store.next_round(self.table.id)
 

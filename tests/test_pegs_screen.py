@@ -12,10 +12,10 @@ import re
 import pytest
 from conftest import another_phone_first
 
-from scorekeeper import api, i18n
+from scorekeeper import api, deals, i18n, pegs_table
+from scorekeeper.deals import pegs as deal
 from scorekeeper.games import pegs as engine
-from scorekeeper.web import pegs as screen
-from scorekeeper.web import pegs_board, screens
+from scorekeeper.web import pegs_board
 
 HX = {"HX-Request": "true"}
 FOUR = ("Ana", "Bojan", "Ceca", "Dule")
@@ -52,7 +52,7 @@ class Table:
 
     def shown(self):
         """The turn's version and round, as the panel posts them."""
-        log = self.store.tap_log(self.table.id, screen.DRAFT)
+        log = self.store.tap_log(self.table.id, pegs_table.DRAFT)
         context = (log.data or {}).get("context")
         round_number = context["round"] if context else self.store.next_round(self.table.id)
         return log.version, round_number
@@ -71,10 +71,10 @@ class Table:
 
     def race(self):
         """The turn's play state as its log replays (None: no turn begun)."""
-        log = self.store.tap_log(self.table.id, screen.DRAFT)
+        log = self.store.tap_log(self.table.id, pegs_table.DRAFT)
         if not log.data or "context" not in log.data:
             return None
-        return screens.state_of(screen.SCREEN, self.store.table(self.table.id), log.data)
+        return deals.state_of(deal.DEAL, self.store.table(self.table.id), log.data)
 
     def turn_now(self):
         heading = header(self.page().html)
@@ -119,7 +119,7 @@ class Table:
         return response.get_data(as_text=True) if expect != 200 else self.page().html
 
     def base(self):
-        live = screen.board_entries(self.store.entries(self.table.id))
+        live = pegs_table.board_entries(self.store.entries(self.table.id))
         return str(live[-1].id) if live else "0"
 
     def step(self, seat, frm, to, expect=200, submission_id=None, **extra):
@@ -173,15 +173,15 @@ class Table:
     def set_board(self, pegs):
         """Store a board directly, as a set-up correction would (the turn begun on the
         board before it is then dropped, as after an undo in the history)."""
-        board = engine.Board(self.seats, pegs, **screen.house_rules(self.table))
+        board = engine.Board(self.seats, pegs, **pegs_table.house_rules(self.table))
         result = {**board.to_json(), "bumps": [], "winner_team": board.winner_team()}
         table_id = self.table.id
-        self.store.add_entry(table_id, None, screen.BOARD_KIND, board.to_json(), result, {})
-        screen.entries_changed(self.store, self.store.table(table_id))
+        self.store.add_entry(table_id, None, pegs_table.BOARD_KIND, board.to_json(), result, {})
+        deal.entries_changed(self.store, self.store.table(table_id))
         return board
 
     def board(self):
-        board, _latest = screen.current_board(
+        board, _latest = pegs_table.current_board(
             self.store.table(self.table.id), self.seats, self.store.entries(self.table.id)
         )
         return board
@@ -280,7 +280,10 @@ def test_house_rules_shown(pg):
     html = t.page().html
     assert "Only your own" in html and "(P-D2)" in html
     assert "9 forward, no split" in html and "(P-D3)" in html
-    assert screen.house_rules(t.store.table(t.table.id)) == {"team_pegs": "own", "nine": "forward"}
+    assert pegs_table.house_rules(t.store.table(t.table.id)) == {
+        "team_pegs": "own",
+        "nine": "forward",
+    }
 
 
 def test_layout_holes_never_overlap():
@@ -306,7 +309,7 @@ def test_setup_mode_stores_a_correction(pg):
     response = t.fix(1, "S", "t20")
     assert_out_of_band_answer(response)
     [entry] = t.entries()
-    assert entry.kind == screen.BOARD_KIND and entry.points == {}
+    assert entry.kind == pegs_table.BOARD_KIND and entry.points == {}
     assert entry.request["pegs"]["1"] == ["S", "S", "S", "S", "T20"]
     assert entry.result["winner_team"] is None
     html = t.page().html
@@ -319,7 +322,7 @@ def test_setup_mode_stores_a_correction(pg):
     assert t.board().positions(1) == ["S", "S", "S", "S", "H3"]
     t.fix(1, "H3", "S")
     assert t.board().positions(1) == ["S"] * 5
-    assert len(t.entries(screen.BOARD_KIND)) == 3
+    assert len(t.entries(pegs_table.BOARD_KIND)) == 3
 
 
 def test_setup_refuses_an_impossible_board(pg):
@@ -358,7 +361,7 @@ def test_play_lists_the_engines_legal_moves_and_applies_one(pg):
     # apply: the engine's new board is stored and drawn
     response = t.step(0, "T8", "T13")
     assert_out_of_band_answer(response)
-    [entry] = t.entries(screen.APPLY_KIND)
+    [entry] = t.entries(pegs_table.APPLY_KIND)
     assert entry.request["steps"] == [{"seat": 0, "from": "T8", "to": "T13"}]
     applied = api.evaluate("pegs-apply", {**req, "steps": [{"seat": 0, "from": "T8", "to": "T13"}]})
     assert entry.result == applied
@@ -391,7 +394,7 @@ def test_a_move_saved_by_another_phone_while_this_one_is_worked_out_is_not_overw
     late = t.step(0, "T8", "T13", expect=409)
     assert "This deal changed a moment ago" in late.get_data(as_text=True)
     assert other_phone[0].status_code == 200
-    [move] = t.entries(screen.APPLY_KIND)
+    [move] = t.entries(pegs_table.APPLY_KIND)
     assert move.request["steps"] == [{"seat": 0, "from": "T30", "to": "T35"}]
     assert sorted(t.board().positions(0)) == sorted(["T8", "T35", "S", "S", "S"])
 
@@ -404,7 +407,7 @@ def test_an_undo_and_another_phones_move_at_the_same_moment(pg, monkeypatch):
     t = pg(FOUR)
     t.turn(0, "A")
     t.step(0, "S", "T8")
-    [first] = t.entries(screen.APPLY_KIND)
+    [first] = t.entries(pegs_table.APPLY_KIND)
     t.turn(1, "A")
     other_phone = another_phone_first(
         monkeypatch, store.Store, "void_entry", lambda: t.step(1, "S", "T26")
@@ -412,7 +415,7 @@ def test_an_undo_and_another_phones_move_at_the_same_moment(pg, monkeypatch):
     late = t.undo(first.id, "u-late", expect=409)
     assert "Another phone changed this table a moment ago" in late.get_data(as_text=True)
     assert other_phone[0].status_code == 200
-    assert [e.id for e in t.entries(screen.APPLY_KIND) if e.live][0] == first.id
+    assert [e.id for e in t.entries(pegs_table.APPLY_KIND) if e.live][0] == first.id
     assert t.board().positions(0)[-1] == "T8" and "T26" in t.board().positions(1)
 
 
@@ -429,7 +432,7 @@ def test_a_correction_and_another_phones_correction_at_the_same_moment(pg, monke
     assert "This deal changed a moment ago" in late.get_data(as_text=True)
     assert other_phone[0].status_code == 200
     assert t.board().positions(1) == ["S", "S", "S", "S", "T30"]
-    assert len(t.entries(screen.BOARD_KIND)) == 1
+    assert len(t.entries(pegs_table.BOARD_KIND)) == 1
 
 
 def test_choosing_the_peg_first_when_destinations_are_shared(pg):
@@ -464,7 +467,7 @@ def test_a_split_seven_part_by_part(pg):
         assert (first["seat"], first["from"], first["to"]) in firsts
     # first part: 3 with Ana's peg — kept in the draft, nothing stored
     t.step(0, "T8", "T11")
-    assert t.entries(screen.APPLY_KIND) == []
+    assert t.entries(pegs_table.APPLY_KIND) == []
     html = t.page().html
     assert "First part:" in html
     assert offered_steps(html) == {(2, "T44", "T48")}
@@ -475,7 +478,7 @@ def test_a_split_seven_part_by_part(pg):
     t.step(0, "T8", "T11")
     # the second part applies the whole card
     t.step(2, "T44", "T48")
-    [entry] = t.entries(screen.APPLY_KIND)
+    [entry] = t.entries(pegs_table.APPLY_KIND)
     assert entry.request["steps"] == [
         {"seat": 0, "from": "T8", "to": "T11"},
         {"seat": 2, "from": "T44", "to": "T48"},
@@ -523,7 +526,7 @@ def test_undo_restores_the_previous_board(pg, client):
     t.turn(0, "A")
     t.step(0, "S", "T8")
     assert t.board().positions(0)[-1] == "T8"
-    [entry] = t.entries(screen.APPLY_KIND)
+    [entry] = t.entries(pegs_table.APPLY_KIND)
     # the panel's button voids the latest live pegs entry and gives the turn back: the
     # move's turn is back as it was entered (its card picked)
     html = t.page().html
@@ -538,7 +541,7 @@ def test_undo_restores_the_previous_board(pg, client):
     # the history's generic Undo works on a move too
     t.turn(0, "K")
     t.step(0, "S", "T8")
-    latest = t.entries(screen.APPLY_KIND)[-1]
+    latest = t.entries(pegs_table.APPLY_KIND)[-1]
     response = client.post(
         f"{t.url}/entries/{latest.id}/undo",
         data={"csrf_token": t.csrf, "submission_id": "h1"},
@@ -560,7 +563,7 @@ def test_the_winner_is_detected(pg):
     t.turn(0, "A")
     response = t.step(0, "T3", "H1")
     assert "Team 1 wins: Ana, Ceca!" in response.get_data(as_text=True)
-    [entry] = t.entries(screen.APPLY_KIND)
+    [entry] = t.entries(pegs_table.APPLY_KIND)
     assert entry.result["winner_team"] == 0
     html = t.page().html
     assert "Team 1 wins: Ana, Ceca" in html
@@ -581,7 +584,7 @@ def test_a_stale_board_and_a_retry_store_once(pg):
     t.step(0, "S", "T8", submission_id="same")
     t.turn(0, "A")
     t.step(0, "S", "T8", submission_id="same")  # a retried post: stored once
-    assert len(t.entries(screen.APPLY_KIND)) == 1
+    assert len(t.entries(pegs_table.APPLY_KIND)) == 1
 
 
 def test_a_card_that_cannot_move_says_why(pg):
@@ -773,7 +776,7 @@ def test_undo_twice_then_redo_twice_names_the_right_player(pg, client):
     t.tap("card", card="Q")
     t.step(2, "S", "T44")
     assert header(t.page().html) == "Dule to play"
-    first, second, third = t.entries(screen.APPLY_KIND)
+    first, second, third = t.entries(pegs_table.APPLY_KIND)
 
     def history(action, entry, sid):
         response = client.post(
@@ -798,7 +801,7 @@ def test_undo_twice_then_redo_twice_names_the_right_player(pg, client):
     # a discard is an entry too: it passes the turn, and undoing it gives the turn back
     t.discard(submission_id="p1")
     assert header(t.page().html) == "Ana to play"
-    discard = t.entries(screen.BOARD_KIND)[-1]
+    discard = t.entries(pegs_table.BOARD_KIND)[-1]
     assert discard.request["discard"] == {"seat": 3, "card": None}
     assert "Dule discarded a card." in t.page().html
     assert "Dule discards a card (which one was not entered)" in unescape(t.page().html)
@@ -829,7 +832,7 @@ def test_a_discard_is_refused_while_a_card_can_move_and_every_discard_is_recorde
     assert re.search(r'class="choices pg-discards"[^>]*>\s*<button[^>]*data-rank="5"', html)
     response = t.discard("5", submission_id="p2")
     assert "Zuzana discarded." in unescape(response.get_data(as_text=True))
-    discard = t.entries(screen.BOARD_KIND)[-1]
+    discard = t.entries(pegs_table.BOARD_KIND)[-1]
     assert discard.request["discard"]["seat"] == 0
     assert discard.request["discard"]["card"].startswith("5")
     assert discard.result["pegs"] == t.board().to_json()["pegs"]  # the board unchanged
@@ -843,12 +846,12 @@ def test_a_discard_is_refused_while_a_card_can_move_and_every_discard_is_recorde
     assert row is not None
     assert re.search(r'class="round-kind">Discard<', row.group(1))
     assert "<li>Zuzana discards 5</li>" in row.group(1)
-    correction = t.entries(screen.BOARD_KIND)[-2]  # the board set before it
+    correction = t.entries(pegs_table.BOARD_KIND)[-2]  # the board set before it
     kept = re.search(rf'data-entry="{correction.id}">.*?class="round-kind">([^<]*)<', html, re.S)
     assert kept.group(1) == "Board set"
     # a retried discard is stored once; a card not in the hand is refused
     assert "Already saved." in t.discard("5", submission_id="p2").get_data(as_text=True)
-    assert len(t.entries(screen.BOARD_KIND)) == 3
+    assert len(t.entries(pegs_table.BOARD_KIND)) == 3
     t.tap("hand", hand="5", card="7")
     response = t.discard("Z", submission_id="p3", expect=422)
     assert "Z" in panel_error(response.get_data(as_text=True))
@@ -856,7 +859,7 @@ def test_a_discard_is_refused_while_a_card_can_move_and_every_discard_is_recorde
     assert "K♠ is not in the hand given." in response.get_data(as_text=True)
     # an outdated turn: refused
     t.discard("5", submission_id="p4", expect=409, v=0)
-    assert len(t.entries(screen.BOARD_KIND)) == 3
+    assert len(t.entries(pegs_table.BOARD_KIND)) == 3
 
 
 def test_every_legal_move_of_a_card_is_listed_at_once_naming_the_pegs(pg):
@@ -884,7 +887,7 @@ def test_every_legal_move_of_a_card_is_listed_at_once_naming_the_pegs(pg):
     vals = json.loads(re.search(r"hx-vals='([^']*)'", tag).group(1))
     assert json.loads(vals["tap"])["steps"] == [{"seat": 3, "from": "S", "to": "T12"}]
     t.move([{"seat": 3, "from": "S", "to": "T12"}], submission_id="m1")
-    [entry] = t.entries(screen.APPLY_KIND)
+    [entry] = t.entries(pegs_table.APPLY_KIND)
     assert entry.request["steps"] == [{"seat": 3, "from": "S", "to": "T12"}]
     assert t.board().positions(0) == ["S", "S", "S", "S", "T8"]
     # a list that is no move is refused with the engine's reason, nothing stored
@@ -896,7 +899,7 @@ def test_every_legal_move_of_a_card_is_listed_at_once_naming_the_pegs(pg):
     ]:
         response = t.move(steps, submission_id="m2", expect=422)
         assert message in unescape(response.get_data(as_text=True)), steps
-    assert len(t.entries(screen.APPLY_KIND)) == 1
+    assert len(t.entries(pegs_table.APPLY_KIND)) == 1
 
 
 def test_refusals_name_the_players_not_seat_numbers(pg):
@@ -961,7 +964,7 @@ def test_play_or_set_up_is_each_phones_own_view(pg):
     t = pg(FOUR)
     t.turn(0, "A")
     html = t.tap("setpeg", seat=1, **{"from": "S"})
-    draft, _v = t.store.draft(t.table.id, screen.DRAFT)
+    draft, _v = t.store.draft(t.table.id, pegs_table.DRAFT)
     assert "mode" not in draft["context"] and t.race().fixing == (1, "S")
     assert 'data-view-key="pegs-mode:' in html and 'data-view-default="play"' in html
     assert 'class="pg-play" data-view-only="play"' in html
@@ -983,7 +986,7 @@ def test_changing_the_last_move_supersedes_it_and_undo_brings_it_back(pg, client
     t.set_board({**start(4), "0": ["T8", "S", "S", "S", "S"], "1": ["T30", "S", "S", "S", "S"]})
     t.turn(0, "5")
     t.step(0, "T8", "T13")
-    [old] = t.entries(screen.APPLY_KIND)
+    [old] = t.entries(pegs_table.APPLY_KIND)
     assert header(t.page().html) == "Bojan to play"
     html = t.tap("edit", entry=old.id)
     assert "Changing the last move" in html
@@ -993,9 +996,9 @@ def test_changing_the_last_move_supersedes_it_and_undo_brings_it_back(pg, client
     t.tap("card", card="3")
     response = t.step(0, "T8", "T11")
     assert "Move changed." in response.get_data(as_text=True)
-    new = t.entries(screen.APPLY_KIND)[-1]
+    new = t.entries(pegs_table.APPLY_KIND)[-1]
     assert new.supersedes == old.id and new.round == old.round and new.live
-    assert not [e for e in t.entries(screen.APPLY_KIND) if e.id == old.id][0].live
+    assert not [e for e in t.entries(pegs_table.APPLY_KIND) if e.id == old.id][0].live
     assert new.request["card"] == "3S" and new.request["pegs"] == old.request["pegs"]
     assert t.board().positions(0)[-1] == "T11"
     html = t.page().html
@@ -1016,7 +1019,7 @@ def test_changing_the_last_move_supersedes_it_and_undo_brings_it_back(pg, client
     t.step(1, "T30", "T35")
     html = t.tap("edit", expect=422, entry=old.id)
     assert "Only the last move can be changed" in unescape(html)
-    last = t.entries(screen.APPLY_KIND)[-1]
+    last = t.entries(pegs_table.APPLY_KIND)[-1]
     assert "Changing the last move" in t.tap("edit", entry=last.id)
     html = t.tap("edit", entry="")
     assert "Changing the last move" not in html and header(html) == "Ceca to play"
@@ -1028,7 +1031,7 @@ def test_changing_the_last_move_supersedes_it_and_undo_brings_it_back(pg, client
     response = t.post("/undo", json.loads(undo_tap.group(1)))
     assert response.status_code == 200 and t.race().picked == "5S"
     t.tap("edit", entry="")
-    assert t.entries(screen.APPLY_KIND)[-1].id == last.id and last.live
+    assert t.entries(pegs_table.APPLY_KIND)[-1].id == last.id and last.live
     assert t.board().positions(1)[-1] == "T35"
 
 
@@ -1040,7 +1043,7 @@ def test_edit_in_the_history_reopens_the_last_move_on_its_board(pg, client):
     t.set_board({**start(4), "0": ["T8", "S", "S", "S", "S"], "1": ["T30", "S", "S", "S", "S"]})
     t.turn(0, "5")
     t.step(0, "T8", "T13")
-    [old] = t.entries(screen.APPLY_KIND)
+    [old] = t.entries(pegs_table.APPLY_KIND)
     html = t.page().html
     edit_url = f"{t.url}/pegs/edit/{old.id}"
     form = rf'data-entry="{old.id}">.*?<form method="post" class="reopen" action="{edit_url}"'
@@ -1052,7 +1055,7 @@ def test_edit_in_the_history_reopens_the_last_move_on_its_board(pg, client):
     assert pegs_drawn(html)[0] == ["S", "S", "S", "S", "T8"]  # the board it was played on
     t.tap("card", card="3")
     assert "Move changed." in t.step(0, "T8", "T11").get_data(as_text=True)
-    new = t.entries(screen.APPLY_KIND)[-1]
+    new = t.entries(pegs_table.APPLY_KIND)[-1]
     assert new.supersedes == old.id and new.round == old.round
     assert t.board().positions(0)[-1] == "T11"
     client.post(
@@ -1064,11 +1067,11 @@ def test_edit_in_the_history_reopens_the_last_move_on_its_board(pg, client):
     # a move with another after it: refused, nothing changed
     t.turn(1, "5")
     t.step(1, "T30", "T35")
-    before = t.store.draft(t.table.id, screen.DRAFT)
+    before = t.store.draft(t.table.id, pegs_table.DRAFT)
     response = client.post(edit_url, data={"csrf_token": t.csrf}, headers=HX)
     assert response.status_code == 422
     assert "Only the last move can be changed" in unescape(response.get_data(as_text=True))
-    assert t.store.draft(t.table.id, screen.DRAFT) == before
+    assert t.store.draft(t.table.id, pegs_table.DRAFT) == before
     # the watch link cannot edit
     watch = client.post(
         f"{t.watch_url()}/pegs/edit/{old.id}", data={"csrf_token": t.csrf}, headers=HX
@@ -1089,14 +1092,14 @@ def test_a_replayed_tap_id_is_applied_once_and_a_tap_answers_with_the_panel_alon
     html = t.tap("card", card="5", tap_id="a2")  # the first phone's tap again
     assert re.search(r'aria-pressed="true"\s+data-card="7"', html)
     assert t.store.version(t.table.id) == version
-    draft, _v = t.store.draft(t.table.id, screen.DRAFT)
+    draft, _v = t.store.draft(t.table.id, pegs_table.DRAFT)
     assert t.race().picked == "7S" and [tap["id"] for tap in draft["taps"]].count("a2") == 1
     # a new tap (a new id) is applied; a move sent again after its answer was lost is
     # saved once, and a card tap of the turn before is refused (its round has passed)
     t.tap("card", card="A", tap_id="a3")
     t.step(1, "S", "T26", submission_id="a4")
     assert "Already saved." in t.step(1, "S", "T26", submission_id="a4").get_data(as_text=True)
-    assert len(t.entries(screen.APPLY_KIND)) == 1
+    assert len(t.entries(pegs_table.APPLY_KIND)) == 1
     html = t.tap("card", card="A", tap_id="a5", player="1", expect=422)
     assert "It is Ceca's turn, not Bojan's." in unescape(html)
     assert not re.search(r'aria-pressed="true"\s+data-card=', html)
@@ -1109,7 +1112,7 @@ def test_a_draft_of_the_old_shape_is_kept_readable(pg):
     move is saved, the turn follows it and the old fields are gone."""
     t = pg(FOUR)
     old = {"mode": "setup", "player": 2, "card": "A", "first": None, "peg": None, "hand": ["K"]}
-    t.store.save_draft(t.table.id, screen.DRAFT, old)
+    t.store.save_draft(t.table.id, pegs_table.DRAFT, old)
     html = t.page().html
     assert header(html) == "Ceca plays A"
     t.tap("card", card="A")  # a tap on it carries the old turn on as its log

@@ -218,14 +218,14 @@ def test_a_closing_with_its_own_result_is_stored_as_made_without_points(s, table
     closes the draft into one entry as given: its request, its result, no points."""
     from types import SimpleNamespace
 
-    from scorekeeper.web.screens import save_into_entry
+    from scorekeeper.deals import save_into_entry
 
     log = s.append_tap(table_id, DRAFT, tap("a"), accept, begin)
     table = s.table(table_id)
-    screen = SimpleNamespace(draft=DRAFT, replaces=None)
+    deal = SimpleNamespace(draft=DRAFT, replaces=None)
     board = {"seats": 4, "pegs": {"0": ["S"] * 5}, "discard": {"seat": 0, "card": "5S"}}
     closing = {"kind": "pegs-board", "request": board, "result": {"winner_team": None}}
-    outcome = save_into_entry(s, table, screen, closing, log.version, "own-result")
+    outcome = save_into_entry(s, table, deal, closing, log.version, "own-result")
     (entry,) = s.entries(table_id)
     assert entry.id == outcome["entry_id"] and entry.kind == "pegs-board"
     assert entry.request == board and entry.result == {"winner_team": None}

@@ -466,7 +466,7 @@ def enter_quick_deal(screen):
 def test_a_tap_landing_while_the_deal_is_saved_refuses_the_save(table, store, monkeypatch):
     """The save read the deal; before it wrote, another phone's tap changed the draft.
     Closing the draft would drop that tap unseen, so the save is refused."""
-    from scorekeeper.web import screens
+    from scorekeeper import deals
 
     screen = table()
     enter_quick_deal(screen)
@@ -475,7 +475,7 @@ def test_a_tap_landing_while_the_deal_is_saved_refuses_the_save(table, store, mo
         data, _v = store.draft(screen.table_id, DRAFT)
         return store.save_draft(screen.table_id, DRAFT, data)
 
-    another_phone_first(monkeypatch, screens, "save_into_entry", a_tap_on_another_phone)
+    another_phone_first(monkeypatch, deals, "save_into_entry", a_tap_on_another_phone)
     late = screen.save()
     assert late.status_code == 409
     assert "Another phone changed this deal a moment ago" in late.get_data(as_text=True)

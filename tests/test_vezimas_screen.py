@@ -12,7 +12,7 @@ import re
 import pytest
 from conftest import another_phone_first
 
-from scorekeeper.web import vezimas as screen
+from scorekeeper.deals import vezimas as vezimas_deal
 
 HX = {"HX-Request": "true"}
 THREE = ("Asta", "Jonas", "Rūta")
@@ -97,11 +97,11 @@ class Table:
     def entries(self, kind=None):
         return [e for e in self.store.entries(self.table.id) if kind in (None, e.kind)]
 
-    def draft(self, name=screen.DRAFT):
+    def draft(self, name=vezimas_deal.DRAFT):
         return self.store.draft(self.table.id, name)
 
     def question(self):
-        return self.draft(screen.CHECK_DRAFT)[0]
+        return self.draft(vezimas_deal.CHECK_DRAFT)[0]
 
     def page(self, url=None):
         page = self.parsed(self.client.get(url or self.url))
@@ -420,7 +420,7 @@ def test_the_checker_waits_for_the_trumps(vz):
     response = t.post("/check/top", {"card": "9S"})
     assert response.status_code == 422
     assert "Set the trumps first" in response.get_data(as_text=True)
-    assert t.draft(screen.CHECK_DRAFT) == (None, 0) and t.draft() == (None, 0)
+    assert t.draft(vezimas_deal.CHECK_DRAFT) == (None, 0) and t.draft() == (None, 0)
 
 
 # ---------------------------------------------------------------- the deal's cart
@@ -480,13 +480,13 @@ def test_a_cart_tapped_on_another_phone_while_the_deal_is_saved_is_not_lost(vz, 
     """The save read the draft (Tomas got the cart); before it wrote, another phone
     tapped Asta. Saving Tomas and closing the draft would lose that tap unseen: the
     save is refused, and the draft with Asta stays for a second look."""
-    from scorekeeper.web import screens
+    from scorekeeper import deals
 
     t = vz(FOUR)
     t.set_trumps("Jonas")
     t.cart("Tomas")
     another_phone = Table(t.client, t.store, t.parsed, t.url, t.page())
-    another_phone_first(monkeypatch, screens, "save_into_entry", lambda: another_phone.cart("Asta"))
+    another_phone_first(monkeypatch, deals, "save_into_entry", lambda: another_phone.cart("Asta"))
     late = t.save("deal-late", expect=409)
     assert "Another phone changed this deal a moment ago" in late
     assert t.entries("vezimas-deal") == []
@@ -525,7 +525,7 @@ def test_after_the_end_the_trumps_and_the_checker_are_refused_with_a_reason(vz):
         response = t.post(path, data)
         assert response.status_code == 409, path
         assert "The session is over." in response.get_data(as_text=True)
-    assert t.entries("vezimas-trumps") == [] and t.draft(screen.CHECK_DRAFT) == (None, 0)
+    assert t.entries("vezimas-trumps") == [] and t.draft(vezimas_deal.CHECK_DRAFT) == (None, 0)
 
 
 def test_ending_the_game_does_not_bump_the_round_number(vz):
@@ -681,7 +681,7 @@ def test_an_old_shape_draft_is_read_and_upgraded_by_the_next_tap(vz):
     ids = {p.name: p.id for p in t.store.players(t.table.id)}
     old = {"top": "9S", "player": ids["Jonas"], "card": "10S", "mode": "card", "hand": []}
     old.update(out=[ids["Asta"]], loser=ids["Tomas"])
-    t.store.save_draft(t.table.id, screen.DRAFT, old)
+    t.store.save_draft(t.table.id, vezimas_deal.DRAFT, old)
     t.page()
     assert verdict(t.html)[:2] == ("no", 2)
     assert "Tomas gets the cart and deals next; Asta leads." in t.html
@@ -777,7 +777,7 @@ def test_the_watch_link_sees_the_trumps_and_the_question_and_cannot_write(vz):
     assert verdict(view.html)[:2] == ("no", 2)
     assert "Asta got the cart (not saved yet)." in view.html
     assert "hx-post" not in panel_of(view.html) and "<button" not in panel_of(view.html)
-    before = (t.entries(), t.draft(), t.draft(screen.CHECK_DRAFT))
+    before = (t.entries(), t.draft(), t.draft(vezimas_deal.CHECK_DRAFT))
     tap = json.dumps({"action": "loser", "seat": 2})
     deal = {"tap_id": "w0", "tap": tap, "v": "2", "round": "1", "submission_id": "w2"}
     writes = [
@@ -794,7 +794,7 @@ def test_the_watch_link_sees_the_trumps_and_the_question_and_cannot_write(vz):
         )
         assert response.status_code == 403, path
         assert "watch link" in response.get_data(as_text=True)
-    assert (t.entries(), t.draft(), t.draft(screen.CHECK_DRAFT)) == before
+    assert (t.entries(), t.draft(), t.draft(vezimas_deal.CHECK_DRAFT)) == before
 
 
 def test_the_watch_link_shows_no_prompt_it_cannot_answer(vz):
@@ -889,14 +889,14 @@ def test_a_bad_tap_gets_a_message_and_changes_nothing(vz, path, data, message):
     if path == "/tap":
         version, round_number = t.shown
         data = {"tap_id": "bad", "tap": json.dumps(data), "v": version, "round": round_number}
-    before = (t.draft(), t.draft(screen.CHECK_DRAFT), t.entries())
+    before = (t.draft(), t.draft(vezimas_deal.CHECK_DRAFT), t.entries())
     response = t.post(path, data)
     assert response.status_code == 422
     html = html_module.unescape(response.get_data(as_text=True))
     assert re.search(r'class="field-error" role="alert">[^<]*' + re.escape(message), html), html[
         -3000:
     ]
-    assert (t.draft(), t.draft(screen.CHECK_DRAFT), t.entries()) == before
+    assert (t.draft(), t.draft(vezimas_deal.CHECK_DRAFT), t.entries()) == before
 
 
 def test_a_tap_without_htmx_goes_back_to_the_table_page(vz):
@@ -923,14 +923,14 @@ def test_taps_without_the_csrf_token_are_refused(vz):
     assert response.status_code == 400
     response = t.client.post(f"{t.url}/vezimas/check/top", data={"card": "9S"})
     assert response.status_code == 400
-    assert t.draft() == (None, 0) and t.draft(screen.CHECK_DRAFT) == (None, 0)
+    assert t.draft() == (None, 0) and t.draft(vezimas_deal.CHECK_DRAFT) == (None, 0)
 
 
 def test_engine_sentences_show_suit_symbols():
     assert (
-        screen.symbolic(
+        vezimas_deal.symbolic(
             "A higher S or any of your trumps (C) beats 9S. S is free because Ana is out."
         )
         == "A higher ♠ or any of your trumps (♣) beats 9♠. ♠ is free because Ana is out."
     )
-    assert screen.symbolic("only a higher 10H? no: QD") == "only a higher 10♥? no: Q♦"
+    assert vezimas_deal.symbolic("only a higher 10H? no: QD") == "only a higher 10♥? no: Q♦"

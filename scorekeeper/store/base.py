@@ -3,6 +3,7 @@ that a retried form gets the first answer of, the caps, and plain SQL helpers.""
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -14,7 +15,7 @@ from typing import Any, Self
 import sqlite_utils
 
 from ..messages import Number, Text
-from .connection import connect, transaction, writing
+from .connection import connect, database_file, transaction, writing
 from .errors import Conflict, DraftChanged, Replayed, ReusedSubmission, TooMany
 from .migrations import migrate
 from .records import MAX_ENTRIES_PER_TABLE, MAX_TABLES, check_submission_id, now
@@ -97,6 +98,12 @@ class StoreBase:
         self._memo_written_rows: list[tuple[tuple, Callable[[int], Any]]] = []
         self._open_write: _OpenWrite | None = None  # the write transaction under way
         self._memo_carried: dict[int, tuple[int, str, dict]] = {}  # ``_carried_reads``
+
+    @functools.cached_property
+    def file(self) -> str | None:
+        """The database's file (None in memory), which names it in what is kept beyond a
+        request; read once per connection (or set by whoever opened it)."""
+        return database_file(self.db.conn)
 
     @classmethod
     def open(cls, path: str | Path) -> Self:

@@ -42,6 +42,7 @@ def store_for(config) -> store.Store:
         found = stores[path] = store.Store(
             store.connect(path, synchronous, create=False), **store.caps(config)
         )
+        found.file = path
         while len(stores) > STORES_PER_THREAD:  # tests open many databases in one thread
             stores.popitem(last=False)[1].close()
     stores.move_to_end(path)

@@ -8,7 +8,7 @@ import importlib
 from flask import abort, current_app, g, request
 from jinja2 import TemplateNotFound
 
-from .. import i18n, store
+from .. import deals, i18n, store
 from ..games import catalog
 from ..summary import TableSummary
 from .db import get_store
@@ -24,11 +24,12 @@ def game_module(slug: str):
     return module
 
 
-def draft_renamer(slug: str):
-    """The game's ``rename_in_draft``, if its drafts name players (others use seats or ids)."""
+def deal_of(slug: str) -> deals.Deal | None:
+    """The deal of a game's screen (None for a game with no tap-log deal)."""
     if slug not in catalog.GAMES:
         return None
-    return getattr(game_module(slug), "rename_in_draft", None)
+    game_module(slug)  # its screen declares its deal
+    return deals.DEALS.get(slug)
 
 
 def only_tables_of(slug: str):
@@ -68,17 +69,6 @@ def panel(table: store.Table, summary: TableSummary, access: str) -> dict | None
     live = f"games/{table.game}/_live.html"
     screen.setdefault("live_template", live if _template_exists(live) else None)
     return screen
-
-
-def history_group(s: store.Store, table: store.Table, entry_id: int, action: str) -> list[int]:
-    """The entries an undo or redo of ``entry_id`` in the history takes with it, in the
-    order they go (the game module's ``history_group``, for a game that saves a deal as
-    several entries counting together: an edited Kvanta round); [] for most."""
-    if table.game in catalog.GAMES:
-        group = getattr(game_module(table.game), "history_group", None)
-        if group is not None:
-            return group(s, table, entry_id, action)
-    return []
 
 
 def add_history_lines(table: store.Table, history: list, details: dict) -> None:

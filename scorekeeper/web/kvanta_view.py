@@ -18,7 +18,7 @@ from ..games import kvanta as engine
 from ..games import poker
 from ..games.play.kvanta import MAX_BURN, SUM_SHOWINGS
 from ..i18n import gettext as _
-from . import fragments, kvanta_edit, screens
+from . import fragments, screens
 from .db import new_submission_id
 
 EARLIER_ROLLS = 30  # the earlier dice a round's panel lists, newest first
@@ -410,7 +410,7 @@ def view(v: screens.View) -> dict:
     if out["editing"] and v.writable:
         # Save's id marks the round's first entry as the one Edit reopens (kvanta_edit)
         out["save_vals"] = v.vals(submission_id=f"kvc-{new_submission_id()}")
-        out["backs"] = kvanta_edit.backs(v)
+        out["backs"] = backs(v)
     if phase in ("hand", "call", "final-compare", "poker", "final-poker"):
         out["preview"] = _preview(st)
         out["seats"] = seats(v, st, "show", out["preview"] if "player" in out["preview"] else None)
@@ -469,3 +469,18 @@ def _flux_live(v: screens.View, st: dict) -> bool:
     s = screens.store_of()
     done = s.submission(f"kv-{tap}"[:64], s.add_entry, v.table.id) if tap else None
     return bool(done) and s.entry(v.table.id, done["entry_id"]).live
+
+
+def backs(v: screens.View) -> list[dict]:
+    """An Edit's ways back to a step settled earlier: its Hand, call or poker prize."""
+    labels = {
+        "kvanta-hand": _("Change the Hand"),
+        "kvanta-call": _("Change the call"),
+        "kvanta-poker": _("Change the poker prize"),
+    }
+    steps = zip(v.state.scoring(), v.state.scoring_taps(), strict=True)
+    return [
+        {"label": labels[step["kind"]], "kind": step["kind"], "vals": v.vals(tap_id=tap)}
+        for step, tap in steps
+        if step["kind"] in labels
+    ]

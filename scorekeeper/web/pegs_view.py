@@ -17,7 +17,15 @@ from ..games import catalog
 from ..games import pegs as engine
 from ..games.play.pegs import HAND_SIZE, RANKS
 from ..i18n import gettext as _
-from ..pegs_table import APPLY_KIND, START_NAME, house_rules, move_text, place_name, rank_of
+from ..pegs_table import (
+    APPLY_KIND,
+    START_NAME,
+    bump_note,
+    house_rules,
+    move_text,
+    place_name,
+    rank_of,
+)
 from . import fragments
 from . import pegs_board as drawing
 from .pegs_board import COLOURS, layout, spot
@@ -33,18 +41,6 @@ def rank_label(rank: str | None) -> str:
 def place_word(pos: str) -> str:
     """A position as the player reads it (the start in words)."""
     return str(place_name(pos))
-
-
-def bump_note(bump: dict, names: list[str]) -> str:
-    who = names[bump["seat"]] if 0 <= bump["seat"] < len(names) else str(bump["seat"] + 1)
-    if bump["to"] == START_NAME:
-        return _("%(name)s's peg on %(pos)s went back to start.", name=who, pos=bump["from"])
-    return _(
-        "%(name)s's peg on %(pos)s went to its in-spot %(spot)s.",
-        name=who,
-        pos=bump["from"],
-        spot=bump["to"],
-    )
 
 
 # ---------------------------------------------------------------- the panel

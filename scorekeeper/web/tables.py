@@ -22,7 +22,7 @@ from flask import (
     url_for,
 )
 
-from .. import api, i18n, store, validate
+from .. import api, deals, i18n, store, validate
 from ..errors import RuleError
 from ..games import catalog
 from ..games.standings import NON_DEAL_KINDS
@@ -31,7 +31,7 @@ from ..messages import Text
 from ..store import history_csv
 from ..summary import history_row
 from ..validate import MAX_NAME
-from . import breakdown, screens
+from . import breakdown
 from .board import (
     after_write,
     live_fragments,
@@ -43,6 +43,7 @@ from .board import (
 )
 from .db import _thread_stores as _thread_stores  # read by tests
 from .db import get_store, load, new_submission_id, store_for
+from .game_screens import deal_of
 
 bp = Blueprint("tables", __name__)
 bp.add_app_template_filter(breakdown.points, "points")
@@ -478,12 +479,14 @@ def _entry_action(key: str, entry_id: int, action: str):
     table, access = load(key, write=True)
     s = get_store()
     submission_id = request.form.get("submission_id") or None
+    deal = deal_of(table.game)
     # a game's open deal kept in step with what was undone or redone, in the same write
-    then = functools.partial(screens.entries_changed, s, table)
+    then = functools.partial(deals.entries_changed, deal, s, table)
     try:
-        together = screens.history_group(s, table, entry_id, action)
+        group = deal.history_group if deal is not None else None
+        together = group(s, table, entry_id, action) if group is not None else []
         if action == "undo":
-            based = screens.check_undo(s, table, entry_id, submission_id)
+            based = deals.check_undo(deal, s, table, entry_id, submission_id)
             out = s.void_entry(table.id, entry_id, submission_id, based, together, then)
             message = _("Round %(n)d undone.", n=out["round"])
         else:
@@ -550,8 +553,9 @@ def rename(key: str, player_id: int):
     try:
         # setting a name is safe to repeat, so it needs no submission id: a second
         # rename from the same page must not be taken for a retry of the first
+        deal = deal_of(table.game)
         get_store().rename_player(
-            table.id, player_id, name, rename_in_draft=screens.draft_renamer(table.game)
+            table.id, player_id, name, rename_in_draft=deal and deal.rename_in_draft
         )
     except store.NotFound:
         abort(404)

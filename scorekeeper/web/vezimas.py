@@ -1,43 +1,30 @@
-"""The Vežimas table screen (RULES §4) on the one screen mechanism (``screens.adopt``).
-
-The deal is the draft's log of taps (``games.play.vezimas``, PLAY.md): who holds Q♣
-(and 9♦), who got the cart. The trumps, who deals and leads, the legal taps, the cart's
-letters and the next deal come from ``VezimasDeal``, which gets the session (trumps once
-saved, dealer, totals) through its settings. The trumps are saved once per session as a
-``vezimas-trumps`` entry in round 0, closing the first log; undoing it asks again.
-"Can this beat that?" is a referee's question outside the deal, in its own draft so
-every phone sees it; each tap *sets* a value, the verdicts are ``vezimas-beat``'s.
+"""The Vežimas table screen (RULES §4) on the one screen mechanism (``screens.adopt``):
+its deal, the trumps saved once and the referee's question "Can this beat that?" are
+``scorekeeper.deals.vezimas``'s; this module reads the taps and draws the state.
 """
 
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable
 from dataclasses import replace
 
-from flask import Blueprint, g, request
+from flask import Blueprint, request
 
-from .. import api, store
+from .. import store
 from ..cards import RED_SUITS, SUIT_SYMBOLS
+from ..deals import vezimas as rules
+from ..deals.vezimas import DEAL, DRAFT, assess, question_of, trumps_entry
 from ..errors import RuleError
 from ..games import vezimas as engine
-from ..games.play.vezimas import DECK, nine_of_diamonds_leads
+from ..games.play.vezimas import DECK
 from ..i18n import gettext as _
-from ..summary import TableSummary, summarize
+from ..summary import TableSummary
 from . import screens, vezimas_html
 from .board import after_write, render_board
 from .db import get_store, load, new_submission_id
 
 bp = Blueprint("vezimas", __name__, url_prefix="/t/<key>/vezimas")
 
-TRUMPS_KIND, BEAT_KIND, DEAL_KIND = "vezimas-trumps", "vezimas-beat", "vezimas-deal"
-DRAFT = "vezimas-deal"  # the deal's tap log
-CHECK_DRAFT = "vezimas-check"  # the referee's question
-OLD_SETUP, ARGS_SEAT = "vezimas-setup", ("queen", "nine")  # a set-up draft before tap logs
-TRUMPS_ROUND = 0  # set-up, before deal 1: the deals keep the table's round numbers
-QUESTION = ("top", "player", "mode", "card", "hand", "out", "nothing_to_beat")
-CLEARED = {"top": None, "player": None, "card": None, "hand": [], "nothing_to_beat": False}
 # where a refused tap's message is shown: next to the controls it is about
 ERROR_PLACES = {"queen": "setup", "nine": "setup", "loser": "cart"}
 
@@ -48,199 +35,7 @@ def badge(suit: str | None, seat: int | None = None, name: str | None = None) ->
     return {"seat": seat, "name": name, "suit": suit, "symbol": symbol, "colour": colour}
 
 
-# ---------------------------------------------------------------- the deal's context
-
-
-def trumps_entry(entries: list[store.Entry]) -> store.Entry | None:
-    """The session's live trumps entry (the latest, should an older one have been undone)."""
-    live = [e for e in entries if e.live and e.kind == TRUMPS_KIND]
-    return live[-1] if live else None
-
-
-def renamed(entry: store.Entry, names: list[str], old: str | None) -> str | None:
-    """The name now sitting where ``old`` sat when the entry was stored (renames)."""
-    listed = entry.request.get("players", [])
-    return names[listed.index(old)] if old in listed and len(listed) == len(names) else None
-
-
-def session(names: list[str], entries: list[store.Entry], dealer: str | None) -> dict:
-    """What a deal knows from the session (the state's settings): the trumps once saved
-    and, after the first deal, its dealer (V-D2). A first deal without them asks."""
-    trumps = trumps_entry(entries)
-    if trumps is None:
-        return {}
-    settings = {
-        key: renamed(trumps, names, trumps.request.get(key))
-        for key in ("queen_of_clubs", "nine_of_diamonds")
-    }
-    settings["dealer"] = dealer if dealer in names else None
-    return {key: value for key, value in settings.items() if value is not None}
-
-
-def new_deal(s: store.Store, table: store.Table, summary: TableSummary | None) -> dict:
-    summary = summary or summarize(s, table)
-    if summary.standings.finished:  # V-D4, V-D6
-        raise screens.Refusal(_("The session is over."), status=409)
-    played = any(e.live and e.kind in (DEAL_KIND, "manual-points") for e in summary.entries)
-    dealer = summary.standings.dealer
-    settings = session(summary.names, summary.entries, dealer if played else None)
-    settings["totals"] = {name: summary.totals.get(name, 0) for name in summary.names}
-    ids = [p.id for p in summary.players]  # an old-shape draft's (upgrade, seed)
-    old, _version = s.draft(table.id, OLD_SETUP) if "queen_of_clubs" not in settings else ({}, 0)
-    setup = {k: ids.index(v) for k, v in (old or {}).items() if k in ARGS_SEAT and v in ids}
-    context = {"players": summary.names, "player_ids": ids, "round": s.next_round(table.id)}
-    return {**context, "settings": settings, "dealer": dealer, "old_setup": setup}
-
-
-def seed(table: store.Table, context: dict) -> list[dict]:
-    """A first deal begun where an old set-up draft named the Q♣ (9♦) holder: its taps."""
-    old = context.get("old_setup", {})
-    taps = [{"id": f"o{k}", "action": k, "seat": old[k]} for k in ARGS_SEAT if k in old]
-    return taps if nine_of_diamonds_leads(len(context["players"])) else taps[:1]
-
-
-def edit_context(s: store.Store, table: store.Table, entry: store.Entry) -> dict:
-    """A saved deal reopened: the session as it stood at its round (the previous
-    deal's loser dealt it; the carts before it)."""
-    names = {p.id: p.name for p in s.players(table.id)}
-    entries = s.entries(table.id, live_only=True)
-    earlier = [e for e in entries if TRUMPS_ROUND < e.round < entry.round]
-    deals = [e for e in earlier if e.kind == DEAL_KIND]
-    listed = list(names.values())
-    dealer = renamed(deals[-1], listed, deals[-1].request.get("loser")) if deals else None
-    settings = session(listed, entries, dealer)
-    totals = dict.fromkeys(names.values(), 0)
-    for e in earlier:
-        for pid, points in e.points.items():
-            if pid in names:
-                totals[names[pid]] += points
-    settings["totals"] = totals
-    return {"players": listed, "settings": settings, "dealer": dealer}
-
-
-def rename_in_draft(data: dict, old: str, new: str) -> dict:
-    """Taps name seats; the deal's context names players (its list, dealer, totals)."""
-    context = data.get("context") if isinstance(data, dict) else None
-    if isinstance(context, dict):
-        swap = {old: new}
-        settings = context.get("settings") or {}
-        context["players"] = [swap.get(name, name) for name in context.get("players", [])]
-        context["dealer"] = swap.get(context.get("dealer"), context.get("dealer"))
-        for key in ("queen_of_clubs", "nine_of_diamonds", "dealer"):
-            settings[key] = swap.get(settings.get(key), settings.get(key))
-        settings["totals"] = {swap.get(k, k): v for k, v in settings.get("totals", {}).items()}
-        context["settings"] = {k: v for k, v in settings.items() if v is not None}
-    return data
-
-
-def rebuild(table: store.Table, context: dict, entry: store.Entry) -> list[dict]:
-    """The taps of a deal saved without its log: who got the cart."""
-    players, loser = entry.request.get("players", []), entry.request.get("loser")
-    seat = players.index(loser) if loser in players else None
-    return [] if seat is None else [{"id": f"e{entry.id}-0", "action": "loser", "seat": seat}]
-
-
-def upgrade(table: store.Table, data: dict, context: dict) -> list[dict]:
-    """The taps of a deal's draft stored before the tap log (``{"loser": player id, …}``):
-    its cart; its question for the referee goes along in the context (``question_of``)."""
-    ids, loser = context.get("player_ids", []), data.get("loser")
-    context["question"] = old_question(data, ids, context["round"])
-    return [{"id": "u0", "action": "loser", "seat": ids.index(loser)}] if loser in ids else []
-
-
-def old_question(old: dict, ids: list[int], round_number) -> dict:
-    """An old-shape draft's question for the referee, its player ids made seats."""
-    seat = {pid: n for n, pid in enumerate(ids)}
-    data = {k: old[k] for k in QUESTION if k in old}
-    data["player"] = seat.get(data.get("player"))
-    data["out"] = [seat[p] for p in data.get("out", []) if p in seat]
-    return {**data, "round": round_number}
-
-
-def saved(context: dict, outcome: dict) -> str:
-    table, _access = g.screen_table
-    entry = screens.store_of().entry(table.id, outcome["entry_id"])
-    result = entry.result
-    names = {"n": entry.round, "loser": entry.request["loser"], "dealer": result["next_dealer"]}
-    names["leader"] = result["first_lead"]
-    if outcome.get("supersedes") is not None:
-        return _("Round %(n)d changed: %(loser)s got the cart.", **names)
-    if table.settings.get("tally") == engine.LETTER_TALLY:  # V-D6
-        return _(
-            "Round %(n)d: %(loser)s lost the deal (a letter). %(dealer)s deals, %(leader)s leads.",
-            **names,
-        )
-    return _("Round %(n)d: %(loser)s got the cart. %(dealer)s deals, %(leader)s leads.", **names)
-
-
 # ---------------------------------------------------------------- the referee's question
-
-
-CARD_TOKEN = re.compile(r"\b(10|[9JQKA])([SHDC])\b")
-SUIT_TOKEN = re.compile(r"(?<=\()([SHDC])(?=\))|(?<=higher )([SHDC])\b|\b([SHDC])(?= is free\b)")
-
-
-def symbolic(text: str) -> str:
-    """The engine's sentences write cards and suits as letters (``9S``, ``(C)``);
-    show the symbols a player reads at the table (``9♠``, ``(♣)``)."""
-    text = CARD_TOKEN.sub(lambda m: m[1] + SUIT_SYMBOLS[m[2]], text)
-    return SUIT_TOKEN.sub(lambda m: SUIT_SYMBOLS[m[0]], text)
-
-
-def question_of(s: store.Store, table: store.Table, round_number) -> tuple[dict, int]:
-    """The referee's question of this deal and its draft version (or an old-shape deal
-    draft's question, kept readable until the next tap of the referee)."""
-    data, version = s.draft(table.id, CHECK_DRAFT)
-    if data is None:
-        old, _v = s.draft(table.id, DRAFT)
-        if isinstance(old, dict) and "context" not in old:
-            data = old_question(old, [p.id for p in s.players(table.id)], round_number)
-        elif isinstance(old, dict):
-            data = old["context"].get("question")
-    if not data or data.get("round") != round_number:  # a question of an earlier deal
-        data = {}
-    question = {"mode": "card", "hand": [], "out": [], **data, "round": round_number}
-    return question, version
-
-
-def assess(names: list[str], trumps: dict, question: dict) -> dict:
-    """The engine's answer to the question (nothing while it is incomplete)."""
-    out = [names[s] for s in question["out"]]
-    player = names[question["player"]] if question.get("player") is not None else None
-    top, mode = question.get("top"), question["mode"]
-    nothing = bool(question.get("nothing_to_beat"))
-    answer: dict = {"ready": False, "error": None, "path": None}
-    if not ((top or nothing) and player):
-        return answer
-    base = {"players": names, "trumps": trumps, "out": out, "player": player, "top": top}
-    try:
-        if nothing:  # V-D5: the previous player went out with a beat (case 0)
-            answer.update(
-                case=0,
-                rule=engine.NOTHING_TO_BEAT,
-                next_player=engine.next_to_answer(names, out, player),
-                nothing_to_beat=True,
-            )
-        else:
-            situation = engine.situation_for(
-                names, trumps, out, player, engine.read_card(top, "top")
-            )
-            answer.update(
-                case=engine.beat_case(situation),
-                rule=symbolic(engine.explain(situation)),
-                next_player=situation.next_player,
-            )
-        if mode == "card" and question.get("card"):
-            result = api.evaluate(BEAT_KIND, {**base, "card": question["card"]})
-            answer.update(verdict="yes" if result["legal"] else "no")
-            answer["reason"] = symbolic(result["reason"])
-        elif mode == "hand" and question["hand"]:
-            result = api.evaluate(BEAT_KIND, {**base, "hand": question["hand"]})
-            answer.update(beaters=result["beaters"], verdict="yes" if result["beaters"] else "no")
-        answer["ready"] = True
-    except RuleError as exc:
-        answer.update(ready=False, error=symbolic(exc.message), path=exc.path)
-    return answer
 
 
 def form_seat(n: int, field: str = "seat") -> int:
@@ -264,70 +59,6 @@ def form_switch(field: str = "on") -> bool:
     return value == "1"
 
 
-def ask_top(names, trumps, q: dict) -> dict:
-    """A new top card: a new question for the same player."""
-    card = form_card()
-    hand = [c for c in q["hand"] if c != card]
-    return {**q, "top": card, "card": None, "hand": hand, "nothing_to_beat": False}
-
-
-def ask_player(names, trumps, q: dict) -> dict:
-    seat = form_seat(len(names))
-    return q if q.get("player") == seat else {**q, "player": seat, "card": None, "hand": []}
-
-
-def ask_mode(names, trumps, q: dict) -> dict:
-    mode = request.form.get("mode", "")
-    if mode not in ("card", "hand"):
-        raise screens.Refusal(_("Check one card or the whole hand."), "mode")
-    return {**q, "mode": mode}
-
-
-def ask_card(names, trumps, q: dict) -> dict:
-    card = form_card()
-    if card == q.get("top"):
-        raise screens.Refusal(_("That is the top card itself; tap the card played on it."), "card")
-    return {**q, "card": card}
-
-
-def ask_hand(names, trumps, q: dict) -> dict:
-    card, on = form_card(), form_switch()
-    if on and card == q.get("top"):
-        raise screens.Refusal(_("That is the top card itself; it is not in the hand."), "hand")
-    return {**q, "hand": [c for c in q["hand"] if c != card] + ([card] if on else [])}
-
-
-def ask_out(names, trumps, q: dict) -> dict:
-    """A player goes out (or back in). V-D5: when it is the player whose card was just
-    checked and it beats, that was his last card and a beat: the question moves on to
-    the next player, who has nothing to beat."""
-    seat, on = form_seat(len(names)), form_switch()
-    changed = {**q, "out": [s for s in q["out"] if s != seat] + ([seat] if on else [])}
-    if on and seat == q.get("player") and q["mode"] == "card":
-        if assess(names, trumps, q).get("verdict") == "yes":
-            gone = [names[s] for s in changed["out"]]
-            following = engine.next_clockwise(names, names[seat], gone)
-            if following is not None and engine.next_clockwise(names, following, gone):
-                changed.update(
-                    top=None, card=None, hand=[], nothing_to_beat=True,
-                    player=names.index(following),
-                )  # fmt: skip
-    return changed
-
-
-ASKS: dict[str, Callable[[list[str], dict, dict], dict]] = {
-    "top": ask_top,
-    # V-D5: nothing to beat (the previous player went out with a beat)
-    "nothing": lambda names, trumps, q: {**q, "top": None, "card": None, "nothing_to_beat": True},
-    "player": ask_player,
-    "mode": ask_mode,
-    "card": ask_card,
-    "hand": ask_hand,
-    "out": ask_out,
-    "clear": lambda names, trumps, q: {**q, **CLEARED},
-}
-
-
 @bp.post("/check/<field>")
 def check(key: str, field: str):
     """One tap of the referee's question: a value of the shared question is set."""
@@ -335,33 +66,16 @@ def check(key: str, field: str):
     s = get_store()
     log = s.tap_log(table.id, DRAFT)
     try:
-        ask = ASKS.get(field)
-        if ask is None:
-            raise screens.Refusal(_("There is no such control."), "check")
         deal = screens.view_of(SCREEN, table, access, log)
-        if not deal.state.queen_given:
-            raise screens.Refusal(_("Set the trumps first: tap who holds Q♣."), "check")
-        names, trumps = list(deal.state.players), deal.state.trumps
-        for _attempt in range(5):
-            question, version = question_of(s, table, deal.context["round"])
-            changed = ask(names, trumps, question)
-            answer = assess(names, trumps, changed)
-            if field in ("top", "player", "card") and answer["path"] == field:
-                raise screens.Refusal(answer["error"], field)  # the engine refuses this value
-            try:
-                s.save_draft(table.id, CHECK_DRAFT, changed, expected_version=version)
-                break
-            except store.Conflict:
-                continue  # another phone set a value meanwhile: set ours on what it did
-        else:
-            raise screens.Refusal(_("Too many phones are changing this at once; tap again."))
+        n = len(deal.state.players)
+        read = {"card": form_card, "seat": lambda: form_seat(n), "on": form_switch}
+        read["mode"] = lambda: request.form.get("mode", "")
+        given = lambda: {name: read[name]() for name in rules.GIVEN.get(field, ())}  # noqa: E731
+        rules.ask(s, table, deal.state, deal.context["round"], field, given)
         log = replace(s.tap_log(table.id, DRAFT), changed=True)  # the table moved on
     except (screens.Refusal, store.StoreError) as exc:
         return screens.answer(SCREEN, table, access, log, refusal=screens.Refusal.of(exc))
     return screens.answer(SCREEN, table, access, log)
-
-
-# ---------------------------------------------------------------- the trumps, saved once
 
 
 @bp.post("/trumps")
@@ -377,20 +91,7 @@ def save_trumps(key: str):
     log = s.tap_log(table.id, DRAFT)
     try:
         state = screens.view_of(SCREEN, table, access, log).state
-        setup = state.setup()
-        if setup is None:
-            missing = _("Tap who holds Q♣ first.") if state.queen is None else None
-            raise screens.Refusal(missing or _("Tap who holds 9♦ first."), "trumps")
-        screens.record(
-            s,
-            table,
-            TRUMPS_KIND,
-            setup["request"],
-            TRUMPS_ROUND,
-            submission_id=submission_id,
-            close_draft=DRAFT,
-            based_on_draft=(DRAFT, log.version),
-        )
+        rules.save_trumps(s, table, state, log.version, submission_id)
     except screens.Refusal as exc:
         return screens.answer(SCREEN, table, access, log, refusal=exc)
     except (RuleError, store.StoreError) as exc:
@@ -479,7 +180,7 @@ def view(v: screens.View) -> dict:
     return screen
 
 
-SCREEN = screens.adopt(bp, draft=DRAFT, kind=DEAL_KIND)
+SCREEN = screens.adopt(bp, DEAL)
 
 
 def panel_context(table: store.Table, summary: TableSummary, access: str) -> dict:

@@ -1,4 +1,4 @@
-"""Edit of a saved Kvanta round (``scorekeeper.web.kvanta``'s): its tap log back on the
+"""Edit of a saved Kvanta round (``scorekeeper.deals.kvanta``'s): its tap log back on the
 screen, every card as it was, saved again as the round's entries, which supersede the
 old ones.
 
@@ -16,12 +16,11 @@ whole. In an Edit, a step settled earlier is changed by going back to it
 
 from __future__ import annotations
 
-from .. import store
+from .. import deals, store
 from ..errors import RuleError
 from ..games.play import Tap
-from ..i18n import gettext as _
+from ..messages import gettext as _
 from ..summary import summarize
-from . import screens
 
 SID = "kv-"  # a step's entry is stored under its tap's id with this prefix
 EDIT_SID = "kvc-"  # an edited round's save: its first entry holds the round's log
@@ -89,7 +88,7 @@ def edit_context(s: store.Store, table: store.Table, entry: store.Entry) -> dict
     it), the rolls it made, and the round's other entries that its save supersedes."""
     taps = s.entry_taps(entry.id) if reopens(entry) else None
     if taps is None:
-        raise screens.Refusal(
+        raise deals.Refusal(
             _("Round %(n)d was saved without its taps, so it cannot be reopened.", n=entry.round),
             status=409,
         )
@@ -171,7 +170,7 @@ def back_to(s: store.Store, table: store.Table, log: store.TapLog, draft: str, t
     data = log.data
     ids = [t.get("id") for t in data["taps"]] if log.editing else []
     if tap_id not in ids or data["taps"][ids.index(tap_id)].get("action") != "settle":
-        raise screens.Refusal(screens.stale_notice(), status=409, notice=True)
+        raise deals.Refusal(deals.stale_notice(), status=409, notice=True)
     cut = ids.index(tap_id)
     spent = [*data.get("spent", []), *(t.get("id") for t in data["undone"])]
     context = {**data["context"], "stash": data["taps"][cut + 1 :]}
@@ -179,14 +178,14 @@ def back_to(s: store.Store, table: store.Table, log: store.TapLog, draft: str, t
     s.save_draft(table.id, draft, new, expected_version=log.version)
 
 
-def put_back(s: store.Store, table: store.Table, log: store.TapLog, screen) -> bool:
+def put_back(s: store.Store, table: store.Table, log: store.TapLog, deal) -> bool:
     """Once the step an Edit went back to is settled again, the taps that waited aside
     come back, as far as they still fit (a card now shown elsewhere is left out)."""
     data = log.data
     stash = (data.get("context") or {}).get("stash") if log.editing else None
     if not stash:
         return False
-    state = screens.state_of(screen, table, data)
+    state = deals.state_of(deal, table, data)
     kept = []
     for raw in stash:
         try:
@@ -198,20 +197,5 @@ def put_back(s: store.Store, table: store.Table, log: store.TapLog, screen) -> b
             kept.append(raw)
     context = {k: v for k, v in data["context"].items() if k != "stash"}
     new = {**data, "taps": [*data["taps"], *kept], "context": context}
-    s.save_draft(table.id, screen.draft, new, expected_version=log.version)
+    s.save_draft(table.id, deal.draft, new, expected_version=log.version)
     return True
-
-
-def backs(v: screens.View) -> list[dict]:
-    """An Edit's ways back to a step settled earlier: its Hand, call or poker prize."""
-    labels = {
-        "kvanta-hand": _("Change the Hand"),
-        "kvanta-call": _("Change the call"),
-        "kvanta-poker": _("Change the poker prize"),
-    }
-    steps = zip(v.state.scoring(), v.state.scoring_taps(), strict=True)
-    return [
-        {"label": labels[step["kind"]], "kind": step["kind"], "vals": v.vals(tap_id=tap)}
-        for step, tap in steps
-        if step["kind"] in labels
-    ]
