@@ -12,7 +12,7 @@ from urllib.parse import unquote_plus
 from playwright.sync_api import expect
 
 from scorekeeper import api
-from scorekeeper.web.cowboy import symbols
+from scorekeeper.cards import symbols
 
 from .conftest import assert_inside_viewport, phone_context, start_table, totals
 
