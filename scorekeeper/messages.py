@@ -134,6 +134,43 @@ class Joined:
         return hash(self.parts)
 
 
+MINUS = "\u2212"  # a real minus sign: "−90", never the hyphen "-90"
+
+
+def grouped(value: int, language: str | None = None) -> str:
+    """The digits of ``|value|`` as the language groups them (1,250 · 1.250 · 1 250),
+    by default the language spoken now; below 1,000 every language writes them alone."""
+    digits = str(abs(value))
+    if len(digits) > 3:
+        locale = language.replace("-", "_") if language else language_of(catalogue())
+        digits = format_decimal(abs(value), locale=locale)
+    return digits
+
+
+def points(value, language: str | None = None) -> str:
+    """A score as the app writes it: ``-90`` → ``−90``, ``1200`` → ``1,200`` (grouped as
+    ``language`` does, by default the language spoken now); not a number: as it is.
+
+    >>> points(-90), points(1200), points(0), points(None), points(12000, "pl")
+    ('−90', '1,200', '0', '', '12\xa0000')
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        return "" if value is None else str(value)
+    return f"{MINUS}{grouped(value, language)}" if value < 0 else grouped(value, language)
+
+
+def signed(value, language: str | None = None) -> str:
+    """A change of score: ``+25``, ``−20``, ``0``.
+
+    >>> signed(25), signed(-20), signed(0), signed(1500, "sr-Latn")
+    ('+25', '−20', '0', '+1.500')
+    """
+    text = points(value, language)
+    return (
+        f"+{text}" if isinstance(value, int) and not isinstance(value, bool) and value > 0 else text
+    )
+
+
 def language_of(cat) -> str:
     """The Babel locale a catalogue speaks (its header's language; English without one)."""
     info = cat.info() if hasattr(cat, "info") else {}

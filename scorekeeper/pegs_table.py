@@ -5,9 +5,11 @@ follows: ``first_turn``)."""
 from __future__ import annotations
 
 from . import store
+from .cards import card_symbol
 from .errors import RuleError
 from .games import catalog
 from .games import pegs as engine
+from .games.wording import as_dict, as_list, seat_name
 from .messages import Joined, Text
 from .messages import gettext as _
 
@@ -105,3 +107,56 @@ def bump_note(bump: dict, names: list[str]) -> str:
         pos=bump["from"],
         spot=bump["to"],
     )
+
+
+# ---------------------------------------------------------------- the history's lines
+
+
+def _hole(hole) -> str:
+    return str(place_name(str(hole)))
+
+
+def apply_breakdown(request: dict, result: dict, seat_names: list[str]) -> list[str]:
+    who = seat_name(request.get("player"), seat_names)
+    steps = []
+    for step in as_list(request.get("steps")):
+        step = as_dict(step)
+        owner = seat_name(step.get("seat"), seat_names)
+        steps.append(
+            _(
+                "%(name)s's peg %(a)s → %(b)s",
+                name=owner,
+                a=_hole(step.get("from")),
+                b=_hole(step.get("to")),
+            )
+        )
+    line = _("%(name)s plays %(card)s", name=who, card=card_symbol(request.get("card")))
+    lines = [line + (": " + ", ".join(steps) if steps else "")]
+    for bump in as_list(result.get("bumps")):
+        bump = as_dict(bump)
+        lines.append(
+            _(
+                "bumps %(name)s's peg from %(a)s to start",
+                name=seat_name(bump.get("seat"), seat_names),
+                a=_hole(bump.get("from")),
+            )
+        )
+    if result.get("winner_team") is not None:
+        lines.append(_("Team %(n)s wins the race.", n=result["winner_team"] + 1))
+    return lines
+
+
+def board_breakdown(request: dict, result: dict, seat_names: list[str]) -> list[str]:
+    """A discard (the board unchanged, its request naming it); a correction says nothing
+    more than its label."""
+    if "discard" not in request:
+        return []
+    discard = as_dict(request["discard"])
+    who = seat_name(discard.get("seat"), seat_names)
+    if discard.get("card") is None:
+        return [_("%(name)s discards a card (which one was not entered)", name=who)]
+    value = str(discard["card"])
+    rank = "JK" if value == "JK" else value[:-1]  # a card stands for its rank here
+    return [
+        _("%(name)s discards %(rank)s", name=who, rank=_("the joker") if rank == "JK" else rank)
+    ]

@@ -51,7 +51,6 @@ from pathlib import Path
 
 import flask_babel
 from babel.dates import format_date
-from babel.numbers import format_decimal
 from flask import current_app
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, pass_context
 from markupsafe import Markup
@@ -59,7 +58,7 @@ from markupsafe import Markup
 from . import i18n, pegs_table, rulecards
 from .cards import CardError, parse_card
 from .games import catalog, vezimas
-from .messages import LANGUAGES, N_, Text
+from .messages import LANGUAGES, N_, Text, grouped, points, signed
 from .resources import resource_dir
 from .store import Store, Table
 from .summary import TableSummary, summarize
@@ -692,36 +691,14 @@ def _locale(context) -> str:
     return (context.get("print_language") or ENGLISH).replace("-", "_")
 
 
-def _grouped(value: int, language: str = ENGLISH) -> str:
-    """The digits of ``|value|`` as the language groups them (1,250 · 1.250 · 1 250);
-    below 1,000 every language writes them alone."""
-    digits = str(abs(value))
-    if len(digits) > 3:
-        digits = format_decimal(abs(value), locale=language.replace("-", "_"))
-    return digits
-
-
-def _points(value: int | None, language: str = ENGLISH) -> str:
-    """Points of one entry: +25 / −30 (a true minus) / 0."""
-    if value is None:
-        return ""
-    sign = "+" if value > 0 else rulecards.MINUS if value < 0 else ""
-    return sign + _grouped(value, language)
-
-
-def _number(value: int, language: str = ENGLISH) -> str:
-    """A total: no plus sign, but a true minus."""
-    return _points(value, language).lstrip("+")
-
-
 PRINT_FILTERS = {
     "rules_markup": translated_markup,  # a rule-card text, translated, with its markup
     "translated": translated,  # a word of data (an N_ label, a Text) in the page's language
     "short_date": _short_date,
     # numbers as the printable's language writes them
-    "signed": pass_context(lambda context, value: _points(value, _locale(context))),  # +25 / −30
-    "number": pass_context(lambda context, value: _number(value, _locale(context))),  # a total
-    "grouped": pass_context(lambda context, value: _grouped(value, _locale(context))),  # 1,250
+    "signed": pass_context(lambda context, value: signed(value, _locale(context))),  # +25 / −30
+    "number": pass_context(lambda context, value: points(value, _locale(context))),  # a total
+    "grouped": pass_context(lambda context, value: grouped(value, _locale(context))),  # 1,250
 }
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper import printing
+from scorekeeper import messages, printing
 from scorekeeper.chart import totals_chart
 from scorekeeper.cli import main, served_url_file
 from scorekeeper.games import catalog
@@ -83,7 +83,7 @@ def test_each_kind_says_why_from_its_stored_result(app):
     assert f"Trick 1 won by {tricks[0]['winner']}" in lines[0]
     for name, penalty in szaman["response"]["penalties"].items():
         assert any(
-            line.startswith(f"Penalty for {name}: {breakdown.signed(penalty)}") for line in lines
+            line.startswith(f"Penalty for {name}: {messages.signed(penalty)}") for line in lines
         )
 
     call = json.loads((EXAMPLES / "kvanta-call.json").read_text())[0]

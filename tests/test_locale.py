@@ -200,12 +200,12 @@ def test_the_translation_layer_s_examples():
     [("en", "−1,250"), ("sr-Latn", "−1.250"), ("sk", "−1\u00a0250"), ("pl", "−1\u00a0250")],
 )
 def test_scores_are_written_as_the_language_writes_numbers(app, language, shown):
-    from scorekeeper.web import breakdown
+    from scorekeeper import messages
 
     with app.test_request_context(f"/?lang={language}"):
-        assert breakdown.points(-1250) == shown
-        assert breakdown.signed(1250) == "+" + shown[1:]
-        assert breakdown.points(-90) == "−90" and breakdown.signed(0) == "0"
+        assert messages.points(-1250) == shown
+        assert messages.signed(1250) == "+" + shown[1:]
+        assert messages.points(-90) == "−90" and messages.signed(0) == "0"
 
 
 def test_an_error_page_speaks_the_phone_s_language(client):

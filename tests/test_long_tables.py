@@ -237,9 +237,9 @@ def test_a_long_sheet_prints_its_latest_rounds_under_a_carried_forward_line(app,
         doc = printing.filled_sheet(store, store.table(table.id))
     text = pdf_text(doc.pdf)
     assert "Carried forward from rounds 1–50" in text
-    carried = [printing._number(live_sum(range(1, 51), seat, 7)) for seat in range(3)]
+    carried = [messages.points(live_sum(range(1, 51), seat, 7)) for seat in range(3)]
     assert "Carried forward from rounds 1–50 " + " ".join(carried) in text
-    totals = [printing._number(live_sum(range(1, 131), seat, 7)) for seat in range(3)]
+    totals = [messages.points(live_sum(range(1, 131), seat, 7)) for seat in range(3)]
     assert "Total " + " ".join(totals) in text
     assert text.count("Score pad") == printing.SHEET_ROWS  # rounds 51–130, no more
 

@@ -473,12 +473,12 @@ def test_page_numbers_are_css_strings_and_counters_in_the_translations_order():
 
 
 def test_printing_leaves_the_app_screens_their_own_number_filters(app):
-    from scorekeeper.web import breakdown
+    from scorekeeper import messages
 
     with app.app_context():
         printing.blank_sheet_html("cowboy", language="sk")
-        assert app.jinja_env.filters["signed"] is breakdown.signed
-        assert app.jinja_env.filters["points"] is breakdown.points
+        assert app.jinja_env.filters["signed"] is messages.signed
+        assert app.jinja_env.filters["points"] is messages.points
 
 
 def test_a_pegs_move_on_the_sheet_is_written_in_the_sheets_language():

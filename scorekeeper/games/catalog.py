@@ -92,8 +92,9 @@ class Kind:
     or a board move do not). ``points``: the per-player points of its result.
     ``variants``: (request field, label): an entry whose request names the field is
     that instead (a Pegs discard is stored as the board unchanged). ``breakdown``:
-    where the history finds why an entry scored what it did ("module:function" of
-    the web layer, ``(request, result, seat_names) → lines``)."""
+    where the history finds why an entry scored what it did ("module:function", most
+    often in the game's own module: ``(request, result, seat_names) → lines``, made of
+    ``games/wording.py``'s pieces)."""
 
     name: str
     label: str = ""

@@ -25,9 +25,10 @@ from dataclasses import dataclass
 from .. import validate as v
 from ..cards import ACE, JACK, KING, QUEEN, SUIT_NAMES, SUITS, Card
 from ..errors import RuleError
-from ..messages import N_, Plural, Text, gettext, ngettext
+from ..messages import N_, Plural, Text, gettext, ngettext, signed
 from . import catalog, results
 from .standings import Progress, win_text
+from .wording import as_dict, as_list
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 4
 TARGET = 500  # first to 500 wins (C-D9)
@@ -816,6 +817,40 @@ def _deal_points(result: dict) -> dict[str, int]:
     return {name: item["total"] for name, item in result.get("players", {}).items()}
 
 
+# ---------------------------------------------------------------- the history's lines
+
+
+def deal_breakdown(request: dict, result: dict, seat_names: list[str]) -> list[str]:
+    lines = []
+    for name, score in as_dict(result.get("players")).items():
+        items = []
+        for item in as_list(as_dict(score).get("items")):
+            item = as_dict(item)
+            try:
+                label = gettext(item_label(item.get("code")))
+            except ValueError:
+                label = str(item.get("code"))
+            count = item.get("count")
+            times = f" ×{count}" if isinstance(count, int) and count > 1 else ""
+            items.append(f"{label}{times} {signed(item.get('points'))}")
+        total = as_dict(score).get("total")
+        if items:
+            lines.append(f"{name}: {'; '.join(items)} = {signed(total)}")
+        else:
+            lines.append(gettext("%(name)s: nothing scored", name=name))
+    end = as_dict(request.get("end"))
+    if end.get("by"):
+        reason = (
+            gettext("all four 10s out")
+            if end.get("reason") == "tens"
+            else gettext("all four aces out")
+        )
+        lines.insert(
+            0, gettext("%(name)s ended the deal (%(reason)s).", name=end["by"], reason=reason)
+        )
+    return lines
+
+
 GAME = catalog.Game(
     "cowboy",
     N_("Vajoming Kauboj"),
@@ -848,7 +883,7 @@ GAME = catalog.Game(
             "cowboy-deal",
             N_("Deal"),
             points=_deal_points,
-            breakdown="scorekeeper.web.breakdown:_cowboy_deal",
+            breakdown="scorekeeper.games.cowboy:deal_breakdown",
         ),
         catalog.Kind("cowboy-marriage", N_("Marriage shown"), deal=False),
     ),

@@ -13,12 +13,13 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from .. import validate as v
-from ..cards import ACE, JACK, KING, QUEEN, Card
+from ..cards import ACE, JACK, KING, QUEEN, Card, card_symbol
 from ..errors import RuleError
-from ..messages import N_, Text, gettext
+from ..messages import N_, Text, gettext, points, signed
 from . import catalog, results
-from .poker import BestHand, best_hands, cancel_ties, hand_sum, signed_sum
+from .poker import CATEGORY_NAMES, BestHand, best_hands, cancel_ties, hand_sum, signed_sum
 from .standings import Progress
+from .wording import as_dict, as_list, cards_text
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 DECKS = 3
@@ -516,6 +517,87 @@ def _progress(settings: dict, latest) -> dict:
     return {"drawn_dealer": drawn["result"]["dealer"] if drawn else None}
 
 
+# ---------------------------------------------------------------- the history's lines
+
+
+def _sums_text(result: dict) -> str:
+    distances = as_dict(result.get("distances"))
+    parts = []
+    for name, total in as_dict(result.get("sums")).items():
+        off = distances.get(name)
+        part = f"{name} {points(total)}"
+        if off:
+            # Translators: after a player's sum in a Kvanta round: how far it is from the target
+            part += " " + gettext("(off by %(n)s)", n=off)
+        parts.append(part)
+    return ", ".join(parts)
+
+
+def call_breakdown(request: dict, result: dict, seat_names: list[str]) -> list[str]:
+    caller = request.get("caller")
+    head = gettext("Target %(t)s", t=request.get("target"))
+    if caller:
+        head += " · " + gettext("%(name)s called", name=caller)
+        if request.get("flux"):
+            head += " " + gettext("(flux)")
+    else:
+        head += " · " + gettext("end-of-game comparison")
+    lines = [head]
+    sums = _sums_text(result)
+    if sums:
+        lines.append(gettext("Sums: %(sums)s", sums=sums))
+    winners = as_list(result.get("winners"))
+    if winners:
+        verdict = gettext("Closest: %(names)s", names=", ".join(map(str, winners)))
+        if result.get("bulls_eyes"):
+            verdict += " · " + gettext("bull's-eye")
+        if result.get("undercut"):
+            verdict += " · " + gettext("the caller was undercut")
+        lines.append(verdict)
+    return lines
+
+
+def hand_breakdown(request: dict, result: dict, seat_names: list[str]) -> list[str]:
+    lines = [gettext("Target %(t)s", t=request.get("target"))]
+    sums = _sums_text(result)
+    if sums:
+        lines.append(gettext("Sums: %(sums)s", sums=sums))
+    if result.get("hand"):
+        lines.append(gettext("Hand won by %(name)s", name=result["hand"]))
+    elif result.get("tied"):
+        lines.append(gettext("Still tied: %(names)s", names=", ".join(map(str, result["tied"]))))
+    return lines
+
+
+def flux_breakdown(request: dict, result: dict, seat_names: list[str]) -> list[str]:
+    line = gettext("Flux by %(name)s", name=request.get("player"))
+    if request.get("new_hand"):
+        line += f": {cards_text(request['new_hand'])}"
+    if result.get("flux_call"):
+        line += " · " + gettext("hits the target: calls at once")
+    return [line]
+
+
+def poker_breakdown(request: dict, result: dict, seat_names: list[str]) -> list[str]:
+    lines = [gettext("Prize card %(card)s", card=card_symbol(request.get("prize_card")))]
+    for name, hand in as_dict(result.get("hands")).items():
+        hand = as_dict(hand)
+        code = hand.get("category")
+        category = gettext(CATEGORY_NAMES[code]) if code in CATEGORY_NAMES else ""
+        lines.append(f"{name}: {category} {cards_text(hand.get('best'))}".rstrip())
+    if result.get("winner"):
+        lines.append(
+            gettext(
+                "%(name)s wins the prize: %(n)s",
+                name=result["winner"],
+                n=signed(result.get("prize")),
+            )
+        )
+    else:
+        lines.append(gettext("Nobody wins the prize."))
+    return lines
+
+
 GAME = catalog.Game(
     "kvanta",
     N_("Kvanta"),
@@ -526,11 +608,17 @@ GAME = catalog.Game(
     engines=KINDS,
     kinds=(
         catalog.Kind("kvanta-dealer", N_("Dealer draw"), deal=False),
-        catalog.Kind("kvanta-hand", N_("Hand"), breakdown="scorekeeper.web.breakdown:_kvanta_hand"),
-        catalog.Kind("kvanta-flux", N_("Flux"), breakdown="scorekeeper.web.breakdown:_kvanta_flux"),
-        catalog.Kind("kvanta-call", N_("Call"), breakdown="scorekeeper.web.breakdown:_kvanta_call"),
         catalog.Kind(
-            "kvanta-poker", N_("Poker prize"), breakdown="scorekeeper.web.breakdown:_kvanta_poker"
+            "kvanta-hand", N_("Hand"), breakdown="scorekeeper.games.kvanta:hand_breakdown"
+        ),
+        catalog.Kind(
+            "kvanta-flux", N_("Flux"), breakdown="scorekeeper.games.kvanta:flux_breakdown"
+        ),
+        catalog.Kind(
+            "kvanta-call", N_("Call"), breakdown="scorekeeper.games.kvanta:call_breakdown"
+        ),
+        catalog.Kind(
+            "kvanta-poker", N_("Poker prize"), breakdown="scorekeeper.games.kvanta:poker_breakdown"
         ),
     ),
     result=catalog.Result(game_result, _standing_message),

@@ -1663,14 +1663,14 @@ GAME = catalog.Game(
     engines=KINDS,
     kinds=(
         catalog.Kind(
-            "pegs-apply", N_("Move"), deal=False, breakdown="scorekeeper.web.breakdown:_pegs_apply"
+            "pegs-apply", N_("Move"), deal=False, breakdown="scorekeeper.pegs_table:apply_breakdown"
         ),
         catalog.Kind(
             "pegs-board",
             N_("Board set"),
             deal=False,
             variants=(("discard", N_("Discard")),),
-            breakdown="scorekeeper.web.breakdown:_pegs_board",
+            breakdown="scorekeeper.pegs_table:board_breakdown",
         ),
     ),
     no_result=N_("Arizona Pegs and Jokers has no totals: its winner comes from pegs-apply."),

@@ -29,9 +29,10 @@ from typing import NamedTuple
 from .. import validate as v
 from ..cards import JACK, JOKER, QUEEN, Card
 from ..errors import RuleError
-from ..messages import N_, Plural, Text, gettext, ngettext
+from ..messages import N_, Plural, Text, gettext, ngettext, signed
 from . import catalog, results
 from .standings import Progress, win_text
+from .wording import as_dict, as_list, cards_text
 
 KIND = "szaman-deal"
 CLASSIC, RUSSIAN = "classic", "russian"
@@ -837,6 +838,30 @@ def _standing_view(result: dict, totals: dict, settings: dict, players: list[str
     return {"distance_to": int(settings.get("target", TARGET))}
 
 
+# ---------------------------------------------------------------- the history's lines
+
+
+def deal_breakdown(request: dict, result: dict, seat_names: list[str]) -> list[str]:
+    lines = []
+    for number, trick in enumerate(as_list(result.get("tricks")), start=1):
+        trick = as_dict(trick)
+        got = ", ".join(f"{n} {signed(p)}" for n, p in as_dict(trick.get("points")).items())
+        winner = trick.get("winner") or "?"
+        lines.append(
+            gettext("Trick %(n)d won by %(name)s", n=number, name=winner)
+            + (f": {got}" if got else "")
+        )
+    left = as_dict(request.get("left"))
+    penalties = as_dict(result.get("penalties"))
+    for name, penalty in penalties.items():
+        held = cards_text(left.get(name))
+        lines.append(
+            gettext("Penalty for %(name)s: %(points)s", name=name, points=signed(penalty))
+            + (f" ({held})" if held else "")
+        )
+    return lines
+
+
 GAME = catalog.Game(
     "szaman",
     N_("Szaman"),
@@ -874,7 +899,7 @@ GAME = catalog.Game(
             KIND,
             N_("Deal"),
             points=lambda result: dict(result.get("totals", {})),
-            breakdown="scorekeeper.web.breakdown:_szaman_deal",
+            breakdown="scorekeeper.games.szaman:deal_breakdown",
         ),
     ),
     result=catalog.Result(

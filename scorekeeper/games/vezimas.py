@@ -609,6 +609,15 @@ def _progress(settings: dict, latest) -> dict:
     return {"last_loser": _carts(said)[0]}
 
 
+# ---------------------------------------------------------------- the history's lines
+
+
+def deal_breakdown(request: dict, result: dict, seat_names: list[str]) -> list[str]:
+    if not request.get("loser"):
+        return []
+    return [gettext("%(name)s is left with the cart (one point).", name=request["loser"])]
+
+
 GAME = catalog.Game(
     "vezimas",
     N_("Vežimas"),
@@ -636,7 +645,7 @@ GAME = catalog.Game(
     engines=KINDS,
     kinds=(
         catalog.Kind(
-            "vezimas-deal", N_("Cart"), breakdown="scorekeeper.web.breakdown:_vezimas_deal"
+            "vezimas-deal", N_("Cart"), breakdown="scorekeeper.games.vezimas:deal_breakdown"
         ),
         catalog.Kind("vezimas-trumps", N_("Trumps"), deal=False),
     ),

@@ -15,7 +15,8 @@ from ..games import cowboy as engine
 from ..games.play.cowboy import ACES, GUN_CARDS, SHOT_CARDS, TENS
 from ..i18n import gettext as _
 from ..i18n import ngettext
-from . import breakdown, fragments, screens
+from ..messages import signed
+from . import fragments, screens
 
 # RULES §1 "Scoring": no held card other than these ranks has a value
 HELD_CARDS = tuple(str(Card(r, s)) for s in SUITS for r in (ACE, KING, QUEEN, JACK, 10, 6, 2))
@@ -24,9 +25,6 @@ HELD_CARDS = tuple(str(Card(r, s)) for s in SUITS for r in (ACE, KING, QUEEN, JA
 # the engine's and the state's sentences name cards by code ("turned 9H"); the screen
 # shows every card by its symbol (9♥)
 symbols = screens.symbols
-
-
-signed = breakdown.signed  # +5, −2, 0: a real minus sign
 
 
 def _button(v: screens.View, action: str | None, on: bool = False, why: str = "", **args):

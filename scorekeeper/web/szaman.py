@@ -22,15 +22,13 @@ from ..games import szaman as engine
 from ..games.play.szaman import JOKERS
 from ..i18n import gettext as _
 from ..i18n import ngettext
+from ..messages import signed
 from ..summary import TableSummary
-from . import breakdown, fragments, screens
+from . import fragments, screens
 
 bp = Blueprint("szaman", __name__, url_prefix="/t/<key>/szaman")
 
 SUITS_SHOWN = ("C", "D", "H", "S")  # display order, as the first-lead order ♣ ♦ ♥ ♠
-
-
-signed = breakdown.signed  # +5, −2, 0: a real minus sign
 
 
 # ---------------------------------------------------------------- what the panel shows

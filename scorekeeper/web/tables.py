@@ -22,7 +22,7 @@ from flask import (
     url_for,
 )
 
-from .. import api, deals, i18n, store, validate
+from .. import api, deals, i18n, messages, store, validate
 from ..errors import RuleError
 from ..games import catalog
 from ..games.standings import NON_DEAL_KINDS
@@ -46,8 +46,8 @@ from .db import get_store, load, new_submission_id, store_for
 from .game_screens import deal_of
 
 bp = Blueprint("tables", __name__)
-bp.add_app_template_filter(breakdown.points, "points")
-bp.add_app_template_filter(breakdown.signed, "signed")
+bp.add_app_template_filter(messages.points, "points")
+bp.add_app_template_filter(messages.signed, "signed")
 bp.add_app_template_global(breakdown.sheet_chart, "totals_chart_of")  # the filled sheet's
 
 MANUAL = "manual-points"
