@@ -725,6 +725,38 @@ class Entries:
         rows = self._entries_by(table_id, where, params, "e.round DESC, e.id DESC", size + 1)
         return rows[:size], len(rows) > size
 
+    def points_after_page(
+        self, table_id: int, page: list[Entry], totals: dict[int, int], next_round: int
+    ) -> dict[int, int]:
+        """Player id → what the live entries newer than a page of the history (``page``,
+        newest first; ``totals``: the table's, by player id) add: the totals after each
+        of its rows are the table's less these. One sum in SQL over the shorter side of
+        the page: the rounds after it, or those before it (then the table's totals less
+        those and less the page's own)."""
+        newest, oldest = page[0], page[-1]
+        if oldest.round - self.first_round(table_id) >= next_round - newest.round:
+            return self._points_beyond(table_id, ">", (newest.round, newest.id))
+        earlier = self._points_beyond(table_id, "<", (oldest.round, oldest.id))
+        on_page: dict[int, int] = {}
+        for e in page:
+            if e.live:
+                for pid, pts in e.points.items():
+                    on_page[pid] = on_page.get(pid, 0) + pts
+        return {pid: t - earlier.get(pid, 0) - on_page.get(pid, 0) for pid, t in totals.items()}
+
+    def _points_beyond(self, table_id: int, side: str, cursor: tuple[int, int]) -> dict:
+        """Player id → the sum of the live entries on ``side`` ("<" or ">") of ``cursor``."""
+        assert side in ("<", ">")
+        return dict(
+            self.db.execute(
+                f"""SELECT ep.player_id, SUM(ep.points)
+                    FROM entries e JOIN entry_points ep ON ep.entry_id = e.id
+                    WHERE e.table_id = ? AND (e.round, e.id) {side} (?, ?) AND {_LIVE}
+                    GROUP BY ep.player_id""",
+                [table_id, *cursor],
+            ).fetchall()
+        )
+
     def first_round(self, table_id: int) -> int:
         row = self.db.execute(
             "SELECT MIN(round) FROM entries WHERE table_id = ?", [table_id]

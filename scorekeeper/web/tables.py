@@ -273,41 +273,12 @@ def full_history(key: str):
         ),
         newest_url=url_for("tables.full_history", key=key) if before is not None else None,
     )
-    later = _points_after_page(s, table.id, rows, ctx) if rows and before else None
+    later = None
+    if rows and before:
+        totals = {p.id: ctx["totals"][p.name] for p in ctx["players"]}
+        later = s.points_after_page(table.id, rows, totals, ctx["next_round"])
     with_details(ctx, older, later)
     return render_template("tables/history.html", **ctx)
-
-
-def _points_after_page(s: store.Store, table_id: int, rows: list, ctx: dict) -> dict[int, int]:
-    """Player id → what the live entries newer than the page ``rows`` (newest first)
-    add: the totals after each of its rows are the table's less these. One sum in
-    SQL over the shorter side of the page: the rounds after it, or those before it
-    (then the table's totals less those and less the page's own)."""
-    newest, oldest = rows[0], rows[-1]
-    if oldest.round - s.first_round(table_id) >= ctx["next_round"] - newest.round:
-        return _points_beyond(s, table_id, ">", (newest.round, newest.id))
-    earlier = _points_beyond(s, table_id, "<", (oldest.round, oldest.id))
-    on_page: dict[int, int] = {}
-    for e in rows:
-        if e.live:
-            for pid, pts in e.points.items():
-                on_page[pid] = on_page.get(pid, 0) + pts
-    totals = {p.id: ctx["totals"][p.name] for p in ctx["players"]}
-    return {pid: t - earlier.get(pid, 0) - on_page.get(pid, 0) for pid, t in totals.items()}
-
-
-def _points_beyond(s: store.Store, table_id: int, side: str, cursor: tuple[int, int]) -> dict:
-    """Player id → the sum of the live entries on ``side`` ("<" or ">") of ``cursor``."""
-    assert side in ("<", ">")
-    return dict(
-        s.db.execute(
-            f"""SELECT ep.player_id, SUM(ep.points)
-                FROM entries e JOIN entry_points ep ON ep.entry_id = e.id
-                WHERE e.table_id = ? AND (e.round, e.id) {side} (?, ?) AND {store._LIVE}
-                GROUP BY ep.player_id""",
-            [table_id, *cursor],
-        ).fetchall()
-    )
 
 
 @bp.get("/t/<key>/version")
