@@ -142,7 +142,12 @@ def test_a_retried_round_is_stored_once(client, new_table, parsed, store):
 
 @pytest.mark.parametrize(
     ("value", "message"),
-    [("abc", "not a whole number"), ("10001", "between"), ("1.5", "not a whole number")],
+    [
+        ("abc", "not a whole number"),
+        ("10001", "between −10,000 and 10,000"),  # the engine's own limit, written out
+        ("-10001", "between −10,000 and 10,000"),
+        ("1.5", "not a whole number"),
+    ],
 )
 def test_bad_points_are_shown_next_to_the_field_and_nothing_is_stored(
     client, new_table, parsed, store, value, message

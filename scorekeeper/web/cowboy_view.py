@@ -123,9 +123,10 @@ def cards_html(sc: dict) -> Markup:
     """Every player's cards at the end (a tab each, then the player's pickers, drawn guns
     and the gun being built), as the panel's template drew them, written in one pass: a
     tap at the end of a deal changes every player's part (whose each card is)."""
+    whose = Markup(_("Whose cards"))
     out = [
         f'<div class="cb-cards" data-view-key="{escape(sc["view_key"])}:cards" data-view-default="0">\n'
-        f'      <div class="cb-tabs" role="group" aria-label="{Markup(_("Whose cards"))}">\n'
+        f'      <div class="cb-tabs" role="group" aria-label="{whose}">\n'
     ]
     for i, h in enumerate(sc["holdings"]):
         name = escape(h["name"])
@@ -163,10 +164,8 @@ def cards_html(sc: dict) -> Markup:
         out.append(f"        <h4>{held_label} <small>{counted}</small></h4>\n")
         label = Markup(_("Held cards of %(name)s", name=name))
         out.append(f"        {fragments.group(h['held'], label, 'cb-heldpick')}\n")
-        drawn = Markup(_("Drawn guns"))
-        out.append(
-            f"        <h4>{drawn} <small>{Markup(_('tap the cards of one gun'))}</small></h4>\n"
-        )
+        drawn, how = Markup(_("Drawn guns")), Markup(_("tap the cards of one gun"))
+        out.append(f"        <h4>{drawn} <small>{how}</small></h4>\n")
         if h["guns"]:
             out.append('        <ul class="cb-guns">\n')
             for g in h["guns"]:
@@ -179,10 +178,10 @@ def cards_html(sc: dict) -> Markup:
                 )
             out.append("        </ul>\n")
         if h["building"]:
-            building = h["building"]
+            building, not_yet = h["building"], Markup(_("not a gun yet"))
             out.append(
                 f'        <p class="cb-pending warning">{_codes(building["cards"])}— '
-                f"{Markup(_('not a gun yet'))}: {escape(symbols(building['reason']))}</p>\n"
+                f"{not_yet}: {escape(symbols(building['reason']))}</p>\n"
             )
         label = Markup(_("Gun cards of %(name)s", name=name))
         out.append(f"        {fragments.group(h['gun'], label, 'cb-gunpick')}\n")

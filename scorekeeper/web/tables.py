@@ -314,7 +314,11 @@ def parse_points(form, players: list[store.Player]) -> tuple[dict[int, int], dic
             errors[field] = _("“%(text)s” is not a whole number.", text=text[:20])
             continue
         if not -api.MANUAL_LIMIT <= value <= api.MANUAL_LIMIT:
-            errors[field] = _("Points must be between −10,000 and 10,000.")
+            errors[field] = _(
+                "Points must be between %(lo)s and %(hi)s.",
+                lo=messages.points(-api.MANUAL_LIMIT),
+                hi=messages.points(api.MANUAL_LIMIT),
+            )
             continue
         points[p.id] = value
     return points, errors, raw

@@ -28,10 +28,10 @@ class Pieces:
         """A player with his personal trump: "♣ Jonas" (the suit coloured)."""
         suit = ""
         if _get(seat, "suit"):
-            symbol = escape(_get(seat, "symbol"))
+            symbol, trump = escape(_get(seat, "symbol")), escape(_("trump"))
             suit = (
                 f'<span class="vz-suit suit-{escape(_get(seat, "colour"))}" '
-                f'aria-label="{escape(_("trump"))} {symbol}">{symbol}</span> '
+                f'aria-label="{trump} {symbol}">{symbol}</span> '
             )
         name = escape(_get(seat, "name"))
         return Markup(f'<span class="vz-who">{suit}<span class="vz-name">{name}</span></span>')
@@ -82,7 +82,7 @@ class Pieces:
             number = _get(seat, "seat")
             on, gone = number in pressed, number in off
             vals = vals_json({"seat": number, "on": 0 if on else 1} if switch else {"seat": number})
-            small = f"<small>{escape(_('out'))}</small>" if gone else ""
+            small = "<small>" + escape(_("out")) + "</small>" if gone else ""
             out.append(
                 f'<button type="button" class="vz-player{" on" if on else ""}" '
                 f'data-player="{escape(_get(seat, "name"))}" hx-post="{escape(action)}" '
