@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import api
-from scorekeeper.cards import SUITS
+from scorekeeper.cards import SUITS, parse_card
 from scorekeeper.errors import RuleError
 from scorekeeper.games import cowboy
 
@@ -449,3 +449,21 @@ def test_c_d10_every_turned_ace_is_refused(request, ace):
     with pytest.raises(RuleError) as caught:
         api.evaluate("cowboy-shot", {**request, "turned": ace})
     assert caught.value.path == "turned"
+
+
+@SETTINGS
+@given(deal_requests(), st.data())
+def test_a_held_card_of_a_rank_that_does_not_score_changes_no_score(request, data):
+    """``SCORING_RANKS`` (what the end-of-deal screen asks for): a card of any other rank
+    held at the end of a deal is worth nothing to whoever holds it."""
+    zones = [request.get(zone, {}) for zone in ("held", "tens")]
+    used = {c for zone in zones for cards in zone.values() for c in cards}
+    used |= {c for guns in request.get("guns", {}).values() for gun in guns for c in gun}
+    idle = [c for c in DECK if c not in used and parse_card(c).rank not in cowboy.SCORING_RANKS]
+    if not idle:
+        return
+    card = data.draw(st.sampled_from(idle))
+    player = data.draw(st.sampled_from(request["players"]))
+    more = copy.deepcopy(request)
+    more["held"][player] = [*more["held"][player], card]
+    assert outcome("cowboy-deal", more) == outcome("cowboy-deal", request)

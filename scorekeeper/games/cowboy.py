@@ -681,6 +681,11 @@ def verify_end(deal: Deal) -> None:
             )
 
 
+# the ranks whose cards score at the end of a deal (Scoring): a held card of any other
+# rank is worth nothing, whoever holds it
+SCORING_RANKS = (ACE, KING, QUEEN, JACK, 10, 6, 2)
+
+
 def score_player(deal: Deal, player: str) -> list[dict]:
     """The items one player scores at the end of the deal, in ITEM_CODES order."""
     in_hand = deal.held[player]

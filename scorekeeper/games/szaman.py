@@ -239,14 +239,12 @@ def trick_points(trick: Trick) -> dict[str, int]:
     return {name: p for name, p in points.items() if p}
 
 
-def penalty_for(cards: Iterable) -> int:
-    """End-of-deal penalty for the cards still held: the values (2–10, J 11, Q 12, K 13,
-    A 14) summed, divided by 10 and rounded up; −20 for each joker, not in the sum.
+def held_value(cards: Iterable) -> tuple[int, int]:
+    """The cards still held at the end of a deal: their values (2–10, J 11, Q 12, K 13,
+    A 14) summed, jokers aside, and the number of jokers.
 
-    >>> penalty_for(["KS", "4D", "QC"]), penalty_for(["RJ"]), penalty_for(["BJ", "5H"])
-    (-3, -20, -21)
-    >>> penalty_for([]), penalty_for(["10S", "10H"]), penalty_for(["10S", "10H", "AC"])
-    (0, -2, -4)
+    >>> held_value(["KS", "4D", "QC"]), held_value(["BJ", "5H", "RJ"])
+    ((29, 0), (5, 2))
     """
     total, jokers = 0, 0
     for i, value in enumerate(cards):
@@ -255,6 +253,19 @@ def penalty_for(cards: Iterable) -> int:
             jokers += 1
         else:
             total += card.rank
+    return total, jokers
+
+
+def penalty_for(cards: Iterable) -> int:
+    """End-of-deal penalty for the cards still held: their value (``held_value``) divided
+    by 10 and rounded up; −20 for each joker, not in the sum.
+
+    >>> penalty_for(["KS", "4D", "QC"]), penalty_for(["RJ"]), penalty_for(["BJ", "5H"])
+    (-3, -20, -21)
+    >>> penalty_for([]), penalty_for(["10S", "10H"]), penalty_for(["10S", "10H", "AC"])
+    (0, -2, -4)
+    """
+    total, jokers = held_value(cards)
     return total // -10 + JOKER_HELD * jokers  # floor(-x / 10) is minus ceil(x / 10)
 
 

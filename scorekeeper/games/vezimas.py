@@ -57,6 +57,20 @@ def next_clockwise(players: Sequence[str], name: str, out: Iterable[str] = ()) -
     return None
 
 
+def left_with_the_cart(players: Sequence[str], out: Iterable[str] = ()) -> str | None:
+    """V-D3: once every other player is out, the one still holding cards gets the cart;
+    None while two or more still hold some.
+
+    >>> left_with_the_cart(["Ana", "Bojan", "Ceca"], out=["Ceca", "Ana"])
+    'Bojan'
+    >>> left_with_the_cart(["Ana", "Bojan", "Ceca"], out=["Ceca"]) is None
+    True
+    """
+    gone = set(out)
+    holding = [name for name in players if name not in gone]
+    return holding[0] if len(holding) == 1 else None
+
+
 def first_lead_after(players: Sequence[str], dealer: str) -> str:
     """V-D2: the player on the dealer's left leads, i.e. the next player clockwise
     (players are listed in clockwise seating order).

@@ -9,7 +9,7 @@ import functools
 
 from markupsafe import Markup, escape
 
-from ..cards import ACE, JACK, KING, QUEEN, SUIT_SYMBOLS, SUITS, Card
+from ..cards import JACK, KING, QUEEN, SUIT_SYMBOLS, SUITS, Card
 from ..games import catalog
 from ..games import cowboy as engine
 from ..games.play.cowboy import ACES, GUN_CARDS, SHOT_CARDS, TENS
@@ -18,8 +18,8 @@ from ..i18n import ngettext
 from ..messages import signed
 from . import fragments, screens
 
-# RULES §1 "Scoring": no held card other than these ranks has a value
-HELD_CARDS = tuple(str(Card(r, s)) for s in SUITS for r in (ACE, KING, QUEEN, JACK, 10, 6, 2))
+# the held cards a player is asked for: those of the ranks that score
+HELD_CARDS = tuple(str(Card(r, s)) for s in SUITS for r in engine.SCORING_RANKS)
 
 
 # the engine's and the state's sentences name cards by code ("turned 9H"); the screen

@@ -107,7 +107,7 @@ def penalty_text(cards: list[str]) -> str:
     jokers = [c for c in cards if c in JOKERS]
     parts = []
     if plain:
-        total = sum(Card.parse(c).rank for c in plain)
+        total, _jokers = engine.held_value(plain)
         parts.append(f"{total} → {signed(engine.penalty_for(plain))}")
     if jokers:
         p = signed(engine.penalty_for(jokers))

@@ -164,13 +164,11 @@ def view(v: screens.View) -> dict:
         screen["next_seat"] = seats[names.index(following)] if following else None
         screen["out_names"] = out
         screen["free_now"] = [badge(t) for t in engine.free_suits(trumps, out)]
-    # RULES §4 (V-D3): once the others are out, the last one holding cards gets the cart
-    holding = [
-        seat for seat in seats if seat["seat"] not in screen.get("question", {}).get("out", [])
-    ]
+    out = [names[s] for s in screen.get("question", {}).get("out", [])]
+    left = engine.left_with_the_cart(names, out)
     cart = st["cart"]
     screen["cart"] = {
-        "suggested": holding[0] if len(holding) == 1 else None,
+        "suggested": seats[names.index(left)] if left is not None else None,
         "choices": legal.get("loser", {}).get("seat", []),
         "seat": cart["seat"] if cart else None,
         "loser": names[cart["seat"]] if cart else None,
