@@ -23,27 +23,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from szaman_deal import FULL_DEAL, JOKER_SUITS, LEFT, NAMES  # noqa: E402
+from szaman_deal import NAMES, full_taps  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
 from scorekeeper.web import tables  # noqa: E402
 
 TARGET_STATEMENTS, TARGET_MS = 6, 2.0
 PHONE = {"HX-Request": "true", "Accept-Encoding": "gzip, deflate"}  # as Chromium over http
-
-
-def szaman_taps() -> list[dict]:
-    """One classic deal card by card (tests/szaman_deal.py): 41 taps."""
-    taps: list[dict] = [{"action": "lead", "seat": 0}]
-    for i, plays in enumerate(FULL_DEAL):
-        for j, (name, card) in enumerate(plays):
-            taps.append({"action": "card", "seat": NAMES.index(name), "card": card})
-            if j == 0 and i in JOKER_SUITS:
-                taps.append({"action": "suit", "seat": NAMES.index(name), "suit": JOKER_SUITS[i]})
-    for name in NAMES:
-        for card in LEFT[name]:
-            taps.append({"action": "held", "seat": NAMES.index(name), "card": card, "on": True})
-    return taps
 
 
 class Dice:
@@ -147,7 +133,7 @@ def example_taps(name: str) -> tuple[tuple[str, ...], list[dict]]:
 
 def main() -> None:
     games = {
-        "szaman": (NAMES, szaman_taps()),
+        "szaman": (NAMES, full_taps()),
         "vezimas": example_taps("vezimas-played-out"),
         "cowboy": example_taps("cowboy-tens"),
         "kvanta": (("Ana", "Bojan", "Ceca"), kvanta_taps()),

@@ -53,3 +53,18 @@ def quick_request():
             trick["off_suit"] = off
         tricks.append(trick)
     return {"players": list(NAMES), "variant": "classic", "tricks": tricks, "left": LEFT}
+
+
+def full_taps() -> list[dict]:
+    """The deal card by card in the play state's notation (PLAY.md), then the cards
+    left in hand: 41 taps, without their ids."""
+    taps: list[dict] = [{"action": "lead", "seat": 0}]
+    for i, plays in enumerate(FULL_DEAL):
+        for j, (name, card) in enumerate(plays):
+            taps.append({"action": "card", "seat": NAMES.index(name), "card": card})
+            if j == 0 and i in JOKER_SUITS:
+                taps.append({"action": "suit", "seat": NAMES.index(name), "suit": JOKER_SUITS[i]})
+    for name in NAMES:
+        for card in LEFT[name]:
+            taps.append({"action": "held", "seat": NAMES.index(name), "card": card, "on": True})
+    return taps

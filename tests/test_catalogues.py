@@ -82,9 +82,7 @@ def test_every_sentence_of_the_source_is_in_the_catalogue(language, source_msgid
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_every_sentence_of_the_catalogue_is_one_the_source_is_found_to_say(
-    language, source_msgids
-):
+def test_every_sentence_of_the_catalogue_is_one_the_source_is_found_to_say(language, source_msgids):
     """`make messages` keeps a catalogue's entry only while the source's extraction finds
     its msgid: a sentence the app shows but the extraction misses (a ``_()`` inside an
     f-string's braces) would be dropped from every catalogue by the next update."""

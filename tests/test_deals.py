@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from szaman_deal import FULL_DEAL, JOKER_SUITS, LEFT, NAMES, full_request
+from szaman_deal import NAMES, full_request, full_taps
 from test_play_cowboy import finished_deals
 from test_szaman_properties import play_deal, request_for
 
@@ -36,17 +36,8 @@ def new_table(s: store.Store, game: str, names) -> store.Table:
 
 
 def szaman_taps() -> list[dict]:
-    """The shared classic deal card by card, then the cards left in hand."""
-    taps: list[dict] = [{"action": "lead", "seat": 0}]
-    for i, plays in enumerate(FULL_DEAL):
-        for j, (name, card) in enumerate(plays):
-            taps.append({"action": "card", "seat": NAMES.index(name), "card": card})
-            if j == 0 and i in JOKER_SUITS:
-                taps.append({"action": "suit", "seat": NAMES.index(name), "suit": JOKER_SUITS[i]})
-    for name in NAMES:
-        for card in LEFT[name]:
-            taps.append({"action": "held", "seat": NAMES.index(name), "card": card, "on": True})
-    return [{"id": f"t{n}", **tap} for n, tap in enumerate(taps)]
+    """The shared classic deal card by card, then the cards left in hand, with ids."""
+    return [{"id": f"t{n}", **tap} for n, tap in enumerate(full_taps())]
 
 
 def play(s, deal, table, taps) -> store.TapLog:
