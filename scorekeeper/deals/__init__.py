@@ -132,10 +132,6 @@ class Deal:
     may_undo: Callable[[store.Store, store.Table, store.Entry], None] | None = None
     entries_changed: Callable[[store.Store, store.Table], None] | None = None
 
-    def reopened_from(self, entry: store.Entry) -> bool:
-        """Whether Edit reopens a deal from this entry (``reopens``, or its ``kind``)."""
-        return self.reopens(entry) if self.reopens is not None else entry.kind == self.kind
-
 
 DEALS: dict[str, Deal] = {}
 

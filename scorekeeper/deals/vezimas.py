@@ -27,8 +27,6 @@ CHECK_DRAFT = "vezimas-check"  # the referee's question
 OLD_SETUP, ARGS_SEAT = "vezimas-setup", ("queen", "nine")  # a set-up draft before tap logs
 TRUMPS_ROUND = 0  # set-up, before deal 1: the deals keep the table's round numbers
 QUESTION = ("top", "player", "mode", "card", "hand", "out", "nothing_to_beat")
-
-
 CLEARED = {"top": None, "player": None, "card": None, "hand": [], "nothing_to_beat": False}
 
 
@@ -153,9 +151,9 @@ def saved(s: store.Store, table: store.Table, context: dict, outcome: dict) -> s
     return _("Round %(n)d: %(loser)s got the cart. %(dealer)s deals, %(leader)s leads.", **names)
 
 
+# ---------------------------------------------------------------- the referee's question
+
 CARD_TOKEN = re.compile(r"\b(10|[9JQKA])([SHDC])\b")
-
-
 SUIT_TOKEN = re.compile(r"(?<=\()([SHDC])(?=\))|(?<=higher )([SHDC])\b|\b([SHDC])(?= is free\b)")
 
 
@@ -222,7 +220,7 @@ def assess(names: list[str], trumps: dict, question: dict) -> dict:
     return answer
 
 
-# ---------------------------------------------------------------- the referee's question, asked
+# ---------------------------------------------------------------- the question, asked
 
 
 def ask_top(names, trumps, q: dict, given: dict) -> dict:

@@ -13,6 +13,7 @@ from markupsafe import Markup, escape
 
 from .. import dice
 from ..cards import RANK_TEXT
+from ..deals.kvanta import EXCHANGE_ROLL, GAME_DRAFT, TARGET_ROLL
 from ..errors import RuleError
 from ..games import kvanta as engine
 from ..games import poker
@@ -59,7 +60,7 @@ def _time(stamp: str) -> str:
 
 
 def roll_view(roll: dict, counting_id: int | None, fresh_id: int | None = None) -> dict:
-    exchange = roll["kind"] == "kvanta-exchange"
+    exchange = roll["kind"] == EXCHANGE_ROLL
     result = roll["result"]
     if exchange:
         label = _("Exchange die")
@@ -97,7 +98,7 @@ def _rolls(v: screens.View, last_tap: dict | None) -> dict:
         mine = [r for r in mine if r["round"] == v.context.get("round")]
     earlier = s.rolls(v.table.id, up_to=since, latest=EARLIER_ROLLS)
     count = s.roll_count(v.table.id, up_to=since) if earlier else 0
-    targets = [r for r in mine if r["kind"] == "kvanta-target"]
+    targets = [r for r in mine if r["kind"] == TARGET_ROLL]
     counting = targets[-1]["id"] if targets and v.state.target is not None else None
     fresh = None
     if last_tap and last_tap.get("action") in ("roll", "reroll", "exchange") and mine:
@@ -115,7 +116,7 @@ def _attempts(rolls: list[dict]) -> list[list[dict]]:
     target roll that is no roll again (an abandoned round is dealt and rolled anew)."""
     attempts: list[list[dict]] = []
     for roll in rolls:
-        fresh = roll["kind"] == "kvanta-target" and not roll["result"].get("asked_by")
+        fresh = roll["kind"] == TARGET_ROLL and not roll["result"].get("asked_by")
         if fresh or not attempts:
             attempts.append([])
         attempts[-1].append(roll)
@@ -138,7 +139,7 @@ def history_lines(table, history: list) -> dict[int, list[str]]:
         attempts = _attempts([r for r in rolls if r["round"] == number])
         lines = out.setdefault(entry_id, []) if attempts else []
         for k, attempt in enumerate(attempts):
-            targets = [r["id"] for r in attempt if r["kind"] == "kvanta-target"]
+            targets = [r["id"] for r in attempt if r["kind"] == TARGET_ROLL]
             for roll in attempt:
                 shown = roll_view(roll, None)
                 line = _(
@@ -423,7 +424,7 @@ def view(v: screens.View) -> dict:
 
 def _game_burn(v: screens.View) -> int | None:
     """K-D9: the game's burned cards, set in its first round."""
-    data, _version = screens.store_of().draft(v.table.id, "kvanta-game")
+    data, _version = screens.store_of().draft(v.table.id, GAME_DRAFT)
     return (data or {}).get("burn")
 
 
