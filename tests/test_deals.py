@@ -16,7 +16,7 @@ from test_play_cowboy import finished_deals
 from test_szaman_properties import play_deal, request_for
 
 from scorekeeper import api, deals, store
-from scorekeeper.deals import cowboy, pegs, szaman
+from scorekeeper.deals import cowboy, kvanta, pegs, szaman
 from scorekeeper.errors import RuleError
 from scorekeeper.games import catalog
 from scorekeeper.games.play import Tap, replay
@@ -149,6 +149,17 @@ def test_a_move_closes_its_turn_at_once_and_once_only(s):
     with pytest.raises(store.Replayed):
         deals.close_at_once(pegs.DEAL, s, table, Tap.from_json(move), 0, 1)
     assert len(s.entries(table.id)) == 1
+
+
+def test_a_phone_never_sends_dice_of_its_own(s):
+    """Kvanta's dice are rolled by the server alone (its roll route): a tap that carries
+    its own is refused, whatever the round, and nothing is stored."""
+    table = new_table(s, "kvanta", ["Ana", "Bojan", "Ceca"])
+    for raw in ({"action": "roll", "seat": 1, "dice": [6, 6, 6]}, {"action": "exchange", "die": 6}):
+        with pytest.raises(deals.Refusal) as refused:
+            deals.tap(kvanta.DEAL, s, table, Tap.from_json({"id": "r", **raw}), 1)
+        assert "rolled on the server" in refused.value.message and refused.value.field == "tap"
+    assert s.tap_log(table.id, kvanta.DRAFT).data is None and s.rolls(table.id) == []
 
 
 # ---------------------------------------------------------------- reopened without a log

@@ -102,6 +102,11 @@ class Deal:
     players (taps name seats).
     ``history_group(store, table, entry_id, action)``: the entries an undo or redo of
     ``entry_id`` in the history takes with it (an edited Kvanta round).
+    ``closed_already(store, table, tap)``: whether a tap sent again (its answer lost) is
+    the one that closed the deal and was stored with it (a Kvanta settle that completed
+    its round): it is answered as saved, never begun again on a new deal.
+    ``refused_taps``: (action, msgid) of taps no phone may send, and why (Kvanta's dice:
+    only the server rolls them, through the game's own route).
 
     A deal closed by one tap (a Pegs move: one entry per move, no Save tap): ``closes``
     names those taps' actions; ``closing(state)`` what the state after one stores (by
@@ -126,6 +131,8 @@ class Deal:
     reopens: Callable[[store.Entry], bool] | None = None
     rename_in_draft: Callable[[dict, str, str], dict] | None = None
     history_group: Callable[..., list[int]] | None = None
+    closed_already: Callable[[store.Store, store.Table, Tap], bool] | None = None
+    refused_taps: tuple[tuple[str, str], ...] = ()
     closes: tuple[str, ...] = ()
     closing: Callable[[Any], dict | list[dict] | None] | None = None
     may_edit: Callable[[store.Store, store.Table, store.Entry], None] | None = None
@@ -350,7 +357,13 @@ def with_entries(
 def tap(deal: Deal, s: store.Store, table: store.Table, made: Tap, seen_round: int):
     """One tap added to the deal's log inside the write lock (a replayed id once), with
     the entries the log then stands for in the same write. Returns the log, whether it
-    wrote entries, and the state after the tap (None for a retry)."""
+    wrote entries, and the state after the tap (None for a retry); store.Replayed for a
+    tap that closed the deal, sent again."""
+    for action, why in deal.refused_taps:
+        if made.action == action:
+            raise Refusal(_(why), "tap")
+    if deal.closed_already is not None and deal.closed_already(s, table, made):
+        raise store.Replayed({})
     after: dict = {}
 
     def check(data: dict) -> None:

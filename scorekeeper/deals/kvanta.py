@@ -26,6 +26,7 @@ from .. import deals, dice, store
 from ..errors import RuleError
 from ..games.play import Refused, Tap
 from ..games.play.kvanta import KvantaRound
+from ..messages import N_
 from ..messages import gettext as _
 from ..summary import TableSummary, summarize
 from . import kvanta_edit
@@ -325,10 +326,33 @@ def after_tap(s: store.Store, table: store.Table, log: store.TapLog, action: str
     return wrote
 
 
+def closed_already(s: store.Store, table: store.Table, tap: Tap) -> bool:
+    """A settle sent again once the round it completed was closed with it: stored."""
+    if tap.action != "settle":
+        return False
+    try:
+        done = stored(s, table, _sid(tap.id))
+    except store.StoreError:
+        return False  # the tap is refused for its own reason
+    log = s.tap_log(table.id, DRAFT)
+    return done is not None and not any(
+        t.get("id") == tap.id for t in (log.data or {}).get("taps", ())
+    )
+
+
 # Its hooks are the functions of their names here (edit_context, replaces, reopens,
 # rename_in_draft and history_group come from kvanta_edit). No entry has the kind
 # "kvanta-round": a round is several, see ``reopens``.
-DEAL = deals.declare(__name__, game="kvanta", draft=DRAFT, kind="kvanta-round")
+DEAL = deals.declare(
+    __name__,
+    game="kvanta",
+    draft=DRAFT,
+    kind="kvanta-round",
+    refused_taps=tuple(
+        (action, N_("Dice are rolled on the server: use the roll buttons."))
+        for action in ROLL_KINDS
+    ),
+)
 
 
 # ---------------------------------------------------------------- dice

@@ -7,14 +7,12 @@ of physical dice chosen on the phone, and an Edit's way back to a step (``/back`
 
 from __future__ import annotations
 
-import json
-
 from flask import Blueprint, current_app, request
 
 from .. import dice, store
 from ..deals import kvanta as rules
 from ..deals.kvanta import DEAL, DRAFT, FacesRng, reconcile
-from ..deals.kvanta_edit import back_to, step_sid, stored
+from ..deals.kvanta_edit import back_to
 from ..errors import RuleError
 from ..i18n import gettext as _
 from ..summary import TableSummary
@@ -30,38 +28,6 @@ SCREEN = screens.adopt(bp, DEAL, view=view)
 
 
 # ---------------------------------------------------------------- dice
-
-
-@bp.before_request
-def before_a_tap():
-    """A roll tap carries its dice: only the roll route makes them (never a phone's own
-    numbers through the tap route). A tap that closed a round, sent again once the round
-    is closed (its answer was lost), is answered as the table stands: it was stored."""
-    if request.endpoint != "kvanta.tap":
-        return None
-    try:
-        action = json.loads(request.form.get("tap") or "{}").get("action")
-    except (ValueError, AttributeError, RecursionError):
-        return None  # the tap route refuses it with its own reason
-    tap_id = request.form.get("tap_id") or ""
-    if action not in rules.ROLL_KINDS and (action != "settle" or not tap_id):
-        return None
-    screens.only_tables_of("kvanta")()  # the game's guard, which runs after this one
-    table, access, screen = screens.request_screen()
-    s = screens.store_of()
-    if action in rules.ROLL_KINDS:
-        refusal = screens.Refusal(_("Dice are rolled on the server: use the roll buttons."), "tap")
-        return screens.answer(screen, table, access, s.tap_log(table.id, DRAFT), refusal=refusal)
-    try:
-        done = stored(s, table, step_sid(tap_id))
-    except store.StoreError:
-        return None
-    if done is None:  # a new settle: the tap route reads its round under the write lock
-        return None
-    log = s.tap_log(table.id, DRAFT)
-    if any(t.get("id") == tap_id for t in (log.data or {}).get("taps", ())):
-        return None
-    return screens.answer(screen, table, access, log, notice=_("Already saved."))
 
 
 def faces(count: int) -> list[int]:
