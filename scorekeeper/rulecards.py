@@ -22,9 +22,7 @@ from dataclasses import dataclass, field
 from markupsafe import Markup, escape
 
 from .games import catalog, cowboy
-from .messages import N_
-
-MINUS = "\u2212"  # a real minus sign: prints as wide as the plus
+from .messages import MINUS, N_
 
 # ---------------------------------------------------------------- the content model
 
