@@ -681,8 +681,8 @@ def verify_end(deal: Deal) -> None:
             )
 
 
-# the ranks whose cards score at the end of a deal (Scoring): a held card of any other
-# rank is worth nothing, whoever holds it
+# RULES §1 "Scoring": the ranks whose cards score at the end of a deal; a held card of
+# any other rank is worth nothing, whoever holds it
 SCORING_RANKS = (ACE, KING, QUEEN, JACK, 10, 6, 2)
 
 

@@ -240,8 +240,8 @@ def trick_points(trick: Trick) -> dict[str, int]:
 
 
 def held_value(cards: Iterable) -> tuple[int, int]:
-    """The cards still held at the end of a deal: their values (2–10, J 11, Q 12, K 13,
-    A 14) summed, jokers aside, and the number of jokers.
+    """The cards still held at the end of a deal (RULES §2, the penalty): their values
+    (2–10, J 11, Q 12, K 13, A 14) summed, jokers aside, and the number of jokers.
 
     >>> held_value(["KS", "4D", "QC"]), held_value(["BJ", "5H", "RJ"])
     ((29, 0), (5, 2))
