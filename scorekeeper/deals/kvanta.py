@@ -334,10 +334,10 @@ def closed_already(s: store.Store, table: store.Table, tap: Tap) -> bool:
         done = stored(s, table, _sid(tap.id))
     except store.StoreError:
         return False  # the tap is refused for its own reason
-    log = s.tap_log(table.id, DRAFT)
-    return done is not None and not any(
-        t.get("id") == tap.id for t in (log.data or {}).get("taps", ())
-    )
+    if done is None:  # a new settle: the tap route reads its round under the write lock
+        return False
+    taps = s.tap_log(table.id, DRAFT).data or {}
+    return not any(t.get("id") == tap.id for t in taps.get("taps", ()))
 
 
 # Its hooks are the functions of their names here (edit_context, replaces, reopens,

@@ -295,11 +295,16 @@ GIVEN = {"top": ("card",), "player": ("seat",), "mode": ("mode",), "card": ("car
 
 
 def ask(
-    s: store.Store, table: store.Table, state, round_number: int, field: str, read: Callable
+    s: store.Store,
+    table: store.Table,
+    state,
+    round_number: int,
+    field: str,
+    read: dict[str, Callable[[], object]],
 ) -> None:
     """One tap of the referee's question: a value of the shared question is set, on the
-    question as another phone may have just left it. ``read()``: what the tap gives (its
-    card, seat, on or off, mode), read once the question may be asked."""
+    question as another phone may have just left it. ``read``: how the tap's values are
+    read (its card, seat, on or off, mode: ``GIVEN``), once the question may be asked."""
     if field not in ASKS:
         raise deals.Refusal(_("There is no such control."), "check")
     if not state.queen_given:
@@ -307,7 +312,8 @@ def ask(
     names, trumps = list(state.players), state.trumps
     for _attempt in range(5):
         question, version = question_of(s, table, round_number)
-        changed = ASKS[field](names, trumps, question, read())
+        given = {name: read[name]() for name in GIVEN.get(field, ())}
+        changed = ASKS[field](names, trumps, question, given)
         answer = assess(names, trumps, changed)
         if field in ("top", "player", "card") and answer["path"] == field:
             raise deals.Refusal(answer["error"], field)  # the engine refuses this value

@@ -68,10 +68,13 @@ def check(key: str, field: str):
     try:
         deal = screens.view_of(SCREEN, table, access, log)
         n = len(deal.state.players)
-        read = {"card": form_card, "seat": lambda: form_seat(n), "on": form_switch}
-        read["mode"] = lambda: request.form.get("mode", "")
-        given = lambda: {name: read[name]() for name in rules.GIVEN.get(field, ())}  # noqa: E731
-        rules.ask(s, table, deal.state, deal.context["round"], field, given)
+        read = {
+            "card": form_card,
+            "seat": lambda: form_seat(n),
+            "on": form_switch,
+            "mode": lambda: request.form.get("mode", ""),
+        }
+        rules.ask(s, table, deal.state, deal.context["round"], field, read)
         log = replace(s.tap_log(table.id, DRAFT), changed=True)  # the table moved on
     except (screens.Refusal, store.StoreError) as exc:
         return screens.answer(SCREEN, table, access, log, refusal=screens.Refusal.of(exc))
