@@ -99,19 +99,22 @@ class Connection:
 
 
 TAP_VALUES = re.compile(rb"hx-vals='([^']*)'")
+DEAL_VERSION = re.compile(rb'data-deal-version="(\d+)"')
 TAPPED_CARD = "AS"
 
 
 def card_button(page: bytes) -> dict | None:
-    """The fields of the tap button holding (or letting go of) the first player's ace
-    of spades, as the page or a tap's answer draws it."""
+    """The fields the tap button holding (or letting go of) the first player's ace of
+    spades sends, as the page or a tap's answer draws it: its own, and the version of
+    the deal the panel shows (the phone adds it)."""
+    version = DEAL_VERSION.search(page)
     for raw in TAP_VALUES.findall(page):
         if TAPPED_CARD.encode() not in raw or b"hold" not in raw:
             continue
         values = json.loads(html.unescape(raw.decode()))
         tap = json.loads(values.get("tap", "{}"))
-        if tap.get("action") in ("hold", "unhold") and tap.get("seat") == 0:
-            return values
+        if version and tap.get("action") in ("hold", "unhold") and tap.get("seat") == 0:
+            return {"v": version.group(1).decode(), **values}
     return None
 
 

@@ -62,9 +62,13 @@ def main() -> None:
         return len(statements), served[-1]
 
     def vals(html: str, marker: str) -> dict:
-        """The tap a button of the panel posts (its hx-vals), as a phone sends it."""
+        """The tap a button of the panel posts (its hx-vals), as a phone sends it: with
+        the version its panel shows and the parts of it the phone keeps."""
         tag = re.search(r"<button[^>]*" + marker + r"[^>]*>", html).group(0)
-        return json.loads(html_module.unescape(re.search(r"hx-vals='([^']*)'", tag).group(1)))
+        fields = json.loads(html_module.unescape(re.search(r"hx-vals='([^']*)'", tag).group(1)))
+        version = re.search(r'data-deal-version="(\d+)"', html).group(1)
+        have = " ".join(re.findall(r'data-frag="([0-9a-f]{16})"', html))
+        return {"v": version, "have": have, **fields}
 
     found: dict[str, list[tuple[int, float]]] = {"first tap": [], "card tap": [], "move": []}
     for turn in range(TURNS):

@@ -3,7 +3,8 @@ tap log and the panel it answers with. Prints per game the SQL statements one ta
 (counted with sqlite3's trace callback) and its server CPU (``time.process_time`` over
 the WSGI call, the answer's body made; the test client's own work left out; the disk's
 flush is waiting, not CPU), with the answer compressed as a phone accepts it over http
-(gzip), and the answer's size, sent and as HTML. Issue #20's target:
+(gzip), and the answer's size, sent and as HTML; each tap names the parts of the panel
+the phone keeps, as a phone does. Issue #20's target:
 at most 6 statements and 2 ms a tap.
 
     python bench/taps.py
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import statistics
 import sys
 import tempfile
@@ -59,6 +61,7 @@ def kvanta_taps() -> list[dict]:
     return [*taps, {"action": "settle"}]
 
 
+KEPT = re.compile(r'data-frag(?:-kept)?="([0-9a-f]{16})"')  # a part the phone keeps: sent, or kept
 ROLL_ROUTE = {"kvanta": ("roll", "reroll", "exchange")}  # taps the server rolls the dice of
 
 
@@ -82,7 +85,9 @@ def measure(game: str, players: tuple[str, ...], taps: list[dict], config=None) 
         "/tables", data={"game": game, "player": list(players), "submission_id": "bench"}
     )
     url = made.headers["Location"]
-    client.get(url)  # the page, once: templates compiled, the first deal's context known
+    # the page, once: templates compiled, the first deal's context known; the parts of
+    # its panel a phone keeps are named by every tap (static/app.js: "have")
+    have = " ".join(KEPT.findall(client.get(url).get_data(as_text=True)))
     with app.test_request_context():
         conn = tables.get_store().db.conn
     statements: list[str] = []
@@ -99,15 +104,17 @@ def measure(game: str, players: tuple[str, ...], taps: list[dict], config=None) 
                 "tap": json.dumps(tap),
                 "v": str(version),
                 "round": str(round_number),
+                "have": have,
             },
             headers=PHONE,
         )
         cpu.append(served[-1])
         body = response.get_data()
         sent.append(len(body))
-        html.append(
-            len(gzip.decompress(body)) if response.headers.get("Content-Encoding") else len(body)
-        )
+        text = gzip.decompress(body) if response.headers.get("Content-Encoding") else body
+        html.append(len(text))
+        # the phone's panel now: the parts the answer sent, and those it kept (its holes)
+        have = " ".join(KEPT.findall(text.decode()))
         conn.set_trace_callback(None)
         if response.status_code != 200:  # a game not (yet) on the one tap mechanism
             return {"refused": f"tap {number} answered {response.status_code}"}

@@ -387,13 +387,63 @@
   }
   document.addEventListener("htmx:configRequest", function (ev) {
     var elt = ev.detail.elt;
-    if (!elt || !elt.hasAttribute || !elt.hasAttribute("data-tap")) return;
+    if (!elt || !elt.closest) return;
+    sendPanel(elt, ev.detail.parameters);
+    if (!elt.hasAttribute("data-tap")) return;
     var id = elt.getAttribute("data-tap-id");
     if (!id) { id = newTapId(); elt.setAttribute("data-tap-id", id); }
     ev.detail.parameters.tap_id = id;
     var live = document.getElementById("live");
     var seen = live && /[?&]v=(\d+)/.exec(live.getAttribute("hx-get") || "");
     if (seen) ev.detail.parameters.seen = seen[1];
+  });
+
+  // ---- a game panel's buttons are the same from one version of the deal to the next:
+  // what a request from the panel sends of the version it shows is the panel's
+  // (data-deal-version), read when it is sent. Its parts drawn as the answer before
+  // drew them ([data-frag], the key of what each is made of) stay on the phone: a
+  // request from the panel, and the poll, name those it shows ("have"), and the answer
+  // writes each of them as a hole ([data-frag-kept]) this phone fills with its own
+  // copy, as it was when the request left (a redraw meanwhile loses none).
+  var keptParts = {}, keptCount = 0;
+  function sendPanel(elt, parameters) {
+    // the poll (#live, outside the panel) names the parts too, not the deal's version:
+    // its own v is the table's
+    var poll = elt.id === "live";
+    var panel = poll ? document.querySelector("[data-deal-version]") : elt.closest("[data-deal-version]");
+    if (!panel) return;
+    if (!poll && parameters.v === undefined) parameters.v = panel.getAttribute("data-deal-version");
+    if (keptCount > 512) { keptParts = {}; keptCount = 0; }
+    var keys = [];
+    panel.querySelectorAll("[data-frag]").forEach(function (part) {
+      var key = part.getAttribute("data-frag");
+      if (!keptParts[key]) keptCount++;
+      keptParts[key] = part;
+      keys.push(key);
+    });
+    if (keys.length) parameters.have = keys.join(" ");
+  }
+  function fillHoles(root) {
+    var holes = root.querySelectorAll ? root.querySelectorAll("[data-frag-kept]") : [];
+    for (var i = 0; i < holes.length; i++) {
+      var part = keptParts[holes[i].getAttribute("data-frag-kept")];
+      if (!part) return false;
+      var copy = part.cloneNode(true);
+      // a copy is a part drawn afresh: no tap of it is waiting for its answer
+      [copy].concat(Array.prototype.slice.call(copy.querySelectorAll("[data-tap-id], [class*=\"htmx-\"]"))).forEach(function (el) {
+        el.removeAttribute("data-tap-id");
+        Array.prototype.slice.call(el.classList).forEach(function (c) { if (c.indexOf("htmx-") === 0) el.classList.remove(c); });
+      });
+      holes[i].parentNode.replaceChild(copy, holes[i]);
+    }
+    return true;
+  }
+  document.addEventListener("htmx:oobBeforeSwap", function (ev) {
+    if (!ev.detail.fragment || fillHoles(ev.detail.fragment)) return;
+    // a part this phone never had (it cannot happen unless its memory was cleared):
+    // the page as it stands instead
+    ev.detail.shouldSwap = false;
+    window.location.reload();
   });
 
   // ---- what this phone shows of a game screen (full or quick entry, whose cards are

@@ -33,7 +33,9 @@ def test_the_kvanta_dealer_verdict_names_the_card_by_symbol(client, new_table):
     url, page = new_table("kvanta", ("Ana", "Bojan", "Ceca"))
     headers = {"HX-Request": "true", "X-CSRFToken": page.csrf}
     for seat, code in enumerate(("5C", "7H", "3D")):
-        version = re.search(r'id="kv-panel"[^>]*data-v="(\d+)"', client.get(url).text, re.S)
+        version = re.search(
+            r'id="kv-panel"[^>]*data-deal-version="(\d+)"', client.get(url).text, re.S
+        )
         tap = {"action": "draw", "seat": seat, "card": code}
         answer = client.post(
             f"{url}/kvanta/tap",
@@ -59,7 +61,7 @@ def test_a_szaman_refusal_names_the_card_by_symbol(client, new_table):
         nonlocal version
         found = client.get(url).get_data(as_text=True)
         version = int(
-            re.search(r'id="szaman-panel"[^>]*data-version="(\d+)"', found, re.S).group(1)
+            re.search(r'id="szaman-panel"[^>]*data-deal-version="(\d+)"', found, re.S).group(1)
         )
         data = {"tap_id": f"s{n}", "tap": json.dumps(tap), "v": str(version), "round": "1"}
         return client.post(f"{url}/szaman/tap", data=data, headers=headers)

@@ -46,7 +46,7 @@ class Table:
 
     @property
     def version(self) -> int:
-        return int(re.search(r'data-version="(\d+)"', self.panel).group(1))
+        return int(re.search(r'data-deal-version="(\d+)"', self.panel).group(1))
 
     @property
     def round(self) -> int:
@@ -83,10 +83,12 @@ class Table:
         return out
 
     def button(self, *marks: str) -> dict:
-        """The fields of the panel's enabled tap button carrying every one of ``marks``."""
+        """The fields the panel's enabled tap button carrying every one of ``marks`` sends:
+        its own, and the version the panel shows (the phone adds it: data-deal-version)."""
         for tag in re.findall(r"<button\b[^>]*>", self.panel, re.S):
             if all(m in tag for m in marks) and "data-tap" in tag and "disabled" not in tag:
-                return json.loads(html.unescape(re.search(r"hx-vals='([^']*)'", tag).group(1)))
+                vals = json.loads(html.unescape(re.search(r"hx-vals='([^']*)'", tag).group(1)))
+                return {"v": self.version, **vals}
         raise AssertionError(f"no button {marks} on the panel")
 
     def press(self, *marks: str):
@@ -217,6 +219,14 @@ def test_the_table_page_shows_the_panel_with_the_house_rules(cowboy):
     assert "C-D7" in rules and "C-D8" in rules
     assert 'class="cb-rule on"' in rules and 'class="cb-rule off"' in rules
     assert "Round 1" in t.panel and 'data-view-default="play"' in t.panel
+
+
+def test_a_taps_answer_names_the_dealer_as_the_table_page_does(cowboy):
+    t = cowboy()
+    dealer = re.search(r"<small>· (\w+) deals</small>", t.panel)
+    assert dealer, "the table page names the dealer"
+    t.tap("hold", seat=0, card="KH")
+    assert re.search(r"<small>· (\w+) deals</small>", t.panel).group(1) == dealer.group(1)
 
 
 def test_every_tap_is_added_to_the_log_and_a_replayed_id_is_applied_once(cowboy):

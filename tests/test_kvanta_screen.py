@@ -50,7 +50,7 @@ class Answer:
 
     @property
     def v(self) -> str:
-        return self.attr("data-v")
+        return self.attr("data-deal-version")
 
     @property
     def round(self) -> str:
@@ -1240,7 +1240,8 @@ def test_an_edit_goes_back_to_the_call_and_keeps_the_poker_that_followed(app, kv
     ]
     stale = kv.post("back", v=str(int(page.v) - 1), round=page.round, tap_id=call_back["tap_id"])
     assert stale.status == 409 and kv.draft()["taps"][-1]["action"] == "settle"
-    answer = kv.post("back", **{k: str(v) for k, v in call_back.items()})
+    # the phone sends the version its panel shows along (data-deal-version)
+    answer = kv.post("back", v=page.v, **{k: str(v) for k, v in call_back.items()})
     assert answer.status == 200 and answer.phase == "call"
     assert answer.seat("Ceca") == "10"
     kv.tap("sum", seat=2, sum=12)  # Ceca's sum was 12

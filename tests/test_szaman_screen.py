@@ -40,7 +40,7 @@ class Screen:
 
     @property
     def version(self) -> int:
-        return int(re.search(r'data-version="(\d+)"', self.panel).group(1))
+        return int(re.search(r'data-deal-version="(\d+)"', self.panel).group(1))
 
     @property
     def round(self) -> int:
@@ -75,11 +75,12 @@ class Screen:
         return self.send({"action": action, **args})
 
     def button(self, *marks: str) -> dict:
-        """The fields of the panel's tap button carrying every one of ``marks``."""
+        """The fields the panel's tap button carrying every one of ``marks`` sends: its
+        own, and the version the panel shows (the phone adds it: data-deal-version)."""
         for tag in re.findall(r"<button\b[^>]*>", self.panel, re.S):
             if all(mark in tag for mark in marks) and "disabled" not in tag:
                 vals = re.search(r"hx-vals='([^']*)'", tag).group(1)
-                return json.loads(html.unescape(vals))
+                return {"v": self.version, **json.loads(html.unescape(vals))}
         raise AssertionError(f"no button {marks} on the panel")
 
     def press(self, *marks: str):

@@ -51,7 +51,7 @@ class Table:
     @property
     def shown(self) -> tuple[int, int]:
         """The draft version and round the panel this phone holds shows."""
-        found = re.search(r'data-version="(\d+)" data-round="(\d+)"', self.html)
+        found = re.search(r'data-deal-version="(\d+)" data-round="(\d+)"', self.html)
         return int(found[1]), int(found[2])
 
     def send(self, action, expect=200, tap_id=None, **args):

@@ -39,8 +39,8 @@ def _open_marriages(s: store.Store, table: store.Table) -> tuple[int, list[store
 
 
 def new_deal(s: store.Store, table: store.Table, summary: TableSummary | None) -> dict:
-    """A new deal's context: its players, round, the players' ids (an old-shape draft
-    names them) and the marriages already stored in its round, its log's first taps."""
+    """A new deal's context: its players, round, dealer, the players' ids (an old-shape
+    draft names them) and the marriages already stored in its round, its log's first taps."""
     summary = summary or summarize(s, table)
     if summary.standings.finished:
         raise deals.game_over()
@@ -54,6 +54,7 @@ def new_deal(s: store.Store, table: store.Table, summary: TableSummary | None) -
     return {
         "players": list(summary.names),
         "round": round_number,
+        "dealer": summary.standings.dealer,
         "ids": [p.id for p in summary.players],
         "marriages": marriages,
     }

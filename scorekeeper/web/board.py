@@ -18,6 +18,7 @@ from ..extensions import csrf, htmx
 from ..summary import summarize
 from . import breakdown
 from .db import get_store, new_submission_id
+from .fragments import marking_parts, parts_shown, with_holes
 from .game_screens import add_history_lines, panel
 
 HISTORY_SHOWN = 20  # rounds on the table page
@@ -222,15 +223,18 @@ def live_fragments(
     fragments are rendered once per version for every phone at the table."""
     if not fresh:
         table = get_store().table(table.id)
+    have = parts_shown()  # the kept parts the phone shows: holes (fragments.with_holes)
     if adjust is None and not extra and not personal:
-        parts = _render_cached(
-            table,
-            access,
-            LIVE_TEMPLATE,
-            lambda **marks: render_template(LIVE_TEMPLATE, **table_context(table, access, **marks)),
-        )
-        return make_response(_fill(parts), status)
+
+        def render(**marks) -> str:
+            with marking_parts():
+                return render_template(LIVE_TEMPLATE, **table_context(table, access, **marks))
+
+        parts = _render_cached(table, access, LIVE_TEMPLATE, render)
+        return make_response(with_holes(_fill(parts), have), status)
     ctx = table_context(table, access, **extra)
     if adjust is not None:
         adjust(ctx)
-    return make_response(render_template(LIVE_TEMPLATE, **ctx), status)
+    with marking_parts():
+        html = render_template(LIVE_TEMPLATE, **ctx)
+    return make_response(with_holes(html, have), status)

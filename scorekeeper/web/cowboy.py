@@ -24,6 +24,6 @@ SCREEN = screens.adopt(bp, DEAL, view=view)
 def panel_context(table: store.Table, summary: TableSummary, access: str) -> dict:
     finished = {"finished": True, "can_write": access == "score", "dealer": None}
     context = screens.screen_panel(SCREEN, table, summary, access, finished=finished)
-    if context is not finished:  # a deal's panel names its dealer
-        context["dealer"] = summary.standings.dealer
+    if context is not finished and context["dealer"] is None and not context["editing"]:
+        context["dealer"] = summary.standings.dealer  # a deal begun before it kept its dealer
     return context

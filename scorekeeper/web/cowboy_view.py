@@ -393,6 +393,7 @@ def view(v: screens.View) -> dict:
         "tap": functools.partial(fragments.tap, v.url("tap")),
         "picker": fragments.group,
         "round": context.get("round"),
+        "dealer": context.get("dealer"),
         "editing": context.get("supersedes") is not None,
         "view_key": f"cowboy:{key}",
         "part": "shot" if st["shot"] or st["aim"] else ("end" if end else "play"),

@@ -4,22 +4,30 @@ A game panel draws a few hundred buttons on every tap's answer; drawn by a Jinja
 each, they were most of a tap's server CPU. The templates call these instead, with the
 same arguments their macros took; the HTML is the same.
 
-Most of a panel is as the tap before drew it but for the draft version its buttons
-carry. A tap's answer is drawn with :data:`VERSION_SLOT` in place of the version
-(``screens.View.slotted``) and given it once whole, so a part of it drawn from the same
-inputs is kept (:func:`fragment`, ``View.picker``) and not drawn again."""
+Most of a panel is as the tap before drew it. A part drawn from the same inputs is kept
+(:func:`fragment`, a picker's :func:`group`) and not drawn again, and the phone keeps it
+too: its root carries its key (``data-frag``), every tap sends the keys of the parts the
+phone shows, and the answer writes a part the phone has as a hole (``data-frag-kept``) that
+the phone fills with its own copy (static/app.js). A button carries no draft version
+(the phone sends the panel's, ``data-deal-version``), so a part stays the same from one
+version to the next.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import hashlib
 import io
 import json
 import pickle
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from json.encoder import encode_basestring_ascii
 
+from flask import request
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup, escape
 
@@ -42,16 +50,16 @@ def tap_vals_json(view, action: str, **args) -> Markup:
     JSON made, the fields around it written as ``json.dumps`` writes them."""
     tap = compact_json({"action": action, **args})
     vals = view.vals()
-    if list(vals) != ["v", "round"]:  # not the two fields every tap sends: the long way
+    if list(vals) != ["round"]:  # not the one field every tap sends: the long way
         return htmlsafe_json_dumps({**vals, "tap": tap})
-    made = f'{{"v": {_scalar(vals["v"])}, "round": {_scalar(vals["round"])}, "tap": {encode_basestring_ascii(tap)}}}'
+    made = f'{{"round": {_scalar(vals["round"])}, "tap": {encode_basestring_ascii(tap)}}}'
     if "<" in made or ">" in made or "&" in made or "'" in made:
         made = made.translate(_HTML_UNSAFE)
     return Markup(made)
 
 
 def _scalar(value) -> str:
-    """A version or round as ``json.dumps`` writes it."""
+    """A round as ``json.dumps`` writes it."""
     if value is None:
         return "null"
     if isinstance(value, str):
@@ -152,9 +160,108 @@ def action_tap(view, action: str, args: dict, label, cls: str = "", attrs: str =
 
 
 def group(buttons, label, cls: str | None = None) -> Markup:
-    """A picker's buttons in their labelled group (``cls``: the class of a block around it)."""
-    inner = f'<div class="picker" role="group" aria-label="{escape(label)}">{escape(buttons)}</div>'
-    return Markup(f'<div class="{escape(cls)}">{inner}</div>' if cls is not None else inner)
+    """A picker's buttons in their labelled group (``cls``: the class of a block around it);
+    a part the phone keeps when the buttons are a kept picker (``screens.View.picker``)."""
+    key = getattr(buttons, "key", None)
+    if key is not None:
+        made_of = (key, str(label), cls)
+        key = _GROUP_KEYS.get(made_of)
+        if key is None:  # a panel draws a dozen groups or more: each key is made once
+            if len(_GROUP_KEYS) > GROUP_KEYS_KEPT:  # a bound, not a cache policy
+                _GROUP_KEYS.clear()
+            key = _GROUP_KEYS[made_of] = stable_key(made_of)
+        if _shown(buttons.have, key):
+            return Markup(_hole(key))
+    frag = f' data-frag="{key}"' if key is not None else ""
+    start = f'<div class="picker" role="group" aria-label="{escape(label)}"'
+    if cls is None:
+        made = f"{start}{frag}>{escape(buttons)}</div>"
+    else:
+        made = f'<div class="{escape(cls)}"{frag}>{start}>{escape(buttons)}</div></div>'
+    return Markup(made if key is None else _marked(key, made))
+
+
+_GROUP_KEYS: dict = {}
+GROUP_KEYS_KEPT = 4096
+
+
+class Kept(Markup):
+    """HTML the phone may keep: ``key`` the key of what it is made of (``stable_key``),
+    ``have`` the keys of the parts the phone that asked shows."""
+
+    key: str | None = None
+    have: frozenset = frozenset()
+
+
+def stable_key(made_of) -> str:
+    """A part's key as the phone knows it: what the part is made of (plain data),
+    hashed, the same in every worker process of the server."""
+    return hashlib.blake2b(_pickled(made_of), digest_size=8).hexdigest()
+
+
+PART_KEY = re.compile(r"[0-9a-f]{16}")
+MAX_PARTS = 256  # the kept parts a panel can have, with room to spare
+
+
+def parts_shown() -> frozenset:
+    """The keys of the kept parts of the panel the phone that asked shows (``have``,
+    sent by static/app.js with its taps and polls)."""
+    keys = request.values.get("have", "")[: MAX_PARTS * 17].split()
+    return frozenset(k for k in keys if PART_KEY.fullmatch(k))
+
+
+# drawing a kept part's HTML: every part in it is drawn whole (that HTML is kept for
+# every phone), whatever the phone that asked has
+_drawing_kept = contextvars.ContextVar("drawing_kept", default=False)
+# drawing an answer kept for every phone (the poll's): each kept part between marks
+# (PART_MARK: "\x02key\x03" before it, "\x02/key\x03" after), so each phone's copy
+# writes the ones it shows as holes
+_marking = contextvars.ContextVar("marking_parts", default=False)
+PART_MARK = re.compile("\x02(/?)([0-9a-f]{16})\x03")
+
+
+def _shown(have: frozenset, key: str) -> bool:
+    return key in have and not _drawing_kept.get()
+
+
+def _hole(key: str) -> str:
+    return f'<i data-frag-kept="{key}" hidden></i>'
+
+
+def _marked(key: str, element: str) -> str:
+    if _marking.get() and not _drawing_kept.get():
+        return f"\x02{key}\x03{element}\x02/{key}\x03"
+    return element
+
+
+@contextlib.contextmanager
+def marking_parts():
+    """Draw an answer for every phone: its kept parts marked (see :func:`with_holes`)."""
+    token = _marking.set(True)
+    try:
+        yield
+    finally:
+        _marking.reset(token)
+
+
+def with_holes(html: str, have: frozenset) -> str:
+    """An answer drawn in :func:`marking_parts` for one phone: the kept parts it shows
+    written as holes, the marks gone."""
+    if "\x02" not in html:
+        return html
+    out, at, skipping = [], 0, None
+    for mark in PART_MARK.finditer(html):
+        closes, key = mark.group(1), mark.group(2)
+        if skipping is None:
+            out.append(html[at : mark.start()])
+            if not closes and key in have:
+                out.append(_hole(key))
+                skipping = key
+        elif closes and key == skipping:
+            skipping = None
+        at = mark.end()
+    out.append(html[at:])
+    return "".join(out)
 
 
 class Memo:
@@ -183,17 +290,7 @@ class Memo:
         return len(self._made)
 
 
-# A button's hx-vals carry the draft version the panel shows, which every tap moves on:
-# HTML kept in a Memo is made with this in its place and given the version when used.
-VERSION_SLOT = "\x00version\x00"
-VERSION_JSON = vals_json({"v": VERSION_SLOT})[6:-1]  # how the slot is written in hx-vals
-
-
-def with_version(html: str, version: int) -> str:
-    return html.replace(VERSION_JSON, str(int(version)))
-
-
-_FRAGMENTS = Memo(512)  # blocks of the last answers of a server process's tables (~1–16 KB each)
+_FRAGMENTS = Memo(512)  # (HTML, one element?) of the blocks of the last answers (~1–16 KB)
 
 
 def _pickled(inputs) -> bytes:
@@ -207,19 +304,67 @@ def _pickled(inputs) -> bytes:
     return out.getvalue()
 
 
+# the start tag of a part's root, and every tag after it (a part of one root element is
+# the one a phone can keep)
+_FIRST_TAG = re.compile(r"\s*<([a-zA-Z][\w-]*)")
+_TAG = re.compile(r"<(/?)([a-zA-Z][\w-]*)[^>]*>|<!--.*?-->", re.S)
+_VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
+
+
+def _keyed(html: str, key: str) -> str | None:
+    """``html`` with ``data-frag`` on its root, or None when it is not one element."""
+    first = _FIRST_TAG.match(html)
+    if first is None or first.group(1).lower() in _VOID:
+        return None
+    tags = _TAG.finditer(html, first.start(1) - 1)
+    root = next(tags)
+    if root.group(0).endswith("/>"):
+        return None
+    depth, end = 1, root.end()
+    for tag in tags:
+        if tag.group(2) is None or tag.group(2).lower() in _VOID or tag.group(0).endswith("/>"):
+            continue
+        depth += -1 if tag.group(1) else 1
+        end = tag.end()
+        if depth == 0:
+            break
+    if depth or html[end:].strip():
+        return None  # not closed, or a second root after it
+    at = root.end() - 1
+    return f'{html[:at]} data-frag="{key}"{html[at:]}'
+
+
 def fragment(view, name: str, *inputs, caller) -> Markup:
     """``{% call fragment(view, name, inputs…) %}…{% endcall %}``: the block's HTML, drawn
     once for the same inputs. ``inputs`` must be everything the block reads besides the
     view's table, access, round and the request's language (all part of the key), as
-    plain data; its buttons' version is left in its slot (a tap's answer: the view is
-    ``slotted``). Outside a tap's answer the block is drawn as it stands."""
-    if not getattr(view, "slotted", False):
-        return caller()
+    plain data. A block of one root element is a part the phone keeps: the answer to a
+    phone that shows it is a hole (``View.have``)."""
     table, round_number = view.table, view.context.get("round")
     made_of = (name, table.id, view.url("tap"), view.access, round_number, cache_key(), inputs)
     try:
         made = _pickled(made_of)
     except (pickle.PicklingError, TypeError, AttributeError, ValueError):
         made = repr(made_of).encode()
-    key = hashlib.blake2b(made, digest_size=16).digest()
-    return Markup(_FRAGMENTS.get(key, lambda: str(caller())))
+    digest = hashlib.blake2b(made, digest_size=16)
+    key = digest.hexdigest()[:16]
+
+    def draw() -> tuple[str, bool]:
+        token = _drawing_kept.set(True)
+        try:
+            html = str(caller())
+        finally:
+            _drawing_kept.reset(token)
+        keyed = _keyed(html, key)
+        return (html, False) if keyed is None else (keyed, True)
+
+    html, keyed = _FRAGMENTS.get(digest.digest(), draw)
+    shown = keyed and _shown(getattr(view, "have", frozenset()), key)
+    if not (shown or (keyed and _marking.get() and not _drawing_kept.get())):
+        return Markup(html)
+    # the part is its element: the space around it is the page's
+    body = html.strip()
+    at = html.index(body[:1]) if body else 0
+    if shown:
+        return Markup(f"{html[:at]}{_hole(key)}{html[at + len(body) :]}")
+    return Markup(f"{html[:at]}{_marked(key, body)}{html[at + len(body) :]}")

@@ -43,7 +43,7 @@ from ..i18n import gettext as _
 from ..summary import TableSummary
 from .board import after_write, live_fragments, render_board, see_other, table_url, wants_partial
 from .db import get_store
-from .fragments import VERSION_SLOT, Memo, compact_json, fragment, with_version
+from .fragments import Kept, Memo, compact_json, fragment, parts_shown, stable_key
 
 # what the game screens and the app read here (their modules, guards and panels)
 from .game_screens import deal_of as deal_of
@@ -94,8 +94,7 @@ class View:
     data: dict  # the draft's {"taps", "undone", "context"}
     version: int  # the draft's
     state: Any
-    # a tap's answer: the buttons carry fragments.VERSION_SLOT, the answer the version
-    slotted: bool = False
+    have: frozenset = frozenset()  # the keys of the kept parts the phone shows (``fragments``)
     _urls: dict = field(default_factory=dict, init=False, repr=False, compare=False)  # route → URL
 
     @property
@@ -128,9 +127,11 @@ class View:
         return self.data["undone"][-1]["id"] if self.data["undone"] else None
 
     def vals(self, **extra) -> dict:
-        """The fields every tap sends: the draft version and round this screen shows."""
-        version = VERSION_SLOT if self.slotted else self.version
-        return {"v": version, "round": self.context.get("round"), **extra}
+        """The fields a button sends: the round this screen shows. The draft version it
+        shows goes along too, read from the panel (``data-deal-version``) when the button
+        is tapped: a button is the same from one version to the next, so the HTML of a
+        part of the panel is kept (``fragments``) and a phone keeps its parts too."""
+        return {"round": self.context.get("round"), **extra}
 
     def tap_vals(self, action: str, **args) -> dict:
         """One tap button's fields: what the player means, as the state's tap notation."""
@@ -151,7 +152,7 @@ class View:
         and the one that takes it out), and for a card already elsewhere in the deal,
         why it is disabled. Written here in one pass, from one tap template per state of
         the button: a picker of 54 cards is on the answer of most taps, and most of them
-        are as the tap before drew them (kept, but for the draft version they carry)."""
+        are as the tap before drew them (kept)."""
         put, take = (action, action) if isinstance(action, str) else action
         url = self.url("tap") or ""
         selected = set(selected)
@@ -169,22 +170,22 @@ class View:
                 cards, put, take, args, url, round_number, set(on), dict(off), toggle
             )
 
-        html = make() if key is None else _PICKERS.get(key, make)
-        return Markup(html if self.slotted else with_version(html, self.version))
+        if key is None:
+            return Markup(make())
+        html, made_of = _PICKERS.get(key, lambda: (make(), stable_key(key)))
+        kept = Kept(html)
+        kept.key, kept.have = made_of, self.have
+        return kept
 
     @staticmethod
     def _picker_html(cards, put, take, args, url, round_number, selected, taken, toggle) -> str:
-        """The picker's HTML, its buttons' draft version left as fragments.VERSION_SLOT."""
+        """The picker's HTML."""
         made = {}
         for on in (True, False):
             tap = {"action": put if on else take, **args, "card": CARD_SLOT}
             if toggle:
                 tap["on"] = on
-            vals = {
-                "v": VERSION_SLOT,
-                "round": round_number,
-                "tap": compact_json(tap),
-            }
+            vals = {"round": round_number, "tap": compact_json(tap)}
             made[on] = str(htmlsafe_json_dumps(vals))
         url = str(escape(url))
         out = []
@@ -204,7 +205,7 @@ class View:
         return "".join(out)
 
 
-_PICKERS = Memo(1024)  # the pickers of the last taps of a server process's tables (~5 KB each)
+_PICKERS = Memo(1024)  # (HTML, key) of the pickers of the last taps of the tables (~5 KB each)
 _BUTTONS: dict = {}  # their buttons, by all a button is made of (~300 bytes each)
 BUTTONS_KEPT = 8192
 
@@ -342,12 +343,9 @@ def answer(
         view = view_of(screen, table, access, log, state)
     except Refusal as exc:  # no deal may begin (the game is over): the whole table
         return live_fragments(table, access, exc.status, screen_notice=exc.message)
-    view.slotted = True  # kept parts of the panel drawn before: the version given once
-    html = with_version(
-        render_template(
-            f"games/{screen.game}/_panel.html", screen=screen.view(view), oob=True, **messages
-        ),
-        view.version,
+    view.have = parts_shown()
+    html = render_template(
+        f"games/{screen.game}/_panel.html", screen=screen.view(view), oob=True, **messages
     )
     seen = _posted_int("seen")
     if log.changed and seen is not None and seen == log.table_version - 1:

@@ -18,9 +18,9 @@ def test_the_kvanta_dealer_verdict_names_the_lowest_card_by_symbol(
     start_table(page, live_server, "kvanta", ["Ana", "Bojan", "Ceca"])
     expect(page.locator(PANEL)).to_have_attribute("data-phase", "dealer")
     for code in ("2C", "9D", "KS"):
-        version = page.locator(PANEL).get_attribute("data-v")
+        version = page.locator(PANEL).get_attribute("data-deal-version")
         taps(f'{PANEL} .pick[data-card="{code}"]:visible')  # the picker this phone shows
-        expect(page.locator(PANEL)).not_to_have_attribute("data-v", version or "")
+        expect(page.locator(PANEL)).not_to_have_attribute("data-deal-version", version or "")
     verdict = page.locator(f'{PANEL} [data-verdict="dealer"]')
     expect(verdict).to_contain_text("Ana deals")
     expect(verdict).to_contain_text("2♣")

@@ -392,6 +392,44 @@ def test_a_card_tap_whose_answer_is_lost_tapped_again_ends_right(page, live_serv
     assert page_errors == []
 
 
+def test_a_taps_answer_sends_only_the_parts_that_changed(page, live_server, taps, console_errors):
+    """A tap's answer writes the parts of the panel this phone already shows as holes:
+    it is a fraction of the panel, the phone fills them with its own copies, and the
+    panel is then the one the table page draws, its buttons tapped anew."""
+    start_table(page, live_server, "cowboy", NAMES)
+    choose(page, taps, '.cb-view[data-part="end"]')
+    open_tab(page, taps, "Bojan")
+    kept = f'{gun_picker("Ceca")} .pick[data-card="2S"]'
+    # a tap id left on a button of a part that comes back as a hole (a tap sent, its
+    # answer lost) is a tap waiting for its answer: the copy is drawn afresh without it
+    page.locator(kept).evaluate("b => b.setAttribute('data-tap-id', 'an-old-tap')")
+    with page.expect_response("**/cowboy/tap") as answer:
+        pick(page, taps, held_picker("Bojan"), "6C")
+    body = answer.value.text()
+    assert body.count("data-frag-kept") >= 4  # the other players' pickers, at least
+    whole = page.locator(PANEL).evaluate("p => p.outerHTML.length")
+    assert len(body) * 2 < whole
+    expect(page.locator("[data-frag-kept]")).to_have_count(0)
+    expect(page.locator(f"{PANEL} [data-tap-id]")).to_have_count(0)
+    # Bojan's gun picker came back kept: its cards tap anew (the two 2s: a drawn gun)
+    pick(page, taps, gun_picker("Bojan"), "2S")
+    tap(page, taps, f'{gun_picker("Bojan")} .pick[data-card="2H"]')
+    expect(page.locator(f'{PANEL} .cb-player[data-player="Bojan"] .cb-guns')).to_contain_text(
+        "22", timeout=WAIT
+    )
+
+    def shown():
+        return page.locator(PANEL).evaluate(
+            """p => [...p.querySelectorAll('.pick')].map(
+                b => b.closest('[data-frag]').className + ' ' + b.dataset.card + ' '
+                     + b.getAttribute('aria-pressed') + ' ' + b.disabled + ' ' + b.textContent)"""
+        )
+
+    after_taps = shown()
+    page.reload()
+    assert shown() == after_taps
+
+
 def test_edit_of_a_saved_deal_changes_one_card(page, live_server, taps, shots, console_errors):
     """Open the history, Edit the saved deal: its taps come back with every card as it
     was; change one of Bojan's cards and save: one new entry supersedes it, the totals

@@ -56,7 +56,10 @@ def panel(page):
 def tap_and_wait(page, taps, selector: str):
     """Tap, then wait until the server's answer replaced the panel (the draft version
     or the step changed)."""
-    before = (panel(page).get_attribute("data-v"), panel(page).get_attribute("data-phase"))
+    before = (
+        panel(page).get_attribute("data-deal-version"),
+        panel(page).get_attribute("data-phase"),
+    )
     taps(selector)
     page.wait_for_function(
         """([v, phase]) => {

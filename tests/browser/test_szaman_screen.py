@@ -41,9 +41,9 @@ def tap(page, taps, selector: str):
     """Tap a control of the panel (one this phone shows) and wait for the server's
     answer (a new draft version)."""
     settled(page)
-    version = page.locator(PANEL).get_attribute("data-version")
+    version = page.locator(PANEL).get_attribute("data-deal-version")
     taps(f"{PANEL} {selector}:visible")
-    expect(page.locator(PANEL)).not_to_have_attribute("data-version", version)
+    expect(page.locator(PANEL)).not_to_have_attribute("data-deal-version", version)
     settled(page)
 
 
