@@ -2,7 +2,8 @@
 client on the same machine: T tables of Wyoming Cowboy, each with
 
   - 5 phones polling the table every second (the scorer's and 4 watchers', each on
-    its own keep-alive connection, sending the version it last saw, as htmx does),
+    its own keep-alive connection, sending the version it last saw and the parts of
+    the page it keeps, as htmx and static/app.js do),
   - its scorer tapping a card of the end-of-deal entry every 3 s (``POST
     /t/<key>/cowboy/tap``: the ace of spades held, then not, each tap as its
     button on the answer to the one before says, with an id of its own: a write
@@ -59,6 +60,7 @@ PHONES_PER_TABLE = 5
 TIMEOUT_S = 10.0
 TAP_TARGET_MS = 100.0
 LIVE_VERSION = re.compile(rb"/live\?v=(\d+)")
+KEPT_PART = re.compile(rb'data-frag(?:-kept)?="([0-9a-f]{16})"')  # a part a phone keeps
 
 
 class Connection:
@@ -198,16 +200,17 @@ def post(path: str, host: str, cookie: str, fields: dict[str, str]) -> bytes:
 
 async def phone_polling(stats, table, key, cookie, host, port, deadline):
     connection = Connection(*host_port(host, port))
-    version = "0"
+    version, have = "0", ""
     await asyncio.sleep(random.uniform(0, POLL_EVERY_S))
     next_at = time.perf_counter()
     try:
         while time.perf_counter() < deadline and stats.budget > 0:
-            body = await timed(
-                stats, "poll", connection, get(f"/t/{key}/live?v={version}", host, cookie)
-            )
+            # naming the parts its page shows, as a phone does (static/app.js)
+            path = f"/t/{key}/live?v={version}&have={have}"
+            body = await timed(stats, "poll", connection, get(path, host, cookie))
             if body and (found := LIVE_VERSION.search(body)):
                 version = found.group(1).decode()
+                have = "+".join(k.decode() for k in KEPT_PART.findall(body))
             next_at += POLL_EVERY_S
             await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
     finally:

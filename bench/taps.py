@@ -3,8 +3,9 @@ tap log and the panel it answers with. Prints per game the SQL statements one ta
 (counted with sqlite3's trace callback) and its server CPU (``time.process_time`` over
 the WSGI call, the answer's body made; the test client's own work left out; the disk's
 flush is waiting, not CPU), with the answer compressed as a phone accepts it over http
-(gzip), and the answer's size, sent and as HTML; each tap names the parts of the panel
-the phone keeps, as a phone does. Issue #20's target:
+(gzip), and the answer's size, sent and as HTML; each tap carries its CSRF token and
+names the parts of the panel the phone keeps, as a phone does. Then what another phone's poll brings after each tap,
+naming the parts its panel shows and naming none. Issue #20's target:
 at most 6 statements and 2 ms a tap.
 
     python bench/taps.py
@@ -61,6 +62,8 @@ def kvanta_taps() -> list[dict]:
     return [*taps, {"action": "settle"}]
 
 
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+LIVE = re.compile(r'id="live"[^>]*\?v=(\d+)')  # the table version a poll has seen
 KEPT = re.compile(r'data-frag(?:-kept)?="([0-9a-f]{16})"')  # a part the phone keeps: sent, or kept
 ROLL_ROUTE = {"kvanta": ("roll", "reroll", "exchange")}  # taps the server rolls the dice of
 
@@ -69,7 +72,6 @@ def measure(game: str, players: tuple[str, ...], taps: list[dict], config=None) 
     folder = tempfile.mkdtemp()
     app = create_app({"TESTING": True, "DATABASE": f"{folder}/bench.sqlite", "SECRET_KEY": "bench"})
     app.config.update(config or {})
-    app.config["WTF_CSRF_ENABLED"] = False
     served: list[float] = []
     inner = app.wsgi_app
 
@@ -81,13 +83,22 @@ def measure(game: str, players: tuple[str, ...], taps: list[dict], config=None) 
 
     app.wsgi_app = timed
     client = app.test_client()
+    # as a phone: the session's CSRF token on every post (the page's hx-headers)
+    token = CSRF.search(client.get("/").get_data(as_text=True)).group(1)
+    phone = {**PHONE, "X-CSRFToken": token}
     made = client.post(
-        "/tables", data={"game": game, "player": list(players), "submission_id": "bench"}
+        "/tables",
+        data={"game": game, "player": list(players), "submission_id": "bench"},
+        headers=phone,
     )
     url = made.headers["Location"]
     # the page, once: templates compiled, the first deal's context known; the parts of
     # its panel a phone keeps are named by every tap (static/app.js: "have")
-    have = " ".join(KEPT.findall(client.get(url).get_data(as_text=True)))
+    page = client.get(url).get_data(as_text=True)
+    have = " ".join(KEPT.findall(page))
+    # another phone at the table: its poll after each tap (the parts it shows named)
+    other_have, seen = have, LIVE.search(page).group(1)
+    polled: list[tuple[int, int]] = []  # bytes sent: naming its parts, naming none
     with app.test_request_context():
         conn = tables.get_store().db.conn
     statements: list[str] = []
@@ -106,7 +117,7 @@ def measure(game: str, players: tuple[str, ...], taps: list[dict], config=None) 
                 "round": str(round_number),
                 "have": have,
             },
-            headers=PHONE,
+            headers=phone,
         )
         cpu.append(served[-1])
         body = response.get_data()
@@ -120,6 +131,15 @@ def measure(game: str, players: tuple[str, ...], taps: list[dict], config=None) 
             return {"refused": f"tap {number} answered {response.status_code}"}
         counts.append(len(statements))
         version += 1
+        answers = [
+            client.get(f"{url}/live", query_string={"v": seen, "have": named}, headers=PHONE)
+            for named in (other_have, "")
+        ]
+        if not answers[0].get_data():  # nothing changed (a tap that was already so)
+            continue
+        polled.append((len(answers[0].get_data()), len(answers[1].get_data())))
+        text = gzip.decompress(answers[0].get_data()).decode()
+        other_have, seen = " ".join(KEPT.findall(text)), LIVE.search(text).group(1)
     # the first tap begins the deal (reads the table's standings once): shown apart
     return {
         "first": (counts[0], cpu[0]),
@@ -127,6 +147,7 @@ def measure(game: str, players: tuple[str, ...], taps: list[dict], config=None) 
         "cpu": (statistics.median(cpu[1:]), max(cpu[1:])),
         "taps": len(taps),
         "kb": (statistics.median(sent[1:]) / 1024, statistics.median(html[1:]) / 1024),
+        "poll_kb": tuple(statistics.median(p[i] for p in polled) / 1024 for i in (0, 1)),
     }
 
 
@@ -156,7 +177,9 @@ def main() -> None:
             f"  {game:8} {m['taps']} taps: statements median {m['statements'][0]:.0f}, "
             f"max {m['statements'][1]}; CPU median {m['cpu'][0]:.2f} ms, max {m['cpu'][1]:.2f} ms"
             f" (the deal's first tap: {m['first'][0]} statements, {m['first'][1]:.1f} ms);"
-            f" answer {m['kb'][0]:.1f} KB sent ({m['kb'][1]:.0f} KB of HTML)"
+            f" answer {m['kb'][0]:.1f} KB sent ({m['kb'][1]:.0f} KB of HTML);"
+            f" another phone's poll {m['poll_kb'][0]:.1f} KB sent"
+            f" ({m['poll_kb'][1]:.1f} KB naming none of its parts)"
         )
 
 

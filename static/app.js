@@ -401,21 +401,23 @@
   // ---- a game panel's buttons are the same from one version of the deal to the next:
   // what a request from the panel sends of the version it shows is the panel's
   // (data-deal-version), read when it is sent. Its parts drawn as the answer before
-  // drew them ([data-frag], the key of what each is made of) stay on the phone: a
-  // request from the panel, and the poll, name those it shows ("have"), and the answer
-  // writes each of them as a hole ([data-frag-kept]) this phone fills with its own
-  // copy, as it was when the request left (a redraw meanwhile loses none).
+  // drew them ([data-frag], the key of what each is made of), and the table's parts
+  // as they were (the history, the standings), stay on the phone: a request from the
+  // panel, and the poll, name those it shows ("have"), and the answer writes each of
+  // them as a hole ([data-frag-kept]) this phone fills with its own copy, as it was
+  // when the request left (a redraw meanwhile loses none).
   var keptParts = {}, keptCount = 0;
   function sendPanel(elt, parameters) {
     // the poll (#live, outside the panel) names the parts too, not the deal's version:
     // its own v is the table's
     var poll = elt.id === "live";
-    var panel = poll ? document.querySelector("[data-deal-version]") : elt.closest("[data-deal-version]");
-    if (!panel) return;
-    if (!poll && parameters.v === undefined) parameters.v = panel.getAttribute("data-deal-version");
+    var panel = poll ? null : elt.closest("[data-deal-version]");
+    if (!poll && !panel) return;
+    if (panel && parameters.v === undefined) parameters.v = panel.getAttribute("data-deal-version");
     if (keptCount > 512) { keptParts = {}; keptCount = 0; }
     var keys = [];
-    panel.querySelectorAll("[data-frag]").forEach(function (part) {
+    // the panel's parts and the table's (the history, the standings: fragments.kept_part)
+    document.querySelectorAll("[data-frag]").forEach(function (part) {
       var key = part.getAttribute("data-frag");
       if (!keptParts[key]) keptCount++;
       keptParts[key] = part;

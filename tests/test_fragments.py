@@ -263,14 +263,14 @@ def test_the_templates_gettext_says_what_jinjas_newstyle_gettext_says(app, sourc
 # ---------------------------------------------------------------- a tap's answer
 
 
-def cowboy_tap(client, url, csrf, action, version, have="", **args):
+def cowboy_tap(client, url, csrf, action, version, have="", round_number=1, **args):
     response = client.post(
         f"{url}/cowboy/tap",
         data={
             "tap_id": f"f{next(tap_ids)}",
             "tap": json.dumps({"action": action, **args}),
             "v": str(version),
-            "round": "1",
+            "round": str(round_number),
             "have": have,
         },
         headers={**HX, "X-CSRFToken": csrf},
@@ -382,6 +382,36 @@ def test_the_polls_answer_writes_the_parts_the_phone_shows_as_holes(new_table, c
         whole = client.get(f"{url}/live?v={table_version}{asked}").get_data(as_text=True)
         assert "data-frag-kept" not in whole and "\x02" not in whole
         assert filled(whole, "") == filled(drawn, drawn)
+
+
+def test_the_history_and_the_standings_as_they_were_are_holes_in_the_poll(
+    new_table, client, parsed
+):
+    """Rounds saved, then a deal being tapped on another phone: the poll's answer writes
+    the history and the standings this phone shows as holes, until they change."""
+    from test_web import post_round
+
+    url, page = new_table("cowboy", ("Ana", "Bojan", "Ceca"))
+    for n, points in enumerate(([40, -10, 5], [7, 8, 9])):
+        post_round(client, url, parsed(client.get(url)), points, submission_id=f"r{n}")
+    shown = client.get(url).get_data(as_text=True)
+    have = re.findall(r'data-frag="([0-9a-f]{16})"', shown)
+    seen = re.search(r'id="live"[^>]*\?v=(\d+)', shown).group(1)
+    rounds = re.search(r'<ol class="rounds"[^>]*data-frag="([0-9a-f]{16})"', shown).group(1)
+    totals = re.search(r'<ol class="totals[^"]*"[^>]*data-frag="([0-9a-f]{16})"', shown).group(1)
+    deal = int(re.search(r'id="cowboy-panel"[^>]*data-round="(\d+)"', shown).group(1))
+    cowboy_tap(client, url, page.csrf, "hold", 0, round_number=deal, seat=0, card="KH")
+    answer = client.get(f"{url}/live?v={seen}&have={'+'.join(have)}").get_data(as_text=True)
+    holes = set(re.findall(r'data-frag-kept="([0-9a-f]{16})"', answer))
+    assert {rounds, totals} <= holes and "Round 2" not in answer
+    # a round saved: the history and the totals changed, sent whole
+    seen = re.search(r'id="live"[^>]*\?v=(\d+)', answer).group(1)
+    post_round(client, url, parsed(client.get(url)), [1, 2, 3], submission_id="r3")
+    answer = client.get(f"{url}/live?v={seen}&have={'+'.join(have)}").get_data(as_text=True)
+    assert rounds not in answer and totals not in answer and "Round 3" in answer
+    drawn = client.get(url).get_data(as_text=True)
+    key = re.compile(r'<ol class="rounds"[^>]*data-frag="([0-9a-f]{16})"')
+    assert key.search(answer).group(1) == key.search(drawn).group(1)  # what the page draws
 
 
 def test_holes_replace_the_outermost_parts_a_phone_shows_and_the_marks_go():

@@ -334,6 +334,21 @@ def _keyed(html: str, key: str) -> str | None:
     return f'{html[:at]} data-frag="{key}"{html[at:]}'
 
 
+def kept_part(caller) -> Markup:
+    """``{% call kept_part() %}<element>…</element>{% endcall %}``: a part of the table's
+    answers (the history, the standings) a phone keeps while it is as it was, its key
+    the hash of its HTML: drawn every time, written as a hole in the poll's answer to a
+    phone that shows it (``marking_parts``)."""
+    html = str(caller())
+    body = html.strip()
+    key = hashlib.blake2b(body.encode(), digest_size=8).hexdigest()
+    keyed = _keyed(body, key)
+    if keyed is None:
+        return Markup(html)
+    at = html.index(body[:1])
+    return Markup(f"{html[:at]}{_marked(key, keyed)}{html[at + len(body) :]}")
+
+
 def fragment(view, name: str, *inputs, caller) -> Markup:
     """``{% call fragment(view, name, inputs…) %}…{% endcall %}``: the block's HTML, drawn
     once for the same inputs. ``inputs`` must be everything the block reads besides the

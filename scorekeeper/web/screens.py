@@ -43,7 +43,7 @@ from ..i18n import gettext as _
 from ..summary import TableSummary
 from .board import after_write, live_fragments, render_board, see_other, table_url, wants_partial
 from .db import get_store
-from .fragments import Kept, Memo, compact_json, fragment, parts_shown, stable_key
+from .fragments import Kept, Memo, compact_json, fragment, kept_part, parts_shown, stable_key
 
 # what the game screens and the app read here (their modules, guards and panels)
 from .game_screens import deal_of as deal_of
@@ -70,6 +70,7 @@ def register_template_helpers(app) -> None:
     app.jinja_env.filters["symbols"] = symbols
     app.jinja_env.filters["card_colour"] = card_colour
     app.jinja_env.globals["fragment"] = fragment
+    app.jinja_env.globals["kept_part"] = kept_part
     app.jinja_env.globals.update(template_globals())
 
 

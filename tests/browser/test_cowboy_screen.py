@@ -308,6 +308,16 @@ def test_two_phones_enter_two_players_cards_at_once(
     url = start_table(page, live_server, "cowboy", NAMES)
     context = phone_context(browser)
     other = context.new_page()
+    polled: list[str] = []  # phone B's polls that brought changes
+
+    def keep_poll(response):
+        if "/live?" in response.url and response.request.method == "GET":
+            try:
+                polled.append(response.text())
+            except Exception:  # an answer the page no longer waits for
+                pass
+
+    other.on("response", keep_poll)
     other.goto(url)
     other.wait_for_load_state("load")
     other_taps = type(taps)(other)
@@ -327,6 +337,11 @@ def test_two_phones_enter_two_players_cards_at_once(
         expect(page.locator('.cb-player[data-player="Ana"]')).to_be_visible()
         expect(other.locator('.cb-player[data-player="Bojan"]')).to_be_visible()
     shots(other, "cowboy-10-two-phones")
+    # B's polls named the parts B shows: the ones as they were came back as holes,
+    # each filled from B's own page
+    assert any("data-frag-kept" in body for body in polled)
+    for phone in (page, other):
+        expect(phone.locator("[data-frag-kept]")).to_have_count(0)
     # both sets are right, on both phones
     for phone in (page, other):
         for name, cards in (("Ana", ana), ("Bojan", bojan)):
