@@ -263,20 +263,20 @@ def test_the_templates_gettext_says_what_jinjas_newstyle_gettext_says(app, sourc
 # ---------------------------------------------------------------- a tap's answer
 
 
+def post_tap(client, url, csrf, game, tap: dict, version, round_number=1, have=""):
+    """A tap as a phone posts it: its id, the version and round its panel shows, the
+    parts of the page it keeps."""
+    sent = {"v": str(version), "round": str(round_number), "have": have}
+    sent.update(tap_id=f"f{next(tap_ids)}", tap=json.dumps(tap))
+    response = client.post(f"{url}/{game}/tap", data=sent, headers={**HX, "X-CSRFToken": csrf})
+    return response.get_data(as_text=True), response.status_code
+
+
 def cowboy_tap(client, url, csrf, action, version, have="", round_number=1, **args):
-    response = client.post(
-        f"{url}/cowboy/tap",
-        data={
-            "tap_id": f"f{next(tap_ids)}",
-            "tap": json.dumps({"action": action, **args}),
-            "v": str(version),
-            "round": str(round_number),
-            "have": have,
-        },
-        headers={**HX, "X-CSRFToken": csrf},
-    )
-    assert response.status_code == 200
-    return response.get_data(as_text=True)
+    tap = {"action": action, **args}
+    answer, status = post_tap(client, url, csrf, "cowboy", tap, version, round_number, have)
+    assert status == 200
+    return answer
 
 
 def versions(text):
@@ -414,6 +414,21 @@ def test_the_history_and_the_standings_as_they_were_are_holes_in_the_poll(
     assert key.search(answer).group(1) == key.search(drawn).group(1)  # what the page draws
 
 
+def test_a_kept_part_of_a_drawing_is_a_hole_a_drawing_can_hold():
+    """An HTML element in an SVG drawing would end the drawing where it stands (HTML's
+    parser): a part of a drawing comes back as an SVG group."""
+    key, element = "d" * 16, f'<g class="pg-fixed" data-frag="{"d" * 16}"><circle r="1"/></g>'
+    with fragments.answering(frozenset({key})):
+        assert fragments.kept(key, element, svg=True) == f'<g data-frag-kept="{key}"></g>'
+    assert fragments.kept(key, element, svg=True) == element  # a phone that shows none
+    with fragments.marking_parts():
+        marked = f"<svg>{fragments.kept(key, element, svg=True)}</svg>"
+    assert fragments.with_holes(marked, frozenset({key})) == (
+        f'<svg><g data-frag-kept="{key}"></g></svg>'
+    )
+    assert fragments.with_holes(marked, frozenset()) == f"<svg>{element}</svg>"
+
+
 def test_holes_replace_the_outermost_parts_a_phone_shows_and_the_marks_go():
     def part(key, inner):
         return f"\x02{key}\x03<div>{inner}</div>\x02/{key}\x03"
@@ -433,21 +448,11 @@ def test_a_kept_kvanta_seat_carries_no_version(new_table, client, app):
     url, page = new_table("kvanta", ("Ana", "Bojan", "Ceca"))
 
     def tap(action, version, **args):
-        response = client.post(
-            f"{url}/kvanta/tap",
-            data={
-                "tap_id": f"k{next(tap_ids)}",
-                "tap": json.dumps({"action": action, **args}),
-                "v": str(version),
-                "round": "1",
-            },
-            headers={**HX, "X-CSRFToken": page.csrf},
-        )
-        assert response.status_code == 200
-        text = response.get_data(as_text=True)
-        return text, int(
-            re.search(r'id="kv-panel"[^>]*data-deal-version="(\d+)"', text, re.S).group(1)
-        )
+        tapped = {"action": action, **args}
+        text, status = post_tap(client, url, page.csrf, "kvanta", tapped, version)
+        assert status == 200
+        found = re.search(r'id="kv-panel"[^>]*data-deal-version="(\d+)"', text, re.S)
+        return text, int(found.group(1))
 
     text, version = tap("draw", 0, seat=0, card="2C")
     for seat, card in ((1, "9D"),):  # Ceca's part is drawn as before: kept
@@ -534,3 +539,53 @@ def test_a_kvanta_die_and_keypad_are_what_their_macros_drew(app):
     assert 'data-key="7" disabled' in made[0] and "data-tap" in made[0]  # too big a sum
     assert "data-tap" not in made[1] and 'aria-label="Plus or minus"' in made[1]
     assert " disabled" not in made[2] and 'hx-post="/u"' in made[2] and ">0</button>" in made[2]
+
+
+MARKS = ("\x02", "\x03", "\x04")
+
+
+def example(name: str) -> tuple[list[str], list[dict]]:
+    from pathlib import Path
+
+    data = json.loads((Path(__file__).parent / "data" / "play" / f"{name}.json").read_text())
+    request = data.get("request", data)
+    return request["players"], [{k: v for k, v in t.items() if k != "id"} for t in request["taps"]]
+
+
+@pytest.mark.parametrize(
+    "game, name",
+    [("cowboy", "cowboy-tens"), ("szaman", "szaman-quick-deal"), ("vezimas", "vezimas-known-hand")],
+)
+def test_no_answer_carries_a_mark_and_every_hole_is_a_part_the_phone_named(
+    new_table, client, game, name
+):
+    """A deal tapped through by one phone while another polls: the marks of the poll's
+    kept answer never reach a phone, and no answer writes a hole the phone did not name."""
+    players, taps = example(name)
+    url, page = new_table(game, tuple(players))
+    shown = client.get(url).get_data(as_text=True)
+    mine = watching = set(re.findall(r'data-frag="([0-9a-f]{16})"', shown))
+    seen = re.search(r'id="live"[^>]*\?v=(\d+)', shown).group(1)
+    version = int(re.search(r'data-deal-version="(\d+)"', shown).group(1))
+    round_number = re.search(r"hx-vals='\{\"round\": (\d+)", shown).group(1)  # a button's
+    kept = 0
+    for tap in taps[:12]:
+        answer, _status = post_tap(
+            client, url, page.csrf, game, tap, version, round_number, " ".join(mine)
+        )
+        polled = client.get(
+            f"{url}/live", query_string={"v": seen, "have": " ".join(watching)}
+        ).get_data(as_text=True)
+        for text, named in ((answer, mine), (polled, watching)):
+            assert not any(mark in text for mark in MARKS)
+            holes = set(re.findall(r'data-frag-kept="([0-9a-f]{16})"', text))
+            assert holes <= named
+            kept += len(holes)
+        if found := re.search(r'data-deal-version="(\d+)"', answer):
+            version = int(found.group(1))
+        mine = set(re.findall(r'data-frag(?:-kept)?="([0-9a-f]{16})"', answer)) or mine
+        if polled:
+            watching = set(re.findall(r'data-frag(?:-kept)?="([0-9a-f]{16})"', polled))
+            seen = re.search(r'id="live"[^>]*\?v=(\d+)', polled).group(1)
+    assert not any(mark in client.get(url).get_data(as_text=True) for mark in MARKS)
+    assert kept  # the phones kept parts

@@ -232,9 +232,9 @@ def live_fragments(
 
         parts = _render_cached(table, access, LIVE_TEMPLATE, render)
         return make_response(with_holes(_fill(parts), have), status)
-    ctx = table_context(table, access, **extra)
-    if adjust is not None:
-        adjust(ctx)
-    with marking_parts():
+    with marking_parts():  # the panel's view is drawn with the context, before the template
+        ctx = table_context(table, access, **extra)
+        if adjust is not None:
+            adjust(ctx)
         html = render_template(LIVE_TEMPLATE, **ctx)
     return make_response(with_holes(html, have), status)

@@ -214,24 +214,51 @@ def parts_shown() -> frozenset:
 # every phone), whatever the phone that asked has
 _drawing_kept = contextvars.ContextVar("drawing_kept", default=False)
 # drawing an answer kept for every phone (the poll's): each kept part between marks
-# (PART_MARK: "\x02key\x03" before it, "\x02/key\x03" after), so each phone's copy
-# writes the ones it shows as holes
+# (PART_MARK: "\x02key\x03" before it, "\x02/key\x03" after; \x04 for a part of an
+# SVG drawing), so each phone's copy writes the ones it shows as holes
 _marking = contextvars.ContextVar("marking_parts", default=False)
-PART_MARK = re.compile("\x02(/?)([0-9a-f]{16})\x03")
+PART_MARK = re.compile("\x02(/?)([0-9a-f]{16})([\x03\x04])")
+# drawing a tap's answer to one phone: the keys of the parts it shows (``answering``)
+_answering: contextvars.ContextVar[frozenset] = contextvars.ContextVar(
+    "answering", default=frozenset()
+)
 
 
 def _shown(have: frozenset, key: str) -> bool:
     return key in have and not _drawing_kept.get()
 
 
-def _hole(key: str) -> str:
+def _hole(key: str, svg: bool = False) -> str:
+    # in a drawing, an SVG element: an HTML one would end the drawing where it stands
+    if svg:
+        return f'<g data-frag-kept="{key}"></g>'
     return f'<i data-frag-kept="{key}" hidden></i>'
 
 
-def _marked(key: str, element: str) -> str:
+def _marked(key: str, element: str, svg: bool = False) -> str:
     if _marking.get() and not _drawing_kept.get():
-        return f"\x02{key}\x03{element}\x02/{key}\x03"
+        end = "\x04" if svg else "\x03"
+        return f"\x02{key}{end}{element}\x02/{key}{end}"
     return element
+
+
+def kept(key: str, element: str, svg: bool = False) -> Markup:
+    """A kept part drawn (``element``, its root carrying ``data-frag`` = ``key``): a hole
+    in a tap's answer to a phone that shows it, marked in the poll's (``svg``: an element
+    of an SVG drawing)."""
+    if _shown(_answering.get(), key):
+        return Markup(_hole(key, svg))
+    return Markup(_marked(key, element, svg))
+
+
+@contextlib.contextmanager
+def answering(have: frozenset):
+    """Draw a tap's answer to the phone that shows the parts ``have``."""
+    token = _answering.set(have)
+    try:
+        yield
+    finally:
+        _answering.reset(token)
 
 
 @contextlib.contextmanager
@@ -255,7 +282,7 @@ def with_holes(html: str, have: frozenset) -> str:
         if skipping is None:
             out.append(html[at : mark.start()])
             if not closes and key in have:
-                out.append(_hole(key))
+                out.append(_hole(key, svg=mark.group(3) == "\x04"))
                 skipping = key
         elif closes and key == skipping:
             skipping = None
@@ -346,7 +373,7 @@ def kept_part(caller) -> Markup:
     if keyed is None:
         return Markup(html)
     at = html.index(body[:1])
-    return Markup(f"{html[:at]}{_marked(key, keyed)}{html[at + len(body) :]}")
+    return Markup(f"{html[:at]}{kept(key, keyed)}{html[at + len(body) :]}")
 
 
 def fragment(view, name: str, *inputs, caller) -> Markup:

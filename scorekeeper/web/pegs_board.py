@@ -18,6 +18,7 @@ from markupsafe import Markup, escape
 
 from ..games import pegs as engine
 from ..pegs_table import START_NAME
+from .fragments import kept, stable_key
 
 # seat colours: team 0 (even seats) warm, team 1 (odd seats) cool
 COLOURS = ("red", "blue", "orange", "teal", "gold", "violet", "pink", "green")
@@ -395,14 +396,20 @@ def fixed_svg(seats: int) -> Markup:
     Numbers and class names only: nothing to escape."""
     svg = draw(layout(seats), engine.Board(seats), [""] * seats, fixed=False)
     return Markup(
+        f'<g class="pg-fixed" data-frag="{fixed_key(seats)}">'
         f'<g class="pg-sides">{_lines(svg["sides"])}</g>\n'
         f'  <g class="pg-links">{_lines(svg["links"], "link ")}</g>\n'
         f'  <g class="pg-areas">{_circles(svg["centres"], svg["start_r"])}</g>\n'
         f'  <g class="pg-spots">{_circles(svg["spots"], svg["co_r"])}</g>\n'
         f'  <g class="pg-holes">{_circles(svg["holes"], svg["hole_r"], named=True)}'
         f"{_circles(svg['lanes'], svg['hole_r'])}{_circles(svg['starts'], svg['hole_r'])}\n"
-        "  </g>"
+        "  </g></g>"
     )
+
+
+def fixed_key(seats: int) -> str:
+    """The key of the board's fixed groups (a part a phone keeps: ``fragments.kept``)."""
+    return stable_key(("pegs-fixed", seats))
 
 
 def board_markup(svg: dict, tap_url: str | None, label: str) -> Markup:
@@ -421,7 +428,7 @@ def board_markup(svg: dict, tap_url: str | None, label: str) -> Markup:
         f'<svg class="pg-svg seats-{svg["seats"]}" viewBox="{svg["viewbox"]}" role="img" '
         f'aria-label="{escape(label)}" data-seats="{svg["seats"]}"{views}>',
         f'<g class="pg-turned" transform="rotate({deg:g} {cx:g} {cy:g})">' if deg else "<g>",
-        str(svg["fixed"]),
+        kept(fixed_key(svg["seats"]), str(svg["fixed"]), svg=True),
         '<g class="pg-labels">',
     ]
     for lab in svg["labels"]:

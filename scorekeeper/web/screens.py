@@ -43,7 +43,16 @@ from ..i18n import gettext as _
 from ..summary import TableSummary
 from .board import after_write, live_fragments, render_board, see_other, table_url, wants_partial
 from .db import get_store
-from .fragments import Kept, Memo, compact_json, fragment, kept_part, parts_shown, stable_key
+from .fragments import (
+    Kept,
+    Memo,
+    answering,
+    compact_json,
+    fragment,
+    kept_part,
+    parts_shown,
+    stable_key,
+)
 
 # what the game screens and the app read here (their modules, guards and panels)
 from .game_screens import deal_of as deal_of
@@ -345,9 +354,10 @@ def answer(
     except Refusal as exc:  # no deal may begin (the game is over): the whole table
         return live_fragments(table, access, exc.status, screen_notice=exc.message)
     view.have = parts_shown()
-    html = render_template(
-        f"games/{screen.game}/_panel.html", screen=screen.view(view), oob=True, **messages
-    )
+    with answering(view.have):
+        html = render_template(
+            f"games/{screen.game}/_panel.html", screen=screen.view(view), oob=True, **messages
+        )
     seen = _posted_int("seen")
     if log.changed and seen is not None and seen == log.table_version - 1:
         html += render_template(

@@ -289,6 +289,11 @@ def test_every_move_of_a_card_is_listed_naming_the_peg(page, live_server, taps, 
     expect(page.locator(peg(0, "T8"))).to_have_count(0)
     expect(page.locator("#pg-last")).to_contain_text("Zuzana's peg on T8 went back to start.")
     expect(page.locator("#pg-title")).to_have_text("Eva to play")
+    # the board's track and holes came back as a hole of the drawing each time, filled
+    # from the phone's own: one drawing, whole
+    expect(page.locator("[data-frag-kept]")).to_have_count(0)
+    expect(page.locator(".pg-svg > g .pg-fixed .pg-holes circle")).not_to_have_count(0)
+    expect(page.locator(".pg-svg .pg-fixed")).to_have_count(1)
 
 
 def test_a_refusal_names_the_players(page, live_server, taps, console_errors):
