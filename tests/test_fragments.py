@@ -167,7 +167,7 @@ def test_a_block_of_one_element_carries_its_key_and_a_phone_showing_it_gets_a_ho
     [
         "<p>a</p><p>b</p>",  # two roots
         "text <b>x</b>",  # text around it
-        "<div><p>a</div>",  # not closed
+        "<div><p>a</p>",  # not closed
         "<div>a</div> tail",
     ],
 )

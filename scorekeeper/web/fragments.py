@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import hashlib
 import io
 import json
@@ -331,41 +332,51 @@ def _pickled(inputs) -> bytes:
     return out.getvalue()
 
 
-# the start tag of a part's root, and every tag after it (a part of one root element is
-# the one a phone can keep)
+# the start of a part's root (a part of one root element is the one a phone can keep)
 _FIRST_TAG = re.compile(r"\s*<([a-zA-Z][\w-]*)")
-_TAG = re.compile(r"<(/?)([a-zA-Z][\w-]*)[^>]*>|<!--.*?-->", re.S)
 _VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
 
 
 def _keyed(html: str, key: str) -> str | None:
-    """``html`` with ``data-frag`` on its root, or None when it is not one element."""
+    """``html`` with ``data-frag`` on its root, or None when it is not one element. Only
+    the tags of the root's name are read: in HTML whose elements nest, the root closes
+    at its end exactly when no other element stands beside it."""
     first = _FIRST_TAG.match(html)
     if first is None or first.group(1).lower() in _VOID:
         return None
-    tags = _TAG.finditer(html, first.start(1) - 1)
-    root = next(tags)
-    if root.group(0).endswith("/>"):
+    name, end = first.group(1), len(html.rstrip())
+    if not html[:end].lower().endswith(f"</{name.lower()}>"):
         return None
-    depth, end = 1, root.end()
-    for tag in tags:
-        if tag.group(2) is None or tag.group(2).lower() in _VOID or tag.group(0).endswith("/>"):
+    read = _COMMENT.sub(lambda c: " " * len(c.group(0)), html) if "<!--" in html else html
+    depth, root = 0, None
+    for tag in _tags_named(name.lower()).finditer(read, first.start(1) - 1):
+        root = root or tag
+        if tag.group(0).endswith("/>"):
+            if tag is root:
+                return None
             continue
         depth += -1 if tag.group(1) else 1
-        end = tag.end()
         if depth == 0:
-            break
-    if depth or html[end:].strip():
-        return None  # not closed, or a second root after it
-    at = root.end() - 1
-    return f'{html[:at]} data-frag="{key}"{html[at:]}'
+            if tag.end() != end:
+                return None  # closed before the end: something stands beside it
+            at = root.end() - 1
+            return f'{html[:at]} data-frag="{key}"{html[at:]}'
+    return None
+
+
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+
+
+@functools.lru_cache(maxsize=64)
+def _tags_named(name: str) -> re.Pattern:
+    return re.compile(rf"<(/?){re.escape(name)}(?=[\s/>])[^>]*>", re.I)
 
 
 def kept_part(caller) -> Markup:
     """``{% call kept_part() %}<element>…</element>{% endcall %}``: a part of the table's
     answers (the history, the standings) a phone keeps while it is as it was, its key
-    the hash of its HTML: drawn every time, written as a hole in the poll's answer to a
-    phone that shows it (``marking_parts``)."""
+    the hash of its HTML: drawn every time, written as a hole in an answer to a phone
+    that shows it (``kept``)."""
     html = str(caller())
     body = html.strip()
     key = hashlib.blake2b(body.encode(), digest_size=8).hexdigest()
