@@ -94,8 +94,8 @@ def test_a_memo_keeps_the_most_recently_used_and_makes_each_once():
 
 
 class FakeView:
-    def __init__(self, table_id=1, have=frozenset()):
-        self.access, self.context, self.have = "score", {"round": 1}, have
+    def __init__(self, table_id=1):
+        self.access, self.context = "score", {"round": 1}
         self.table = type("T", (), {"id": table_id})()
 
     def url(self, route):
@@ -151,14 +151,13 @@ def test_a_block_of_one_element_carries_its_key_and_a_phone_showing_it_gets_a_ho
         )
         key = key_of(made)
         assert made == f'<div class="x" data-frag="{key}">a</div>\n'
-        shown = fragments.fragment(
-            FakeView(have=frozenset({key})), "test-hole", 1, caller=lambda: "never drawn"
-        )
+        with fragments.answering(frozenset({key})):  # an answer to a phone showing it
+            shown = fragments.fragment(FakeView(), "test-hole", 1, caller=lambda: "never drawn")
+            # a phone showing another version of the block gets it whole
+            other = fragments.fragment(
+                FakeView(), "test-hole", 2, caller=lambda: Markup("<p>b</p>")
+            )
         assert shown == f'<i data-frag-kept="{key}" hidden></i>\n'  # the space around it stays
-        # a phone showing another version of the block gets it whole
-        other = fragments.fragment(
-            FakeView(have=frozenset({key})), "test-hole", 2, caller=lambda: Markup("<p>b</p>")
-        )
         assert unkeyed(other) == "<p>b</p>" and key_of(other) != key
 
 
@@ -181,9 +180,10 @@ def test_a_part_inside_a_kept_block_is_drawn_whole_whatever_the_phone_shows(app)
     picker = fragments.Kept("<button>x</button>")
     picker.key = ("a picker",)
     inner = str(fragments.group(picker, "Cards"))
-    picker.have = frozenset({key_of(inner)})
-    assert fragments.group(picker, "Cards") == f'<i data-frag-kept="{key_of(inner)}" hidden></i>'
-    with app.test_request_context("/"):
+    with app.test_request_context("/"), fragments.answering(frozenset({key_of(inner)})):
+        assert fragments.group(picker, "Cards") == (
+            f'<i data-frag-kept="{key_of(inner)}" hidden></i>'
+        )
         # the block is kept for every phone: the picker in it is drawn, not a hole
         outer = fragments.fragment(
             FakeView(),

@@ -162,7 +162,8 @@ def action_tap(view, action: str, args: dict, label, cls: str = "", attrs: str =
 
 def group(buttons, label, cls: str | None = None) -> Markup:
     """A picker's buttons in their labelled group (``cls``: the class of a block around it);
-    a part the phone keeps when the buttons are a kept picker (``screens.View.picker``)."""
+    a part the phone keeps (``kept``) when the buttons are a kept picker
+    (``screens.View.picker``)."""
     key = getattr(buttons, "key", None)
     if key is not None:
         made_of = (key, str(label), cls)
@@ -171,15 +172,13 @@ def group(buttons, label, cls: str | None = None) -> Markup:
             if len(_GROUP_KEYS) > GROUP_KEYS_KEPT:  # a bound, not a cache policy
                 _GROUP_KEYS.clear()
             key = _GROUP_KEYS[made_of] = stable_key(made_of)
-        if _shown(buttons.have, key):
-            return Markup(_hole(key))
     frag = f' data-frag="{key}"' if key is not None else ""
     start = f'<div class="picker" role="group" aria-label="{escape(label)}"'
     if cls is None:
         made = f"{start}{frag}>{escape(buttons)}</div>"
     else:
         made = f'<div class="{escape(cls)}"{frag}>{start}>{escape(buttons)}</div></div>'
-    return Markup(made if key is None else _marked(key, made))
+    return Markup(made) if key is None else kept(key, made)
 
 
 _GROUP_KEYS: dict = {}
@@ -187,11 +186,9 @@ GROUP_KEYS_KEPT = 4096
 
 
 class Kept(Markup):
-    """HTML the phone may keep: ``key`` the key of what it is made of (``stable_key``),
-    ``have`` the keys of the parts the phone that asked shows."""
+    """HTML the phone may keep: ``key`` the key of what it is made of (``stable_key``)."""
 
     key: str | None = None
-    have: frozenset = frozenset()
 
 
 def stable_key(made_of) -> str:
@@ -225,8 +222,9 @@ _answering: contextvars.ContextVar[frozenset] = contextvars.ContextVar(
 )
 
 
-def _shown(have: frozenset, key: str) -> bool:
-    return key in have and not _drawing_kept.get()
+def _shown(key: str) -> bool:
+    """The phone this answer is for shows the part ``key`` (``answering``)."""
+    return key in _answering.get() and not _drawing_kept.get()
 
 
 def _hole(key: str, svg: bool = False) -> str:
@@ -247,7 +245,7 @@ def kept(key: str, element: str, svg: bool = False) -> Markup:
     """A kept part drawn (``element``, its root carrying ``data-frag`` = ``key``): a hole
     in a tap's answer to a phone that shows it, marked in the poll's (``svg``: an element
     of an SVG drawing)."""
-    if _shown(_answering.get(), key):
+    if _shown(key):
         return Markup(_hole(key, svg))
     return Markup(_marked(key, element, svg))
 
@@ -378,21 +376,24 @@ def kept_part(caller) -> Markup:
     the hash of its HTML: drawn every time, written as a hole in an answer to a phone
     that shows it (``kept``)."""
     html = str(caller())
+    key = hashlib.blake2b(html.strip().encode(), digest_size=8).hexdigest()
+    keyed = _keyed(html, key)
+    return Markup(html) if keyed is None else _kept_in_place(keyed, key)
+
+
+def _kept_in_place(html: str, key: str) -> Markup:
+    """``kept`` of the one element ``html`` holds (its root carrying ``key``), the space
+    around it the page's as it was."""
     body = html.strip()
-    key = hashlib.blake2b(body.encode(), digest_size=8).hexdigest()
-    keyed = _keyed(body, key)
-    if keyed is None:
-        return Markup(html)
     at = html.index(body[:1])
-    return Markup(f"{html[:at]}{kept(key, keyed)}{html[at + len(body) :]}")
+    return Markup(f"{html[:at]}{kept(key, body)}{html[at + len(body) :]}")
 
 
 def fragment(view, name: str, *inputs, caller) -> Markup:
     """``{% call fragment(view, name, inputs…) %}…{% endcall %}``: the block's HTML, drawn
     once for the same inputs. ``inputs`` must be everything the block reads besides the
     view's table, access, round and the request's language (all part of the key), as
-    plain data. A block of one root element is a part the phone keeps: the answer to a
-    phone that shows it is a hole (``View.have``)."""
+    plain data. A block of one root element is a part the phone keeps (``kept``)."""
     table, round_number = view.table, view.context.get("round")
     made_of = (name, table.id, view.url("tap"), view.access, round_number, cache_key(), inputs)
     try:
@@ -412,12 +413,4 @@ def fragment(view, name: str, *inputs, caller) -> Markup:
         return (html, False) if keyed is None else (keyed, True)
 
     html, keyed = _FRAGMENTS.get(digest.digest(), draw)
-    shown = keyed and _shown(getattr(view, "have", frozenset()), key)
-    if not (shown or (keyed and _marking.get() and not _drawing_kept.get())):
-        return Markup(html)
-    # the part is its element: the space around it is the page's
-    body = html.strip()
-    at = html.index(body[:1]) if body else 0
-    if shown:
-        return Markup(f"{html[:at]}{_hole(key)}{html[at + len(body) :]}")
-    return Markup(f"{html[:at]}{_marked(key, body)}{html[at + len(body) :]}")
+    return _kept_in_place(html, key) if keyed else Markup(html)

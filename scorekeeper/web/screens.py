@@ -104,7 +104,6 @@ class View:
     data: dict  # the draft's {"taps", "undone", "context"}
     version: int  # the draft's
     state: Any
-    have: frozenset = frozenset()  # the keys of the kept parts the phone shows (``fragments``)
     _urls: dict = field(default_factory=dict, init=False, repr=False, compare=False)  # route → URL
 
     @property
@@ -184,7 +183,7 @@ class View:
             return Markup(make())
         html, made_of = _PICKERS.get(key, lambda: (make(), stable_key(key)))
         kept = Kept(html)
-        kept.key, kept.have = made_of, self.have
+        kept.key = made_of
         return kept
 
     @staticmethod
@@ -353,8 +352,7 @@ def answer(
         view = view_of(screen, table, access, log, state)
     except Refusal as exc:  # no deal may begin (the game is over): the whole table
         return live_fragments(table, access, exc.status, screen_notice=exc.message)
-    view.have = parts_shown()
-    with answering(view.have):
+    with answering(parts_shown()):  # the parts the phone shows: holes (fragments.kept)
         html = render_template(
             f"games/{screen.game}/_panel.html", screen=screen.view(view), oob=True, **messages
         )
