@@ -131,8 +131,15 @@ def limit_table_creation(app: Flask, endpoints: tuple[str, ...]) -> None:
         ) from None
     limiter = Limiter(get_remote_address, app=app)
     app.extensions["scorekeeper.limiter"] = limiter
-    # only these views are limited: every other request (a tap) skips the limiter's work
-    limiter.request_filter(lambda: request.endpoint not in endpoints)
+    # Only these views are limited, by their decorator, which checks its limit itself.
+    # The limiter's app-wide hooks serve default limits (there are none) and rate-limit
+    # headers (off): they would only cost every other request (a tap) their time.
+    app.before_request_funcs[None].remove(limiter._check_request_limit)
+    app.after_request_funcs[None] = [
+        hook
+        for hook in app.after_request_funcs[None]
+        if getattr(hook, "args", None) != (limiter,)  # Limiter.__inject_headers, bound
+    ]
     shared = limiter.shared_limit(lambda: current_app.config["CREATE_RATE_LIMIT"], "create-table")
     for endpoint in endpoints:
         app.view_functions[endpoint] = shared(app.view_functions[endpoint])
