@@ -15,6 +15,7 @@ from conftest import another_phone_first
 from scorekeeper import api, deals, i18n, pegs_table
 from scorekeeper.deals import pegs as deal
 from scorekeeper.games import pegs as engine
+from scorekeeper.web import board as web_board
 from scorekeeper.web import pegs_board
 
 HX = {"HX-Request": "true"}
@@ -1204,3 +1205,20 @@ def test_the_controls_kept_from_the_answer_before_follow_the_turn_and_the_peg_se
     assert pressed(answer, "pg-pos", "data-peg") == ["2-S"] and 'class="pg-fixing"' in answer
     answer = t.tap("player", player=3)
     assert pressed(answer, "pg-who", "data-seat") == ["3"]
+
+
+def test_an_answer_to_one_phone_carries_its_token_and_fresh_ids_in_the_rows(pg):
+    """A Pegs move answers the phone alone (its notice): the rows drawn once for every
+    phone (with the marks the shared answer fills) are filled with this phone's token."""
+    t = pg(FOUR)
+    t.set_board({**start(4), "0": ["T8", "T30", "S", "S", "S"]})
+    t.turn(0, "5")
+    before = t.page().html
+    answer = t.step(0, "T8", "T13").get_data(as_text=True)
+    assert "Ana played 5: T8→T13." in answer
+    for mark in (web_board.CSRF_MARK, web_board.SUBMISSION_MARK, web_board.FLASH_MARK):
+        assert mark not in answer
+    assert set(re.findall(r'name="csrf_token" value="([^"]*)"', answer)) == {t.csrf}
+    ids = re.findall(r'name="submission_id" value="([^"]*)"', answer)
+    shown = set(re.findall(r'name="submission_id" value="([^"]*)"', before))
+    assert ids and not set(ids) & shown  # made for this answer

@@ -232,9 +232,12 @@ def live_fragments(
 
         parts = _render_cached(table, access, LIVE_TEMPLATE, render)
         return make_response(with_holes(_fill(parts), have), status)
+    # drawn with the marks as the shared answer is, so that the blocks drawn once for it
+    # (the history's rows) serve this one too, then filled in
+    marks = {"csrf_token": lambda: CSRF_MARK, "submission_id": SUBMISSION_MARK}
     with marking_parts():  # the panel's view is drawn with the context, before the template
-        ctx = table_context(table, access, **extra)
+        ctx = table_context(table, access, **marks, **extra)
         if adjust is not None:
             adjust(ctx)
-        html = render_template(LIVE_TEMPLATE, **ctx)
+        html = _fill(MARKS.split(render_template(LIVE_TEMPLATE, **ctx)))
     return make_response(with_holes(html, have), status)

@@ -389,18 +389,34 @@ def _kept_in_place(html: str, key: str) -> Markup:
     return Markup(f"{html[:at]}{kept(key, body)}{html[at + len(body) :]}")
 
 
+def _digest(made_of: tuple):
+    """The hash of a block's inputs and the request's language."""
+    made_of = (*made_of, cache_key())
+    try:
+        made = _pickled(made_of)
+    except (pickle.PicklingError, TypeError, AttributeError, ValueError):
+        made = repr(made_of).encode()
+    return hashlib.blake2b(made, digest_size=16)
+
+
+_DRAWN = Memo(2048)  # the blocks of the table's page drawn once: its history's rows (~1 KB)
+
+
+def drawn_once(name: str, *inputs, caller) -> Markup:
+    """``{% call drawn_once(name, inputs…) %}…{% endcall %}``: a block of the table's page
+    (a row of its history) drawn once for the same inputs, which must be everything it
+    reads, as plain data; the request's language is part of the key. Not a part a phone
+    keeps: the part around it is."""
+    return Markup(_DRAWN.get(_digest((name, inputs)).digest(), lambda: str(caller())))
+
+
 def fragment(view, name: str, *inputs, caller) -> Markup:
     """``{% call fragment(view, name, inputs…) %}…{% endcall %}``: the block's HTML, drawn
     once for the same inputs. ``inputs`` must be everything the block reads besides the
     view's table, access, round and the request's language (all part of the key), as
     plain data. A block of one root element is a part the phone keeps (``kept``)."""
     table, round_number = view.table, view.context.get("round")
-    made_of = (name, table.id, view.url("tap"), view.access, round_number, cache_key(), inputs)
-    try:
-        made = _pickled(made_of)
-    except (pickle.PicklingError, TypeError, AttributeError, ValueError):
-        made = repr(made_of).encode()
-    digest = hashlib.blake2b(made, digest_size=16)
+    digest = _digest((name, table.id, view.url("tap"), view.access, round_number, inputs))
     key = digest.hexdigest()[:16]
 
     def draw() -> tuple[str, bool]:

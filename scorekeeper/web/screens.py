@@ -48,6 +48,7 @@ from .fragments import (
     Memo,
     answering,
     compact_json,
+    drawn_once,
     fragment,
     kept_part,
     parts_shown,
@@ -80,6 +81,7 @@ def register_template_helpers(app) -> None:
     app.jinja_env.filters["card_colour"] = card_colour
     app.jinja_env.globals["fragment"] = fragment
     app.jinja_env.globals["kept_part"] = kept_part
+    app.jinja_env.globals["drawn_once"] = drawn_once
     app.jinja_env.globals.update(template_globals())
 
 
