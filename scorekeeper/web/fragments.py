@@ -343,7 +343,8 @@ def _keyed(html: str, key: str) -> str | None:
     if first is None or first.group(1).lower() in _VOID:
         return None
     name, end = first.group(1), len(html.rstrip())
-    if not html[:end].lower().endswith(f"</{name.lower()}>"):
+    closing = f"</{name.lower()}>"
+    if html[end - len(closing) : end].lower() != closing:
         return None
     read = _COMMENT.sub(lambda c: " " * len(c.group(0)), html) if "<!--" in html else html
     depth, root = 0, None
