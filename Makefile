@@ -7,6 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 APT_RUN := libpango-1.0-0 libpangoft2-1.0-0
 APT_TEST := chromium fonts-dejavu-core poppler-utils
+APT_BENCH := valgrind
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
@@ -16,7 +17,7 @@ MO := $(PO:.po=.mo)
 # what marks a sentence for the catalogue, in Python (templates use _())
 KEYWORDS := -k _ -k gettext -k ngettext:1,2 -k N_ -k Text -k Plural:1,2 -k RuleError -k Refused
 
-.PHONY: run test lint bench fuzz-long messages cyrillic catalogues print clean system-run system-test
+.PHONY: run test lint bench fuzz-long messages cyrillic catalogues print clean system-run system-test system-bench
 
 run: $(VENV)/.installed-run system-run catalogues
 	$(BIN)/scorekeeper serve --host $(HOST) --port $(PORT)
@@ -30,7 +31,7 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check scorekeeper tests bench
 	$(BIN)/ruff format --check scorekeeper tests bench
 
-bench: $(VENV)/.installed-test system-run
+bench: $(VENV)/.installed-test system-bench
 	$(BIN)/python bench/engines.py
 	$(BIN)/python bench/print.py
 	$(BIN)/python bench/load.py
@@ -39,6 +40,7 @@ bench: $(VENV)/.installed-test system-run
 	$(BIN)/python bench/play.py
 	$(BIN)/python bench/taps.py
 	$(BIN)/python bench/pegs_taps.py
+	$(BIN)/python bench/instructions.py
 
 # the long fuzzing campaign: 10,000 generated requests per endpoint and per score kind,
 # one pytest worker per core
@@ -95,6 +97,9 @@ system-run:
 
 system-test:
 	$(call apt_ensure,$(APT_RUN) $(APT_TEST))
+
+system-bench:
+	$(call apt_ensure,$(APT_RUN) $(APT_BENCH))
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info printables/build test-artifacts .pytest_cache .ruff_cache

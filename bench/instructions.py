@@ -1,0 +1,102 @@
+"""A tap's cost in instructions, which do not vary with what else the host is doing
+(its CPU time does, by a third on a busy machine): each game of ``bench/taps.py`` is
+played in a fresh process under valgrind's callgrind twice, to its first few taps and
+to its last, and the difference is divided by the taps between. The taps are sent as
+``bench/taps.py`` sends them (CSRF token, the parts the phone keeps). Needs valgrind
+(Debian's package ``valgrind``); a run takes about a minute per game.
+
+    python bench/instructions.py [GAME ...]
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "tests"))
+
+import taps as bench  # noqa: E402
+
+FROM_TAP = {"szaman": 2, "vezimas": 2, "cowboy": 2, "kvanta": 3}  # after the deal has begun
+COLLECTED = re.compile(r"Collected : (\d+)")
+
+
+def games() -> dict[str, tuple[tuple[str, ...], list[dict]]]:
+    return {
+        "szaman": (bench.NAMES, bench.full_taps()),
+        "vezimas": bench.example_taps("vezimas-played-out"),
+        "cowboy": bench.example_taps("cowboy-tens"),
+        "kvanta": (("Ana", "Bojan", "Ceca"), bench.kvanta_taps()),
+    }
+
+
+def play(game: str, count: int) -> None:
+    """The table started, its page read, and its first ``count`` taps sent."""
+    from scorekeeper import create_app
+
+    players, taps = games()[game]
+    folder = tempfile.mkdtemp()
+    app = create_app({"TESTING": True, "DATABASE": f"{folder}/b.sqlite", "SECRET_KEY": "b"})
+    if game == "kvanta":
+        app.config["DICE_RNG"] = bench.Dice([4, 5, 5, 3])
+    client = app.test_client()
+    token = bench.CSRF.search(client.get("/").get_data(as_text=True)).group(1)
+    phone = {**bench.PHONE, "X-CSRFToken": token}
+    data = {"game": game, "player": list(players), "submission_id": "bench"}
+    url = client.post("/tables", data=data, headers=phone).headers["Location"]
+    have = " ".join(bench.KEPT.findall(client.get(url).get_data(as_text=True)))
+    for number, tap in enumerate(taps[:count]):
+        route = "roll" if tap["action"] in bench.ROLL_ROUTE.get(game, ()) else "tap"
+        sent = {"tap_id": f"b{number}", "tap": json.dumps(tap), "v": str(number), "round": "1"}
+        response = client.post(f"{url}/{game}/{route}", data={**sent, "have": have}, headers=phone)
+        if response.status_code != 200:
+            raise SystemExit(f"{game} tap {number} answered {response.status_code}")
+        body = response.get_data()
+        text = gzip.decompress(body) if response.headers.get("Content-Encoding") else body
+        have = " ".join(bench.KEPT.findall(text.decode()))
+
+
+def instructions(game: str, count: int) -> int:
+    """The instructions of a process that plays ``game`` to its ``count``-th tap."""
+    done = subprocess.run(
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+            sys.executable,
+            __file__,
+            "--play",
+            game,
+            str(count),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return int(COLLECTED.search(done.stderr).group(1))
+
+
+def main(names: list[str]) -> None:
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not installed (apt install valgrind)")
+    print("Instructions per tap (callgrind; the same on a busy host)")
+    for game in names or list(games()):
+        first, last = FROM_TAP[game], len(games()[game][1])
+        spent = instructions(game, last) - instructions(game, first)
+        print(f"  {game:8} taps {first + 1}–{last}: {spent / (last - first) / 1e6:.2f} M a tap")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--play"]:
+        play(sys.argv[2], int(sys.argv[3]))
+    else:
+        main(sys.argv[1:])

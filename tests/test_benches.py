@@ -1,0 +1,25 @@
+"""The tap benchmarks' plays go through: every tap of each game's deal is answered 200
+as a phone sends it (bench/instructions.py counts their instructions under valgrind)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "instructions.py"
+
+
+@pytest.fixture(scope="module")
+def instructions():
+    spec = importlib.util.spec_from_file_location("bench_instructions", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("game", ["szaman", "vezimas", "cowboy", "kvanta"])
+def test_each_games_benchmark_deal_is_played_to_its_end(instructions, game):
+    taps = instructions.games()[game][1]
+    instructions.play(game, len(taps))  # SystemExit when a tap is refused
