@@ -172,6 +172,8 @@ def group(buttons, label, cls: str | None = None) -> Markup:
             if len(_GROUP_KEYS) > GROUP_KEYS_KEPT:  # a bound, not a cache policy
                 _GROUP_KEYS.clear()
             key = _GROUP_KEYS[made_of] = stable_key(made_of)
+    if key is not None and _shown(key):  # the phone keeps it: nothing to draw around it
+        return Markup(_hole(key))
     frag = f' data-frag="{key}"' if key is not None else ""
     start = f'<div class="picker" role="group" aria-label="{escape(label)}"'
     if cls is None:
@@ -316,7 +318,8 @@ class Memo:
         return len(self._made)
 
 
-_FRAGMENTS = Memo(512)  # (HTML, one element?) of the blocks of the last answers (~1–16 KB)
+# the blocks of the last answers (~1–16 KB): (HTML, where its one element lies, if so)
+_FRAGMENTS = Memo(512)
 
 
 def _pickled(inputs) -> bytes:
@@ -379,15 +382,21 @@ def kept_part(caller) -> Markup:
     html = str(caller())
     key = hashlib.blake2b(html.strip().encode(), digest_size=8).hexdigest()
     keyed = _keyed(html, key)
-    return Markup(html) if keyed is None else _kept_in_place(keyed, key)
+    return Markup(html) if keyed is None else _kept_in_place(keyed, key, _bounds(keyed))
 
 
-def _kept_in_place(html: str, key: str) -> Markup:
-    """``kept`` of the one element ``html`` holds (its root carrying ``key``), the space
-    around it the page's as it was."""
-    body = html.strip()
-    at = html.index(body[:1])
-    return Markup(f"{html[:at]}{kept(key, body)}{html[at + len(body) :]}")
+def _bounds(html: str) -> tuple[int, int]:
+    """Where the one element ``html`` holds begins and ends (the space around it left)."""
+    return len(html) - len(html.lstrip()), len(html.rstrip())
+
+
+def _kept_in_place(html: str, key: str, bounds: tuple[int, int]) -> Markup:
+    """``kept`` of the one element ``html`` holds (its root carrying ``key``, between
+    ``bounds``), the space around it the page's as it was."""
+    at, end = bounds
+    if _shown(key):  # a hole: the element itself is not copied
+        return Markup(f"{html[:at]}{_hole(key)}{html[end:]}")
+    return Markup(f"{html[:at]}{_marked(key, html[at:end])}{html[end:]}")
 
 
 def _digest(made_of: tuple):
@@ -427,7 +436,7 @@ def fragment(view, name: str, *inputs, caller) -> Markup:
         finally:
             _drawing_kept.reset(token)
         keyed = _keyed(html, key)
-        return (html, False) if keyed is None else (keyed, True)
+        return (Markup(html), None) if keyed is None else (keyed, _bounds(keyed))
 
-    html, keyed = _FRAGMENTS.get(digest.digest(), draw)
-    return _kept_in_place(html, key) if keyed else Markup(html)
+    html, bounds = _FRAGMENTS.get(digest.digest(), draw)
+    return html if bounds is None else _kept_in_place(html, key, bounds)

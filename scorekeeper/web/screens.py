@@ -183,10 +183,13 @@ class View:
 
         if key is None:
             return Markup(make())
-        html, made_of = _PICKERS.get(key, lambda: (make(), stable_key(key)))
-        kept = Kept(html)
-        kept.key = made_of
-        return kept
+
+        def made() -> Kept:
+            kept = Kept(make())
+            kept.key = stable_key(key)
+            return kept
+
+        return _PICKERS.get(key, made)  # one object: HTML is not copied on every answer
 
     @staticmethod
     def _picker_html(cards, put, take, args, url, round_number, selected, taken, toggle) -> str:
@@ -216,7 +219,7 @@ class View:
         return "".join(out)
 
 
-_PICKERS = Memo(1024)  # (HTML, key) of the pickers of the last taps of the tables (~5 KB each)
+_PICKERS = Memo(1024)  # the pickers of the last taps of the tables (~5 KB each), with their keys
 _BUTTONS: dict = {}  # their buttons, by all a button is made of (~300 bytes each)
 BUTTONS_KEPT = 8192
 
