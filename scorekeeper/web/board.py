@@ -9,7 +9,6 @@ import re
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
 
 from flask import Response, current_app, make_response, render_template, request, url_for
 
@@ -206,8 +205,6 @@ def live_fragments(
     status: int = 200,
     *,
     fresh: bool = False,
-    personal: bool = False,
-    adjust: Callable[[dict], None] | None = None,
     **extra,
 ):
     """Everything the poll refreshes, out of band and at one table version: the
@@ -218,13 +215,12 @@ def live_fragments(
     told the poll this phone was up to date.)
 
     ``fresh``: the table was just read; otherwise it is read again, before what it shows.
-    ``adjust(ctx)`` and ``extra``: what this answer shows to this phone alone (a refused
-    tap's message); so does ``personal`` (set in ``g`` by the screen). Without them the
-    fragments are rendered once per version for every phone at the table."""
+    ``extra``: what this answer shows to this phone alone (a refused tap's message).
+    Without it the fragments are rendered once per version for every phone at the table."""
     if not fresh:
         table = get_store().table(table.id)
     have = parts_shown()  # the kept parts the phone shows: holes (fragments.with_holes)
-    if adjust is None and not extra and not personal:
+    if not extra:
 
         def render(**marks) -> str:
             with marking_parts():
@@ -237,7 +233,5 @@ def live_fragments(
     marks = {"csrf_token": lambda: CSRF_MARK, "submission_id": SUBMISSION_MARK}
     with marking_parts():  # the panel's view is drawn with the context, before the template
         ctx = table_context(table, access, **marks, **extra)
-        if adjust is not None:
-            adjust(ctx)
         html = _fill(MARKS.split(render_template(LIVE_TEMPLATE, **ctx)))
     return make_response(with_holes(html, have), status)
