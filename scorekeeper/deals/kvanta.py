@@ -149,12 +149,6 @@ def saved(s: store.Store, table: store.Table, context: dict, outcome: dict) -> s
     return _("Round %(n)d saved.", n=n)
 
 
-def _step_entries(s: store.Store, table: store.Table, context: dict) -> list[store.Entry]:
-    """The live entries the screen stored for this round's steps (the dealer draw, in
-    round 0, included)."""
-    return [e for e in _stored_steps(s, table, context)[0].values() if e.live]
-
-
 def _stored_steps(
     s: store.Store, table: store.Table, context: dict
 ) -> tuple[dict[str, store.Entry], Callable[[int], bool]]:

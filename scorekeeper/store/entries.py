@@ -773,18 +773,6 @@ class Entries:
             ).fetchone()[0],
         )
 
-    def _points_of(self, entry_ids: list[int]) -> dict[int, dict[int, int]]:
-        out: dict[int, dict[int, int]] = {}
-        for start in range(0, len(entry_ids), 500):  # SQLite's limit on parameters
-            chunk = entry_ids[start : start + 500]
-            marks = ", ".join("?" * len(chunk))
-            for entry_id, player_id, pts in self.db.execute(
-                f"SELECT entry_id, player_id, points FROM entry_points WHERE entry_id IN ({marks})",
-                chunk,
-            ).fetchall():
-                out.setdefault(entry_id, {})[player_id] = pts
-        return out
-
     def totals(self, table_id: int) -> dict[int, int]:
         """Player id → sum of points over live entries (0 for players with none)."""
         rows = self.db.execute(
