@@ -10,7 +10,6 @@ to its last, and the difference is divided by the taps between. The taps are sen
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
 import shutil
@@ -60,9 +59,7 @@ def play(game: str, count: int) -> None:
         response = client.post(f"{url}/{game}/{route}", data={**sent, "have": have}, headers=phone)
         if response.status_code != 200:
             raise SystemExit(f"{game} tap {number} answered {response.status_code}")
-        body = response.get_data()
-        text = gzip.decompress(body) if response.headers.get("Content-Encoding") else body
-        have = " ".join(bench.KEPT.findall(text.decode()))
+        have = " ".join(bench.KEPT.findall(bench.decoded(response).decode()))
 
 
 def instructions(game: str, count: int) -> int:

@@ -91,10 +91,11 @@ htmx = HTMX()
 babel = Babel()
 # The table's Wi-Fi is poor: a tap's answer (a panel of some 20-70 KB of HTML) goes out
 # compressed to a tenth or less, at the fastest levels (a fraction of a millisecond).
-# Over plain http a phone accepts gzip and deflate; zstd and br where it offers them.
+# Over plain http a phone accepts gzip and deflate: deflate first (the same bytes with
+# a cheaper checksum, a third less time); zstd and br where it offers them.
 compress = Compress()
 COMPRESSION = {
-    "COMPRESS_ALGORITHM": ["zstd", "br", "gzip", "deflate"],
+    "COMPRESS_ALGORITHM": ["zstd", "br", "deflate", "gzip"],
     "COMPRESS_LEVEL": 1,
     "COMPRESS_BR_LEVEL": 1,
     "COMPRESS_ZSTD_LEVEL": 1,
