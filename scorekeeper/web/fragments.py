@@ -429,7 +429,7 @@ def fragment(view, name: str, *inputs, caller) -> Markup:
     digest = _digest((name, table.id, view.url("tap"), view.access, round_number, inputs))
     key = digest.hexdigest()[:16]
 
-    def draw() -> tuple[str, bool]:
+    def draw() -> tuple[str, tuple[int, int] | None]:
         token = _drawing_kept.set(True)
         try:
             html = str(caller())
