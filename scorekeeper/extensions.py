@@ -135,7 +135,9 @@ def limit_table_creation(app: Flask, endpoints: tuple[str, ...]) -> None:
     # Only these views are limited, by their decorator, which checks its limit itself.
     # The limiter's app-wide hooks serve default limits (there are none) and rate-limit
     # headers (off): they would only cost every other request (a tap) their time.
-    app.before_request_funcs[None].remove(limiter._check_request_limit)
+    # (Flask-Limiter 4's names; with another version the hooks stay, and only cost time)
+    check = getattr(limiter, "_check_request_limit", None)
+    app.before_request_funcs[None] = [h for h in app.before_request_funcs[None] if h != check]
     app.after_request_funcs[None] = [
         hook
         for hook in app.after_request_funcs[None]
