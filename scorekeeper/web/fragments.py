@@ -247,9 +247,7 @@ def kept(key: str, element: str, svg: bool = False) -> Markup:
     """A kept part drawn (``element``, its root carrying ``data-frag`` = ``key``): a hole
     in a tap's answer to a phone that shows it, marked in the poll's (``svg``: an element
     of an SVG drawing)."""
-    if _shown(key):
-        return Markup(_hole(key, svg))
-    return Markup(_marked(key, element, svg))
+    return _kept_in_place(element, key, (0, len(element)), svg)
 
 
 @contextlib.contextmanager
@@ -390,13 +388,13 @@ def _bounds(html: str) -> tuple[int, int]:
     return len(html) - len(html.lstrip()), len(html.rstrip())
 
 
-def _kept_in_place(html: str, key: str, bounds: tuple[int, int]) -> Markup:
+def _kept_in_place(html: str, key: str, bounds: tuple[int, int], svg: bool = False) -> Markup:
     """``kept`` of the one element ``html`` holds (its root carrying ``key``, between
     ``bounds``), the space around it the page's as it was."""
     at, end = bounds
     if _shown(key):  # a hole: the element itself is not copied
-        return Markup(f"{html[:at]}{_hole(key)}{html[end:]}")
-    return Markup(f"{html[:at]}{_marked(key, html[at:end])}{html[end:]}")
+        return Markup(f"{html[:at]}{_hole(key, svg)}{html[end:]}")
+    return Markup(f"{html[:at]}{_marked(key, html[at:end], svg)}{html[end:]}")
 
 
 def _digest(made_of: tuple):
