@@ -121,6 +121,49 @@ def test_a_draft_changed_by_another_connection_is_not_overwritten(mine, other):
     assert version == 2 and [t["id"] for t in stored["taps"]] == ["theirs", "mine"]
 
 
+def _closing_log(data):
+    return {"taps": [], "undone": [], "context": {}, **(data or {})}
+
+
+@pytest.mark.parametrize("changed", ["draft", "round"])
+def test_a_closing_write_reads_the_draft_and_the_next_round_under_its_lock(mine, other, changed):
+    """Closing a draft into an entry reads the draft and the table's next round with its
+    submission check, in one statement under the lock: another worker's tap is seen
+    (refused as changed), and so is another worker's entry (the next round after it)."""
+    table, ids = start(mine)
+    other.append_tap(table.id, "cowboy-deal", {"id": "t1"}, lambda data: None, _closing_log)
+    mine.begin_memo()
+    mine.table_by_key(table.scorer_key)
+    log = mine.tap_log(table.id, "cowboy-deal")
+    assert mine.next_round(table.id) == 1
+    if changed == "draft":
+        other.append_tap(table.id, "cowboy-deal", {"id": "t2"}, lambda data: None, _closing_log)
+    else:
+        pad(other, table.id, ids, {"Ana": 5})
+    read: list[str] = []
+    mine.db.conn.set_trace_callback(read.append)
+    try:
+        if changed == "draft":
+            with pytest.raises(StoreError, match="Another phone changed this deal"):
+                mine.close_draft_into_entry(
+                    table.id, "cowboy-deal", "manual-points", {}, {}, {ids["Ana"]: 1},
+                    draft_version=log.version, submission_id="close-1",
+                )  # fmt: skip
+            assert mine.entry_count(table.id) == 0
+        else:
+            outcome = mine.close_draft_into_entry(
+                table.id, "cowboy-deal", "manual-points", {}, {}, {ids["Ana"]: 1},
+                draft_version=log.version, submission_id="close-1",
+            )  # fmt: skip
+            assert outcome["round"] == 2 and other.draft(table.id, "cowboy-deal")[0] is None
+    finally:
+        mine.db.conn.set_trace_callback(None)
+    inside = read[read.index("BEGIN IMMEDIATE") :]
+    reads = [sql for sql in inside if sql.lstrip().startswith("SELECT")]
+    draft_or_round = [sql for sql in reads if "drafts" in sql or "MAX(round)" in sql]
+    assert len(draft_or_round) == 1 and "submissions" in draft_or_round[0], reads
+
+
 def test_this_connections_write_leaves_nothing_it_changed_behind(mine):
     table, ids = start(mine)
     mine.begin_memo()

@@ -487,6 +487,7 @@ def close_at_once(
         made.id,
         action_of(s.close_draft_into_entry),
         touches=NEW_ENTRY_READS | DRAFT_READS,
+        closes=deal.draft,
     ):
         log = s.tap_log(table.id, deal.draft)
         begun = log.data is not None and "context" in log.data

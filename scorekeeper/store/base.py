@@ -309,6 +309,7 @@ class StoreBase:
         action: str | None = None,
         scope: int | None | object = ...,
         touches: frozenset[str] | None = None,
+        closes: str | None = None,
     ) -> Iterator[dict]:
         """A write transaction that bumps the table version and records the submission.
 
@@ -319,7 +320,9 @@ class StoreBase:
         action), and ``ReusedSubmission`` refuses it. ``scope``: the table the form was
         sent on, when it is not ``table_id`` (a new table: None, or a rematch's table).
         ``touches``: what the write may change, as groups of the reads kept for the
-        request (``DRAFT_READS``, ``ENTRY_READS`` … ; None: anything).
+        request (``DRAFT_READS``, ``ENTRY_READS`` … ; None: anything). ``closes``: the
+        draft the write closes into an entry, its log and the table's next round read
+        with the submission (``_check_submission``).
 
         A write begun inside an open one joins it (``_joined``): one transaction, one
         version bump, committed or rolled back whole.
@@ -329,7 +332,7 @@ class StoreBase:
         if scope is ...:
             scope = table_id
         if self._open_write is not None and writing(self.db):
-            with self._joined(table_id, submission_id, action, scope, touches) as outcome:
+            with self._joined(table_id, submission_id, action, scope, touches, closes) as outcome:
                 yield outcome
             return
         new_version = stamp = None
@@ -341,7 +344,7 @@ class StoreBase:
             changes = open_write.changes = self.db.conn.total_changes
             try:
                 if submission_id:
-                    self._check_submission(table_id, submission_id, action, scope, touches)
+                    self._check_submission(table_id, submission_id, action, scope, touches, closes)
                 yield open_write.outcome
                 if open_write.failed is not None:
                     # a part of it failed, and the caller went on: nothing of it is kept
@@ -387,6 +390,7 @@ class StoreBase:
         action: str | None,
         scope: int | None | object,
         touches: frozenset[str] | None,
+        closes: str | None = None,
     ) -> Iterator[dict]:
         """A write begun inside an open one: part of its transaction (no BEGIN or
         COMMIT of its own), the table's version bumped once, by the open write, as it
@@ -421,7 +425,7 @@ class StoreBase:
             return
         if submission_id:
             # before anything of it is written: a replay leaves the transaction as it was
-            self._check_submission(table_id, submission_id, action, scope, touches)
+            self._check_submission(table_id, submission_id, action, scope, touches, closes)
         try:
             outcome: dict = {}
             yield outcome
@@ -444,19 +448,25 @@ class StoreBase:
         action: str | None,
         scope: int | None | object,
         touches: frozenset[str] | None,
+        closes: str | None = None,
     ) -> None:
         """Under the write lock: raise ``Replayed`` for a submission already processed.
         With the table's version, read in the same statement: what this request read of
         the table before may serve the write, if it is unchanged (and the entries a
-        write that adds one counts against the cap)."""
+        write that adds one counts against the cap). A write that ``closes`` a draft
+        reads its log and the table's next round in the same statement too."""
         counts = touches is not None and "entry_count" in touches
-        *done, version, count = self.db.execute(
+        *done, version, count, data, draft_version, last_round = self.db.execute(
             """SELECT s.outcome, s.action, s.scope,
                       (SELECT version FROM tables WHERE id = :t),
                       CASE WHEN :counts THEN
-                      (SELECT COUNT(*) FROM entries WHERE table_id = :t) END
-               FROM (SELECT 1) LEFT JOIN submissions s ON s.id = :id""",
-            {"t": table_id, "id": submission_id, "counts": counts},
+                      (SELECT COUNT(*) FROM entries WHERE table_id = :t) END,
+                      d.data, d.version,
+                      CASE WHEN :draft IS NOT NULL THEN
+                      (SELECT MAX(round) FROM live_entries WHERE table_id = :t) END
+               FROM (SELECT 1) LEFT JOIN submissions s ON s.id = :id
+               LEFT JOIN drafts d ON d.table_id = :t AND d.name = :draft""",
+            {"t": table_id, "id": submission_id, "counts": counts, "draft": closes},
         ).fetchone()
         if done[0] is not None:
             raise Replayed(self._replay(tuple(done), action, scope))
@@ -464,6 +474,9 @@ class StoreBase:
             self._saw_version(table_id, version)
             if counts:
                 self._keep(table_id, ("entry_count",), count)
+            if closes is not None:  # as ``tap_log`` and ``next_round`` read them
+                self._keep(table_id, ("tap_log", closes), (data, draft_version, version))
+                self._keep(table_id, ("next_round",), (last_round or 0) + 1)
 
     def _record_submission(
         self,
@@ -526,12 +539,13 @@ class StoreBase:
         body: Callable[[dict], None],
         scope: int | None | object = ...,
         touches: frozenset[str] | None = None,
+        closes: str | None = None,
     ) -> dict:
         """The one idempotent write: a retried form (the same submission id) gets the
         first answer. ``body(outcome)`` runs inside ``write`` and fills the outcome;
-        ``action``, ``scope`` and ``touches`` are ``write``'s."""
+        ``action``, ``scope``, ``touches`` and ``closes`` are ``write``'s."""
         try:
-            with self.write(table_id, submission_id, action, scope, touches) as outcome:
+            with self.write(table_id, submission_id, action, scope, touches, closes) as outcome:
                 body(outcome)
             return outcome
         except Replayed as replay:

@@ -275,6 +275,7 @@ class Drafts:
             "close_draft_into_entry",
             body,
             touches=NEW_ENTRY_READS | DRAFT_READS,
+            closes=name,
         )
 
     def _also_of(self, entry_id: int) -> list[int]:
