@@ -347,14 +347,38 @@ def test_two_phones_rolling_the_exchange_die_at_the_same_moment_roll_it_once(app
     kv.tricks(app, 3, 3, 3, 4, 2)  # target 9; this phone's die 4, the other phone's 2
     kv.tap("trick-winner", seat=2)
     mine, other = kv.page(), kv.page()
+    # the roll's one write (its dice, its tap and what the tap scores) begins after it
     another_phone_first(
-        monkeypatch, store.Store, "add_roll", lambda: kv.roll("exchange", seat=2, at=other)
+        monkeypatch, store.Store, "write", lambda: kv.roll("exchange", seat=2, at=other)
     )
     late = kv.roll("exchange", seat=2, at=mine)
     assert late.status == 409
     assert "Another phone changed this deal a moment ago" in late.html
     exchange = [r for r in kv.rolls() if r["kind"] == "kvanta-exchange"]
     assert [r["dice"] for r in exchange] == [[2]]
+
+
+def test_a_roll_whose_tap_cannot_be_logged_keeps_no_dice(app, kv, monkeypatch):
+    """The dice, the roll's tap and what it scores are one write: when the tap is refused
+    as it is logged, the dice are not kept either, and the same tap sent again rolls once."""
+    from scorekeeper import store
+    from scorekeeper.messages import Text
+
+    app.config["DICE_RNG"] = Scripted(4, 5, 5, 1, 2, 3)
+    kv.dealt()
+    at, before = kv.page(), kv.snapshot()
+
+    def refused(*args, **kwargs):
+        raise store.Conflict(Text("Another phone changed this table a moment ago."))
+
+    with monkeypatch.context() as patched:
+        patched.setattr(store.Store, "append_tap", refused)
+        answer = kv.roll(seat=1, at=at)
+    assert answer.status == 409 and "Another phone changed" in answer.html
+    assert kv.snapshot() == before and kv.rolls() == []
+    again = kv.roll(seat=1, at=at, tap_id=kv.last_id)
+    # rolled anew: the first dice were never kept, nor shown
+    assert again.phase == "hand" and [r["dice"] for r in kv.rolls()] == [[1, 2, 3]]
 
 
 # ---------------------------------------------------------------- the steps' entries

@@ -28,6 +28,7 @@ from ..games.play import Refused, Tap
 from ..games.play.kvanta import KvantaRound
 from ..messages import N_
 from ..messages import gettext as _
+from ..store.base import DRAFT_READS, NEW_ENTRY_READS, ROLL_READS, action_of
 from ..summary import TableSummary, summarize
 from . import kvanta_edit
 from .kvanta_edit import SID, STEP_KINDS, STEP_TAPS, stored
@@ -37,6 +38,9 @@ from .kvanta_edit import rename_in_draft as rename_in_draft
 from .kvanta_edit import reopens as reopens
 from .kvanta_edit import replaces as replaces
 from .kvanta_edit import step_sid as _sid
+
+# a roll writes its dice, its tap and what the tap scores
+ROLL_TAP_READS = ROLL_READS | DRAFT_READS | NEW_ENTRY_READS
 
 TARGET_ROLL = "kvanta-target"
 EXCHANGE_ROLL = "kvanta-exchange"
@@ -393,8 +397,9 @@ def roll(
     """A target roll, a roll again or the exchange die: the tap checked with stand-in
     dice, the dice rolled (``throw``) and stored (once per tap id: a retried tap gets
     the stored roll, and a roll asked for from a screen another phone has changed since
-    is refused inside the write), then the tap logged with them, with what it scores in
-    the same write. Returns the log and whether it wrote entries."""
+    is refused inside the write), then the tap logged with them, with what it scores:
+    all in one write, so the dice are never kept without their tap. Returns the log and
+    whether it wrote entries."""
     if tap.action not in ROLL_KINDS:
         raise deals.Refusal(_("That is not a roll of the dice."), "tap")
     log = s.tap_log(table.id, DRAFT)
@@ -409,11 +414,20 @@ def roll(
         state = deals.state_of(DEAL, table, log.data)
         state.verify(with_dice(tap, [1] * dice.TARGET_DICE))  # may it be rolled now?
         kind, faces, result = throw(tap, state, rng_of)
-        done = s.add_roll(
-            table.id, context["round"], kind, faces, result, tap.get("physical") is True,
-            submission_id=sid, based_on_draft=(DRAFT, seen_version),
-        )  # fmt: skip
-    rolled = with_dice(tap, done["dice"])
+        try:
+            with s.write(table.id, sid, action_of(s.add_roll), touches=ROLL_TAP_READS):
+                done = s.add_roll(
+                    table.id, context["round"], kind, faces, result, tap.get("physical") is True,
+                    submission_id=sid, based_on_draft=(DRAFT, seen_version),
+                )  # fmt: skip
+                return _log_roll(s, table, with_dice(tap, done["dice"]))
+        except store.Replayed as replay:  # the same tap, stored meanwhile by its retry
+            done = replay.outcome
+    return _log_roll(s, table, with_dice(tap, done["dice"]))
+
+
+def _log_roll(s: store.Store, table: store.Table, rolled: Tap) -> tuple[store.TapLog, bool]:
+    """A roll's tap, its dice in it, added to the log with what it scores."""
 
     def check(data: dict) -> None:
         deals.state_of(DEAL, table, data)
@@ -423,5 +437,5 @@ def roll(
 
     return deals.with_entries(  # what it scores, in the same write as the tap
         lambda then: s.append_tap(table.id, DRAFT, rolled.to_json(), check, gone, then),
-        lambda new: after_tap(s, table, new, tap.action),
+        lambda new: after_tap(s, table, new, rolled.action),
     )
