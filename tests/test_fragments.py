@@ -516,6 +516,13 @@ def test_a_taps_fields_are_written_as_htmlsafe_json_dumps_writes_them(round_numb
     made = fragments.tap_vals_json(view, action, **args)
     assert made == htmlsafe_json_dumps(view.tap_vals(action, **args))
     assert "'" not in made and "<" not in made
+    # written once per tap: the same again, and not another tap's that a dict deems equal
+    assert fragments.tap_vals_json(view, action, **args) == made
+    for value in (1, True, 1.0):
+        again = {**args, "seat": value}
+        assert fragments.tap_vals_json(view, action, **again) == htmlsafe_json_dumps(
+            view.tap_vals(action, **again)
+        )
 
 
 def test_a_kvanta_die_and_keypad_are_what_their_macros_drew(app):

@@ -46,17 +46,35 @@ _HTML_UNSAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "'
 
 
 def tap_vals_json(view, action: str, **args) -> Markup:
-    """``htmlsafe_json_dumps(view.tap_vals(action, **args))``, the same text, in a third of
-    its time (a Pegs panel writes some fifty of them): the tap's notation is the one
-    JSON made, the fields around it written as ``json.dumps`` writes them."""
-    tap = compact_json({"action": action, **args})
+    """``htmlsafe_json_dumps(view.tap_vals(action, **args))``, the same text: written once
+    per tap and round (a Pegs panel writes some fifty of them on every answer, most of
+    them as the answer before did), the tap's notation the one JSON made and the fields
+    around it written as ``json.dumps`` writes them."""
     vals = view.vals()
     if list(vals) != ["round"]:  # not the one field every tap sends: the long way
-        return htmlsafe_json_dumps({**vals, "tap": tap})
-    made = f'{{"round": {_scalar(vals["round"])}, "tap": {encode_basestring_ascii(tap)}}}'
+        return htmlsafe_json_dumps({**vals, "tap": compact_json({"action": action, **args})})
+    # the values' types too: 1, 1.0 and True are one key to a dict, not one JSON
+    round_number = vals["round"]
+    key = (round_number, type(round_number), action, *args.items(), *map(type, args.values()))
+    try:
+        return _TAP_VALS[key]
+    except KeyError:
+        pass
+    except TypeError:  # an argument that is a list: made afresh
+        key = None
+    tap = compact_json({"action": action, **args})
+    made = f'{{"round": {_scalar(round_number)}, "tap": {encode_basestring_ascii(tap)}}}'
     if "<" in made or ">" in made or "&" in made or "'" in made:
         made = made.translate(_HTML_UNSAFE)
+    if key is not None:
+        if len(_TAP_VALS) > TAP_VALS_KEPT:  # a bound, not a cache policy: start afresh
+            _TAP_VALS.clear()
+        _TAP_VALS[key] = Markup(made)
     return Markup(made)
+
+
+_TAP_VALS: dict = {}  # tap and round → its hx-vals (~60 bytes each)
+TAP_VALS_KEPT = 8192
 
 
 def _scalar(value) -> str:
