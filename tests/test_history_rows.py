@@ -52,3 +52,34 @@ def test_a_history_row_drawn_once_is_the_row_drawn_anew(new_table, client, parse
     # the same rows in another language: drawn in that language
     polish, anew = drawn_twice(client, url + "?lang=pl")
     assert polish == anew and polish != kept and "Runda 2" in polish
+
+
+def _deal(entry_id: int, result: dict):
+    from scorekeeper.store.records import Entry
+
+    return Entry(entry_id, 1, "cowboy-deal", {}, result, "2026-12-06T05:00:00.000+00:00", None,
+                 None, "live", {})  # fmt: skip
+
+
+def test_an_entrys_breakdown_made_once_is_the_breakdown_made_anew(app):
+    """An entry's lines are made once per table, entry and language: two tables whose
+    entries share an id and a time each get their own, and another language its own."""
+    from scorekeeper.web import breakdown
+
+    names = ["Ana", "Bojan"]
+    scored = {"Ana": {"items": [{"code": "x", "points": 10, "count": 2}], "total": 20}}
+    nothing = {"Bojan": {"items": [], "total": 0}}
+    first, second = _deal(1, {"players": scored}), _deal(1, {"players": nothing})
+    for lang in ("en", "pl", "en"):
+        with app.test_request_context(f"/?lang={lang}"):
+            for key, entry in (("table-a", first), ("table-b", second)):
+                made = breakdown.lines_of(key, entry, names)
+                assert list(made) == breakdown.breakdown(entry, names)
+                assert list(breakdown.lines_of(key, entry, names)) == list(made)
+            assert breakdown.lines_of("table-a", first, names) != breakdown.lines_of(
+                "table-b", second, names
+            )
+    with app.test_request_context("/?lang=pl"):
+        polish = breakdown.lines_of("table-b", second, names)
+    with app.test_request_context("/?lang=en"):
+        assert breakdown.lines_of("table-b", second, names) != polish

@@ -76,7 +76,9 @@ def with_details(ctx: dict, earlier: bool, later: dict | None = None) -> None:
     """The history's breakdowns and running totals, and the chart of the rounds it
     shows (no more: a long table's page reads only its latest rows). ``earlier``:
     older rows exist beyond those shown; ``later``: what newer live entries add."""
-    details = breakdown.history_details(ctx["history"], ctx["players"], ctx["totals"], later)
+    details = breakdown.history_details(
+        ctx["history"], ctx["players"], ctx["totals"], later, table_key=ctx["table"].scorer_key
+    )
     ctx["history_details"] = details
     add_history_lines(ctx["table"], ctx["history"], details)
     ctx["chart"] = breakdown.chart_of(

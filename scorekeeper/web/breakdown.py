@@ -9,8 +9,9 @@ from collections.abc import Callable
 from ..chart import totals_chart
 from ..games import catalog
 from ..games.wording import as_dict
+from ..i18n import cache_key, ngettext
 from ..i18n import gettext as _
-from ..i18n import ngettext
+from .fragments import Memo
 
 
 def builder(kind: str) -> Callable[[dict, dict, list[str]], list[str]] | None:
@@ -50,17 +51,36 @@ def running_totals(history: list, totals_now: list[int], later: list[int] | None
     return out
 
 
-def history_details(history: list, players, totals: dict, later: dict | None = None) -> dict:
+def history_details(
+    history: list, players, totals: dict, later: dict | None = None, table_key: str | None = None
+) -> dict:
     """Per history row (by entry id): its breakdown lines and the totals after it,
-    seat by seat. ``totals`` by name; ``later`` by player id (see ``running_totals``)."""
+    seat by seat. ``totals`` by name; ``later`` by player id (see ``running_totals``).
+    Given the table's ``table_key`` (its scorer key), each entry's lines are made once
+    (``lines_of``)."""
     names = [p.name for p in players]
     now = [totals.get(p.name, 0) for p in players]
     extra = [(later or {}).get(p.id, 0) for p in players]
     after = running_totals(history, now, extra)
+    if table_key is None:
+        lines = [breakdown(row.entry, names) for row in history]
+    else:
+        lines = [lines_of(table_key, row.entry, names) for row in history]
     return {
-        row.entry.id: {"lines": breakdown(row.entry, names), "after": totals_after}
-        for row, totals_after in zip(history, after, strict=True)
+        row.entry.id: {"lines": said, "after": totals_after}
+        for row, said, totals_after in zip(history, lines, after, strict=True)
     }
+
+
+def lines_of(table_key: str, entry, names: list[str]) -> tuple[str, ...]:
+    """``breakdown``, made once per entry: what an entry stored never changes (an edit
+    is a new entry), so its lines are those of its table (a key no other table has),
+    id and time, in the players' names and the request's language."""
+    key = (table_key, entry.id, entry.created, entry.kind, tuple(names), cache_key())
+    return _LINES.get(key, lambda: tuple(breakdown(entry, names)))
+
+
+_LINES = Memo(4096)  # the history's rows of the tables in play (a few lines each)
 
 
 def chart_rounds(
