@@ -2,8 +2,10 @@
 (its CPU time does, by a third on a busy machine): each game of ``bench/taps.py`` is
 played in a fresh process under valgrind's callgrind twice, to its first few taps and
 to its last, and the difference is divided by the taps between. The taps are sent as
-``bench/taps.py`` sends them (CSRF token, the parts the phone keeps). Needs valgrind
-(Debian's package ``valgrind``); a run takes about a minute per game.
+``bench/taps.py`` sends them (CSRF token, the parts the phone keeps). Pegs and Jokers
+plays the turns of ``bench/pegs_taps.py`` (recorded first, outside valgrind: a phone
+reads its page to find each button), its moves counted apart from its card taps. Needs
+valgrind (Debian's package ``valgrind``); a run takes about a minute per game.
 
     python bench/instructions.py [GAME ...]
 """
@@ -23,9 +25,11 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "tests"))
 
+import pegs_taps  # noqa: E402
 import taps as bench  # noqa: E402
 
 FROM_TAP = {"szaman": 2, "vezimas": 2, "cowboy": 2, "kvanta": 3}  # after the deal has begun
+PEGS_TURNS = (4, 12)  # the turns between: every seat's peg is out, each moves 2 forward
 COLLECTED = re.compile(r"Collected : (\d+)")
 
 
@@ -62,8 +66,23 @@ def play(game: str, count: int) -> None:
         have = " ".join(bench.KEPT.findall(bench.decoded(response).decode()))
 
 
-def instructions(game: str, count: int) -> int:
-    """The instructions of a process that plays ``game`` to its ``count``-th tap."""
+def play_pegs(recorded: str, count: int) -> None:
+    """The turns ``recorded`` (a JSON file of what each tap sent) replayed on a new table
+    to the ``count``-th tap, the parts the phone keeps named as the last answer left
+    them."""
+    taps = json.loads(Path(recorded).read_text())
+    _app, client, headers, url = pegs_taps.table()
+    have = " ".join(bench.KEPT.findall(client.get(url).get_data(as_text=True)))
+    for sent in taps[:count]:
+        response = client.post(f"{url}/pegs/tap", data={**sent, "have": have}, headers=headers)
+        if response.status_code != 200:
+            raise SystemExit(f"pegs tap {sent['tap_id']} answered {response.status_code}")
+        have = " ".join(bench.KEPT.findall(bench.decoded(response).decode()))
+
+
+def instructions(game: str, *args: str) -> int:
+    """The instructions of a process that plays ``game`` (to its ``count``-th tap: see
+    ``play`` and ``play_pegs`` for the arguments)."""
     done = subprocess.run(
         [
             "valgrind",
@@ -73,7 +92,7 @@ def instructions(game: str, count: int) -> int:
             __file__,
             "--play",
             game,
-            str(count),
+            *args,
         ],
         capture_output=True,
         text=True,
@@ -82,18 +101,40 @@ def instructions(game: str, count: int) -> int:
     return int(COLLECTED.search(done.stderr).group(1))
 
 
+def pegs() -> None:
+    """Pegs and Jokers: a turn's card taps (its first two) and its move, apart: the card
+    taps of the first turn measured, the move what the turns between cost besides."""
+    first, last = PEGS_TURNS
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as out:
+        json.dump(pegs_taps.turns(last), out)
+    try:
+        begun = instructions("pegs", out.name, str(3 * first))
+        carded = instructions("pegs", out.name, str(3 * first + 2))
+        ended = instructions("pegs", out.name, str(3 * last))
+    finally:
+        Path(out.name).unlink()
+    cards, turn = carded - begun, (ended - begun) / (last - first)
+    print(f"  pegs     turns {first + 1}–{last}: card taps {cards / 2 / 1e6:.2f} M a tap,"
+          f" moves {(turn - cards) / 1e6:.2f} M a move")  # fmt: skip
+
+
 def main(names: list[str]) -> None:
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (apt install valgrind)")
     print("Instructions per tap (callgrind; the same on a busy host)")
-    for game in names or list(games()):
+    for game in names or [*games(), "pegs"]:
+        if game == "pegs":
+            pegs()
+            continue
         first, last = FROM_TAP[game], len(games()[game][1])
-        spent = instructions(game, last) - instructions(game, first)
+        spent = instructions(game, str(last)) - instructions(game, str(first))
         print(f"  {game:8} taps {first + 1}–{last}: {spent / (last - first) / 1e6:.2f} M a tap")
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--play"]:
+    if sys.argv[1:3] == ["--play", "pegs"]:
+        play_pegs(sys.argv[3], int(sys.argv[4]), *sys.argv[5:])
+    elif sys.argv[1:2] == ["--play"]:
         play(sys.argv[2], int(sys.argv[3]))
     else:
         main(sys.argv[1:])
