@@ -352,6 +352,25 @@ def test_an_answer_with_holes_is_once_filled_the_panel_drawn_whole(new_table, cl
     assert sent * 2 < whole  # the parts kept are most of the panel
 
 
+def test_a_held_card_tapped_draws_its_suits_groups_alone(new_table, client):
+    """The cards at the end are a group per suit: a card tapped changes its suit's group
+    in every player's pickers (whose it is), so the answer draws those and the phone
+    keeps the others' groups."""
+    url, page = new_table("cowboy", ("Ana", "Bojan", "Ceca"))
+    lay = cowboy_tap(client, url, page.csrf, "lay", 0, seat=2, card="10D")
+    shown = cowboy_panel(client.get(url).get_data(as_text=True))
+    have = " ".join(re.findall(r'data-frag="([0-9a-f]{16})"', shown))
+    answer = cowboy_tap(client, url, page.csrf, "hold", panel_version(lay), have=have, seat=0,
+                        card="KH")  # fmt: skip
+    drawn = re.findall(r'<button[^>]*\\"action\\":\\"(?:un)?hold\\"[^>]*>', answer)
+    cards = [re.search(r'data-card="([^"]+)"', tag).group(1) for tag in drawn]
+    # the hearts of the three players' held cards: Ana's K♥ on, the others' taken
+    assert sorted(cards) == sorted(["AH", "KH", "QH", "JH", "10H", "6H", "2H"] * 3)
+    assert answer.count('aria-label="Hearts"') == 3 and 'aria-label="Spades"' not in answer
+    drawn_whole = cowboy_panel(client.get(url).get_data(as_text=True))
+    assert filled(answer, shown) == filled(drawn_whole, drawn_whole)
+
+
 def test_a_phone_naming_parts_it_does_not_show_gets_them_or_a_hole_of_what_it_named(
     new_table, client
 ):

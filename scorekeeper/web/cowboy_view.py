@@ -18,8 +18,10 @@ from ..i18n import ngettext
 from ..messages import signed
 from . import fragments, screens
 
-# the held cards a player is asked for: those of the ranks that score
-HELD_CARDS = tuple(str(Card(r, s)) for s in SUITS for r in engine.SCORING_RANKS)
+# the held cards a player is asked for: those of the ranks that score, a row per suit
+HELD_ROWS = tuple(tuple(str(Card(r, s)) for r in engine.SCORING_RANKS) for s in SUITS)
+# the cards of the guns drawn at the end, a row per suit
+GUN_ROWS = tuple(tuple(c for c in GUN_CARDS if c.endswith(s)) for s in SUITS)
 
 
 # the engine's and the state's sentences name cards by code ("turned 9H"); the screen
@@ -91,6 +93,9 @@ def _holdings(v: screens.View, st: dict, names: list[str]) -> list[dict]:
         def picker(cards, zone, actions, seat=seat, seen=seen):
             return v.picker(cards, actions, {"seat": seat}, seen, placed.get((seat, zone), ()))
 
+        def by_suit(rows, zone, actions):  # a tap changes its suit's row alone
+            return [picker(row, zone, actions) for row in rows]
+
         rows.append(
             {
                 "seat": seat,
@@ -98,8 +103,8 @@ def _holdings(v: screens.View, st: dict, names: list[str]) -> list[dict]:
                 "count": sum(1 for x, _zone in where.values() if x == seat),
                 "total": signed(score["players"][names[seat]]["total"]) if score else None,
                 "invalid": at == seat,
-                "held": picker(HELD_CARDS, "held", ("hold", "unhold")),
-                "gun": picker(GUN_CARDS, "gun", ("build", "unbuild")),
+                "held": by_suit(HELD_ROWS, "held", ("hold", "unhold")),
+                "gun": by_suit(GUN_ROWS, "gun", ("build", "unbuild")),
                 "tens": picker(TENS, "tens", ("lay", "unlay")),
                 "guns": [
                     {**g, "remove": _button(v, "undraw", seat=seat, gun=g["cards"])}
@@ -145,7 +150,7 @@ def cards_html(sc: dict) -> Markup:
             f"        </button>\n"
         )
     out.append("      </div>\n")
-    problem_player = sc["problem_player"]
+    problem_player, suits = sc["problem_player"], screens.suit_names()
     for i, h in enumerate(sc["holdings"]):
         name = escape(h["name"])
         hidden = " hidden" if i else ""
@@ -163,7 +168,7 @@ def cards_html(sc: dict) -> Markup:
         counted = Markup(_("hand, captured kings and pairs; only A K Q J 10 6 2 count"))
         out.append(f"        <h4>{held_label} <small>{counted}</small></h4>\n")
         label = Markup(_("Held cards of %(name)s", name=name))
-        out.append(f"        {fragments.group(h['held'], label, 'cb-heldpick')}\n")
+        out.append(f"        {fragments.suit_groups(h['held'], suits, label, 'cb-heldpick')}\n")
         drawn, how = Markup(_("Drawn guns")), Markup(_("tap the cards of one gun"))
         out.append(f"        <h4>{drawn} <small>{how}</small></h4>\n")
         if h["guns"]:
@@ -184,7 +189,7 @@ def cards_html(sc: dict) -> Markup:
                 f"{not_yet}: {escape(symbols(building['reason']))}</p>\n"
             )
         label = Markup(_("Gun cards of %(name)s", name=name))
-        out.append(f"        {fragments.group(h['gun'], label, 'cb-gunpick')}\n")
+        out.append(f"        {fragments.suit_groups(h['gun'], suits, label, 'cb-gunpick')}\n")
         label = Markup(_("10s laid out by %(name)s", name=name))
         out.append(f"        <h4>{label}</h4>\n")
         out.append(f"        {fragments.group(h['tens'], label, 'cb-tenpick')}\n")

@@ -201,6 +201,16 @@ def group(buttons, label, cls: str | None = None) -> Markup:
     return Markup(made) if key is None else kept(key, made)
 
 
+def suit_groups(rows, labels, label, cls: str) -> Markup:
+    """A picker of several suits in one labelled block (``cls``), a group per suit
+    (``rows``: each suit's kept picker, ``labels`` their names): a card tapped changes
+    its suit's group alone, so the answer draws that one and the phone keeps the others."""
+    groups = "".join(group(buttons, name) for buttons, name in zip(rows, labels, strict=True))
+    return Markup(
+        f'<div class="{escape(cls)}" role="group" aria-label="{escape(label)}">{groups}</div>'
+    )
+
+
 _GROUP_KEYS: dict = {}
 GROUP_KEYS_KEPT = 4096
 

@@ -35,10 +35,6 @@ STEP_OF_PHASE = {
 POKER_PHASES = ("poker", "final-poker")
 
 
-def _suit_names() -> list[str]:
-    return [_("Spades"), _("Hearts"), _("Diamonds"), _("Clubs")]  # SUIT_ROWS
-
-
 def _steps(phase: str) -> list[dict]:
     labels = [("deal", _("Deal")), ("target", _("Target")), ("tricks", _("Tricks")),
               ("call", _("Call")), ("poker", _("Poker"))]  # fmt: skip
@@ -224,7 +220,7 @@ def _tap(v: screens.View, action: str, **args) -> dict:
 
 def _picker(v: screens.View, action: str, seat: int | None, taken: dict) -> list[dict]:
     args = {} if seat is None else {"seat": seat}
-    names = _suit_names()
+    names = screens.suit_names()
     return [
         {"label": names[i], "buttons": v.picker(row, action, args, taken)}
         for i, row in enumerate(CARDS_BY_SUIT)
@@ -347,7 +343,7 @@ def view(v: screens.View) -> dict:
         "trump": st["turned"],
         "target": st["target"],
         "steps": _steps(phase),
-        "suit_names": _suit_names(),
+        "suit_names": screens.suit_names(),
         "categories": category_labels(),
         "faces": list(range(1, dice.FACES + 1)),
         "target_dice": list(range(dice.TARGET_DICE)),

@@ -94,6 +94,11 @@ def template_globals() -> dict:
     return {"reopen_endpoint": reopen_endpoint}
 
 
+def suit_names() -> list[str]:
+    """The suits' names, in the order of ``cards.SUITS`` (a picker's rows)."""
+    return [_("Spades"), _("Hearts"), _("Diamonds"), _("Clubs")]
+
+
 # ---------------------------------------------------------------- the panel's view
 
 
