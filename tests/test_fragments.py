@@ -176,21 +176,33 @@ def test_a_block_that_is_not_one_element_has_no_key_and_is_always_sent(app, bloc
     assert made == block
 
 
-def test_a_part_inside_a_kept_block_is_drawn_whole_whatever_the_phone_shows(app):
+def test_a_part_inside_a_kept_block_is_a_hole_for_the_phone_that_shows_it(app):
+    """A block is drawn once for every phone, the parts in it whole; each answer writes
+    those parts its phone shows as holes (a seat's editor changed, its pickers kept)."""
     picker = fragments.Kept("<button>x</button>")
     picker.key = ("a picker",)
     inner = str(fragments.group(picker, "Cards"))
-    with app.test_request_context("/"), fragments.answering(frozenset({key_of(inner)})):
-        assert fragments.group(picker, "Cards") == (
-            f'<i data-frag-kept="{key_of(inner)}" hidden></i>'
-        )
-        # the block is kept for every phone: the picker in it is drawn, not a hole
-        outer = fragments.fragment(
-            FakeView(),
-            "test-nested",
-            caller=lambda: Markup(f"<section>{fragments.group(picker, 'Cards')}</section>"),
-        )
-    assert inner in outer and "data-frag-kept" not in outer
+    drawn = []
+
+    def block():
+        drawn.append(1)
+        return Markup(f"<section>{fragments.group(picker, 'Cards')}</section>")
+
+    def answer(have: frozenset) -> str:
+        with app.test_request_context("/"), fragments.answering(have):
+            return str(fragments.fragment(FakeView(), "test-nested", caller=block))
+
+    hole = f'<i data-frag-kept="{key_of(inner)}" hidden></i>'
+    assert answer(frozenset({key_of(inner)})).endswith(f">{hole}</section>")
+    # another phone, which has not the picker, gets it whole from the same block
+    whole = answer(frozenset())
+    assert inner in whole and "data-frag-kept" not in whole and "\x02" not in whole
+    assert len(drawn) == 1
+    # an answer kept for every phone (the poll's) keeps the marks for each phone's copy
+    with app.test_request_context("/"), fragments.marking_parts():
+        marked = str(fragments.fragment(FakeView(), "test-nested", caller=block))
+    assert fragments.with_holes(marked, frozenset({key_of(inner)})).endswith(f">{hole}</section>")
+    assert fragments.with_holes(marked, frozenset()) == whole
 
 
 def elements_around(inner):
@@ -307,16 +319,16 @@ def test_no_button_carries_the_version_the_panel_carries_it(new_table, client):
 XHTML = "{http://www.w3.org/1999/xhtml}"
 
 
-def cowboy_panel(text: str) -> str:
-    start = text.index('<section id="cowboy-panel"')
+def cowboy_panel(text: str, panel: str = "cowboy-panel") -> str:
+    start = text.index(f'<section id="{panel}"')
     return text[start : text.index("</section>", start) + len("</section>")]
 
 
-def filled(answer: str, shown: str) -> str:
+def filled(answer: str, shown: str, panel: str = "cowboy-panel") -> str:
     """The panel a phone showing ``shown`` makes of ``answer`` (static/app.js): each hole
     filled with the part of that key it shows, as HTML's parser reads it."""
     parts = {el.get("data-frag"): el for el in tinyhtml5.parse(shown).iter() if el.get("data-frag")}
-    tree = tinyhtml5.parse(cowboy_panel(answer).replace(' hx-swap-oob="true"', "", 1))
+    tree = tinyhtml5.parse(cowboy_panel(answer, panel).replace(' hx-swap-oob="true"', "", 1))
     for parent in list(tree.iter()):
         for i, child in enumerate(list(parent)):
             if child.get("data-frag-kept"):
@@ -369,6 +381,33 @@ def test_a_held_card_tapped_draws_its_suits_groups_alone(new_table, client):
     assert answer.count('aria-label="Hearts"') == 3 and 'aria-label="Spades"' not in answer
     drawn_whole = cowboy_panel(client.get(url).get_data(as_text=True))
     assert filled(answer, shown) == filled(drawn_whole, drawn_whole)
+
+
+def test_a_seats_editor_redrawn_keeps_the_pickers_the_phone_shows_as_holes(new_table, client):
+    """A Kvanta seat's editor is drawn anew when its row changes; the suit pickers in it
+    are as they were, so the answer writes them as holes inside it, and the panel the
+    phone makes of it is the one the page draws."""
+    url, page = new_table("kvanta", ("Ana", "Bojan", "Ceca"))
+    shown = cowboy_panel(client.get(url).get_data(as_text=True), "kv-panel")
+    for seat, card in enumerate(("2C", "9D")):
+        have = re.findall(r'data-frag="([0-9a-f]{16})"', shown)
+        version = re.search(r'data-deal-version="(\d+)"', shown).group(1)
+        tap = {"action": "draw", "seat": seat, "card": card}
+        answer, status = post_tap(
+            client, url, page.csrf, "kvanta", tap, version, have=" ".join(have)
+        )
+        assert status == 200
+        drawn = cowboy_panel(client.get(url).get_data(as_text=True), "kv-panel")
+        assert filled(answer, shown, "kv-panel") == filled(drawn, drawn, "kv-panel")
+        # each editor redrawn holds its pickers as holes: 52 cards sent as four holes
+        editors = [
+            e for e in answer.split('<div class="kv-editor"')[1:] if 'data-frag="' in e[:300]
+        ]
+        assert editors
+        for editor in editors:
+            pickers = editor.split('<div class="kv-pickers">')[1].split("</div>")[0]
+            assert pickers.count("data-frag-kept") == 4 and 'class="pick' not in pickers
+        shown = drawn
 
 
 def test_a_phone_naming_parts_it_does_not_show_gets_them_or_a_hole_of_what_it_named(

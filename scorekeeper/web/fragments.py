@@ -238,8 +238,9 @@ def parts_shown() -> frozenset:
     return frozenset(k for k in keys if PART_KEY.fullmatch(k))
 
 
-# drawing a kept part's HTML: every part in it is drawn whole (that HTML is kept for
-# every phone), whatever the phone that asked has
+# drawing a kept part's HTML (``fragment``): every part in it is drawn whole (that HTML
+# is kept for every phone), whatever the phone that asked has, and marked (as the
+# poll's parts are), so that an answer writes those a phone shows as holes
 _drawing_kept = contextvars.ContextVar("drawing_kept", default=False)
 # drawing an answer kept for every phone (the poll's): each kept part between marks
 # (PART_MARK: "\x02key\x03" before it, "\x02/key\x03" after; \x04 for a part of an
@@ -265,7 +266,7 @@ def _hole(key: str, svg: bool = False) -> str:
 
 
 def _marked(key: str, element: str, svg: bool = False) -> str:
-    if _marking.get() and not _drawing_kept.get():
+    if _marking.get():
         end = "\x04" if svg else "\x03"
         return f"\x02{key}{end}{element}\x02/{key}{end}"
     return element
@@ -422,7 +423,16 @@ def _kept_in_place(html: str, key: str, bounds: tuple[int, int], svg: bool = Fal
     at, end = bounds
     if _shown(key):  # a hole: the element itself is not copied
         return Markup(f"{html[:at]}{_hole(key, svg)}{html[end:]}")
-    return Markup(f"{html[:at]}{_marked(key, html[at:end], svg)}{html[end:]}")
+    return Markup(f"{html[:at]}{_marked(key, _resolved(html[at:end]), svg)}{html[end:]}")
+
+
+def _resolved(html: str) -> str:
+    """A kept part's HTML as this answer writes it: the parts marked in it when it was
+    drawn (``fragment``) written as holes where the phone shows them, unless the answer
+    is itself marked (each phone's copy does that then: ``with_holes``)."""
+    if _marking.get() or "\x02" not in html:
+        return html
+    return with_holes(html, _answering.get())
 
 
 def _digest(made_of: tuple):
@@ -456,13 +466,14 @@ def fragment(view, name: str, *inputs, caller) -> Markup:
     key = digest.hexdigest()[:16]
 
     def draw() -> tuple[str, tuple[int, int] | None]:
-        token = _drawing_kept.set(True)
+        drawing, marking = _drawing_kept.set(True), _marking.set(True)
         try:
             html = str(caller())
         finally:
-            _drawing_kept.reset(token)
+            _marking.reset(marking)
+            _drawing_kept.reset(drawing)
         keyed = _keyed(html, key)
         return (Markup(html), None) if keyed is None else (keyed, _bounds(keyed))
 
     html, bounds = _FRAGMENTS.get(digest.digest(), draw)
-    return html if bounds is None else _kept_in_place(html, key, bounds)
+    return Markup(_resolved(html)) if bounds is None else _kept_in_place(html, key, bounds)
