@@ -26,7 +26,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "bench"))
 
+from phone import Phone  # noqa: E402
 from szaman_deal import NAMES, full_taps  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
@@ -102,11 +104,11 @@ def measure(game: str, players: tuple[str, ...], taps: list[dict], config=None) 
     )
     url = made.headers["Location"]
     # the page, once: templates compiled, the first deal's context known; the parts of
-    # its panel a phone keeps are named by every tap (static/app.js: "have")
+    # its page a phone keeps are named by every tap (static/app.js: "have")
     page = client.get(url).get_data(as_text=True)
-    have = " ".join(KEPT.findall(page))
+    mine = Phone(page)
     # another phone at the table: its poll after each tap (the parts it shows named)
-    other_have, seen = have, LIVE.search(page).group(1)
+    other, seen = Phone(page), LIVE.search(page).group(1)
     polled: list[tuple[int, int]] = []  # bytes sent: naming its parts, naming none
     with app.test_request_context():
         conn = tables.get_store().db.conn
@@ -124,7 +126,7 @@ def measure(game: str, players: tuple[str, ...], taps: list[dict], config=None) 
                 "tap": json.dumps(tap),
                 "v": str(version),
                 "round": str(round_number),
-                "have": have,
+                "have": mine.have(),
             },
             headers=phone,
         )
@@ -132,22 +134,22 @@ def measure(game: str, players: tuple[str, ...], taps: list[dict], config=None) 
         sent.append(len(response.get_data()))
         text = decoded(response)
         html.append(len(text))
-        # the phone's panel now: the parts the answer sent, and those it kept (its holes)
-        have = " ".join(KEPT.findall(text.decode()))
         conn.set_trace_callback(None)
         if response.status_code != 200:  # a game not (yet) on the one tap mechanism
             return {"refused": f"tap {number} answered {response.status_code}"}
+        mine.receive(text.decode())  # its holes filled with the parts the phone kept
         counts.append(len(statements))
         version += 1
         answers = [
             client.get(f"{url}/live", query_string={"v": seen, "have": named}, headers=PHONE)
-            for named in (other_have, "")
+            for named in (other.have(), "")
         ]
         if not answers[0].get_data():  # nothing changed (a tap that was already so)
             continue
         polled.append((len(answers[0].get_data()), len(answers[1].get_data())))
         text = decoded(answers[0]).decode()
-        other_have, seen = " ".join(KEPT.findall(text)), LIVE.search(text).group(1)
+        other.receive(text)
+        seen = LIVE.search(text).group(1)
     # the first tap begins the deal (reads the table's standings once): shown apart
     return {
         "first": (counts[0], cpu[0]),
