@@ -10,6 +10,7 @@ import json
 import re
 
 import pytest
+import tinyhtml5
 from conftest import Page, another_phone_first
 from szaman_deal import FULL_DEAL, JOKER_SUITS, LEFT, NAMES, QUICK_DEAL, full_request, quick_request
 
@@ -17,6 +18,7 @@ from scorekeeper import api
 
 HX = {"HX-Request": "true"}
 DRAFT = "szaman-deal"
+XHTML = "{http://www.w3.org/1999/xhtml}"
 
 
 class Screen:
@@ -76,11 +78,19 @@ class Screen:
 
     def button(self, *marks: str) -> dict:
         """The fields the panel's tap button carrying every one of ``marks`` sends: its
-        own, and the version the panel shows (the phone adds it: data-deal-version)."""
-        for tag in re.findall(r"<button\b[^>]*>", self.panel, re.S):
-            if all(mark in tag for mark in marks) and "disabled" not in tag:
-                vals = re.search(r"hx-vals='([^']*)'", tag).group(1)
-                return {"v": self.version, **json.loads(html.unescape(vals))}
+        own, those of the blocks around it (as htmx sends an element's inherited
+        hx-vals, its own first), and the version the panel shows (the phone adds it:
+        data-deal-version)."""
+        tree = tinyhtml5.parse(self.panel)
+        parent = {child: el for el in tree.iter() for child in el}
+        wanted = [re.fullmatch(r'([\w-]+)="([^"]*)"', mark).groups() for mark in marks]
+        for el in tree.iter(f"{XHTML}button"):
+            if el.get("disabled") is None and all(el.get(k) == v for k, v in wanted):
+                fields = {}
+                while el is not None:
+                    fields = {**json.loads(el.get("hx-vals") or "{}"), **fields}
+                    el = parent.get(el)
+                return {"v": self.version, **fields}
         raise AssertionError(f"no button {marks} on the panel")
 
     def press(self, *marks: str):
@@ -920,3 +930,45 @@ def test_the_watch_link_is_told_what_happens_never_asked(table, client):
     assert "Trick 2 being played" in heads()
     assert not [h for h in heads() if "?" in h]
     assert "who won it?" in html.unescape(screen.reload().panel)  # the scorer is asked
+
+
+def test_a_cards_seat_is_its_blocks_and_its_tap_names_it(table, store):
+    """The card picker's buttons name no seat: the block around them does (its hx-vals,
+    sent with each tap), so the tap stored names the player whose turn it was."""
+    screen = table()
+    screen.tap("lead", seat=1)
+    fields = screen.button('data-card="2C"')
+    assert json.loads(fields["tap"])["seat"] == "__block__" and fields["seat"] == 1
+    screen.card("2C")
+    assert screen.status == 200
+    assert taps_of(store, screen)[-1] == {
+        "id": screen.last_tap_id, "action": "card", "seat": 1, "card": "2C",
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("seat", [None, "", "x", "-1", "1.5", "9999999"])
+def test_a_blocks_seat_missing_or_not_a_number_is_refused(table, store, seat):
+    screen = table()
+    screen.tap("lead", seat=1)
+    fields = {k: str(v) for k, v in screen.button('data-card="2C"').items() if k != "seat"}
+    if seat is not None:
+        fields["seat"] = seat
+    before = taps_of(store, screen)
+    screen.post("/szaman/tap", {**fields, "tap_id": "block-seat"})
+    assert screen.status == 422 and "not something this screen can do" in screen.error()
+    assert taps_of(store, screen) == before
+
+
+def test_the_card_picker_is_kept_from_one_turn_to_the_next(table):
+    """A card played changes its suit's group alone (it is "played" now): the answer to
+    the tap writes the other groups as holes, though the turn moved on."""
+    screen = table()
+    screen.tap("lead", seat=0)
+    screen.card("2C")  # Ola leads clubs: Piotr's turn
+    have = re.findall(r'data-frag="([0-9a-f]{16})"', screen.panel)
+    groups = re.findall(r'aria-label="Cards: ([^"]+)" data-frag="([0-9a-f]{16})"', screen.panel)
+    fields = {k: str(v) for k, v in screen.button('data-card="3C"').items()}
+    screen.post("/szaman/tap", {**fields, "tap_id": "kept", "have": " ".join(have)})
+    assert screen.status == 200 and "Zosia plays" in screen.panel
+    kept = re.findall(r'data-frag-kept="([0-9a-f]{16})"', screen.panel)
+    assert [label for label, key in groups if key not in kept] == ["♣"]

@@ -72,6 +72,10 @@ def __getattr__(name: str):
 
 CARD_SLOT = "__card__"  # where a picker's tap template takes each card's code
 FORM_SLOT = "__form__"  # a tap argument the player types: the form's field of that name
+# a tap argument its block gives (the hx-vals of an element around the button, sent with
+# it by htmx, as JSON): a picker whose buttons name no seat is the same from one turn
+# to the next, so the phone keeps it
+BLOCK_SLOT = "__block__"
 MAX_TAP_CHARS = 1_000  # a tap's JSON as a page sends it, with room to spare
 
 
@@ -403,10 +407,21 @@ def posted_tap() -> Tap:
     if not isinstance(raw, dict):
         raise Refusal(_("That is not something this screen can do."), "tap")
     typed = {k: request.form.get(k, "")[:MAX_TAP_CHARS] for k, v in raw.items() if v == FORM_SLOT}
-    raw = {**raw, **typed}
+    raw = {**raw, **typed, **_block_args(raw)}
     if not tap_id:
         raise Refusal(_("This tap came without its id; reload the page."), "tap_id")
     return Tap.from_json({**raw, "id": tap_id})
+
+
+def _block_args(raw: dict) -> dict:
+    """The tap's arguments its block gives (``BLOCK_SLOT``), each a JSON number."""
+    out = {}
+    for name in [k for k, v in raw.items() if v == BLOCK_SLOT]:
+        value = request.form.get(name, "")
+        if not value.isdigit() or len(value) > 6:  # a seat, a count: a small number
+            raise Refusal(_("That is not something this screen can do."), "tap")
+        out[name] = int(value)
+    return out
 
 
 def request_screen() -> tuple[store.Table, str, TapScreen]:

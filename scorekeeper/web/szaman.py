@@ -189,8 +189,10 @@ def step_of(v: screens.View, st: dict, names: list[str], mode: str) -> dict:
         step["waiting"] = [names[(turn + i) % n] for i in range(1, n - len(current["plays"]))]
         step["led"] = SUIT_SYMBOLS[current["led"]] if current["led"] else None
         used = taken(st, names)
+        # the seat is the block's (``BLOCK_SLOT``): the cards' buttons stay the same
+        # from one turn to the next, and the phone keeps them
         step["groups"] = [
-            {**g, "buttons": v.picker(g["cards"], "card", {"seat": turn}, used)}
+            {**g, "buttons": v.picker(g["cards"], "card", {"seat": screens.BLOCK_SLOT}, used)}
             for g in picker_groups(current["led"])
         ]
     if step["quick"]:
