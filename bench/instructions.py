@@ -130,8 +130,10 @@ def pegs() -> None:
     finally:
         Path(out.name).unlink()
     cards, turn = carded - begun, (ended - begun) / (last - first)
-    print(f"  pegs     turns {first + 1}–{last}: card taps {cards / 2 / 1e6:.2f} M a tap,"
-          f" moves {(turn - cards) / 1e6:.2f} M a move")  # fmt: skip
+    # a turn's whole is steady; how it splits between its taps moves with what one tap
+    # draws that the next finds drawn (the split is one turn's)
+    print(f"  pegs     turns {first + 1}–{last}: {turn / 1e6:.2f} M a turn of 3 taps"
+          f" (card taps {cards / 2 / 1e6:.2f} M a tap, the move {(turn - cards) / 1e6:.2f} M)")  # fmt: skip
 
 
 def main(names: list[str]) -> None:
