@@ -576,7 +576,7 @@ def test_a_taps_fields_are_written_as_htmlsafe_json_dumps_writes_them(round_numb
     assert "'" not in made and "<" not in made
     # written once per tap: the same again, and not another tap's that a dict deems equal
     assert fragments.tap_vals_json(view, action, **args) == made
-    for value in (1, True, 1.0):
+    for value in (1, True, 1.0, (1, 1), (1, True)):
         again = {**args, "seat": value}
         assert fragments.tap_vals_json(view, action, **again) == htmlsafe_json_dumps(
             view.tap_vals(action, **again)
@@ -619,7 +619,12 @@ def example(name: str) -> tuple[list[str], list[dict]]:
 
 @pytest.mark.parametrize(
     "game, name",
-    [("cowboy", "cowboy-tens"), ("szaman", "szaman-quick-deal"), ("vezimas", "vezimas-known-hand")],
+    [
+        ("cowboy", "cowboy-tens"),
+        ("szaman", "szaman-quick-deal"),
+        ("vezimas", "vezimas-known-hand"),
+        ("kvanta", "kvanta-first-round-hand"),  # its seats' editors: parts inside parts
+    ],
 )
 def test_no_answer_carries_a_mark_and_every_hole_is_a_part_the_phone_named(
     new_table, client, game, name

@@ -53,11 +53,15 @@ def tap_vals_json(view, action: str, **args) -> Markup:
     vals = view.vals()
     if list(vals) != ["round"]:  # not the one field every tap sends: the long way
         return htmlsafe_json_dumps({**vals, "tap": compact_json({"action": action, **args})})
-    # the values' types too: 1, 1.0 and True are one key to a dict, not one JSON
-    round_number = vals["round"]
-    key = (round_number, type(round_number), action, *args.items(), *map(type, args.values()))
+    # the values' types too: 1, 1.0 and True are one key to a dict, not one JSON (and
+    # in a tuple they would be again: made afresh, as an unhashable list is)
+    round_number, types = vals["round"], tuple(map(type, args.values()))
+    key = (
+        None if tuple in types else (round_number, type(round_number), action, *args.items(), types)
+    )
     try:
-        return _TAP_VALS[key]
+        if key is not None:
+            return _TAP_VALS[key]
     except KeyError:
         pass
     except TypeError:  # an argument that is a list: made afresh
