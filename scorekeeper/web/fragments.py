@@ -216,7 +216,7 @@ def suit_groups(rows, labels, label, cls: str) -> Markup:
 
 
 _GROUP_KEYS: dict = {}
-GROUP_KEYS_KEPT = 4096
+GROUP_KEYS_KEPT = 16384
 
 
 class Kept(Markup):

@@ -228,9 +228,9 @@ class View:
         return "".join(out)
 
 
-_PICKERS = Memo(1024)  # the pickers of the last taps of the tables (~5 KB each), with their keys
+_PICKERS = Memo(8192)  # the pickers of the tables in play (a suit row ~1.3 KB), with their keys
 _BUTTONS: dict = {}  # their buttons, by all a button is made of (~300 bytes each)
-BUTTONS_KEPT = 8192
+BUTTONS_KEPT = 32768
 
 
 def _pick_button(vals: str, url: str, code: str, is_on: bool, reason: str | None) -> str:
