@@ -396,7 +396,6 @@ def view(v: screens.View) -> dict:
         "can_write": v.writable,
         "v": v,
         "tap": functools.partial(fragments.tap, v.url("tap")),
-        "picker": fragments.group,
         "round": context.get("round"),
         "dealer": context.get("dealer"),
         "editing": context.get("supersedes") is not None,

@@ -332,7 +332,6 @@ def view(v: screens.View) -> dict:
         "tap": functools.partial(fragments.routed_tap, v.url),
         "keypad_buttons": functools.partial(keypad_buttons, v.url("tap")),
         "die": die,
-        "group": fragments.group,
         "st": st,
         "can_write": v.writable,
         "phase": phase,

@@ -50,6 +50,7 @@ from .fragments import (
     compact_json,
     drawn_once,
     fragment,
+    group,
     kept_part,
     parts_shown,
     stable_key,
@@ -72,9 +73,9 @@ def __getattr__(name: str):
 
 CARD_SLOT = "__card__"  # where a picker's tap template takes each card's code
 FORM_SLOT = "__form__"  # a tap argument the player types: the form's field of that name
-# a tap argument its block gives (the hx-vals of an element around the button, sent with
-# it by htmx, as JSON): a picker whose buttons name no seat is the same from one turn
-# to the next, so the phone keeps it
+# a tap argument its block gives (a small whole number in the hx-vals of an element
+# around the button, which htmx sends with it): a picker whose buttons name no seat is
+# the same from one turn to the next, so the phone keeps it
 BLOCK_SLOT = "__block__"
 MAX_TAP_CHARS = 1_000  # a tap's JSON as a page sends it, with room to spare
 
@@ -86,6 +87,7 @@ def register_template_helpers(app) -> None:
     app.jinja_env.globals["fragment"] = fragment
     app.jinja_env.globals["kept_part"] = kept_part
     app.jinja_env.globals["drawn_once"] = drawn_once
+    app.jinja_env.globals["picker_group"] = group
     app.jinja_env.globals.update(template_globals())
 
 
@@ -414,7 +416,7 @@ def posted_tap() -> Tap:
 
 
 def _block_args(raw: dict) -> dict:
-    """The tap's arguments its block gives (``BLOCK_SLOT``), each a JSON number."""
+    """The tap's arguments its block gives (``BLOCK_SLOT``), each a small whole number."""
     out = {}
     for name in [k for k, v in raw.items() if v == BLOCK_SLOT]:
         value = request.form.get(name, "")

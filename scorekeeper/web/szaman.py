@@ -278,7 +278,6 @@ def view(v: screens.View) -> dict:
         "view_key": f"szaman-mode:{table.scorer_key if v.writable else table.watch_key}",
         "v": v,
         "tap_button": functools.partial(fragments.action_tap, v),
-        "picker": fragments.group,
         "tap_url": v.url("tap"),
         "save_url": v.url("save"),
         "undo_url": v.url("undo"),
