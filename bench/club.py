@@ -49,6 +49,7 @@ sys.path.insert(0, str(ROOT / "tests"))  # the helper that starts the real serve
 sys.path.insert(0, str(ROOT / "bench"))
 
 from load import Session, percentile, server_cpu  # noqa: E402
+from phone import Phone  # noqa: E402
 from serving import start_serve  # noqa: E402
 
 from scorekeeper.store import Store  # noqa: E402
@@ -60,7 +61,6 @@ PHONES_PER_TABLE = 5
 TIMEOUT_S = 10.0
 TAP_TARGET_MS = 100.0
 LIVE_VERSION = re.compile(rb"/live\?v=(\d+)")
-KEPT_PART = re.compile(rb'data-frag(?:-kept)?="([0-9a-f]{16})"')  # a part a phone keeps
 
 
 class Connection:
@@ -127,7 +127,7 @@ class Table:
     def __init__(self, base: str, scorer_key: str, watch_key: str, player_id: int):
         self.scorer_key, self.watch_key, self.player_id = scorer_key, watch_key, player_id
         self.scorer = Session(base, scorer_key)
-        self.button: dict | None = None  # the card's tap button, read from the page
+        self.page: Phone | None = None  # the scorer's page, as its phone keeps it
         with urllib.request.urlopen(f"{base}/t/{watch_key}") as response:  # a watcher's view
             self.watcher_cookie = response.headers["Set-Cookie"].split(";")[0]
 
@@ -200,17 +200,21 @@ def post(path: str, host: str, cookie: str, fields: dict[str, str]) -> bytes:
 
 async def phone_polling(stats, table, key, cookie, host, port, deadline):
     connection = Connection(*host_port(host, port))
-    version, have = "0", ""
+    version, page = "0", None  # the first answer is the whole of what the poll swaps in
     await asyncio.sleep(random.uniform(0, POLL_EVERY_S))
     next_at = time.perf_counter()
     try:
         while time.perf_counter() < deadline and stats.budget > 0:
             # naming the parts its page shows, as a phone does (static/app.js)
+            have = urllib.parse.quote_plus(page.have()) if page else ""
             path = f"/t/{key}/live?v={version}&have={have}"
             body = await timed(stats, "poll", connection, get(path, host, cookie))
             if body and (found := LIVE_VERSION.search(body)):
                 version = found.group(1).decode()
-                have = "+".join(k.decode() for k in KEPT_PART.findall(body))
+                if page is None:
+                    page = Phone(body.decode())
+                else:
+                    page.receive(body.decode())
             next_at += POLL_EVERY_S
             await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
     finally:
@@ -234,17 +238,22 @@ async def scorer(stats, table: Table, run: str, host, port, deadline):
                 break
             await asyncio.sleep(max(0.0, at - time.perf_counter()))
             if next_tap <= next_save:
-                if table.button is None:  # as the phone's page shows it (after a save: anew)
+                if table.page is None:  # the phone's page (after a save: anew)
                     _status, page = await connection.request(
                         get(f"/t/{table.scorer_key}", host, session.cookie)
                     )
-                    table.button = card_button(page)
-                fields = {k: str(v) for k, v in (table.button or {}).items()}
+                    table.page = Phone(page.decode())
+                button = card_button(table.page.page.encode())
+                fields = {k: str(v) for k, v in (button or {}).items()}
                 fields.update({"csrf_token": session.csrf, "tap_id": f"{run}-tap-{taps}"})
+                fields["have"] = table.page.have()  # the parts its page shows
                 answer = await timed(
                     stats, "tap", connection, post(tap_path, host, session.cookie, fields)
                 )
-                table.button = card_button(answer) if answer else None
+                if answer:  # its holes filled from the page, as the phone does
+                    table.page.receive(answer.decode())
+                else:
+                    table.page = None
                 taps += 1
                 next_tap += TAP_EVERY_S
             else:
@@ -254,7 +263,7 @@ async def scorer(stats, table: Table, run: str, host, port, deadline):
                 await timed(stats, "save", connection, post(pad_path, host, session.cookie, fields))
                 saves += 1
                 next_save += SAVE_EVERY_S
-                table.button = None  # the next deal's buttons
+                table.page = None  # the next deal's buttons
     finally:
         connection.close()
 
