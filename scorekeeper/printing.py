@@ -58,6 +58,7 @@ from markupsafe import Markup
 from . import i18n, pegs_table, rulecards
 from .cards import CardError, parse_card
 from .games import catalog, vezimas
+from .history import sheet_chart
 from .messages import LANGUAGES, N_, Text, grouped, points, signed
 from .resources import resource_dir
 from .store import Store, Table
@@ -1033,6 +1034,7 @@ def filled_sheet_html(
         house=_house(summary.game, summary.table),
         st=summary.standings,
         carried=carried,
+        chart=sheet_chart(summary, carried),
         **extras,
     )
 

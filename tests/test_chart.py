@@ -1,5 +1,5 @@
 """The chart of the totals after each round (scorekeeper/chart.py), the history's
-breakdown lines (web/breakdown.py), the filled sheet's chart, and the address
+breakdown lines (scorekeeper/history.py), the filled sheet's chart, and the address
 `scorekeeper tables` prints (the one `serve` serves)."""
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorekeeper import history as breakdown
 from scorekeeper import messages, printing
 from scorekeeper.chart import totals_chart
 from scorekeeper.cli import main, served_url_file
 from scorekeeper.games import catalog
 from scorekeeper.store import Entry
-from scorekeeper.web import breakdown
 
 EXAMPLES = Path(__file__).parent / "data" / "examples"
 

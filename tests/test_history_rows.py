@@ -64,7 +64,7 @@ def _deal(entry_id: int, result: dict):
 def test_an_entrys_breakdown_made_once_is_the_breakdown_made_anew(app):
     """An entry's lines are made once per table, entry and language: two tables whose
     entries share an id and a time each get their own, and another language its own."""
-    from scorekeeper.web import breakdown
+    from scorekeeper import history as breakdown
 
     names = ["Ana", "Bojan"]
     scored = {"Ana": {"items": [{"code": "x", "points": 10, "count": 2}], "total": 20}}

@@ -14,8 +14,8 @@ from flask import Response, current_app, make_response, render_template, request
 
 from .. import i18n, store
 from ..extensions import csrf, htmx
+from ..history import chart_of, history_details
 from ..summary import summarize
-from . import breakdown
 from .db import get_store, new_submission_id
 from .fragments import marking_parts, parts_shown, with_holes
 from .game_screens import add_history_lines, panel
@@ -76,12 +76,12 @@ def with_details(ctx: dict, earlier: bool, later: dict | None = None) -> None:
     """The history's breakdowns and running totals, and the chart of the rounds it
     shows (no more: a long table's page reads only its latest rows). ``earlier``:
     older rows exist beyond those shown; ``later``: what newer live entries add."""
-    details = breakdown.history_details(
+    details = history_details(
         ctx["history"], ctx["players"], ctx["totals"], later, table_key=ctx["table"].scorer_key
     )
     ctx["history_details"] = details
     add_history_lines(ctx["table"], ctx["history"], details)
-    ctx["chart"] = breakdown.chart_of(
+    ctx["chart"] = chart_of(
         ctx["history"], details, ctx["players"], earlier=earlier, newest=later is None
     )
 

@@ -23,8 +23,6 @@ import io
 import json
 import pickle
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from json.encoder import encode_basestring_ascii
 
@@ -33,6 +31,7 @@ from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup, escape
 
 from ..i18n import cache_key
+from ..memo import Memo as Memo  # (the game screens' memos are of this kind)
 
 
 def vals_json(vals: dict) -> str:
@@ -321,32 +320,6 @@ def with_holes(html: str, have: frozenset) -> str:
         at = mark.end()
     out.append(html[at:])
     return "".join(out)
-
-
-class Memo:
-    """A bounded memo of HTML made from hashable inputs (least recently used first out),
-    shared by a server process's threads."""
-
-    def __init__(self, size: int):
-        self.size = size
-        self._made: OrderedDict = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key, make: Callable[[], str]) -> str:
-        with self._lock:
-            found = self._made.get(key)
-            if found is not None:
-                self._made.move_to_end(key)
-                return found
-        found = make()
-        with self._lock:
-            self._made[key] = found
-            while len(self._made) > self.size:
-                self._made.popitem(last=False)
-        return found
-
-    def __len__(self) -> int:
-        return len(self._made)
 
 
 # the blocks of the last answers (~1–16 KB): (HTML, where its one element lies, if so)

@@ -31,7 +31,6 @@ from ..messages import Text
 from ..store import history_csv
 from ..summary import history_row
 from ..validate import MAX_NAME
-from . import breakdown
 from .board import (
     after_write,
     live_fragments,
@@ -48,7 +47,6 @@ from .game_screens import deal_of
 bp = Blueprint("tables", __name__)
 bp.add_app_template_filter(messages.points, "points")
 bp.add_app_template_filter(messages.signed, "signed")
-bp.add_app_template_global(breakdown.sheet_chart, "totals_chart_of")  # the filled sheet's
 
 MANUAL = "manual-points"
 HISTORY_PAGE = 50  # rounds on a page of the history

@@ -1,17 +1,18 @@
-"""What the history shows of each round: why it scored what it did (the lines its
-game's record says how to read from the entry's stored request and result, see
-``games/wording.py``), the totals after it, and the chart of the totals."""
+"""What the history says of each round, on the table page and on the printed sheet:
+why it scored what it did (the lines its game's record says how to read from the
+entry's stored request and result, see ``games/wording.py``), the totals after it, and
+the chart of the totals."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..chart import totals_chart
-from ..games import catalog
-from ..games.wording import as_dict
-from ..i18n import cache_key, ngettext
-from ..i18n import gettext as _
-from .fragments import Memo
+from .chart import totals_chart
+from .games import catalog
+from .games.wording import as_dict
+from .i18n import cache_key, ngettext
+from .i18n import gettext as _
+from .memo import Memo
 
 
 def builder(kind: str) -> Callable[[dict, dict, list[str]], list[str]] | None:
