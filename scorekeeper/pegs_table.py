@@ -134,13 +134,18 @@ def apply_breakdown(request: dict, result: dict, seat_names: list[str]) -> list[
     lines = [line + (": " + ", ".join(steps) if steps else "")]
     for bump in as_list(result.get("bumps")):
         bump = as_dict(bump)
-        lines.append(
-            _(
-                "bumps %(name)s's peg from %(a)s to start",
-                name=seat_name(bump.get("seat"), seat_names),
-                a=_hole(bump.get("from")),
+        name, a = seat_name(bump.get("seat"), seat_names), _hole(bump.get("from"))
+        if bump.get("to") == START_NAME:
+            lines.append(_("bumps %(name)s's peg from %(a)s to start", name=name, a=a))
+        else:  # a teammate goes to its in-spot (P-D6)
+            lines.append(
+                _(
+                    "bumps %(name)s's peg from %(a)s to its in-spot %(b)s",
+                    name=name,
+                    a=a,
+                    b=_hole(bump.get("to")),
+                )
             )
-        )
     if result.get("winner_team") is not None:
         lines.append(_("Team %(n)s wins the race.", n=result["winner_team"] + 1))
     return lines

@@ -504,6 +504,28 @@ def test_a_teammate_goes_to_its_in_spot_and_a_home_entry(pg):
     assert 'data-seat="0" data-pos="H2"' in t.page().html
 
 
+def test_the_history_says_where_a_bumped_teammate_went(pg):
+    """The history's line of a move: a bumped teammate went to its in-spot, not to
+    start (P-D6); an opponent bumped goes to start."""
+    t = pg(FOUR)
+    t.set_board({**start(4), "0": ["T0", "S", "S", "S", "S"], "2": ["T10", "S", "S", "S", "S"]})
+    t.turn(0, "10")
+    t.step(0, "T0", "T10")  # onto Ceca (a teammate): her peg goes to her in-spot T39
+    history = t.page().html.split('id="history"', 1)[1]
+    assert "Ana&#39;s peg T0 → T10" in history
+    assert "bumps Ceca&#39;s peg from T10 to its in-spot T39" in history
+    assert "to start" not in history
+    t.turn(1, "K")
+    t.step(1, "S", "T26")
+    t.turn(2, "8")
+    t.step(2, "T39", "T31")
+    t.turn(3, "5")
+    t.step(1, "T26", "T31")  # Dule moves his partner's peg onto Ceca's: back to start
+    history = t.page().html.split('id="history"', 1)[1]
+    assert "Bojan&#39;s peg T26 → T31" in history
+    assert "bumps Ceca&#39;s peg from T31 to start" in history
+
+
 def test_an_illegal_step_is_refused_with_the_engines_reason(pg):
     t = pg(FOUR)
     t.set_board({**start(4), "0": ["T8", "T10", "S", "S", "S"]})
