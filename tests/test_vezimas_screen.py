@@ -566,7 +566,7 @@ def test_v_d6_with_letters_the_table_shows_letters_and_vezimas_ends_the_session(
     assert shown == {"Asta": "–", "Jonas": "VEŽIMA", "Rūta": "V"}
     assert "takes the next letter of VEŽIMAS" in board
     preview = t.cart("Jonas")
-    assert "Jonas takes the next letter (VEŽIMAS) and deals next" in preview
+    assert "Jonas takes the last letter (VEŽIMAS) and loses the session." in preview
     assert "who lost the deal?" in preview
     board = t.save("last")
     shown = dict(re.findall(r'class="points letters" data-player="([^"]+)">([^<]*)<', board))
@@ -585,6 +585,26 @@ def test_v_d6_with_letters_the_table_shows_letters_and_vezimas_ends_the_session(
     refused = t.post("/save", {"submission_id": "after-the-end", "v": "0", "round": "9"})
     assert refused.status_code == 422 and "nothing was saved" in refused.get_data(as_text=True)
     assert len(t.entries("vezimas-deal")) == 8 and t.draft() == (None, 0)
+
+
+def test_v_d6_the_deal_that_completes_the_word_names_no_next_dealer(vz):
+    """V-D6: the deal whose loser takes the last letter ends the session: neither its
+    preview nor the message once saved says who deals or leads next."""
+    t = vz(THREE, **{"vezimas-tally": "letters"})
+    t.set_trumps("Asta", "Asta")
+    for i in range(6):
+        t.cart("Jonas")
+        board = t.save(f"d{i}")
+        assert "Jonas deals, Rūta leads." in board  # the session goes on
+    preview = t.cart("Jonas")
+    assert "Jonas takes the last letter (VEŽIMAS) and loses the session." in preview
+    assert "deals next" not in preview
+    board = t.save("last")
+    assert (
+        "Round 7: Jonas lost the deal (a letter). Jonas completed VEŽIMAS: the session is over."
+        in board
+    )
+    assert "Jonas deals, Rūta leads." not in board
 
 
 def test_a_replayed_tap_id_is_applied_once(vz):

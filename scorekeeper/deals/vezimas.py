@@ -144,6 +144,14 @@ def saved(s: store.Store, table: store.Table, context: dict, outcome: dict) -> s
     if outcome.get("supersedes") is not None:
         return _("Round %(n)d changed: %(loser)s got the cart.", **names)
     if table.settings.get("tally") == engine.LETTER_TALLY:  # V-D6
+        before = context.get("settings", {}).get("totals", {}).get(names["loser"], 0)
+        if engine.completes_word(before + 1):  # the session is over: no next deal
+            return _(
+                "Round %(n)d: %(loser)s lost the deal (a letter). "
+                "%(loser)s completed %(word)s: the session is over.",
+                word=engine.WORD,
+                **names,
+            )
         return _(
             "Round %(n)d: %(loser)s lost the deal (a letter). %(dealer)s deals, %(leader)s leads.",
             **names,

@@ -299,6 +299,12 @@ def letters(count: int) -> str:
     return WORD[: max(0, min(count, len(WORD)))]
 
 
+def completes_word(count: int) -> bool:
+    """V-D6: a player with ``count`` letters holds the whole word: he loses the session,
+    which ends (there is no next deal)."""
+    return count >= len(WORD)
+
+
 # --- request reading -----------------------------------------------------------------
 
 

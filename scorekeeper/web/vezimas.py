@@ -176,6 +176,7 @@ def view(v: screens.View) -> dict:
         "seat": cart["seat"] if cart else None,
         "loser": names[cart["seat"]] if cart else None,
         "letters": cart["letters"] if cart else None,
+        "ends": bool(cart and cart["letters"] and engine.completes_word(cart["total"])),
         "next": st["next_deal"],
     }
     return screen
