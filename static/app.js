@@ -324,17 +324,35 @@
     var sender = (config && config.elt) || ev.detail.elt;
     return !!(sender && sender.id === "live");
   }
+  // a game screen's tap that got no answer: its id, until the tap is answered or a
+  // redraw of the panel shows the deal holds it (data-taps: the log's latest tap ids),
+  // when "tap again" is no longer true (a key of a keypad would then type twice)
+  var lostTap = null;
   function onNoAnswer(ev) {
-    noAnswer[isPoll(ev) ? "poll" : "tap"] = true;
+    var poll = isPoll(ev);
+    noAnswer[poll ? "poll" : "tap"] = true;
+    var elt = ev.detail.elt;
+    if (!poll) lostTap = elt && elt.getAttribute ? elt.getAttribute("data-tap-id") : null;
     showNetStatus();
   }
+  function lostTapArrived() {
+    if (!noAnswer.tap || !lostTap) return;
+    var arrived = Array.prototype.some.call(document.querySelectorAll("[data-taps]"), function (panel) {
+      return panel.getAttribute("data-taps").split(" ").indexOf(lostTap) >= 0;
+    });
+    if (!arrived) return;
+    noAnswer.tap = false;
+    lostTap = null;
+    showNetStatus();
+  }
+  document.addEventListener("htmx:oobAfterSwap", lostTapArrived);
   document.addEventListener("htmx:sendError", onNoAnswer);
   document.addEventListener("htmx:timeout", onNoAnswer);
   document.addEventListener("htmx:afterRequest", function (ev) {
     var xhr = ev.detail.xhr;
     if (!xhr || !xhr.status) return; // no answer at all: onNoAnswer said so
     noAnswer.poll = false;
-    if (!isPoll(ev)) noAnswer.tap = false;
+    if (!isPoll(ev)) { noAnswer.tap = false; lostTap = null; }
     showNetStatus();
   });
   // an error answered to a tap lands in the message area at the top: bring it into
@@ -371,6 +389,7 @@
   document.addEventListener("click", function (ev) {
     if (ev.target.id !== "net-status") return;
     noAnswer.tap = false;
+    lostTap = null;
     showNetStatus();
   });
 

@@ -659,3 +659,47 @@ def test_no_answer_carries_a_mark_and_every_hole_is_a_part_the_phone_named(
             seen = re.search(r'id="live"[^>]*\?v=(\d+)', polled).group(1)
     assert not any(mark in client.get(url).get_data(as_text=True) for mark in MARKS)
     assert kept  # the phones kept parts
+
+
+@pytest.mark.parametrize(
+    "game, name",
+    [
+        ("cowboy", "cowboy-tens"),
+        ("szaman", "szaman-quick-deal"),
+        ("vezimas", "vezimas-known-hand"),
+        ("kvanta", "kvanta-first-round-hand"),
+        ("pegs", None),
+    ],
+)
+def test_the_panel_names_the_deals_latest_taps(new_table, client, game, name):
+    """Every game's panel says which taps its deal holds last (``data-taps``), in a tap's
+    answer and in another phone's poll: a phone whose tap got no answer reads there that
+    the tap arrived (static/app.js), and stops asking to tap it again."""
+    if name is None:
+        players, taps = (
+            ["Ana", "Bojan", "Ceca", "Dule"],
+            [{"action": "pick", "seat": 0, "card": "A"}],
+        )
+    else:
+        players, taps = example(name)
+    rolled = [n for n, tap in enumerate(taps) if tap["action"] == "roll"]
+    taps = taps[: rolled[0]] if rolled else taps  # (the server rolls Kvanta's dice)
+    url, page = new_table(game, tuple(players))
+    shown = client.get(url).get_data(as_text=True)
+    assert re.search(r'data-deal-version="\d+" data-taps=""', shown)
+    seen = re.search(r'id="live"[^>]*\?v=(\d+)', shown).group(1)
+    version = int(re.search(r'data-deal-version="(\d+)"', shown).group(1))
+    sent = []
+    for number, tap in enumerate(taps[: screens.RECENT_TAPS_SHOWN + 2]):
+        sent.append(f"latest-{number}")
+        fields = {"v": version, "round": 1, "tap_id": sent[-1], "tap": json.dumps(tap)}
+        response = client.post(
+            f"{url}/{game}/tap", data=fields, headers={**HX, "X-CSRFToken": page.csrf}
+        )
+        answer = response.get_data(as_text=True)
+        assert response.status_code == 200, answer
+        version = int(re.search(r'data-deal-version="(\d+)"', answer).group(1))
+        named = re.search(r'data-taps="([^"]*)"', answer).group(1).split()
+        assert named == sent[-screens.RECENT_TAPS_SHOWN :]
+    polled = client.get(f"{url}/live", query_string={"v": seen}).get_data(as_text=True)
+    assert re.search(r'data-taps="([^"]*)"', polled).group(1).split()[-1] == sent[-1]

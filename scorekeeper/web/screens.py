@@ -78,6 +78,7 @@ FORM_SLOT = "__form__"  # a tap argument the player types: the form's field of t
 # the same from one turn to the next, so the phone keeps it
 BLOCK_SLOT = "__block__"
 MAX_TAP_CHARS = 1_000  # a tap's JSON as a page sends it, with room to spare
+RECENT_TAPS_SHOWN = 8  # a tap arrives among the latest few, however many phones tap
 
 
 def register_template_helpers(app) -> None:
@@ -147,6 +148,12 @@ class View:
     @property
     def redo_tap(self) -> str | None:
         return self.data["undone"][-1]["id"] if self.data["undone"] else None
+
+    @property
+    def recent_taps(self) -> str:
+        """The ids of the log's latest taps (``data-taps``): a phone whose tap got no
+        answer learns from the next redraw that the tap arrived after all."""
+        return " ".join(t["id"] for t in self.data["taps"][-RECENT_TAPS_SHOWN:])
 
     def vals(self, **extra) -> dict:
         """The fields a button sends: the round this screen shows. The draft version it

@@ -407,6 +407,55 @@ def test_a_card_tap_whose_answer_is_lost_tapped_again_ends_right(page, live_serv
     assert page_errors == []
 
 
+def test_a_tap_whose_answer_is_lost_is_shown_arrived_by_the_next_poll(page, live_server, taps):
+    """The server takes the tap, its answer is lost, and the poll then redraws the panel
+    with the card in: the page no longer asks to tap again (the redrawn button is a new
+    tap, so a second tap would be a second card, or a keypad's key typed twice)."""
+    start_table(page, live_server, "cowboy", NAMES)
+    choose(page, taps, '.cb-view[data-part="end"]')
+    dropped = []
+
+    def take_it_then_drop_the_answer(route):
+        route.fetch()  # the server has it …
+        dropped.append(route.request.post_data)
+        route.abort()  # … the phone never hears back
+
+    page.route("**/cowboy/tap", take_it_then_drop_the_answer)
+    card = f'{held_picker("Ana")} .pick[data-card="KH"]'
+    tap(page, taps, card)
+    expect(page.locator("#net-status")).to_be_visible()
+    # the poll brings the deal with the tap in it: the card held, the message gone
+    expect(page.locator(card)).to_have_attribute("aria-pressed", "true", timeout=WAIT)
+    expect(page.locator("#net-status")).to_be_hidden()
+    tap_id = re.search(r"tap_id=(\w+)", dropped[0]).group(1)
+    assert tap_id in page.locator("#cowboy-panel").get_attribute("data-taps").split()
+    page.unroute("**/cowboy/tap")
+
+
+def test_a_lost_tap_the_deal_does_not_hold_still_asks_to_tap_again(page, live_server, taps):
+    """The tap never reached the server: the poll's redraws do not hold it, so the page
+    still says it was not sent, until a tap gets through."""
+    start_table(page, live_server, "cowboy", NAMES)
+    choose(page, taps, '.cb-view[data-part="end"]')
+    other = phone_context(page.context.browser).new_page()
+    other.goto(page.url)
+    page.route("**/cowboy/tap", lambda route: route.abort())
+    card = f'{held_picker("Ana")} .pick[data-card="KH"]'
+    tap(page, taps, card)
+    expect(page.locator("#net-status")).to_be_visible()
+    # another phone's tap redraws this phone's panel through the poll
+    choose(other, type(taps)(other), '.cb-view[data-part="end"]')
+    other_card = f'{held_picker("Ana")} .pick[data-card="AH"]'
+    choose(other, type(taps)(other), other_card)
+    expect(page.locator(other_card)).to_have_attribute("aria-pressed", "true", timeout=WAIT)
+    expect(page.locator("#net-status")).to_be_visible()
+    expect(page.locator(card)).to_have_attribute("aria-pressed", "false")
+    page.unroute("**/cowboy/tap")
+    choose(page, taps, card)  # tapped again: it gets through
+    expect(page.locator("#net-status")).to_be_hidden()
+    other.context.close()
+
+
 def test_a_taps_answer_sends_only_the_parts_that_changed(page, live_server, taps, console_errors):
     """A tap's answer writes the parts of the panel this phone already shows as holes:
     it is a fraction of the panel, the phone fills them with its own copies, and the
