@@ -507,6 +507,40 @@ def test_a_marriage_after_an_undone_deal_is_closed_with_the_earlier_one(cowboy):
     assert [e.kind for e in t.entries(live_only=True)] == ["cowboy-deal"]
 
 
+def test_a_marriage_undone_in_the_history_leaves_the_open_deal(cowboy, client):
+    """A marriage shown by mistake and undone in the history (its own row there) is out
+    of the open deal too: the panel no longer shows it, the suit may be shown again and
+    the saved deal does not count it. Redone there, it is back in the deal."""
+    t = cowboy()
+    t.marriage("Ana", "H")
+    (marriage,) = t.entries()
+
+    def history(action, submission_id):
+        client.post(
+            f"{t.url}/entries/{marriage.id}/{action}",
+            data={"submission_id": submission_id},
+            headers={"X-CSRFToken": t.csrf},
+        )
+
+    history("undo", "undo-m")
+    assert t.totals()["Ana"] == 0
+    t.reload()
+    assert 'data-player="Ana" data-suit="H"' not in t.panel
+    assert t.state()["marriages"] == []
+    history("redo", "redo-m")
+    assert t.totals()["Ana"] == 25
+    t.reload()
+    assert 'data-player="Ana" data-suit="H"' in t.panel
+    history("undo", "undo-m2")
+    enter_whole_deal(t)
+    t.save()
+    assert t.status == 200
+    expected = api.evaluate("cowboy-deal", whole_deal_request())["players"]
+    assert t.totals() == {name: expected[name]["total"] for name in NAMES}
+    (deal,) = t.entries(live_only=True)
+    assert deal.request["shown_marriages"] == []
+
+
 def test_two_phones_closing_the_same_deal_store_it_once(cowboy):
     t = cowboy()
     t.marriage("Ana", "H")

@@ -198,6 +198,49 @@ def sync_marriages(s: store.Store, table: store.Table, log: store.TapLog, action
     return wrote
 
 
+def entries_changed(s: store.Store, table: store.Table) -> None:
+    """After an undo or redo in the history, in its write: the open deal's marriages
+    follow its round's live marriage entries. One undone there is withdrawn in the log,
+    one redone there is shown again (each a tap at the end of the log, so the panel's
+    Undo takes it back as any other); otherwise the deal would still show the marriage
+    and count it again when saved. An edit of a saved deal stores none: left alone."""
+    log = s.tap_log(table.id, DRAFT)
+    data = log.data
+    if not data or "context" not in data or data["context"].get("supersedes") is not None:
+        return
+    context = data["context"]
+    try:
+        state = deals.state_of(DEAL, table, data)
+    except Refused:
+        return
+    names = list(state.players)
+    seat_of = {p.id: names.index(p.name) for p in s.players(table.id) if p.name in names}
+    live = {
+        (seat_of.get(pid), suit): e
+        for (pid, suit), e in _round_marriages(s, table, context["round"])[0].items()
+    }
+    added = [
+        {"action": "withdraw_marriage", "seat": seat, "suit": suit}
+        for seat, suit in state.marriages
+        if (seat, suit) not in live
+    ]
+    added += [
+        {"action": "marriage", "seat": seat, "suit": suit}
+        for (seat, suit), e in live.items()
+        if seat is not None and (seat, suit) not in state.marriages
+    ]
+    if not added:
+        return
+    taps = [*data["taps"], *({"id": f"h{log.version}-{i}", **t} for i, t in enumerate(added))]
+    spent = [*data.get("spent", []), *(t.get("id") for t in data["undone"])]
+    new = {**data, "taps": taps, "undone": [], "spent": spent[-store.SPENT_TAP_IDS :]}
+    try:
+        deals.state_of(DEAL, table, new)
+        s.save_draft(table.id, DRAFT, new, expected_version=log.version)
+    except (Refused, store.Conflict):  # it no longer fits, or another phone changed it
+        return
+
+
 def replaces(s: store.Store, table: store.Table, context: dict) -> tuple[int, ...]:
     """The marriage entries the closed deal takes over (it carries them itself)."""
     if context.get("supersedes") is not None:
