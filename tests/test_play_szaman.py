@@ -222,6 +222,17 @@ def test_an_off_suit_player_cannot_win_the_quick_trick():
     assert "Bojan played off-suit" in error.message and error.path == "taps[1].seat"
 
 
+def test_the_last_player_not_marked_off_suit_cannot_be_marked():
+    """Someone wins every trick and the winner followed suit: marking every player
+    off-suit left a quick trick nobody could win, with no word why."""
+    off = [{"action": "off", "seat": seat, "on": True} for seat in range(3)]
+    error = refused(*off)
+    assert error.message == "Someone won this trick, so not everyone can have played off-suit."
+    assert error.path == "taps[2].seat"
+    state = state_after(*off[:2], {"action": "winner", "seat": 2})
+    assert state["tricks"][0]["points"] == {"Ana": -2, "Bojan": -2, "Ceca": 1}
+
+
 def test_a_trick_is_entered_one_way_at_a_time():
     error = refused(card(0, "2C"), {"action": "winner", "seat": 0})
     assert "card by card" in error.message

@@ -430,6 +430,10 @@ class SzamanDeal(Checks):
         self._quick()
         seat, on = self._seat(tap), _flag(tap)
         chosen = {*self.off_suit, seat} if on else set(self.off_suit) - {seat}
+        if len(chosen) == self.n:  # the winner followed suit (an off-suit card wins nothing)
+            raise Refused(
+                "Someone won this trick, so not everyone can have played off-suit.", ".seat"
+            )
         return replace(self, off_suit=tuple(s for s in range(self.n) if s in chosen))
 
     def _winner(self, tap: Tap) -> SzamanDeal:
