@@ -647,3 +647,22 @@ def test_long_names_wrap_between_words_with_the_full_name_as_title(
     expect(page.locator('.cb-tab[data-player="Šćepan Šćepanović"]')).to_have_attribute(
         "title", "Šćepan Šćepanović"
     )
+
+
+def test_every_fold_of_the_panel_is_a_finger_high(page, live_server, taps, console_errors):
+    """The house rules' fold and each player's score fold are tapped like buttons: at
+    least 44 px high, as every other control (they were 32 and 36 px), and the end of a
+    4-player deal still fits as before."""
+    start_table(page, live_server, "cowboy", NAMES)
+    choose(page, taps, '.cb-view[data-part="end"]')
+    end_by(page, taps, "Bojan", "tens")
+    for name in NAMES:
+        enter_player(page, taps, name)
+    expect(page.locator("#cowboy-preview details.cb-score")).to_have_count(4)
+    heights = page.locator(f"{PANEL} summary").evaluate_all(
+        "els => els.filter(e => e.offsetParent).map(e => [e.textContent.trim().slice(0, 30),"
+        " e.getBoundingClientRect().height])"
+    )
+    assert len(heights) == 6, heights  # the house rules, who ended the deal, 4 scores
+    assert [h for h in heights if h[1] < 44] == [], heights
+    assert section_heights(page)["end"] <= 1200
