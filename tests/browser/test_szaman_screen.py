@@ -389,3 +389,25 @@ def test_the_watch_phone_states_the_trick_never_asks(
     expect(asking).to_have_count(0)
     assert_inside_viewport(watcher)
     context.close()
+
+
+LONG = ["Grzegorz Brzęczyszczykiewicz", "Aleksandar", "Šćepan Šćepanović"]
+
+
+def test_a_tricks_points_with_long_names_stay_on_the_screen(
+    page, live_server, taps, console_errors
+):
+    """A trick that scores two players lists "Name +1" and "Name −2" as two pieces that
+    each stay whole: with a long name they go on two lines instead of pushing the
+    tricks list (and the page) sideways past 390 px."""
+    open_table(page, live_server, LONG)
+    taps(f'{PANEL} [data-mode="quick"]')
+    tap(page, taps, '[data-op="winner"][data-seat="0"]')
+    tap(page, taps, '[data-off="1"]')
+    tap(page, taps, '[data-op="winner"][data-seat="0"]')
+    last = page.locator(f"{PANEL} .sz-last")
+    expect(last).to_contain_text("Trick 2: Grzegorz Brzęczyszczykiewicz wins")
+    expect(last).to_contain_text("Aleksandar −2")
+    page.locator(f"{PANEL} .sz-tricks summary").tap()
+    expect(page.locator(f'{PANEL} .sz-trick-list li[data-trick="2"]')).to_be_visible()
+    assert_inside_viewport(page, f"{PANEL} .sz-trick-list li, {PANEL} .sz-pts")
