@@ -627,7 +627,9 @@ def test_long_names_wrap_between_words_with_the_full_name_as_title(
             const out = [];
             for (const b of document.querySelectorAll('#cowboy-panel .cb-marriage .cb-players button')) {
                 const text = b.textContent.trim();
-                const node = [...b.childNodes].find(n => n.nodeType === 3 && n.textContent.trim());
+                const walk = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+                let node = walk.nextNode();
+                while (node && !node.textContent.trim()) node = walk.nextNode();
                 let at = node.textContent.indexOf(text.split(/\\s+/)[0]);
                 for (const word of text.split(/\\s+/)) {
                     at = node.textContent.indexOf(word, at);
@@ -646,6 +648,54 @@ def test_long_names_wrap_between_words_with_the_full_name_as_title(
     choose(page, taps, '.cb-view[data-part="end"]')
     expect(page.locator('.cb-tab[data-player="Šćepan Šćepanović"]')).to_have_attribute(
         "title", "Šćepan Šćepanović"
+    )
+
+
+def test_a_name_too_long_for_its_button_shows_its_start_and_an_ellipsis(
+    page, live_server, taps, console_errors
+):
+    """A name wider than its button (four players: about 78 px each) shows its first
+    letters and ends in an ellipsis, in every row of player buttons (the marriage, the
+    shot's roles, who ended the deal): cut at both ends, it read as no one's name."""
+    start_table(page, live_server, "cowboy", ["Brzęczyszczykiewicz", "Aleksandar", "Ana", "Bo"])
+    seen = 0
+    for part, rows in (("play", ".cb-marriage .cb-players"), ("shot", ".cb-roles .cb-players")):
+        choose(page, taps, f'.cb-view[data-part="{part}"]')
+        buttons = page.locator(f"{rows} button")
+        expect(buttons.first).to_be_visible()
+        seen += buttons.count()
+        assert cut_names(page, rows) == [], part
+    assert seen >= 8
+    name = page.locator('.cb-roles .cb-players button[title="Brzęczyszczykiewicz"] .cb-name')
+    assert name.first.evaluate("n => n.scrollWidth > n.clientWidth")  # it is cut, at its end
+    assert_inside_viewport(page)
+
+
+def cut_names(page, rows: str) -> list:
+    """The buttons of ``rows`` whose name's first letter is cut off, or whose name
+    overflows without an ellipsis."""
+    return page.evaluate(
+        """(rows) => {
+            const out = [];
+            for (const row of document.querySelectorAll(rows)) {
+                for (const b of row.querySelectorAll('button')) {
+                    const box = b.getBoundingClientRect();
+                    const walk = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+                    let node = walk.nextNode();
+                    while (node && !node.textContent.trim()) node = walk.nextNode();
+                    const first = document.createRange();
+                    first.setStart(node, 0); first.setEnd(node, 1);
+                    const letter = first.getBoundingClientRect();
+                    const shown = node.parentElement;
+                    const overflows = shown.scrollWidth > shown.clientWidth;
+                    if (letter.left < box.left || (overflows &&
+                        getComputedStyle(shown).textOverflow !== 'ellipsis'))
+                        out.push([b.title, letter.left - box.left, overflows]);
+                }
+            }
+            return out;
+        }""",
+        rows,
     )
 
 
