@@ -574,3 +574,59 @@ def test_a_refused_move_never_says_seat_in_any_language(case, language, data):
         said.append(reason)
     for text in said:
         assert not SEAT_WORDS.search(text), text
+
+
+# ― the door's refusals read as sentences, each naming the field it is about ―
+
+
+def refusal(taps, **settings_) -> dict:
+    body, status = api_respond({"players": NAMES, "settings": settings_, "taps": taps})
+    assert status == 422, body
+    return body["error"]
+
+
+def api_respond(request: dict) -> tuple[dict, int]:
+    from scorekeeper.games.play import respond
+
+    return respond("pegs", json.dumps(request))
+
+
+@pytest.mark.parametrize(
+    ("bad_step", "path", "message"),
+    [
+        ({"seat": "0", "from": "S", "to": "T8"}, "taps[0].steps[0].seat", "steps[0].seat must"),
+        ({"seat": 9, "from": "S", "to": "T8"}, "taps[0].steps[0].seat", "steps[0].seat must"),
+        (["S", "T8"], "taps[0].steps[0]", "steps[0] must be a JSON object."),
+    ],
+)
+def test_a_malformed_step_is_refused_in_words_naming_the_step(bad_step, path, message):
+    """The step's place in the tap is said as it is written, never with a stray leading
+    dot (".steps[0].seat must be a whole number.")."""
+    error = refusal([tap(1, "move", seat=0, card="AS", steps=[bad_step])])
+    assert error["path"] == path and error["tap"] == 0
+    assert error["message"].startswith(message) and not error["message"].startswith(".")
+
+
+def test_a_malformed_first_part_is_refused_naming_its_field():
+    error = refusal(
+        [tap(1, "pick", seat=0, card="7"), tap(2, "first", seat=0, step={"seat": 0, "from": "S"})]
+    )
+    assert error["path"] == "taps[1].step.to" and error["tap"] == 1
+    assert not error["message"].startswith(".")
+
+
+def test_two_pegs_of_one_player_on_a_hole_of_the_starting_board_are_said_by_name():
+    error = refusal([], pegs={"0": ["T8", "T8", "S", "S", "S"], **start_pegs(1, 2, 3)})
+    assert error["path"] == "settings.pegs.0[1]"
+    assert error["message"] == "T8 holds two pegs (both Zuzana's); a hole holds one."
+
+
+def start_pegs(*seats) -> dict:
+    return {str(s): ["S"] * 5 for s in seats}
+
+
+def test_a_correction_with_a_bad_or_missing_from_names_from():
+    error = refusal([tap(1, "place", seat=0, to="T8")])
+    assert error["path"] == "taps[0].from" and "''" not in error["message"]
+    error = refusal([tap(1, "place", seat=0, to="T8", **{"from": "T999"})])
+    assert error["path"] == "taps[0].from"

@@ -118,7 +118,8 @@ class PegsRace(Checks):
         try:
             board = engine.Board(n, context.get("pegs"), **rules)
         except RuleError as exc:
-            raise Refused(exc.text, "settings." + exc.path) from None
+            said = engine.with_names(exc.text, names)
+            raise Refused(said, "settings." + exc.path) from None
         turn = context.get("turn", 0)
         if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn < n:
             raise Refused("settings.turn is a seat, 0 to %(last)s.", "settings.turn", last=n - 1)
@@ -395,11 +396,8 @@ class PegsRace(Checks):
         raw = tap.get("steps")
         if not isinstance(raw, list | tuple) or not 1 <= len(raw) <= 2:
             raise Refused("steps lists the one or two steps of the move.", ".steps")
+        steps = tuple(self._step_of(step, f"steps[{i}]") for i, step in enumerate(raw))
         try:
-            steps = tuple(
-                engine.Step.from_json(step, self.seats, f".steps[{i}]")
-                for i, step in enumerate(raw)
-            )
             board = self.board()
             played = board.push(engine.Move(seat, card, steps))
         except RuleError as exc:
@@ -415,6 +413,14 @@ class PegsRace(Checks):
         )
         after.__dict__["_board"] = board.copy(stack=False)  # already built: no parsing again
         return after
+
+    def _step_of(self, raw: object, where: str) -> engine.Step:
+        """A step of a tap (``where`` its place in the tap, ``steps[0]``), refused with
+        the field it is about, said as it is written (``steps[0].seat must be…``)."""
+        try:
+            return engine.Step.from_json(raw, self.seats, where)
+        except RuleError as exc:
+            raise Refused(exc.text, "." + exc.path) from None
 
     def _discard(self, tap: Tap) -> PegsRace:
         """RULES §5: a card that is not a joker and can move must be played; only when
@@ -468,14 +474,16 @@ class PegsRace(Checks):
         """A correction by hand: one peg of ``seat`` put from one hole on another."""
         seat = self._seat(tap)
         pegs = [list(p) for p in self.pegs]
-        where = [str(tap.get(k) or "").strip().upper() for k in ("from", "to")]
-        if not where[1]:
-            raise Refused("Tap a hole, or write one like T44, H2 or S.", ".to")
-        try:
-            frm = engine.position_name(engine.parse_position(where[0], 18 * self.seats))
-            to = engine.position_name(engine.parse_position(where[1], 18 * self.seats))
-        except RuleError as exc:
-            raise Refused(exc.text, ".to") from None
+        where = {k: str(tap.get(k) or "").strip().upper() for k in ("from", "to")}
+        names = {}
+        for key, text in where.items():
+            if not text:
+                raise Refused("Tap a hole, or write one like T44, H2 or S.", "." + key)
+            try:
+                names[key] = engine.position_name(engine.parse_position(text, 18 * self.seats))
+            except RuleError as exc:
+                raise Refused(exc.text, "." + key) from None
+        frm, to = names["from"], names["to"]
         if frm not in pegs[seat]:
             raise Refused(
                 "%(name)s has no peg on %(frm)s.", ".from", name=self.players[seat], frm=frm
@@ -542,10 +550,7 @@ class PegsRace(Checks):
             )
         if self.picked is None:
             raise Refused("Choose the card first.", ".step")
-        try:
-            step = engine.Step.from_json(raw, self.seats, ".step")
-        except RuleError as exc:
-            raise Refused(exc.message, ".step") from None
+        step = self._step_of(raw, "step")
         split = [o for o in self.options(self.picked) if o["continues"]]
         if not any(engine.Step.from_json(_step_of(o), self.seats) == step for o in split):
             raise Refused("That is not the first part of a split of this card.", ".step")
