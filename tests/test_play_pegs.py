@@ -630,3 +630,21 @@ def test_a_correction_with_a_bad_or_missing_from_names_from():
     assert error["path"] == "taps[0].from" and "''" not in error["message"]
     error = refusal([tap(1, "place", seat=0, to="T8", **{"from": "T999"})])
     assert error["path"] == "taps[0].from"
+
+
+def test_slovak_says_a_card_in_the_case_its_sentence_needs():
+    """Slovak names a card as "karta 7", a nominative: a sentence that put it after
+    "s" or "časti" read "nie s karta 5", "Obe časti karta 9" (broken grammar)."""
+    out_of_start = refused_in(
+        "sk", race([]), tap(1, "move", seat=0, card="5H", steps=[step(0, "S", "T8")])
+    )
+    assert out_of_start == (
+        "Kolík opúšťa štart len s A, K, Q, J alebo žolíkom; karta 5 na to nestačí."
+    )
+    state = board_race({"0": ["T10", "T20", "S", "S", "S"]})
+    back = tap(1, "move", seat=0, card="9H", steps=[step(0, "T10", "T8"), step(0, "T20", "T31")])
+    assert refused_in("sk", state, back) == (
+        "Obe časti ťahu (karta 9) idú dopredu; tento krok ide dozadu."
+    )
+    same = tap(1, "move", seat=0, card="7H", steps=[step(0, "T10", "T12"), step(0, "T12", "T17")])
+    assert refused_in("sk", state, same) == "Karta 7 sa delí medzi dva rôzne kolíky."
