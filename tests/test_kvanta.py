@@ -636,3 +636,15 @@ def test_k_d1_a_single_trump_among_cards_of_one_rank_wins():
     assert (got["winner"], got["dead"]) == ("Bojan", False)
     got = score("kvanta-trick", trump="C", plays={"Ana": "7S", "Bojan": "7H", "Ceca": "7D"})
     assert (got["winner"], got["dead"]) == (None, True)
+
+
+def test_the_why_of_a_call_names_who_paid_double_for_zilch():
+    """A call's lines in the history say who paid double for a sum of 21 (Zilch): the
+    sums and the closest alone leave Cid's −28 (off by 15, the winner by 1) unexplained."""
+    request = {"target": 6, "caller": "Ann", "sums": {"Ann": 9, "Ben": 5, "Cid": -21}}
+    result = api.evaluate("kvanta-call", request)
+    assert result["points"] == {"Ann": -2, "Ben": 35, "Cid": -28}  # (15 − 1) × 2 = 28
+    lines = kvanta.call_breakdown(request, result, [])
+    assert "Zilch (a sum of 21 pays double): Cid" in lines
+    plain = {"target": 6, "caller": "Ann", "sums": {"Ann": 9, "Ben": 5, "Cid": 20}}
+    assert not any("Zilch" in line for line in kvanta.call_breakdown(plain, kvanta.call(plain), []))

@@ -554,6 +554,15 @@ def call_breakdown(request: dict, result: dict, seat_names: list[str]) -> list[s
         if result.get("undercut"):
             verdict += " · " + gettext("the caller was undercut")
         lines.append(verdict)
+    zilch = as_list(result.get("zilch"))
+    if zilch:  # what else leaves a doubled payment unexplained
+        lines.append(
+            gettext(
+                "Zilch (a sum of %(sum)s pays double): %(names)s",
+                sum=ZILCH_SUM,
+                names=", ".join(map(str, zilch)),
+            )
+        )
     return lines
 
 
