@@ -286,7 +286,10 @@ def seats(v: screens.View, st: dict, kind: str, error: dict | None = None) -> di
         rows.append(_Row(functools.partial(_seat_buttons, v, row, action, keypad_of, taken), **row))
     default = next((r["seat"] for r in rows if not r["settled"]), 0)
     key = f"kv:{v.table.id}:{v.context.get('round')}:{phase}:{kind}:{st['trick']['number']}"
-    return {"kind": kind, "rows": rows, "default": default, "view_key": key}
+    # the cards the pickers refuse, said in a line of their own: a disabled button's
+    # small print is cut on a phone in the longer languages
+    used_up = list(st["used_up"])
+    return {"kind": kind, "rows": rows, "default": default, "view_key": key, "used_up": used_up}
 
 
 def _seat_buttons(v: screens.View, row: dict, action: str, keypad_of, taken: dict) -> dict:

@@ -571,3 +571,37 @@ def test_an_edit_changes_the_call_and_keeps_the_poker(page, kvanta_server, taps,
     )
     assert totals(page) == {n: call["points"][n] + poker["points"][n] for n in hands}
     assert_inside_viewport(page)
+
+
+def test_a_fourth_copy_is_refused_with_a_reason_every_phone_can_read(
+    page, kvanta_server, taps, console_errors
+):
+    """Three decks hold three of each card: once three K♠ are in play (here the turned
+    K♠ and two in Ana's hand), the K♠ of the picker is disabled, and the reason is a line
+    under the picker, not only the button's small print (cut to "3 иск…" in Serbian,
+    Lithuanian and Slovak, and a tooltip a phone never shows)."""
+    DICE.faces.extend([4, 5, 5])
+    start_table(page, kvanta_server, "kvanta", ["Ana", "Bojan"])
+    tap_and_wait(page, taps, card("3D"))
+    tap_and_wait(page, taps, card("3S"))  # Ana deals, Bojan rolls
+    tap_and_wait(page, taps, '#kv-panel .kv-burn button[data-action="burn"]:text-is("0")')
+    tap_and_wait(page, taps, card("KS"))  # the turned card is one of the three
+    tap_and_wait(page, taps, button("Roll the three dice"))
+    taps("#kv-panel .kv-hand-check > summary")
+    taps("#kv-panel .kv-editor:visible .kv-cards-instead > summary")
+    used = panel(page).locator(".kv-used-up:visible")
+    tap_and_wait(page, taps, card("KS"))
+    expect(used).to_have_count(0)  # two K♠ in play: a third may come
+    tap_and_wait(page, taps, card("KS"))
+    expect(page.locator(card("KS"))).to_be_disabled()
+    expect(used).to_contain_text("All three copies are already in play")
+    expect(used.locator(".kv-card")).to_have_text(["K♠"])
+    box = used.bounding_box()
+    assert box["width"] <= 390 and used.evaluate("e => e.scrollWidth <= e.clientWidth")
+    # the same line in Serbian Cyrillic, where the button's own small print is cut
+    page.goto(page.url.split("?")[0] + "?lang=sr-Cyrl")
+    if not panel(page).locator(".kv-hand-check").evaluate("e => e.open"):  # kept folds
+        taps("#kv-panel .kv-hand-check > summary")
+    expect(panel(page).locator(".kv-used-up:visible .kv-card")).to_have_text(["K♠"])
+    expect(panel(page).locator(".kv-used-up:visible")).not_to_contain_text("All three")
+    assert_inside_viewport(page)
