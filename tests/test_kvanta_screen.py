@@ -1346,3 +1346,43 @@ def test_the_rounds_facts_kept_from_the_answer_before_follow_the_round(app, kv):
     answer = kv.roll("reroll", at=answer, seat=2, seen=1)  # the same step, another target
     assert answer.phase == "hand" and facts(answer)["target"].endswith("4")
     assert not facts(answer)["target"].endswith("14")
+
+
+def statements_of(app, send) -> tuple[list[str], Answer]:
+    """The SQL statements the app runs for ``send()`` (sqlite3's trace callback)."""
+    from scorekeeper.web import tables
+
+    with app.test_request_context():
+        conn = tables.get_store().db.conn
+    ran: list[str] = []
+    conn.set_trace_callback(ran.append)
+    try:
+        answer = send()
+    finally:
+        conn.set_trace_callback(None)
+    return ran, answer
+
+
+def test_a_tap_of_a_later_round_and_a_dealer_draw_read_only_what_they_need(app, kv):
+    """A round's taps read the draft, not the game's: its burned cards come with the
+    round (read as it begins), and a draw that scores no step yet looks up no entries."""
+    at = kv.tap("draw", seat=0, card="2C")  # (the next tap is sent from its answer)
+    ran, answer = statements_of(app, lambda: kv.tap("draw", at=at, seat=1, card="9D"))
+    assert answer.status == 200
+    assert not [sql for sql in ran if "FROM entries" in sql or deal.GAME_DRAFT in sql], ran
+    kv.tap("draw", seat=2, card="KS")
+    kv.tap("burn", seat=0, count=3)
+    kv.tap("turn", seat=0, card="7H")
+    app.config["DICE_RNG"] = Scripted(4, 5, 5, 6)
+    kv.roll(seat=1)
+    kv.tap("no-hand")
+    kv.exchange("Bojan")  # a Flux scores: round 1 has been played
+    kv.post("discard", v=kv.page().v)
+    app.config["DICE_RNG"] = Scripted(2, 3, 4)
+    kv.tap("turn", seat=1, card="9S")  # round 2 begins (Bojan deals, Ceca rolls)
+    at = kv.roll(seat=2)
+    ran, answer = statements_of(app, lambda: kv.tap("no-hand", at=at))
+    assert answer.status == 200 and answer.phase == "tricks", answer.error
+    assert not [sql for sql in ran if deal.GAME_DRAFT in sql], ran
+    # the burned cards of round 1, shown all the same
+    assert re.search(r'data-fact="burn"><small>Burned</small> <strong>3</strong>', answer.html)

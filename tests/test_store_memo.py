@@ -358,3 +358,23 @@ def test_rolls_read_by_one_request_serve_the_next_only_while_the_table_is_unchan
     mine.end_memo()  # a command after a request: every read made, nothing carried
     other.add_roll(table.id, 2, "kvanta-target", [2, 2, 2], {"target": 6})
     assert len(mine.rolls(table.id)) == 3
+
+
+def test_a_draft_saved_whatever_it_was_is_written_without_reading_it_first(mine, other):
+    """A game's own draft saved as it stands (no version expected) is one write that
+    counts its version on, even past another worker's save; one saved from a version
+    read is still refused when another worker saved it since."""
+    table, _ids = start(mine)
+    ran: list[str] = []
+    mine.db.conn.set_trace_callback(ran.append)
+    try:
+        assert mine.save_draft(table.id, "game", {"burn": 3}) == 1
+    finally:
+        mine.db.conn.set_trace_callback(None)
+    assert not [sql for sql in ran if sql.lstrip().upper().startswith("SELECT")], ran
+    assert other.save_draft(table.id, "game", {"burn": 4}) == 2
+    assert mine.save_draft(table.id, "game", {"burn": 5}) == 3
+    assert mine.draft(table.id, "game") == ({"burn": 5}, 3)
+    with pytest.raises(StoreError):
+        other.save_draft(table.id, "game", {"burn": 6}, expected_version=2)
+    assert other.draft(table.id, "game") == ({"burn": 5}, 3)

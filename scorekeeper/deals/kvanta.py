@@ -69,12 +69,16 @@ def new_deal(s: store.Store, table: store.Table, summary: TableSummary | None) -
     settings: dict = {"burned": not burn_is_asked(summary), "totals": dict(summary.totals)}
     if dealer is not None:
         settings.update(round=round_number, dealer=dealer)
+    game, _version = s.draft(table.id, GAME_DRAFT)
     context = {
         "players": list(summary.names),
         "round": round_number,
         "settings": settings,
         "since_roll": s.last_roll_id(table.id),
         "reopened": OWN_ROUND,
+        # K-D9: the game's burned cards as the round begins (its screen shows them on
+        # every tap's answer, with no read of its own)
+        "game_burn": (game or {}).get("burn"),
     }
     old, _version = s.draft(table.id, DRAFT)
     if isinstance(old, dict) and "context" not in old:  # a round of the older screen
@@ -192,6 +196,8 @@ def sync_steps(s: store.Store, table: store.Table, log: store.TapLog, action: st
     known = {_sid(t.get("id") or "") for t in [*data["taps"], *data["undone"]]}
     known |= {_sid(t) for t in data.get("spent", [])}
     last = _sid(data["taps"][-1]["id"]) if data["taps"] else None
+    if not wanted and not state.complete and not data["undone"] and not data.get("spent"):
+        return False  # no step yet, none ever taken back: no entry to keep in step
     steps, holds = _stored_steps(s, table, context)
     wrote = False
     for entry in steps.values():

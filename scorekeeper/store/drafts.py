@@ -39,22 +39,26 @@ class Drafts:
     ) -> int:
         """Store a draft; returns its new version. ``expected_version``: refuse
         (Conflict) when another phone saved the draft since this one read it."""
+        text = json.dumps(data, ensure_ascii=False)
         with self.write(table_id, None, touches=DRAFT_READS):
-            # (as this write read it, when it is part of one that read it under the lock)
-            current = self.draft(table_id, name)[1]
-            if expected_version is not None and expected_version != current:
-                raise Conflict(
-                    Text("Another phone changed this deal a moment ago; here is its version.")
-                )
-            text = json.dumps(data, ensure_ascii=False)
-            self.db.execute(
-                """INSERT INTO drafts (table_id, name, data, version, updated) VALUES (?, ?, ?, ?, ?)
+            if expected_version is not None:
+                # (as this write read it, when it is part of one that read it under the lock)
+                current = self.draft(table_id, name)[1]
+                if expected_version != current:
+                    raise Conflict(
+                        Text("Another phone changed this deal a moment ago; here is its version.")
+                    )
+            # a draft saved whatever it was (a game's own, such as Kvanta's burned cards)
+            # is not read first: the write counts its version on
+            (version,) = self.db.execute(
+                """INSERT INTO drafts (table_id, name, data, version, updated) VALUES (?, ?, ?, 1, ?)
                    ON CONFLICT (table_id, name) DO UPDATE SET data = excluded.data,
-                   version = excluded.version, updated = excluded.updated""",
-                [table_id, name, text, current + 1, now()],
-            )
-            self._keep_written(("tap_log", name), lambda v: (text, current + 1, v), table_id)
-        return current + 1
+                   version = drafts.version + 1, updated = excluded.updated
+                   RETURNING version""",
+                [table_id, name, text, now()],
+            ).fetchone()
+            self._keep_written(("tap_log", name), lambda v: (text, version, v), table_id)
+        return version
 
     def delete_draft(self, table_id: int, name: str) -> None:
         with self.write(table_id, None, touches=DRAFT_READS):

@@ -422,7 +422,10 @@ def view(v: screens.View) -> dict:
 
 
 def _game_burn(v: screens.View) -> int | None:
-    """K-D9: the game's burned cards, set in its first round."""
+    """K-D9: the game's burned cards, set in its first round (as the round began; a
+    round begun before rounds said so reads them)."""
+    if "game_burn" in v.context:
+        return v.context["game_burn"]
     data, _version = screens.store_of().draft(v.table.id, GAME_DRAFT)
     return (data or {}).get("burn")
 
