@@ -254,3 +254,25 @@ def test_game_result_s_reason_speaks_the_asker_s_language_and_the_standings_stil
         i18n.stop_speaking(token)
     tie = "Tied for the lead past %(target)s: play another deal (C-D9)."
     assert table.message == i18n.catalogue_for("pl").gettext(tie) % {"target": 500}
+
+
+@pytest.mark.parametrize(
+    "language, counts",
+    [
+        ("en", ["3 or 4", "2 to 6", "2 to 4", "4, 6 or 8"]),
+        ("pl", ["3 lub 4", "od 2 do 6", "od 2 do 4", "4, 6 lub 8"]),
+        ("sr-Cyrl", ["3 или 4", "2–6", "2–4", "4, 6 или 8"]),
+    ],
+)
+def test_how_many_play_each_game_is_said_in_the_page_s_language(client, language, counts):
+    """The home page's "3 or 4 players" under each game, and the refusal of a table
+    with too few: the words between the numbers were English in every language."""
+    home = Page(client.get(f"/?lang={language}"))
+    for said in counts:
+        assert said in home.html
+    if language != "en":
+        assert not re.search(r"\d (or|to) \d", home.html)
+    form = {"csrf_token": home.csrf, "game": "cowboy", "player": ["A", "B"]}
+    refused = Page(client.post(f"/tables?lang={language}", data=form))
+    assert refused.status == 422
+    assert counts[0] in refused.html

@@ -201,7 +201,7 @@ class Game:
         return max(self.player_counts)
 
     @property
-    def players_text(self) -> str:
+    def players_text(self) -> Text:
         """``2 to 6``, ``3 or 4``, ``4, 6 or 8``."""
         return _counts_text(self.player_counts)
 
@@ -248,10 +248,13 @@ class Game:
             )
 
 
-def _counts_text(counts: tuple[int, ...]) -> str:
-    if counts == tuple(range(counts[0], counts[-1] + 1)):
-        return f"{counts[0]} to {counts[-1]}" if len(counts) > 2 else " or ".join(map(str, counts))
-    return ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
+def _counts_text(counts: tuple[int, ...]) -> Text:
+    """``2 to 6``, ``3 or 4``, ``4, 6 or 8``: in the reader's language."""
+    if len(counts) > 2 and counts == tuple(range(counts[0], counts[-1] + 1)):
+        # Translators: how many players a game has, "2 to 6" (as in "2 to 6 players")
+        return Text("%(lo)d to %(hi)d", lo=counts[0], hi=counts[-1])
+    # Translators: how many players a game has, "3 or 4", "4, 6 or 8"
+    return Text("%(some)s or %(last)d", some=", ".join(map(str, counts[:-1])), last=counts[-1])
 
 
 @functools.cache
