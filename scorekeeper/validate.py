@@ -184,10 +184,16 @@ def name_key(text: str) -> str:
 
 
 def distinct_names(names: Iterable[str], path: str = "players") -> None:
-    """Refuse a name that another one equals once case is ignored."""
+    """Refuse a name that another one equals, or equals once case is ignored."""
     seen: dict[str, str] = {}
     for i, item in enumerate(names):
         key = name_key(item)
+        if key in seen and seen[key] == item:
+            raise RuleError(
+                "%(item)r is typed twice: each player needs a different name.",
+                join(path, i),
+                item=item,
+            )
         if key in seen:
             raise RuleError(
                 "%(item)r and %(other)r are one name (case aside): each player needs a different name.",
