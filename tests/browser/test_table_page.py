@@ -293,3 +293,20 @@ def test_standings_two_to_a_line_never_break_a_name_inside_a_word(page, live_ser
         expect(page.locator("#standings .who").first).to_be_visible()
         assert words_broken_in_standings(page) == [], language
         assert_inside_viewport(page, "#standings *")
+
+
+def test_a_right_to_left_name_keeps_its_points_after_it_in_the_history(page, live_server):
+    """A breakdown line reads name, points, total: with an Arabic or Hebrew name the
+    points were drawn inside the name's run, "7 = 7+ علي", the sign after the digits."""
+    start_table(page, live_server, "cowboy", ["علي", "אורי", "Ceca"])
+    page.locator("details.pad-by-hand > summary").tap()
+    save_round(page, [7, -20, 5])
+    expect(page.locator('#history [data-round="1"]')).to_have_count(1)
+    lines = page.locator('#history [data-round="1"] .round-points li')
+    expect(lines).to_have_count(3)
+    for i in range(3):
+        boxes = lines.nth(i).evaluate(
+            """(li) => [li.querySelector('.name'), li.querySelector('strong'),
+                        li.querySelector('.after')].map(el => el.getBoundingClientRect().left)"""
+        )
+        assert boxes == sorted(boxes), (lines.nth(i).inner_text(), boxes)
