@@ -606,3 +606,31 @@ def test_print_refuses_a_language_it_does_not_speak(tmp_path, capsys):
         main(["print", "--lang", "de", "--db", str(tmp_path / "db.sqlite")])
     assert exited.value.code == 2
     assert "invalid choice: 'de'" in capsys.readouterr().err
+
+
+def _printed_over_its_cell(document) -> list[tuple[str, float]]:
+    """The words of a sheet's grid printed past their cell's sides, and by how much (px)."""
+    over = []
+    for page in document.pages:
+        for cell in _walk(page._page_box):
+            if not isinstance(cell, boxes.TableCellBox):
+                continue
+            left, right = cell.border_box_x(), cell.border_box_x() + cell.border_width()
+            for text in _walk(cell):
+                if isinstance(text, boxes.TextBox):
+                    past = max(left - text.position_x, text.position_x + text.width - right)
+                    if past > 0.5:
+                        over.append((text.text, round(past, 1)))
+    return over
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_word_of_a_blank_sheet_runs_over_its_column(ctx, language):
+    """A column's head longer than its column in the sheet's language (Kvanta's
+    "Sprawdzenie", Szaman's "Rozdanie", Pegs' "Žaidimas") was printed over the
+    next column's head; it is hyphenated as the language does. Not yet Cowboy's: its
+    items' heads are read back whole from the PDF, which a hyphen splits."""
+    for slug in (s for s in SLUGS if s != "cowboy"):
+        html = printing.blank_sheet_html(slug, language=language)
+        document = printing._layout(html, printing.SHEET_CSS)
+        assert _printed_over_its_cell(document) == [], (slug, language)
