@@ -121,9 +121,16 @@ def _app(args):
         raise CommandError(message) from exc
 
 
-def _store(args):
+def _store(args, existing: bool = True):
+    """The store of ``--db`` (or the instance folder's). ``existing``: the command reads
+    or changes tables already there, so a --db naming no file is a typo, said so, not
+    an empty database made there to answer from."""
     from . import store
 
+    if existing and args.db and not Path(args.db).exists():
+        raise CommandError(
+            gettext("There is no database at %(file)s: check the path given to --db.", file=args.db)
+        )
     app = _app(args)
     return store.Store(store.connect(app.config["DATABASE"]), **store.caps(app.config)), app
 
@@ -234,7 +241,7 @@ def cmd_export(args) -> int:
 def cmd_import(args) -> int:
     from . import store
 
-    s, app = _store(args)
+    s, app = _store(args, existing=False)  # a new database is made for it
     with speaking(args.lang):
         try:
             data = json.loads(Path(args.file).read_text(encoding="utf-8"))

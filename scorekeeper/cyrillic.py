@@ -28,6 +28,7 @@ KEPT = re.compile(
     r"|\b(?:10|[2-9AJQKT])[♠♥♦♣SHDC]?\b"  # card codes and ranks
     r"|\bJK\b|\bPDF\b|\bQR\b|\bCSV\b|\bJSON\b|\bURL\b|\bScorekeeper\b"
     r"|'[^'\s]*'"  # a request's field names and values, quoted
+    r"|--[a-z][a-z-]*"  # a command's options: --db, --lang
     r"|\b[A-Za-z]\w*(?:[._\[]\w+\]?)+"  # field paths: aces_on_table, settings.round, held[2]
     r"|\b(?:true|false|null)\b"
 )

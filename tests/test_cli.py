@@ -415,3 +415,18 @@ def test_serve_says_so_when_its_port_is_taken(tmp_path, capsys):
         )
     assert code == 1
     assert f"Cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["tables"], ["export", "KEY"], ["delete", "KEY"], ["backup", "BACKUP"]],
+    ids=["tables", "export", "delete", "backup"],
+)
+def test_a_db_option_naming_no_file_is_said_so_and_makes_none(tmp_path, capsys, command):
+    """A mistyped --db made an empty database there and answered from it: "No tables
+    yet", "no table behind this link", or "Backed up" with nothing in the copy."""
+    typo = tmp_path / "scorekeper.sqlite"
+    argv = [str(tmp_path / "copy.sqlite") if word == "BACKUP" else word for word in command]
+    assert main([*argv, "--db", str(typo)]) == 2
+    assert f"There is no database at {typo}" in capsys.readouterr().err
+    assert not typo.exists() and not (tmp_path / "copy.sqlite").exists()
