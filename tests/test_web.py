@@ -475,6 +475,20 @@ def test_vezimas_fewest_carts_and_the_loser_deals(client, new_table, parsed):
     assert "Asta and Rūta share the win" in ended.html
 
 
+def test_the_winner_s_total_is_written_as_the_standings_write_it(client, new_table, parsed):
+    """Kvanta's equal top totals cancel (K-D7): the winner may stand below zero, and
+    the banner wrote "-3" with a hyphen and 1250 ungrouped where the standings say
+    "−3" and "1,250"."""
+    url, table = new_table("kvanta", ("Ana", "Bojan", "Ceca"))
+    p = parsed(post_round(client, url, table, [10, 10, -3]))
+    ended = parsed(client.post(f"{url}/end", data={"csrf_token": p.csrf}, headers=HX))
+    assert "Ceca wins with −3 (K-D7)" in ended.html
+    url, table = new_table("kvanta", ("Ana", "Bojan"))
+    p = parsed(post_round(client, url, table, [1250, 5]))
+    ended = parsed(client.post(f"{url}/end", data={"csrf_token": p.csrf}, headers=HX))
+    assert "Ana wins with 1,250 (K-D7)" in ended.html
+
+
 def test_security_headers_on_every_page(client, new_table):
     url, _table = new_table()
     for path in ("/", url, "/static/app.css", "/t/nope"):

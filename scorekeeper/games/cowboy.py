@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from .. import validate as v
 from ..cards import ACE, JACK, KING, QUEEN, SUIT_NAMES, SUITS, Card
 from ..errors import RuleError
-from ..messages import N_, Plural, Text, gettext, ngettext, signed
+from ..messages import N_, Plural, Text, gettext, ngettext, points, signed
 from . import catalog, results
 from .standings import Progress, win_text
 from .wording import as_dict, as_list
@@ -796,14 +796,16 @@ def _standing_message(result: dict, totals: dict, settings: dict, progress: Prog
     winners = result["winners"]
     if len(winners) == 1:
         return gettext(
-            "%(name)s wins with %(total)s (C-D9).", name=winners[0], total=totals[winners[0]]
+            "%(name)s wins with %(total)s (C-D9).",
+            name=winners[0],
+            total=points(totals[winners[0]]),
         )
     if winners:
         # Translators: %(winners)s is "Ana and Ben share the win"
         return gettext(
             "%(winners)s with %(total)s (C-D9).",
             winners=win_text(winners),
-            total=totals[winners[0]],
+            total=points(totals[winners[0]]),
         )
     if result["reason"] == TIE_REASON:
         return gettext(

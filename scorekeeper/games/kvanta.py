@@ -500,7 +500,9 @@ def _standing_message(result: dict, totals: dict, settings: dict, progress: Prog
         return gettext("The game ends when the burned cards are reached.")
     if result["winners"]:
         winner = result["winners"][0]
-        return gettext("%(name)s wins with %(total)s (K-D7).", name=winner, total=totals[winner])
+        return gettext(
+            "%(name)s wins with %(total)s (K-D7).", name=winner, total=points(totals[winner])
+        )
     return gettext("Every top total cancels out: the game is a draw (K-D7).")
 
 
