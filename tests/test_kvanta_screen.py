@@ -206,6 +206,17 @@ class Kvanta:
         self.tap("trick-winner", seat=SEAT[winner])
         return self.roll("exchange", seat=SEAT[winner])
 
+    def first_round_played(self, app) -> Answer:
+        """From the dealer drawn (Ana): 3 burned, 7♥ turned, a Flux scored (round 1 has
+        been played), the rest of the round abandoned: round 2's screen."""
+        self.tap("burn", seat=0, count=3)
+        self.tap("turn", seat=0, card="7H")
+        app.config["DICE_RNG"] = Scripted(4, 5, 5, 6)
+        self.roll(seat=1)
+        self.tap("no-hand")
+        self.exchange("Bojan")
+        return self.post("discard", v=self.page().v)
+
 
 @pytest.fixture
 def kv(client, new_table, store):
@@ -769,13 +780,7 @@ def test_k_d9_the_burned_cards_are_asked_once_per_game(app, kv):
     """K-D9: the first dealer burns the cards once; later rounds deal from the rest of
     the pack, so their set-up asks only for the turned card."""
     assert 'class="choices kv-burn"' in kv.drawn().html  # round 1: burned cards asked
-    kv.tap("burn", seat=0, count=3)
-    kv.tap("turn", seat=0, card="7H")
-    app.config["DICE_RNG"] = Scripted(4, 5, 5, 6)
-    kv.roll(seat=1)
-    kv.tap("no-hand")
-    kv.exchange("Bojan")  # a Flux scores: round 1 has been played
-    answer = kv.post("discard", v=kv.page().v)
+    answer = kv.first_round_played(app)
     assert answer.phase == "turn" and answer.round == "2"
     assert 'class="choices kv-burn"' not in answer.html
     assert "kv-burned-once" in answer.html
@@ -1371,13 +1376,7 @@ def test_a_tap_of_a_later_round_and_a_dealer_draw_read_only_what_they_need(app, 
     assert answer.status == 200
     assert not [sql for sql in ran if "FROM entries" in sql or deal.GAME_DRAFT in sql], ran
     kv.tap("draw", seat=2, card="KS")
-    kv.tap("burn", seat=0, count=3)
-    kv.tap("turn", seat=0, card="7H")
-    app.config["DICE_RNG"] = Scripted(4, 5, 5, 6)
-    kv.roll(seat=1)
-    kv.tap("no-hand")
-    kv.exchange("Bojan")  # a Flux scores: round 1 has been played
-    kv.post("discard", v=kv.page().v)
+    kv.first_round_played(app)
     app.config["DICE_RNG"] = Scripted(2, 3, 4)
     kv.tap("turn", seat=1, card="9S")  # round 2 begins (Bojan deals, Ceca rolls)
     at = kv.roll(seat=2)
