@@ -1369,8 +1369,9 @@ def statements_of(app, send) -> tuple[list[str], Answer]:
 
 
 def test_a_tap_of_a_later_round_and_a_dealer_draw_read_only_what_they_need(app, kv):
-    """A round's taps read the draft, not the game's: its burned cards come with the
-    round (read as it begins), and a draw that scores no step yet looks up no entries."""
+    """A round's taps read the draft, not the game's: its burned cards and how many dice
+    were rolled before it come with the round (read as it begins), and a draw that
+    scores no step yet looks up no entries."""
     at = kv.tap("draw", seat=0, card="2C")  # (the next tap is sent from its answer)
     ran, answer = statements_of(app, lambda: kv.tap("draw", at=at, seat=1, card="9D"))
     assert answer.status == 200
@@ -1382,6 +1383,7 @@ def test_a_tap_of_a_later_round_and_a_dealer_draw_read_only_what_they_need(app, 
     at = kv.roll(seat=2)
     ran, answer = statements_of(app, lambda: kv.tap("no-hand", at=at))
     assert answer.status == 200 and answer.phase == "tricks", answer.error
-    assert not [sql for sql in ran if deal.GAME_DRAFT in sql], ran
-    # the burned cards of round 1, shown all the same
+    assert not [sql for sql in ran if deal.GAME_DRAFT in sql or "COUNT(*) FROM rolls" in sql], ran
+    # the burned cards and the dice of round 1, shown all the same
+    assert "Earlier dice at this table (2)" in answer.html
     assert re.search(r'data-fact="burn"><small>Burned</small> <strong>3</strong>', answer.html)

@@ -93,7 +93,9 @@ def _rolls(v: screens.View, last_tap: dict | None) -> dict:
     if v.context.get("supersedes") is not None:  # an earlier round reopened: its own rolls
         mine = [r for r in mine if r["round"] == v.context.get("round")]
     earlier = s.rolls(v.table.id, up_to=since, latest=EARLIER_ROLLS)
-    count = s.roll_count(v.table.id, up_to=since) if earlier else 0
+    count = v.context.get("earlier_rolls") if earlier else 0
+    if count is None:  # a round begun before rounds counted them
+        count = s.roll_count(v.table.id, up_to=since)
     targets = [r for r in mine if r["kind"] == TARGET_ROLL]
     counting = targets[-1]["id"] if targets and v.state.target is not None else None
     fresh = None
