@@ -136,12 +136,11 @@ def test_the_filled_sheet_draws_the_totals_after_each_round(app, store):
 
 
 def test_tables_prints_the_address_serve_is_serving(tmp_path, capsys):
-    db = tmp_path / "club.sqlite"
-    assert main(["tables", "--db", str(db)]) == 0
-    served_url_file(str(db)).write_text("http://192.168.1.20:8123/\n")
-    from scorekeeper.store import Store, connect
+    from scorekeeper.store import Store
 
-    s = Store(connect(str(db)))
+    db = tmp_path / "club.sqlite"
+    s = Store.open(db)  # (tables names no database it would have to make)
+    served_url_file(str(db)).write_text("http://192.168.1.20:8123/\n")
     key = s.create_table("kvanta", "Friday", ["Ana", "Bojan"], {})["scorer_key"]
     s.close()
     capsys.readouterr()
