@@ -375,6 +375,13 @@ def cmd_serve(args) -> int:
 # ---------------------------------------------------------------- parser
 
 
+def _language(text: str) -> str:
+    """A language of the app as the web takes it, in any case and with - or _
+    (``sr_Cyrl``, ``sr-cyrl``); anything else as it is, for argparse's choices to refuse."""
+    wanted = text.replace("_", "-").casefold()
+    return next((tag for tag in LANGUAGES if tag.casefold() == wanted), text)  # else: choices
+
+
 def _port(text: str) -> int:
     try:
         value = int(text)
@@ -408,6 +415,7 @@ def build_parser() -> argparse.ArgumentParser:
     def with_lang(p):
         p.add_argument(
             "--lang",
+            type=_language,
             choices=LANGUAGES,
             default="en",
             help="the language of the sentences in the answer (default: en)",
@@ -476,6 +484,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--lang",
+        type=_language,
         default="en",
         choices=(*LANGUAGES, "all"),
         help="the language to print in, or all six (default: en)",

@@ -430,3 +430,14 @@ def test_a_db_option_naming_no_file_is_said_so_and_makes_none(tmp_path, capsys, 
     assert main([*argv, "--db", str(typo)]) == 2
     assert f"There is no database at {typo}" in capsys.readouterr().err
     assert not typo.exists() and not (tmp_path / "copy.sqlite").exists()
+
+
+@pytest.mark.parametrize("written", ["sr_Cyrl", "sr-cyrl", "SR-CYRL", "sr-Cyrl"])
+def test_lang_is_taken_as_the_web_takes_it(written):
+    """``--lang`` names a language as ``?lang=`` does: any case, with - or _."""
+    parser = build_parser()
+    assert parser.parse_args(["score", "cowboy-deal", "--lang", written]).lang == "sr-Cyrl"
+    assert parser.parse_args(["print", "--lang", written]).lang == "sr-Cyrl"
+    assert parser.parse_args(["print", "--lang", "all"]).lang == "all"
+    with pytest.raises(SystemExit):
+        parser.parse_args(["score", "cowboy-deal", "--lang", "sr"])
