@@ -378,3 +378,24 @@ def test_a_draft_saved_whatever_it_was_is_written_without_reading_it_first(mine,
     with pytest.raises(StoreError):
         other.save_draft(table.id, "game", {"burn": 6}, expected_version=2)
     assert other.draft(table.id, "game") == ({"burn": 5}, 3)
+
+
+def test_a_logs_spent_tap_ids_keep_the_latest_few_hundred(mine):
+    """Taps undone and no longer redoable stay spent, the latest ``SPENT_TAP_IDS`` of
+    them, wherever a log drops its undone taps (a new tap; an Edit sent back to a step
+    settled before): a long night's log does not grow without end."""
+    from scorekeeper import store
+    from scorekeeper.deals import kvanta_edit
+
+    many = [f"old-{n}" for n in range(store.SPENT_TAP_IDS)]
+    data = {"taps": [], "undone": [{"id": "u1"}, {"id": "u2"}], "spent": many}
+    assert store.spent_taps(data) == [*many[2:], "u1", "u2"]
+    table = mine.create_table("kvanta", "Friday", ["Ana", "Bojan"], {})["table_id"]
+    taps = [{"id": "s1", "action": "settle"}, {"id": "t2", "action": "no-hand"}]
+    edit = {**data, "taps": taps, "context": {"supersedes": 1, "round": 1}}
+    version = mine.save_draft(table, "edit", edit)
+    log = store.TapLog(edit, version, 0, False)
+    kvanta_edit.back_to(mine, mine.table(table), log, "edit", "s1")
+    saved, _version = mine.draft(table, "edit")
+    assert saved["spent"] == [*many[2:], "u1", "u2"] and saved["taps"] == []
+    assert saved["context"]["stash"] == taps[1:]

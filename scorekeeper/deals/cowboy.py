@@ -232,8 +232,7 @@ def entries_changed(s: store.Store, table: store.Table) -> None:
     if not added:
         return
     taps = [*data["taps"], *({"id": f"h{log.version}-{i}", **t} for i, t in enumerate(added))]
-    spent = [*data.get("spent", []), *(t.get("id") for t in data["undone"])]
-    new = {**data, "taps": taps, "undone": [], "spent": spent[-store.SPENT_TAP_IDS :]}
+    new = {**data, "taps": taps, "undone": [], "spent": store.spent_taps(data)}
     try:
         deals.state_of(DEAL, table, new)
         s.save_draft(table.id, DRAFT, new, expected_version=log.version)

@@ -172,8 +172,8 @@ def back_to(s: store.Store, table: store.Table, log: store.TapLog, draft: str, t
     if tap_id not in ids or data["taps"][ids.index(tap_id)].get("action") != "settle":
         raise deals.Refusal(deals.stale_notice(), status=409, notice=True)
     cut = ids.index(tap_id)
-    spent = [*data.get("spent", []), *(t.get("id") for t in data["undone"])]
     context = {**data["context"], "stash": data["taps"][cut + 1 :]}
+    spent = store.spent_taps(data)
     new = {**data, "taps": data["taps"][:cut], "undone": [], "spent": spent, "context": context}
     s.save_draft(table.id, draft, new, expected_version=log.version)
 

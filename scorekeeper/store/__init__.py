@@ -80,6 +80,7 @@ from .records import (
     clean_table_name,
     new_key,
     now,
+    spent_taps,
 )
 from .tables import Tables
 from .transfer import Transfer, history_csv
@@ -140,6 +141,7 @@ __all__ = [
     "migration",
     "new_key",
     "now",
+    "spent_taps",
     "schema_version",
     "sync_file",
     "sync_log",

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from ..messages import Text
 from .base import DRAFT_READS, NEW_ENTRY_READS
 from .errors import Conflict, DraftChanged, NotFound, Unchanged
-from .records import SPENT_TAP_IDS, Entry, TapLog, now
+from .records import Entry, TapLog, now, spent_taps
 
 
 class Drafts:
@@ -107,10 +107,7 @@ class Drafts:
                 t.get("id") == tap_id for t in [*data["taps"], *data["undone"]]
             ):
                 raise Unchanged
-            # the taps undone can no longer be redone, and their ids stay spent, so a
-            # late retry of one is still not applied
-            spent = [*spent, *(t.get("id") for t in data["undone"])][-SPENT_TAP_IDS:]
-            new = {**data, "taps": [*data["taps"], tap], "undone": [], "spent": spent}
+            new = {**data, "taps": [*data["taps"], tap], "undone": [], "spent": spent_taps(data)}
             check(new)
             return new
 

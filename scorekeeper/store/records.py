@@ -208,6 +208,14 @@ TALLIES_PER_STORE = 32
 SPENT_TAP_IDS = 500  # ids of taps undone and no longer redoable, kept against late retries
 
 
+def spent_taps(data: dict) -> list[str]:
+    """A log's spent tap ids once the taps it holds undone can no longer be redone (a
+    new tap, or taps put after them): their ids stay spent, so a late retry of one is
+    still not applied (the latest ``SPENT_TAP_IDS``)."""
+    spent = [*data.get("spent", []), *(t.get("id") for t in data["undone"])]
+    return spent[-SPENT_TAP_IDS:]
+
+
 @dataclass(frozen=True)
 class TapLog:
     """A draft's tap log as read or just written: its data (None: no deal begun), its
