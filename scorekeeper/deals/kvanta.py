@@ -70,15 +70,11 @@ def new_deal(s: store.Store, table: store.Table, summary: TableSummary | None) -
     if dealer is not None:
         settings.update(round=round_number, dealer=dealer)
     game, _version = s.draft(table.id, GAME_DRAFT)
-    since = s.last_roll_id(table.id)
     context = {
         "players": list(summary.names),
         "round": round_number,
         "settings": settings,
-        "since_roll": since,
-        # how many dice the table rolled before this round: rolls are only ever added,
-        # so counted once as it begins (its screen lists the latest of them)
-        "earlier_rolls": s.roll_count(table.id, up_to=since) if since else 0,
+        "since_roll": s.last_roll_id(table.id),
         "reopened": OWN_ROUND,
         # K-D9: the game's burned cards as the round begins (its screen shows them on
         # every tap's answer, with no read of its own)
@@ -89,11 +85,14 @@ def new_deal(s: store.Store, table: store.Table, summary: TableSummary | None) -
         context["round"] = old.get("round") if isinstance(old.get("round"), int) else 1
         since = old.get("since_roll") if isinstance(old.get("since_roll"), int) else 0
         context["since_roll"] = since
-        context.pop("earlier_rolls")
         context["old_rolls"] = [
             {"kind": r["kind"], "dice": r["dice"], "physical": r["physical"]}
             for r in s.rolls(table.id, after=since)
         ]
+    # how many dice the table rolled before this round: rolls are only ever added, so
+    # counted once as it begins (its screen lists the latest of them)
+    since = context["since_roll"]
+    context["earlier_rolls"] = s.roll_count(table.id, up_to=since) if since else 0
     return context
 
 
