@@ -197,11 +197,11 @@ def sync_steps(s: store.Store, table: store.Table, log: store.TapLog, action: st
         return False  # an Edit: the round's entries are saved together, by Save
     state = deals.state_of(DEAL, table, data)
     wanted = {_sid(t): step for step, t in zip(state.scoring(), state.scoring_taps(), strict=True)}
+    if not wanted and not state.complete and not data["undone"] and not data.get("spent"):
+        return False  # no step yet, none ever taken back: no entry to keep in step
     known = {_sid(t.get("id") or "") for t in [*data["taps"], *data["undone"]]}
     known |= {_sid(t) for t in data.get("spent", [])}
     last = _sid(data["taps"][-1]["id"]) if data["taps"] else None
-    if not wanted and not state.complete and not data["undone"] and not data.get("spent"):
-        return False  # no step yet, none ever taken back: no entry to keep in step
     steps, holds = _stored_steps(s, table, context)
     wrote = False
     for entry in steps.values():
