@@ -557,7 +557,7 @@ def call_breakdown(request: dict, result: dict, seat_names: list[str]) -> list[s
             verdict += " · " + gettext("the caller was undercut")
         lines.append(verdict)
     zilch = as_list(result.get("zilch"))
-    if zilch:  # what else leaves a doubled payment unexplained
+    if zilch:  # RULES §3 Zilch: what else leaves a doubled payment unexplained
         lines.append(
             gettext(
                 "Zilch (a sum of %(sum)s pays double): %(names)s",
