@@ -430,7 +430,8 @@ class SzamanDeal(Checks):
         self._quick()
         seat, on = self._seat(tap), _flag(tap)
         chosen = {*self.off_suit, seat} if on else set(self.off_suit) - {seat}
-        if len(chosen) == self.n:  # the winner followed suit (RULES §2: an off-suit card wins nothing)
+        # the winner followed suit (RULES §2: an off-suit card wins nothing)
+        if len(chosen) == self.n:
             raise Refused(
                 "Someone won this trick, so not everyone can have played off-suit.", ".seat"
             )
