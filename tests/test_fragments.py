@@ -1,4 +1,4 @@
-"""The panels' HTML made in Python (scorekeeper.web.fragments): buttons escaped as Jinja
+"""The panels' HTML made in Python (scorekeeper.views.fragments): buttons escaped as Jinja
 would, the templates' gettext as Jinja's, what a tap's answer keeps from the one before
 (pickers, blocks), and the parts a phone keeps: an answer with holes for the parts the
 phone shows is, once the phone fills them, the answer drawn whole."""
@@ -19,7 +19,7 @@ from jinja2 import Environment
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
-from scorekeeper.web import fragments, screens
+from scorekeeper.views import fragments, panel
 
 HX = {"HX-Request": "true"}
 tap_ids = itertools.count()
@@ -525,7 +525,7 @@ def test_a_picker_kept_between_answers_is_the_one_drawn_afresh():
         id, scorer_key, game = 1, "a-table-of-this-test", "cowboy"
 
     def picker(version, **kwargs):
-        view = screens.View(
+        view = panel.View(
             Table(), "score", {"taps": [], "undone": [], "context": {"round": 1}}, version, None
         )
         return view.picker(["AH", "KH", "10S"], ("hold", "unhold"), {"seat": 0}, **kwargs)
@@ -584,7 +584,7 @@ def test_a_taps_fields_are_written_as_htmlsafe_json_dumps_writes_them(round_numb
 
 
 def test_a_kvanta_die_and_keypad_are_what_their_macros_drew(app):
-    from scorekeeper.web import kvanta_view
+    from scorekeeper.views import kvanta as kvanta_view
 
     with app.test_request_context("/"):
         die = kvanta_view.die(4, exchange=True, small=True)
@@ -690,7 +690,7 @@ def test_the_panel_names_the_deals_latest_taps(new_table, client, game, name):
     seen = re.search(r'id="live"[^>]*\?v=(\d+)', shown).group(1)
     version = int(re.search(r'data-deal-version="(\d+)"', shown).group(1))
     sent = []
-    for number, tap in enumerate(taps[: screens.RECENT_TAPS_SHOWN + 2]):
+    for number, tap in enumerate(taps[: panel.RECENT_TAPS_SHOWN + 2]):
         sent.append(f"latest-{number}")
         fields = {"v": version, "round": 1, "tap_id": sent[-1], "tap": json.dumps(tap)}
         response = client.post(
@@ -700,6 +700,6 @@ def test_the_panel_names_the_deals_latest_taps(new_table, client, game, name):
         assert response.status_code == 200, answer
         version = int(re.search(r'data-deal-version="(\d+)"', answer).group(1))
         named = re.search(r'data-taps="([^"]*)"', answer).group(1).split()
-        assert named == sent[-screens.RECENT_TAPS_SHOWN :]
+        assert named == sent[-panel.RECENT_TAPS_SHOWN :]
     polled = client.get(f"{url}/live", query_string={"v": seen}).get_data(as_text=True)
     assert re.search(r'data-taps="([^"]*)"', polled).group(1).split()[-1] == sent[-1]

@@ -8,7 +8,8 @@ import re
 
 from test_web import post_round
 
-from scorekeeper.web import board, fragments
+from scorekeeper.views import fragments
+from scorekeeper.web import board
 
 HX = {"HX-Request": "true"}
 SUBMISSION = re.compile(r'(name="submission_id" value=")[^"]*(")')

@@ -200,14 +200,20 @@ def reachable(graph: dict[str, dict[str, int]], start: str) -> set[str]:
 WEB_LIBRARIES = {"flask", "flask_babel", "flask_htmx", "flask_wtf", "flask_limiter", "werkzeug"}
 
 
-def test_the_deals_and_the_engines_know_nothing_of_the_web():
-    """A deal in progress (``scorekeeper.deals``) and the rules and play states
-    (``scorekeeper.games``) reach neither the web layer nor Flask, however indirectly:
-    the command line, the HTTP API and the screens share them as they are."""
+def test_the_deals_the_engines_and_the_panels_know_nothing_of_the_web():
+    """A deal in progress (``scorekeeper.deals``), the rules and play states
+    (``scorekeeper.games``) and the panels drawn from them (``scorekeeper.views``) reach
+    neither the web layer nor Flask, however indirectly: the command line, the HTTP API
+    and the screens share them as they are."""
     graph = import_graph(PACKAGE)
     modules = modules_of(PACKAGE)
-    pure = [n for n in graph if n.startswith(("scorekeeper.deals", "scorekeeper.games"))]
+    pure = [
+        n
+        for n in graph
+        if n.startswith(("scorekeeper.deals", "scorekeeper.games", "scorekeeper.views"))
+    ]
     assert "scorekeeper.deals.kvanta" in pure and "scorekeeper.games.play.pegs" in pure
+    assert "scorekeeper.views.cowboy" in pure and "scorekeeper.views.fragments" in pure
     for name in pure:
         for reached in reachable(graph, name):
             assert not reached.startswith("scorekeeper.web"), (name, reached)

@@ -584,7 +584,7 @@ def test_the_tally_kept_up_to_date_is_the_tally_made_afresh(steps):
 def test_a_long_kvanta_table_lists_its_latest_earlier_dice_not_all(client, store):
     """Kvanta's panel listed every die the table ever rolled on every page."""
     from scorekeeper.deals import kvanta
-    from scorekeeper.web.kvanta_view import EARLIER_ROLLS
+    from scorekeeper.views.kvanta import EARLIER_ROLLS
 
     table = make_table(store)
     for n in range(1, 401):

@@ -15,8 +15,8 @@ from conftest import another_phone_first
 from scorekeeper import api, deals, i18n, pegs_table
 from scorekeeper.deals import pegs as deal
 from scorekeeper.games import pegs as engine
+from scorekeeper.views import pegs_board
 from scorekeeper.web import board as web_board
-from scorekeeper.web import pegs_board
 
 HX = {"HX-Request": "true"}
 FOUR = ("Ana", "Bojan", "Ceca", "Dule")

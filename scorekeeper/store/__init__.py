@@ -23,6 +23,8 @@ its sums, rolls), ``drafts`` (deals being entered, tap logs) and ``transfer``
 
 from __future__ import annotations
 
+import secrets
+
 from .base import StoreBase
 from .connection import (
     SYNCHRONOUS_MODES,
@@ -140,6 +142,7 @@ __all__ = [
     "migrate",
     "migration",
     "new_key",
+    "new_submission_id",
     "now",
     "spent_taps",
     "schema_version",
@@ -149,3 +152,8 @@ __all__ = [
     "unavailable",
     "writing",
 ]
+
+
+def new_submission_id() -> str:
+    """A Save button's id, made with the page: a retried Save is applied once."""
+    return secrets.token_urlsafe(16)

@@ -16,11 +16,20 @@ from .. import i18n, store
 from ..extensions import csrf, htmx
 from ..history import chart_of, history_details
 from ..summary import summarize
+from ..views.fragments import marking_parts, with_holes
 from .db import get_store, new_submission_id
-from .fragments import marking_parts, parts_shown, with_holes
 from .game_screens import add_history_lines, panel
 
 HISTORY_SHOWN = 20  # rounds on the table page
+PART_KEY = re.compile(r"[0-9a-f]{16}")
+MAX_PARTS = 256  # the kept parts a panel can have, with room to spare
+
+
+def parts_shown() -> frozenset:
+    """The keys of the kept parts of the panel the phone that asked shows (``have``,
+    sent by static/app.js with its taps and polls)."""
+    keys = request.values.get("have", "")[: MAX_PARTS * 17].split()
+    return frozenset(k for k in keys if PART_KEY.fullmatch(k))
 
 
 def wants_partial() -> bool:

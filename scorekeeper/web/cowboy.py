@@ -1,6 +1,6 @@
 """The Wyoming Cowboy screen (RULES.md §1) on the one screen mechanism: its deal is
 ``scorekeeper.deals.cowboy``'s (marriages shown during the deal, the shooting referee
-and the end-of-deal holdings, all taps of one log); ``cowboy_view`` draws its state.
+and the end-of-deal holdings, all taps of one log); ``scorekeeper.views.cowboy`` draws its state.
 Which part of the deal a phone shows, whose cards are open, who shows a marriage and
 the turned card's suit are that phone's own (``data-view``, kept in the phone); every
 tap names its seat.
@@ -13,8 +13,8 @@ from flask import Blueprint
 from .. import store
 from ..deals.cowboy import DEAL
 from ..summary import TableSummary
+from ..views.cowboy import view
 from . import screens
-from .cowboy_view import view
 
 bp = Blueprint("cowboy", __name__, url_prefix="/t/<key>/cowboy")
 

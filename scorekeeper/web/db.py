@@ -3,7 +3,6 @@ submission ids forms carry: what every view reads before anything else."""
 
 from __future__ import annotations
 
-import secrets
 import threading
 from collections import OrderedDict
 
@@ -11,6 +10,7 @@ from flask import abort, current_app, g, has_request_context
 
 from .. import i18n, store
 from ..i18n import gettext as _
+from ..store import new_submission_id as new_submission_id
 
 # One connection per server thread and database, kept between requests: opening
 # SQLite and setting its pragmas on every request would cost more than most pages.
@@ -53,10 +53,6 @@ def store_for(config) -> store.Store:
     if found.db.conn.in_transaction and not store.writing(found.db):
         found.db.conn.execute("ROLLBACK")
     return found
-
-
-def new_submission_id() -> str:
-    return secrets.token_urlsafe(16)
 
 
 def load(key: str, write: bool = False) -> tuple[store.Table, str]:

@@ -1,6 +1,6 @@
 """The Kvanta screen (RULES.md §3) on the one screen mechanism: its round is
 ``scorekeeper.deals.kvanta``'s (a log of taps from the dealer draw to the poker prize,
-each step an entry as soon as its tap is made); ``kvanta_view`` builds the panel. Here
+each step an entry as soon as its tap is made); ``scorekeeper.views.kvanta`` builds the panel. Here
 the routes only the round has: its dice, rolled on the server (``/roll``) or the faces
 of physical dice chosen on the phone, and an Edit's way back to a step (``/back``).
 """
@@ -16,15 +16,22 @@ from ..deals.kvanta_edit import back_to
 from ..errors import RuleError
 from ..i18n import gettext as _
 from ..summary import TableSummary
+from ..views import kvanta as drawing
+from ..views.kvanta import EARLIER_ROLLS, view
 from . import screens
 from .board import live_fragments
-from .kvanta_view import EARLIER_ROLLS, history_lines, view
+from .db import get_store
 
 __all__ = ["EARLIER_ROLLS", "SCREEN", "bp", "history_lines", "panel_context"]
 
 bp = Blueprint("kvanta", __name__, url_prefix="/t/<key>/kvanta")
 
 SCREEN = screens.adopt(bp, DEAL, view=view)
+
+
+def history_lines(table: store.Table, history: list) -> dict[int, list[str]]:
+    """Every roll of each round the history lists (``views.kvanta.history_lines``)."""
+    return drawing.history_lines(get_store(), table, history)
 
 
 # ---------------------------------------------------------------- dice
@@ -59,7 +66,7 @@ def rng_of(count: int, physical: bool):
 def roll(key: str):
     """A target roll, a roll again or the exchange die (``deals.kvanta.roll``)."""
     table, access, screen = screens.request_screen()
-    s = screens.store_of()
+    s = get_store()
     try:
         seen_version, seen_round = screens.deal_seen()
         tap = screens.posted_tap()
@@ -78,7 +85,7 @@ def roll(key: str):
 def back(key: str):
     """Edit: back to a step settled earlier, what followed it kept aside (``back_to``)."""
     table, access, screen = screens.request_screen()
-    s = screens.store_of()
+    s = get_store()
     log = s.tap_log(table.id, DRAFT)
     try:
         version, _round = screens.deal_seen()
@@ -94,7 +101,7 @@ def back(key: str):
 
 
 def panel_context(table: store.Table, summary: TableSummary, access: str) -> dict:
-    s = screens.store_of()
+    s = get_store()
     log = s.tap_log(table.id, DRAFT)
     if access == "score":
         log = reconcile(s, table, log)

@@ -11,28 +11,21 @@ from dataclasses import replace
 from flask import Blueprint, request
 
 from .. import store
-from ..cards import RED_SUITS, SUIT_SYMBOLS
 from ..deals import vezimas as rules
-from ..deals.vezimas import DEAL, DRAFT, assess, question_of, trumps_entry
+from ..deals.vezimas import DEAL, DRAFT, trumps_entry
 from ..errors import RuleError
 from ..games import vezimas as engine
-from ..games.play.vezimas import DECK
 from ..i18n import gettext as _
 from ..summary import TableSummary
-from . import screens, vezimas_html
+from ..views import vezimas as drawing
+from . import screens
 from .board import after_write, render_board
-from .db import get_store, load, new_submission_id
+from .db import get_store, load
 
 bp = Blueprint("vezimas", __name__, url_prefix="/t/<key>/vezimas")
 
 # where a refused tap's message is shown: next to the controls it is about
 ERROR_PLACES = {"queen": "setup", "nine": "setup", "loser": "cart"}
-
-
-def badge(suit: str | None, seat: int | None = None, name: str | None = None) -> dict:
-    """A suit as the panel shows it; with a seat and name, a player and his trump."""
-    colour, symbol = "red" if suit in RED_SUITS else "black", SUIT_SYMBOLS.get(suit or "", "")
-    return {"seat": seat, "name": name, "suit": suit, "symbol": symbol, "colour": colour}
 
 
 # ---------------------------------------------------------------- the referee's question
@@ -116,70 +109,8 @@ def error_place() -> str:
 
 
 def view(v: screens.View) -> dict:
-    state, context, table = v.state, v.context, v.table
-    st = state.to_json()
-    names = list(state.players)
-    trumps = st["trumps"] or {}
-    seats = [badge(trumps.get(name), n, name) for n, name in enumerate(names)]
-    legal = {tap["action"]: tap for tap in st["legal"]}
-    leader = names[st["leader"]] if st["leader"] is not None else None
-    dealer = names[st["dealer"]] if st["dealer"] is not None else context.get("dealer")
-    screen: dict = {
-        "finished": False,
-        "can_write": v.writable,
-        "v": v,
-        "pieces": vezimas_html.Pieces(v),
-        "version": v.version,
-        "round": context.get("round"),
-        "editing": context.get("supersedes") is not None,
-        "tap_url": v.url("tap"),
-        "save_url": v.url("save"),
-        "discard_url": v.url("discard"),
-        "undo_url": v.url("undo"),
-        "trumps_url": v.url("trumps"),
-        "check_url": v.url("check/FIELD"),
-        "undo_tap": v.last_tap,
-        "seats": seats,
-        "deck": DECK,
-        "trumps_set": state.queen_given,
-        "leader": leader,
-        "dealer": dealer,
-        "free": [badge(t) for t in st["free"] or []],
-        "letters_word": st["word"],
-        "error_at": error_place(),
-        "submission_id": new_submission_id(),
-    }
-    if not state.queen_given:
-        screen["setup"] = {
-            "queen": state.queen,
-            "nine": state.nine,
-            "needs_nine": "nine" in legal or state.nine is not None,
-            "ready": st["setup"] is not None,
-        }
-    else:
-        question, _version = question_of(screens.store_of(), table, context.get("round"))
-        answer = assess(names, trumps, question)
-        out = [names[s] for s in question["out"]]
-        screen["question"] = question
-        screen["answer"] = answer
-        screen["turn"] = seats[question["player"]] if question.get("player") is not None else None
-        following = answer.get("next_player")
-        screen["next_seat"] = seats[names.index(following)] if following else None
-        screen["out_names"] = out
-        screen["free_now"] = [badge(t) for t in engine.free_suits(trumps, out)]
-    out = [names[s] for s in screen.get("question", {}).get("out", [])]
-    left = engine.left_with_the_cart(names, out)
-    cart = st["cart"]
-    screen["cart"] = {
-        "suggested": seats[names.index(left)] if left is not None else None,
-        "choices": legal.get("loser", {}).get("seat", []),
-        "seat": cart["seat"] if cart else None,
-        "loser": names[cart["seat"]] if cart else None,
-        "letters": cart["letters"] if cart else None,
-        "ends": bool(cart and cart["letters"] and engine.completes_word(cart["total"])),
-        "next": st["next_deal"],
-    }
-    return screen
+    """The panel (``views.vezimas``), its message shown by the controls that sent it."""
+    return {**drawing.view(v), "error_at": error_place()}
 
 
 SCREEN = screens.adopt(bp, DEAL)

@@ -1,4 +1,4 @@
-"""What the Kvanta panel shows (``scorekeeper.web.kvanta``'s view): drawn from the play
+"""What the Kvanta panel shows (``scorekeeper.views.kvanta``'s view): drawn from the play
 state's JSON and the table's stored rolls, each button the tap it means in the state's
 notation. Whose cards or sum a phone is entering, and what is folded, are that phone's
 own (``data-view``, ``data-fold``); every tap names its seat."""
@@ -11,16 +11,16 @@ from datetime import datetime
 
 from markupsafe import Markup, escape
 
-from .. import dice
+from .. import dice, store
 from ..cards import RANK_TEXT
 from ..deals.kvanta import EXCHANGE_ROLL, GAME_DRAFT, TARGET_ROLL
 from ..errors import RuleError
 from ..games import kvanta as engine
 from ..games import poker
 from ..games.play.kvanta import MAX_BURN, SUM_SHOWINGS
-from ..i18n import gettext as _
-from . import fragments, screens
-from .db import new_submission_id
+from ..messages import gettext as _
+from ..store import new_submission_id
+from . import fragments, panel
 
 EARLIER_ROLLS = 30  # the earlier dice a round's panel lists, newest first
 ROLLS_IN_HISTORY = 300  # the latest dice the history reads for the rounds it shows
@@ -86,8 +86,8 @@ def roll_view(roll: dict, counting_id: int | None, fresh_id: int | None = None) 
     }
 
 
-def _rolls(v: screens.View, last_tap: dict | None) -> dict:
-    s = screens.store_of()
+def _rolls(v: panel.View, last_tap: dict | None) -> dict:
+    s = v.store
     since = v.context.get("since_roll", 0)
     mine = s.rolls(v.table.id, after=since)
     if v.context.get("supersedes") is not None:  # an earlier round reopened: its own rolls
@@ -121,7 +121,7 @@ def _attempts(rolls: list[dict]) -> list[list[dict]]:
     return attempts
 
 
-def history_lines(table, history: list) -> dict[int, list[str]]:
+def history_lines(s: store.Store, table, history: list) -> dict[int, list[str]]:
     """#24: the history shows every roll of each round it lists, on the round's first
     row: the target rolls (a roll again with who asked for it) and the exchange dice,
     each marked when it no longer counts (rolled again, or its round abandoned)."""
@@ -131,7 +131,7 @@ def history_lines(table, history: list) -> dict[int, list[str]]:
             first_row.setdefault(row.entry.round, row.entry.id)
     if not first_row:
         return {}
-    rolls = screens.store_of().rolls(table.id, latest=ROLLS_IN_HISTORY)
+    rolls = s.rolls(table.id, latest=ROLLS_IN_HISTORY)
     out: dict[int, list[str]] = {}
     for number, entry_id in first_row.items():
         attempts = _attempts([r for r in rolls if r["round"] == number])
@@ -158,7 +158,7 @@ def history_lines(table, history: list) -> dict[int, list[str]]:
 # ---------------------------------------------------------------- seats
 
 
-def keypad(v: screens.View, seat: int, value: int | None) -> list[dict]:
+def keypad(v: panel.View, seat: int, value: int | None) -> list[dict]:
     """The number keypad of one seat: each key's tap sets the sum it makes (so a retried
     tap cannot type a digit twice)."""
     digits = "" if value is None else str(abs(value))
@@ -216,13 +216,13 @@ def keypad_buttons(url: str | None, keys: list[dict]) -> Markup:
     return Markup("".join(out))
 
 
-def _tap(v: screens.View, action: str, **args) -> dict:
+def _tap(v: panel.View, action: str, **args) -> dict:
     return {"vals": v.tap_vals(action, **args) if v.writable else None}
 
 
-def _picker(v: screens.View, action: str, seat: int | None, taken: dict) -> list[dict]:
+def _picker(v: panel.View, action: str, seat: int | None, taken: dict) -> list[dict]:
     args = {} if seat is None else {"seat": seat}
-    names = screens.suit_names()
+    names = panel.suit_names()
     return [
         {"label": names[i], "buttons": v.picker(row, action, args, taken)}
         for i, row in enumerate(CARDS_BY_SUIT)
@@ -249,7 +249,7 @@ class _Row(dict):
 LAZY_PARTS = ("keypad", "picker", "hand")
 
 
-def seats(v: screens.View, st: dict, kind: str, error: dict | None = None) -> dict:
+def seats(v: panel.View, st: dict, kind: str, error: dict | None = None) -> dict:
     """Player by player entry of a showing (``show``), the dealer draw (``draw``) or a
     disputed trick (``play``): one part per seat, the phone choosing whose it shows."""
     names, phase = st["players"], st["phase"]
@@ -294,7 +294,7 @@ def seats(v: screens.View, st: dict, kind: str, error: dict | None = None) -> di
     return {"kind": kind, "rows": rows, "default": default, "view_key": key, "used_up": used_up}
 
 
-def _seat_buttons(v: screens.View, row: dict, action: str, keypad_of, taken: dict) -> dict:
+def _seat_buttons(v: panel.View, row: dict, action: str, keypad_of, taken: dict) -> dict:
     """A seat's buttons (``_Row``): its keypad, its picker and (a showing) its hand."""
     seat = row["seat"]
     made = {
@@ -326,7 +326,7 @@ def _preview(st: dict) -> dict:
 # ---------------------------------------------------------------- the panel
 
 
-def view(v: screens.View) -> dict:
+def view(v: panel.View) -> dict:
     st = v.state.to_json()
     names, phase = st["players"], st["phase"]
     seat_of = {name: i for i, name in enumerate(names)}
@@ -348,7 +348,7 @@ def view(v: screens.View) -> dict:
         "trump": st["turned"],
         "target": st["target"],
         "steps": _steps(phase),
-        "suit_names": screens.suit_names(),
+        "suit_names": panel.suit_names(),
         "categories": category_labels(),
         "faces": list(range(1, dice.FACES + 1)),
         "target_dice": list(range(dice.TARGET_DICE)),
@@ -423,16 +423,16 @@ def view(v: screens.View) -> dict:
     return out
 
 
-def _game_burn(v: screens.View) -> int | None:
+def _game_burn(v: panel.View) -> int | None:
     """K-D9: the game's burned cards, set in its first round (as the round began; a
     round begun before rounds said so reads them)."""
     if "game_burn" in v.context:
         return v.context["game_burn"]
-    data, _version = screens.store_of().draft(v.table.id, GAME_DRAFT)
+    data, _version = v.store.draft(v.table.id, GAME_DRAFT)
     return (data or {}).get("burn")
 
 
-def _tricks(v: screens.View, st: dict, seat_of: dict) -> dict:
+def _tricks(v: panel.View, st: dict, seat_of: dict) -> dict:
     trick = st["trick"]
     winner = trick["winner"]
     out: dict = {
@@ -468,15 +468,15 @@ def _tricks(v: screens.View, st: dict, seat_of: dict) -> dict:
     return out
 
 
-def _flux_live(v: screens.View, st: dict) -> bool:
+def _flux_live(v: panel.View, st: dict) -> bool:
     """Whether this trick's Flux still counts (it can be undone in the history)."""
     tap = (st["exchanges"] or [{}])[-1].get("tap")
-    s = screens.store_of()
+    s = v.store
     done = s.submission(f"kv-{tap}"[:64], s.add_entry, v.table.id) if tap else None
     return bool(done) and s.entry(v.table.id, done["entry_id"]).live
 
 
-def backs(v: screens.View) -> list[dict]:
+def backs(v: panel.View) -> list[dict]:
     """An Edit's ways back to a step settled earlier: its Hand, call or poker prize."""
     labels = {
         "kvanta-hand": _("Change the Hand"),

@@ -26,11 +26,10 @@ import re
 from collections.abc import Callable
 from json.encoder import encode_basestring_ascii
 
-from flask import request
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup, escape
 
-from ..i18n import cache_key
+from .. import messages
 from ..memo import Memo as Memo  # (the game screens' memos are of this kind)
 
 
@@ -131,7 +130,7 @@ def _field(b, name: str):
 
 
 def tap(url: str | None, b: dict, label, cls: str = "", attrs: str = "") -> Markup:
-    """A button of a view's ``{"vals", "on", "reason"}`` (``screens.View`` taps): pressed
+    """A button of a view's ``{"vals", "on", "reason"}`` (``panel.View`` taps): pressed
     when on, disabled without vals, its reason after its label in the aria-label."""
     on = bool(_field(b, "on"))
     reason = _field(b, "reason")
@@ -176,7 +175,7 @@ def routed_tap(
 
 def action_tap(view, action: str, args: dict, label, cls: str = "", attrs: str = "") -> Markup:
     """The button of one tap, ``action`` with ``args`` in the play state's notation, for a
-    scorer (``view`` a ``screens.View``)."""
+    scorer (``view`` a ``panel.View``)."""
     vals = view.tap_vals(action, **args)
     return button(label, cls, url=view.url("tap") or "", vals=vals, attrs=attrs, always=True)
 
@@ -184,7 +183,7 @@ def action_tap(view, action: str, args: dict, label, cls: str = "", attrs: str =
 def group(buttons, label, cls: str | None = None) -> Markup:
     """A picker's buttons in their labelled group (``cls``: the class of a block around it);
     a part the phone keeps (``kept``) when the buttons are a kept picker
-    (``screens.View.picker``)."""
+    (``panel.View.picker``)."""
     key = getattr(buttons, "key", None)
     if key is not None:
         made_of = (key, str(label), cls)
@@ -228,17 +227,6 @@ def stable_key(made_of) -> str:
     """A part's key as the phone knows it: what the part is made of (plain data),
     hashed, the same in every worker process of the server."""
     return hashlib.blake2b(_pickled(made_of), digest_size=8).hexdigest()
-
-
-PART_KEY = re.compile(r"[0-9a-f]{16}")
-MAX_PARTS = 256  # the kept parts a panel can have, with room to spare
-
-
-def parts_shown() -> frozenset:
-    """The keys of the kept parts of the panel the phone that asked shows (``have``,
-    sent by static/app.js with its taps and polls)."""
-    keys = request.values.get("have", "")[: MAX_PARTS * 17].split()
-    return frozenset(k for k in keys if PART_KEY.fullmatch(k))
 
 
 # drawing a kept part's HTML (``fragment``): every part in it is drawn whole (that HTML
@@ -412,9 +400,23 @@ def _resolved(html: str) -> str:
     return with_holes(html, _answering.get())
 
 
+def _language_key() -> object:
+    return messages.language_of(messages.catalogue())
+
+
+# what a block drawn for this answer depends on besides its inputs: the language spoken
+# (the web layer adds whether its links carry the language: ``keyed_by``)
+_language: list[Callable[[], object]] = [_language_key]
+
+
+def keyed_by(language: Callable[[], object]) -> None:
+    """Install what identifies the language an answer is drawn in (a block's key)."""
+    _language[0] = language
+
+
 def _digest(made_of: tuple):
-    """The hash of a block's inputs and the request's language."""
-    made_of = (*made_of, cache_key())
+    """The hash of a block's inputs and the answer's language."""
+    made_of = (*made_of, _language[0]())
     try:
         made = _pickled(made_of)
     except (pickle.PicklingError, TypeError, AttributeError, ValueError):

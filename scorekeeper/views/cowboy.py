@@ -1,4 +1,4 @@
-"""What the Wyoming Cowboy panel shows (``scorekeeper.web.cowboy``'s view): drawn from
+"""What the Wyoming Cowboy panel shows (``scorekeeper.views.cowboy``'s view): drawn from
 the play state's JSON alone, each button the tap it means in the state's notation.
 Which part of the deal a phone shows, whose cards are open, who shows a marriage and
 the turned card's suit are that phone's own (``data-view``); every tap names its seat."""
@@ -13,10 +13,10 @@ from ..cards import JACK, KING, QUEEN, SUIT_SYMBOLS, SUITS, Card
 from ..games import catalog
 from ..games import cowboy as engine
 from ..games.play.cowboy import ACES, GUN_CARDS, SHOT_CARDS, TENS
-from ..i18n import gettext as _
-from ..i18n import ngettext
-from ..messages import signed
-from . import fragments, screens
+from ..messages import gettext as _
+from ..messages import ngettext, signed
+from ..store import new_submission_id
+from . import fragments, panel
 
 # the held cards a player is asked for: those of the ranks that score, a row per suit
 HELD_ROWS = tuple(tuple(str(Card(r, s)) for r in engine.SCORING_RANKS) for s in SUITS)
@@ -26,17 +26,17 @@ GUN_ROWS = tuple(tuple(c for c in GUN_CARDS if c.endswith(s)) for s in SUITS)
 
 # the engine's and the state's sentences name cards by code ("turned 9H"); the screen
 # shows every card by its symbol (9♥)
-symbols = screens.symbols
+symbols = panel.symbols
 
 
-def _button(v: screens.View, action: str | None, on: bool = False, why: str = "", **args):
+def _button(v: panel.View, action: str | None, on: bool = False, why: str = "", **args):
     """One tap button: what the player means, in the state's notation (none: disabled,
     ``why`` says why)."""
     vals = v.tap_vals(action, **args) if action and v.writable else None
     return {"vals": vals, "on": on, "reason": why}
 
 
-def _choices(v: screens.View, action: str, arg: str, options, chosen, seat: int) -> list:
+def _choices(v: panel.View, action: str, arg: str, options, chosen, seat: int) -> list:
     """One button per (value, label): the tap of ``action`` naming ``seat`` and the value."""
     return [
         {"value": x, "label": label, **_button(v, action, on=chosen == x, seat=seat, **{arg: x})}
@@ -63,7 +63,7 @@ def _problem_seat(problem: dict | None, names: list[str]) -> int | None:
     return None
 
 
-def _holdings(v: screens.View, st: dict, names: list[str]) -> list[dict]:
+def _holdings(v: panel.View, st: dict, names: list[str]) -> list[dict]:
     """Every player's cards at the end: three pickers each, the cards used elsewhere
     disabled with whose they are."""
     where = {}  # card → (seat, zone)
@@ -119,7 +119,7 @@ def _holdings(v: screens.View, st: dict, names: list[str]) -> list[dict]:
 def _codes(cards) -> str:
     """Cards as the panel names them: each its symbol in its suit's colour."""
     return "".join(
-        f'<span class="suit-{escape(screens.card_colour(c))}">{escape(screens.card_symbol(c))}</span> '
+        f'<span class="suit-{escape(panel.card_colour(c))}">{escape(panel.card_symbol(c))}</span> '
         for c in cards
     )
 
@@ -150,7 +150,7 @@ def cards_html(sc: dict) -> Markup:
             f"        </button>\n"
         )
     out.append("      </div>\n")
-    problem_player, suits = sc["problem_player"], screens.suit_names()
+    problem_player, suits = sc["problem_player"], panel.suit_names()
     for i, h in enumerate(sc["holdings"]):
         name = escape(h["name"])
         hidden = " hidden" if i else ""
@@ -229,7 +229,7 @@ def outcome_of(code: str) -> tuple[str, str]:
     }.get(code, ("info", code))
 
 
-def _shot(v: screens.View, st: dict, names: list[str]) -> dict:
+def _shot(v: panel.View, st: dict, names: list[str]) -> dict:
     """The referee: who shoots at whom with which gun, the victim's cards, the verdict;
     every choice offered is one of the state's legal taps."""
     shot, aim = st["shot"], st["aim"]
@@ -316,7 +316,7 @@ def _shot(v: screens.View, st: dict, names: list[str]) -> dict:
             out["turn"] = {"suits": suits, "suit": shot["turned"][-1] if shot["turned"] else ""}
         outcomes = [(o, outcome_of(o)[1]) for o in legal.get("choose", {}).get("outcome", [])]
         out["choose"] = _choices(v, "choose", "outcome", outcomes, shot["chosen"], victim)
-        kings = [(c, screens.card_symbol(c)) for c in legal.get("give", {}).get("card", [])]
+        kings = [(c, panel.card_symbol(c)) for c in legal.get("give", {}).get("card", [])]
         out["give"] = _choices(v, "give", "card", kings, shot["given"], victim)
         if "take_ace" in legal:
             declined = shot["declines_ace"]
@@ -346,7 +346,7 @@ def _shot_of(st: dict) -> tuple:
     return st["shot"], st["aim"], legal, st["shots"], st["aces_on_table"]
 
 
-def _seats(v: screens.View, names: list[str], shown: set, end: dict | None, reasons) -> list:
+def _seats(v: panel.View, names: list[str], shown: set, end: dict | None, reasons) -> list:
     """Each player's marriage suits and the ways they may have ended the deal."""
     return [
         {
@@ -379,7 +379,7 @@ def _seats(v: screens.View, names: list[str], shown: set, end: dict | None, reas
     ]
 
 
-def view(v: screens.View) -> dict:
+def view(v: panel.View) -> dict:
     state, context, table = v.state, v.context, v.table
     st = state.to_json()
     names = list(state.players)
@@ -445,9 +445,3 @@ def view(v: screens.View) -> dict:
 
 def _house_rules():
     return [s for s in catalog.game("cowboy").settings if s.house_rule]
-
-
-def new_submission_id() -> str:
-    from .db import new_submission_id
-
-    return new_submission_id()

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
-from ..i18n import gettext as _
+from ..messages import gettext as _
 from .fragments import Memo, vals_json
-from .screens import card_colour, card_symbol
+from .panel import card_colour, card_symbol
 
 _PICKERS = Memo(256)  # the beat check's pickers: no draft version in them
 
@@ -19,7 +19,7 @@ def _get(item, name: str):
 
 
 class Pieces:
-    """The macros of one panel: ``view`` a ``screens.View``."""
+    """The macros of one panel: ``view`` a ``panel.View``."""
 
     def __init__(self, view):
         self.view = view

@@ -16,7 +16,7 @@ from ..errors import RuleError
 from ..games import catalog
 from ..games import pegs as engine
 from ..games.play.pegs import HAND_SIZE, RANKS
-from ..i18n import gettext as _
+from ..messages import gettext as _
 from ..pegs_table import (
     APPLY_KIND,
     START_NAME,
@@ -28,8 +28,8 @@ from ..pegs_table import (
 )
 from . import fragments
 from . import pegs_board as drawing
+from .panel import FORM_SLOT
 from .pegs_board import COLOURS, layout, spot
-from .screens import FORM_SLOT
 
 PANEL = "games/pegs/_panel.html"
 
