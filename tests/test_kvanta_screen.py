@@ -351,11 +351,12 @@ def test_rolling_needs_the_deal_first_and_the_exchange_die_once_per_trick(app, k
 
 
 def test_two_phones_rolling_the_exchange_die_at_the_same_moment_roll_it_once(app, kv, monkeypatch):
-    """Both phones passed the once-per-trick check before either wrote: the second
-    roll is refused inside the write, so the trick has one exchange roll."""
+    """Both phones tapped the exchange die from the same screen: the second roll's
+    write finds the deal changed (its draft is read under the write lock) and rolls
+    nothing, so the trick has one exchange roll."""
     from scorekeeper import store
 
-    kv.tricks(app, 3, 3, 3, 4, 2)  # target 9; this phone's die 4, the other phone's 2
+    kv.tricks(app, 3, 3, 3, 4, 2)  # target 9; the exchange dice rolled next: 4, then 2
     kv.tap("trick-winner", seat=2)
     mine, other = kv.page(), kv.page()
     # the roll's one write (its dice, its tap and what the tap scores) begins after it
@@ -364,9 +365,9 @@ def test_two_phones_rolling_the_exchange_die_at_the_same_moment_roll_it_once(app
     )
     late = kv.roll("exchange", seat=2, at=mine)
     assert late.status == 409
-    assert "Another phone changed this deal a moment ago" in late.html
+    assert "This deal changed a moment ago" in late.html
     exchange = [r for r in kv.rolls() if r["kind"] == "kvanta-exchange"]
-    assert [r["dice"] for r in exchange] == [[2]]
+    assert [r["dice"] for r in exchange] == [[4]]  # the other phone's, the one rolled
 
 
 def test_a_roll_whose_tap_cannot_be_logged_keeps_no_dice(app, kv, monkeypatch):

@@ -412,27 +412,32 @@ def roll(
     whether it wrote entries."""
     if tap.action not in ROLL_KINDS:
         raise deals.Refusal(_("That is not a roll of the dice."), "tap")
-    log = s.tap_log(table.id, DRAFT)
     sid = f"{kvanta_edit.ROLL_SID}{tap.id}"[:64]
-    done = s.submission(sid, s.add_roll, table.id)
-    if done is None:
-        if not log.data or "context" not in log.data:
-            raise deals.Refusal(_("Deal and turn the card before the dice are rolled."), status=409)
-        context = log.data["context"]
-        if log.version != seen_version or context.get("round") != seen_round:
-            raise deals.Refusal(deals.stale_notice(), status=409, notice=True)
-        state = deals.state_of(DEAL, table, log.data)
-        state.verify(with_dice(tap, [1] * dice.TARGET_DICE))  # may it be rolled now?
-        kind, faces, result = throw(tap, state, rng_of)
-        try:
-            with s.write(table.id, sid, action_of(s.add_roll), touches=ROLL_TAP_READS):
-                done = s.add_roll(
-                    table.id, context["round"], kind, faces, result, tap.get("physical") is True,
-                    submission_id=sid, based_on_draft=(DRAFT, seen_version),
-                )  # fmt: skip
-                return _log_roll(s, table, with_dice(tap, done["dice"]))
-        except store.Replayed as replay:  # the same tap, stored meanwhile by its retry
-            done = replay.outcome
+    try:
+        # the roll's draft is read with its submission, under the write lock: a roll
+        # asked for from a screen another phone has changed since is refused there
+        with s.write(table.id, sid, action_of(s.add_roll), touches=ROLL_TAP_READS, closes=DRAFT):
+            log = s.tap_log(table.id, DRAFT)
+            if not log.data or "context" not in log.data:
+                raise deals.Refusal(
+                    _("Deal and turn the card before the dice are rolled."), status=409
+                )
+            context = log.data["context"]
+            if log.version != seen_version or context.get("round") != seen_round:
+                raise deals.Refusal(deals.stale_notice(), status=409, notice=True)
+            state = deals.state_of(DEAL, table, log.data)
+            state.verify(with_dice(tap, [1] * dice.TARGET_DICE))  # may it be rolled now?
+            kind, faces, result = throw(tap, state, rng_of)
+            # the tap first, from the draft read with the submission (the dice stored
+            # after it would make the write read the draft again)
+            logged = _log_roll(s, table, with_dice(tap, faces))
+            s.add_roll(
+                table.id, context["round"], kind, faces, result, tap.get("physical") is True,
+                submission_id=sid,
+            )  # fmt: skip
+            return logged
+    except store.Replayed as replay:  # the same tap, stored already (a retry)
+        done = replay.outcome
     return _log_roll(s, table, with_dice(tap, done["dice"]))
 
 
