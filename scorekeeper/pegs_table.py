@@ -5,7 +5,7 @@ follows: ``first_turn``)."""
 from __future__ import annotations
 
 from . import store
-from .cards import card_symbol
+from .cards import RANK_TEXT, CardError, parse_card
 from .errors import RuleError
 from .games import catalog
 from .games import pegs as engine
@@ -57,6 +57,17 @@ def rank_of(code: str) -> str:
     return "JK" if code == "JK" else code[:-1]
 
 
+def shown_rank(card: object) -> str:
+    """The rank a stored card is shown by (``AS``, ``A♠`` → ``A``; ``TH`` → ``10``; any
+    joker → ``JK``; what is no card, as it is): suits never matter in this game (RULES
+    §5), and a phone picks a rank alone, the screen filling in a suit only to store it."""
+    try:
+        found = parse_card(card)
+    except CardError:
+        return str(card)
+    return "JK" if found.is_joker else RANK_TEXT[found.rank]
+
+
 def _rank_name(rank: str) -> Text | str:
     return Text("Joker") if rank == "JK" else rank
 
@@ -82,7 +93,7 @@ def move_text(entry: store.Entry, names: list[str]) -> Text:
         card = req["discard"].get("card")
         if card:
             return Text(
-                "%(name)s discarded %(card)s.", name=names[seat], card=_rank_name(rank_of(card))
+                "%(name)s discarded %(card)s.", name=names[seat], card=_rank_name(shown_rank(card))
             )
         return Text("%(name)s discarded a card.", name=names[seat])
     player = req.get("player", 0)
@@ -91,7 +102,7 @@ def move_text(entry: store.Entry, names: list[str]) -> Text:
     return Text(
         "%(name)s played %(card)s: %(steps)s.",
         name=who,
-        card=_rank_name(rank_of(req.get("card", "JK"))),
+        card=_rank_name(shown_rank(req.get("card", "JK"))),
         steps=steps,
     )
 
@@ -130,7 +141,8 @@ def apply_breakdown(request: dict, result: dict, seat_names: list[str]) -> list[
                 b=_hole(step.get("to")),
             )
         )
-    line = _("%(name)s plays %(card)s", name=who, card=card_symbol(request.get("card")))
+    rank = shown_rank(request.get("card"))
+    line = _("%(name)s plays %(card)s", name=who, card=_("the joker") if rank == "JK" else rank)
     lines = [line + (": " + ", ".join(steps) if steps else "")]
     for bump in as_list(result.get("bumps")):
         bump = as_dict(bump)
@@ -160,8 +172,7 @@ def board_breakdown(request: dict, result: dict, seat_names: list[str]) -> list[
     who = seat_name(discard.get("seat"), seat_names)
     if discard.get("card") is None:
         return [_("%(name)s discards a card (which one was not entered)", name=who)]
-    value = str(discard["card"])
-    rank = "JK" if value == "JK" else value[:-1]  # a card stands for its rank here
+    rank = shown_rank(discard["card"])
     return [
         _("%(name)s discards %(rank)s", name=who, rank=_("the joker") if rank == "JK" else rank)
     ]

@@ -952,11 +952,11 @@ def _pegs_move(entry, names: list[str], found) -> str:
 
     req = entry.request
     steps = "; ".join(peg(st) for st in req.get("steps", []))
-    card = req.get("card", "JK")
+    card = pegs_table.shown_rank(req.get("card", "JK"))
     text = _(
         "%(player)s: %(card)s · %(steps)s",
         player=name(req.get("player")),
-        card=_card_text(card) if card != "JK" else _("Joker"),
+        card=_("Joker") if card == "JK" else card,
         steps=steps,
     )
     bumps = [peg(b) for b in entry.result.get("bumps", [])]

@@ -12,7 +12,7 @@ import re
 import pytest
 from conftest import another_phone_first
 
-from scorekeeper import api, deals, i18n, pegs_table
+from scorekeeper import api, deals, i18n, pegs_table, printing
 from scorekeeper.deals import pegs as deal
 from scorekeeper.games import pegs as engine
 from scorekeeper.views import pegs_board
@@ -785,6 +785,54 @@ def test_the_standings_show_the_race_by_team(pg):
 
 def header(html):
     return re.search(r'class="pg-status">([^<]+)<', html).group(1).strip()
+
+
+def history_lines(html):
+    """The lines the history's rows say, newest row first."""
+    return [unescape(line) for line in re.findall(r'<ul class="why-lines"><li>(.*?)</li>', html)]
+
+
+def test_a_move_entered_by_rank_is_shown_by_its_rank_alone(pg):
+    """Suits never matter in this game (RULES §5): a phone picks a card by its rank, and
+    the suit the screen fills in only to store it is shown nowhere: the history, the
+    printed sheet and the panel name the rank (a joker as the joker)."""
+    t = pg(FOUR)
+    t.turn(0, "A")
+    t.step(0, "S", "T8")
+    t.tap("card", card="JK")
+    race = t.race()
+    [bump] = [m for m in race.described_moves(race.picked) if m["steps"][0]["seat"] == 1]
+    t.move(bump["steps"])
+    ace, joker = t.entries(pegs_table.APPLY_KIND)
+    assert ace.request["card"] == "AS"  # stored as before, with the suit filled in
+    html = t.page().html
+    assert history_lines(html)[-2:] == [
+        "Bojan plays the joker: Bojan's peg start → T8",
+        "Ana plays A: Ana's peg start → T8",
+    ]
+    last = re.search(r'<span class="hint">Last:</span> ([^<]*)</p>', html).group(1)
+    assert unescape(last) == "Bojan played Joker: start→T8."  # the panel's last move
+    english = printing.catalogue("en")
+    assert printing._pegs_move(ace, t.names, english) == "Ana: A · Ana's peg start → T8"
+    assert not re.search("[♠♥♦♣]", " ".join(history_lines(html)))
+
+
+def test_a_card_stored_with_a_suit_in_any_spelling_is_shown_by_its_rank(app):
+    """A card entered through the API keeps the suit it was written with in the stored
+    request; what players read names its rank alone, whatever the spelling."""
+    step = {"seat": 0, "from": "T1", "to": "T11"}
+    with app.test_request_context("/"):
+        for card, rank in [("10♥", "10"), ("th", "10"), ("QS", "Q"), ("RJ", "the joker")]:
+            request = {"player": 0, "card": card, "steps": [step]}
+            lines = pegs_table.apply_breakdown(request, {}, ["Ana", "Bojan"])
+            assert lines == [f"Ana plays {rank}: Ana's peg T1 → T11"]
+            discard = {"discard": {"seat": 1, "card": card}}
+            assert pegs_table.board_breakdown(discard, {}, ["Ana", "Bojan"]) == [
+                f"Bojan discards {rank}"
+            ]
+        # what is no card at all is shown as it was stored, never refused
+        request = {"player": 0, "card": "11X", "steps": [step]}
+        assert pegs_table.apply_breakdown(request, {}, ["Ana"])[0].startswith("Ana plays 11X:")
 
 
 def test_undo_twice_then_redo_twice_names_the_right_player(pg, client):

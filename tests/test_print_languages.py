@@ -489,9 +489,9 @@ def test_a_pegs_move_on_the_sheet_is_written_in_the_sheets_language():
     )
     names = ["Ana", "Bojan"]
     english = printing._pegs_move(move, names, printing.catalogue("en"))
-    assert english == "Ana: 7♥ · Ana's peg start → 8 · bumps Bojan's peg 8 → start"
+    assert english == "Ana: 7 · Ana's peg start → 8 · bumps Bojan's peg 8 → start"
     polish = printing._pegs_move(move, names, Accented("pl"))
-    assert polish == "Ana: 7♥ · Ana'ś pęg śtąrt → 8 · bumpś Bojan'ś pęg 8 → śtąrt"
+    assert polish == "Ana: 7 · Ana'ś pęg śtąrt → 8 · bumpś Bojan'ś pęg 8 → śtąrt"
 
 
 def test_a_discard_and_a_board_set_by_hand_on_the_sheet_are_in_the_sheets_language():

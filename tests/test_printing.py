@@ -802,7 +802,7 @@ def test_filled_pegs_sheet_prints_each_move_and_the_pegs_home_per_team(ctx, stor
     joker = {"player": 1, "card": "JK", "steps": [{"seat": 1, "from": "S", "to": "T20"}]}
     store.add_entry(table.id, 2, "pegs-apply", joker, {**result, "bumps": []}, {})
     text = pdf_text(printing.filled_sheet(store, store.table(table.id)).pdf)
-    assert "Ana: 7♥ · Ana's peg T1 → T8 · bumps Bojan's peg T8 → start" in text
+    assert "Ana: 7 · Ana's peg T1 → T8 · bumps Bojan's peg T8 → start" in text
     assert "Bojan: Joker · Bojan's peg start → T20" in text
     assert "Pegs home Team 1 (Ana, Ceca): 1 of 10 · Team 2 (Bojan, Dule): 0 of 10" in text
     assert "Total 0 0 0 0" not in text

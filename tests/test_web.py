@@ -721,6 +721,6 @@ def test_a_pegs_move_in_the_history_says_card_pegs_and_bumps(client, new_table, 
     page = parsed(client.get(url))
     row = page.html[page.html.index('data-round="1"') :]
     row = row[: row.index("round-actions")]
-    assert "Ceca plays 7♥: Ceca&#39;s peg T20 → T27" in row
+    assert "Ceca plays 7: Ceca&#39;s peg T20 → T27" in row
     assert "bumps Bojan&#39;s peg from T27 to start" in row
     assert "round-why" not in row  # nothing folded: it is all the row says
