@@ -20,9 +20,11 @@ from scorekeeper.cli import main
 from scorekeeper.errors import RuleError
 from scorekeeper.games.play import Refused, replay
 from scorekeeper.games.play import respond as play_respond
-from scorekeeper.games.play.cowboy import CowboyDeal
+from scorekeeper.games.play.cowboy import ACTIONS, CowboyDeal
 from scorekeeper.games.play.szaman import SzamanDeal
 from scorekeeper.messages import Plural, Text
+
+COWBOY_TAPS = ", ".join(ACTIONS)  # what a refusal of an unknown Cowboy tap lists
 
 
 class Marks:
@@ -85,7 +87,7 @@ def test_a_play_state_refusal_is_translated_and_names_its_tap(marks):
     body, status = play_respond("cowboy", json.dumps(request))
     assert status == 422
     assert body["error"] == {
-        "message": "«Wyoming Cowboy has no tap called 'nope'.»",
+        "message": f"««Vajoming Kauboj» has no tap called 'nope'; the taps are {COWBOY_TAPS}.»",
         "path": "taps[0].action",
         "tap": 0,
     }
@@ -191,7 +193,9 @@ def test_plural_asks_the_catalogue_with_both_forms_and_the_number():
 
 CATALOGUE = {
     "The request is not valid JSON.": "Żądanie nie jest poprawnym JSON-em.",
-    "Wyoming Cowboy has no tap called %(action)r.": "Wyoming Cowboy nie zna dotknięcia %(action)r.",
+    "%(game)s has no tap called %(action)r; the taps are %(arguments)s.": (
+        "%(game)s nie zna dotknięcia %(action)r; dotknięcia to %(arguments)s."
+    ),
 }
 PLAYERS = (
     "This game needs %(lo)s to %(num)d player; %(count)s given.",
@@ -242,11 +246,11 @@ def test_the_cli_score_and_play_speak_lang(polish_installed, tmp_path, capsys):
     )
     assert main(["play", "cowboy", "--lang", "pl", "--file", str(tap)]) == 2
     said = json.loads(capsys.readouterr().out)["error"]["message"]
-    assert said == "Wyoming Cowboy nie zna dotknięcia 'nope'."
+    assert said == f"Vajoming Kauboj nie zna dotknięcia 'nope'; dotknięcia to {COWBOY_TAPS}."
     # English by default, and once the command is over
     assert main(["play", "cowboy", "--file", str(tap)]) == 2
     said = json.loads(capsys.readouterr().out)["error"]["message"]
-    assert said == "Wyoming Cowboy has no tap called 'nope'."
+    assert said == f"Vajoming Kauboj has no tap called 'nope'; the taps are {COWBOY_TAPS}."
 
 
 def test_the_cli_refuses_a_language_it_does_not_speak(capsys):
@@ -280,7 +284,8 @@ def test_the_api_speaks_accept_language_and_lang(polish_installed, client):
         headers={"Accept-Language": "pl"},
     )
     assert answer.status_code == 422
-    assert answer.get_json()["error"]["message"] == "Wyoming Cowboy nie zna dotknięcia 'nope'."
+    said = answer.get_json()["error"]["message"]
+    assert said == f"Vajoming Kauboj nie zna dotknięcia 'nope'; dotknięcia to {COWBOY_TAPS}."
 
 
 # ---------------------------------------------------------------- the English stays

@@ -110,6 +110,26 @@ def test_every_game_answers_through_both_doors(client, game):
     assert respond(game, body) == (response.get_json(), response.status_code)
 
 
+@pytest.mark.parametrize("game", sorted(g for g, game in catalog.GAMES.items() if game.play_state))
+def test_an_unknown_tap_is_refused_alike_by_every_game(client, game):
+    """Every game refuses a tap it has no action for in one sentence: the game's name as
+    its record gives it, then its taps, among them every one the state takes now."""
+    count = catalog.GAMES[game].min_players
+    request = {"players": NAMES[:count], "settings": {}, "taps": []}
+    legal = {entry["action"] for entry in play(game, request)["legal"]}
+    body = json.dumps({**request, "taps": [{"id": "x", "action": "nope"}]})
+    response = post(client, game, body)
+    assert response.status_code == 422
+    error = response.get_json()["error"]
+    assert set(error) == {"message", "path", "tap"}
+    assert error["path"] == "taps[0].action" and error["tap"] == 0
+    said = f"{catalog.GAMES[game].name} has no tap called 'nope'; the taps are "
+    assert error["message"].startswith(said) and error["message"].endswith(".")
+    listed = error["message"].removeprefix(said).removesuffix(".").split(", ")
+    assert legal and legal <= set(listed)
+    assert respond(game, body) == (response.get_json(), 422)
+
+
 def test_cli_reads_stdin_or_a_file(tmp_path, capsys, monkeypatch):
     out = run("play", "cowboy", stdin=json.dumps(TENS))
     assert out.returncode == 0 and json.loads(out.stdout) == play("cowboy", TENS)

@@ -352,6 +352,21 @@ def test_a_tap_at_the_wrong_moment_says_what_comes_next():
     assert caught.value.path == "taps[0].action"
 
 
+def test_an_unknown_tap_is_refused_naming_the_game_and_its_taps():
+    with pytest.raises(Refused) as caught:
+        state(Log()("draw", seat=0, card="5H")("fly", seat=1).taps)
+    assert caught.value.message == (
+        "Kvanta has no tap called 'fly'; the taps are draw, burn, turn, roll, reroll, card, "
+        "uncard, cards, sum, no-hand, draw-winner, settle, trick-winner, play, exchange, call, "
+        "next-trick, end."
+    )
+    assert caught.value.as_dict()["error"] == {
+        "message": caught.value.message,
+        "path": "taps[1].action",
+        "tap": 1,
+    }
+
+
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_worked_examples(path):
     case = json.loads(path.read_text())

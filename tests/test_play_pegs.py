@@ -82,6 +82,20 @@ def test_a_move_out_of_turn_is_refused_naming_whose_turn_it_is():
     assert "Zuzana's turn" in caught.value.message
 
 
+def test_an_unknown_tap_is_refused_naming_the_game_and_its_taps():
+    with pytest.raises(Refused) as caught:
+        race([tap(1, "move", seat=0, card="AS", steps=[step(0, "S", "T8")]), tap(2, "jump")])
+    assert caught.value.message == (
+        "Arizona Pegs and Jokers has no tap called 'jump'; the taps are move, discard, place, "
+        "turn, pick, peg, first, hand, setpeg."
+    )
+    assert caught.value.as_dict()["error"] == {
+        "message": caught.value.message,
+        "path": "taps[1].action",
+        "tap": 1,
+    }
+
+
 def test_an_illegal_move_is_refused_with_the_engine_reason():
     with pytest.raises(Refused) as caught:
         race([tap(1, "move", seat=0, card="5H", steps=[step(0, "S", "T13")])])

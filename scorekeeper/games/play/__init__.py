@@ -106,21 +106,31 @@ class State(Protocol):
     def to_json(self) -> dict: ...
 
 
+def no_such_tap(game: str, action: str, actions: Iterable[str]) -> Refused:
+    """The refusal of a tap whose action ``game`` (its slug) does not have: the game
+    named as its record names it, and the taps it has, so the sender can correct it.
+
+    >>> print(no_such_tap("kvanta", "fly", ["draw", "burn"]))
+    Kvanta has no tap called 'fly'; the taps are draw, burn.
+    """
+    return Refused(
+        "%(game)s has no tap called %(action)r; the taps are %(arguments)s.",
+        ".action",
+        game=Text(catalog.GAMES[game].name),
+        action=action,
+        arguments=", ".join(actions),
+    )
+
+
 def check_arguments(
     tap: Tap, game: str, arguments: Mapping[str, Any], required: Mapping[str, Any] | None = None
 ) -> dict:
     """A tap's arguments as a dict, once its action is one of ``arguments`` (action →
-    its argument names), it names no other argument and it has every required one
-    (``required``: action → names; by default all of them)."""
+    its argument names) of ``game`` (its slug), it names no other argument and it has
+    every required one (``required``: action → names; by default all of them)."""
     names = arguments.get(tap.action)
     if names is None:
-        raise Refused(
-            "%(game)s has no tap called %(action)r; the taps are %(arguments)s.",
-            ".action",
-            game=game,
-            action=tap.action,
-            arguments=", ".join(arguments),
-        )
+        raise no_such_tap(game, tap.action, arguments)
     given = dict(tap.args)
     for key in given:
         if key not in names:

@@ -25,7 +25,7 @@ from ...errors import RuleError
 from ...messages import N_, Text, gettext, speaking
 from .. import catalog
 from .. import cowboy as engine
-from . import Checks, Refused, Tap
+from . import Checks, Refused, Tap, no_such_tap
 
 GAME = catalog.GAMES["cowboy"]
 DECK = tuple(str(Card(rank, suit)) for suit in SUITS for rank in reversed(RANKS))
@@ -252,9 +252,7 @@ class CowboyDeal(Checks):
     def apply(self, tap: Tap) -> CowboyDeal:
         allowed = ACTIONS.get(tap.action)
         if allowed is None:
-            raise Refused(
-                "Wyoming Cowboy has no tap called %(action)r.", ".action", action=tap.action
-            )
+            raise no_such_tap(self.game, tap.action, ACTIONS)
         for name, _value in tap.args:
             if name not in allowed:
                 listed = ", ".join(allowed) or "none"

@@ -33,7 +33,7 @@ from ...messages import N_, Text, gettext
 from .. import catalog
 from .. import kvanta as engine
 from ..poker import hand_sum
-from . import Checks, Refused, Tap, per_language, refusing
+from . import Checks, Refused, Tap, no_such_tap, per_language, refusing
 
 MAX_BURN = 10  # RULES §3 "Game start": 0–10 cards
 # RULES §3 "Prize": a J or Q prize is the gap (vmax − v) over this divisor, rounded up,
@@ -439,7 +439,7 @@ class KvantaRound(Checks):
     def apply(self, tap: Tap) -> KvantaRound:
         handler = _HANDLERS.get(tap.action)
         if handler is None:
-            raise Refused("Kvanta has no tap called %(action)r.", ".action", action=tap.action)
+            raise no_such_tap(self.game, tap.action, _HANDLERS)
         phases = _PHASES[tap.action]
         if self.phase not in phases:
             raise Refused(self._wrong_moment(tap.action), ".action")

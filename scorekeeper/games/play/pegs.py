@@ -21,7 +21,7 @@ from ...errors import RuleError
 from ...messages import Plural, Text, gettext
 from .. import catalog
 from .. import pegs as engine
-from . import Checks, Refused, Tap, refusing
+from . import Checks, Refused, Tap, no_such_tap, refusing
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK")
 HAND_SIZE = 5
@@ -347,9 +347,7 @@ class PegsRace(Checks):
     def apply(self, tap: Tap) -> PegsRace:
         handler = _HANDLERS.get(tap.action)
         if handler is None:
-            raise Refused(
-                "Pegs and Jokers has no tap called %(action)r.", ".action", action=tap.action
-            )
+            raise no_such_tap(self.game, tap.action, _HANDLERS)
         for key, _value in tap.args:
             if key not in _ARGS[tap.action]:
                 raise Refused(

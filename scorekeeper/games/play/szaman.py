@@ -275,7 +275,7 @@ class SzamanDeal(Checks):
     # ― taps ―
 
     def apply(self, tap: Tap) -> SzamanDeal:
-        check_arguments(tap, "Szaman", ARGS, REQUIRED)
+        check_arguments(tap, self.game, ARGS, REQUIRED)
         return getattr(self, "_" + tap.action)(tap)
 
     def _seat(self, tap: Tap) -> int:

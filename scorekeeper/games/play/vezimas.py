@@ -266,7 +266,7 @@ class VezimasDeal(Checks):
     # ― taps ―
 
     def apply(self, tap: Tap) -> VezimasDeal:
-        check_arguments(tap, "Vežimas", ARGS)
+        check_arguments(tap, self.game, ARGS)
         return getattr(self, "_" + tap.action)(tap)
 
     def _seat(self, tap: Tap) -> int:
