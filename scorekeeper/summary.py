@@ -71,6 +71,17 @@ def entry_label(entry: Entry) -> str:
     return found[1].label
 
 
+def step_of_round(entry: Entry, stays: int) -> str | None:
+    """What an undo or redo of ``entry`` in the history took back or put back, when
+    that was a step of its round and not the round: the history's name for the entry
+    (a msgid), when ``stays`` other live rows of the round were left as they were (a
+    Kvanta round's other steps) or the entry is no deal of its own (a Pegs move, a
+    marriage shown, the game's end). None: the round itself."""
+    if stays or entry.kind in non_deal_kinds() or not entry.round:
+        return entry_label(entry)
+    return None
+
+
 def history_row(entry: Entry, players: list[Player]) -> HistoryRow:
     return HistoryRow(entry, entry_label(entry), [entry.points.get(p.id) for p in players])
 

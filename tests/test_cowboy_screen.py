@@ -507,6 +507,33 @@ def test_a_marriage_after_an_undone_deal_is_closed_with_the_earlier_one(cowboy):
     assert [e.kind for e in t.entries(live_only=True)] == ["cowboy-deal"]
 
 
+def test_the_history_notice_names_a_deal_as_its_round_and_a_marriage_as_a_step(cowboy, client):
+    """A Cowboy deal is its round's one row: undone in the history, the round is. A
+    marriage shown during a deal still open is a step of that round, named so."""
+    t = cowboy()
+
+    def notice(action, entry, submission_id):
+        response = client.post(
+            f"{t.url}/entries/{entry.id}/{action}",
+            data={"submission_id": submission_id},
+            headers={**HX, "X-CSRFToken": t.csrf},
+        )
+        assert response.status_code == 200
+        return " ".join(re.findall(r'class="flash ok">([^<]+)<', response.get_data(as_text=True)))
+
+    enter_whole_deal(t)
+    t.save()
+    (deal,) = t.entries(live_only=True)
+    assert notice("undo", deal, "undo-deal") == "Round 1 undone."
+    assert notice("redo", deal, "redo-deal") == "Round 1 restored."
+    t.reload()
+    t.marriage("Ana", "H")
+    marriage = next(e for e in t.entries(live_only=True) if e.kind == "cowboy-marriage")
+    assert marriage.round == 2
+    assert notice("undo", marriage, "undo-m") == "Round 2: Marriage shown undone."
+    assert notice("redo", marriage, "redo-m") == "Round 2: Marriage shown restored."
+
+
 def test_a_marriage_undone_in_the_history_leaves_the_open_deal(cowboy, client):
     """A marriage shown by mistake and undone in the history (its own row there) is out
     of the open deal too: the panel no longer shows it, the suit may be shown again and

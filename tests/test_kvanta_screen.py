@@ -729,6 +729,46 @@ def test_undo_a_step_from_the_history_brings_it_back(app, kv):
     assert len(kv.entries("kvanta-call")) == 1 and kv.totals()["Ana"] == 24
 
 
+def history_notice(kv, action: str, entry_id: int, submission_id: str) -> str:
+    """The notice the board answers an undo or redo in the history with."""
+    response = history_action(kv, action, entry_id, submission_id)
+    assert response.status_code == 200
+    found = re.findall(r'class="flash ok">([^<]+)<', response.get_data(as_text=True))
+    return " ".join(found)
+
+
+def test_a_step_undone_in_the_history_is_named_while_the_rest_of_its_round_stays(app, kv):
+    """A Kvanta round is several rows: undoing its newest one (the poker prize) leaves
+    the others, so the notice names the step, by its name in the history, and not the
+    round as if it were gone. The round's last row undone is the round undone."""
+    to_the_call(app, kv)
+    kv.tap("settle")
+    kv.cards(POKER_HANDS)
+    kv.tap("settle")
+    (call,) = kv.entries("kvanta-call")
+    (poker,) = kv.entries("kvanta-poker")
+    assert call.round == poker.round == 1
+    assert history_notice(kv, "undo", poker.id, "undo-poker") == "Round 1: Poker prize undone."
+    assert [e.kind for e in kv.entries() if e.round == 1] == ["kvanta-call"]
+    assert history_notice(kv, "redo", poker.id, "redo-poker") == "Round 1: Poker prize restored."
+    assert history_notice(kv, "undo", poker.id, "undo-poker-2") == "Round 1: Poker prize undone."
+    # the call, now the round's only row, is the round
+    assert history_notice(kv, "undo", call.id, "undo-call") == "Round 1 undone."
+    assert history_notice(kv, "redo", call.id, "redo-call") == "Round 1 restored."
+    # the dealer draw is the game's set-up, no round of its own
+    (draw,) = kv.entries("kvanta-dealer")
+    assert draw.round == 0
+    assert history_notice(kv, "undo", draw.id, "undo-draw") == "Set-up: Dealer draw undone."
+    assert history_notice(kv, "redo", draw.id, "redo-draw") == "Set-up: Dealer draw restored."
+    # in another language, the step as the history names it there
+    polish = kv.client.post(
+        f"{kv.url}/entries/{poker.id}/redo?lang=pl",
+        data={"submission_id": "redo-poker-pl"},
+        headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
+    ).get_data(as_text=True)
+    assert "Runda 1: Nagroda pokerowa — przywrócone." in polish
+
+
 def test_a_step_undone_in_the_history_reopens_the_round_in_the_same_write(app, kv):
     """The history's undo of the call and the round's log taking its settle back are one
     write (one version): nothing half done, and the page drawn next writes nothing."""

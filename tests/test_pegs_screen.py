@@ -835,6 +835,29 @@ def test_a_card_stored_with_a_suit_in_any_spelling_is_shown_by_its_rank(app):
         assert pegs_table.apply_breakdown(request, {}, ["Ana"])[0].startswith("Ana plays 11X:")
 
 
+def test_an_undone_move_is_named_as_the_history_names_it(pg, client):
+    """Each move or discard is a row of its own; its undo's notice names it as its row
+    does ("Move", "Discard"), not as a round of play taken back."""
+    t = pg(FOUR)
+    t.turn(0, "A")
+    t.step(0, "S", "T8")
+    (move,) = t.entries(pegs_table.APPLY_KIND)
+
+    def notice(response):
+        return " ".join(re.findall(r'class="flash ok">([^<]+)<', response.get_data(as_text=True)))
+
+    assert notice(t.undo(move.id, "u1")) == f"Round {move.round}: Move undone."
+    redone = client.post(
+        f"{t.url}/entries/{move.id}/redo",
+        data={"csrf_token": t.csrf, "submission_id": "r1"},
+        headers=HX,
+    )
+    assert notice(redone) == f"Round {move.round}: Move restored."
+    t.discard(submission_id="p1")
+    discard = t.entries(pegs_table.BOARD_KIND)[-1]
+    assert notice(t.undo(discard.id, "u2")) == f"Round {discard.round}: Discard undone."
+
+
 def test_undo_twice_then_redo_twice_names_the_right_player(pg, client):
     """Issue #20: whose turn follows the latest live move (the seat after its player's,
     written once in the race's ``next_seat``), so Undo ×2 and Redo ×2 — on this panel or

@@ -222,6 +222,34 @@ def test_undo_redo_and_edit_a_round(client, new_table, parsed):
     assert "edited" in edited.html
 
 
+def notice(response) -> str:
+    return " ".join(re.findall(r'class="flash ok">([^<]+)<', response.get_data(as_text=True)))
+
+
+def test_the_undo_notice_says_whether_the_round_or_a_step_of_it_was_undone(
+    client, new_table, parsed
+):
+    """The game's end is kept in the last round played: undone, that round's score stays,
+    so the notice names what was undone; a round's one row undone is the round."""
+    url, table = new_table("vezimas", ("Asta", "Jonas", "Rūta"))
+    p = parsed(post_round(client, url, table, [0, 1, 0]))
+    (pad,) = entry_ids(p.html)
+    ended = parsed(client.post(f"{url}/end", data={"csrf_token": p.csrf}, headers=HX))
+    end = max(entry_ids(ended.html))
+
+    def action(what, entry_id):
+        return client.post(
+            f"{url}/entries/{entry_id}/{what}",
+            data={"csrf_token": p.csrf, "submission_id": f"{what}-{entry_id}"},
+            headers=HX,
+        )
+
+    assert notice(action("undo", end)) == "Round 1: Game ended undone."
+    assert notice(action("undo", pad)) == "Round 1 undone."
+    assert notice(action("redo", pad)) == "Round 1 restored."
+    assert notice(action("redo", end)) == "Round 1: Game ended restored."
+
+
 def test_a_stale_edit_is_refused_with_a_clear_message(client, new_table, parsed):
     url, table = new_table()
     after = parsed(post_round(client, url, table, [10, 0, 0]))

@@ -225,7 +225,9 @@ class Entries:
         ``based_on_version``: as for ``add_entry``. ``together``: entries that count with
         this one (an edited round's, the superseding one last), undone in the same
         transaction so that no half of the group is left counting. ``then()``: what
-        follows from it (a game's open deal kept in step), in the same write."""
+        follows from it (a game's open deal kept in step), in the same write. The
+        outcome's ``stays``: how many live entries of the round the undo left as they
+        were (a Kvanta round's other steps; none when the round went with it)."""
 
         def void(entry_id: int, row) -> None:
             self._event(entry_id, "voided")
@@ -243,9 +245,11 @@ class Entries:
                 self._is_live,
                 N_("Round %(round)s was already undone or changed on another phone."),
             )
+            before = self._live_in_round(table_id, row["round"])
             void(entry_id, row)
             self._rest_of_group(table_id, entry_id, together, self._is_live, void)
-            outcome.update(entry_id=entry_id, action="voided", round=row["round"])
+            stays = len(before & self._live_in_round(table_id, row["round"]))
+            outcome.update(entry_id=entry_id, action="voided", round=row["round"], stays=stays)
             if then is not None:
                 then()
 
@@ -263,8 +267,8 @@ class Entries:
         then: Callable[[], None] | None = None,
     ) -> dict:
         """Redo: a voided entry counts again (and replaces again what it had replaced);
-        ``together``: as for :meth:`void_entry` (the superseding one first); ``then``:
-        as for :meth:`void_entry`."""
+        ``together``: as for :meth:`void_entry` (the superseding one first); ``then``
+        and the outcome's ``stays``: as for :meth:`void_entry`."""
 
         def restore(entry_id: int, row) -> None:
             replaced = self._replaced_by(entry_id)
@@ -288,9 +292,11 @@ class Entries:
                 self._is_voided,
                 N_("Round %(round)s is not undone; there is nothing to redo."),
             )
+            before = self._live_in_round(table_id, row["round"])
             restore(entry_id, row)
             self._rest_of_group(table_id, entry_id, together, self._is_voided, restore)
-            outcome.update(entry_id=entry_id, action="restored", round=row["round"])
+            stays = len(before & self._live_in_round(table_id, row["round"]))
+            outcome.update(entry_id=entry_id, action="restored", round=row["round"], stays=stays)
             if then is not None:
                 then()
 
@@ -306,6 +312,13 @@ class Entries:
         if not ready(entry_id):
             raise Conflict(Text(refusal, round=row["round"]))
         return row
+
+    def _live_in_round(self, table_id: int, round_number: int) -> set[int]:
+        rows = self.db.execute(
+            "SELECT id FROM live_entries WHERE table_id = ? AND round = ?",
+            [table_id, round_number],
+        ).fetchall()
+        return {r[0] for r in rows}
 
     def _is_voided(self, entry_id: int) -> bool:
         return self._last_event(entry_id) == "voided"

@@ -29,7 +29,7 @@ from ..games.standings import NON_DEAL_KINDS
 from ..i18n import gettext as _
 from ..messages import Text
 from ..store import history_csv
-from ..summary import history_row
+from ..summary import history_row, step_of_round
 from ..validate import MAX_NAME
 from .board import (
     after_write,
@@ -461,15 +461,33 @@ def _entry_action(key: str, entry_id: int, action: str):
         if action == "undo":
             based = deals.check_undo(deal, s, table, entry_id, submission_id)
             out = s.void_entry(table.id, entry_id, submission_id, based, together, then)
-            message = _("Round %(n)d undone.", n=out["round"])
         else:
             out = s.restore_entry(table.id, entry_id, submission_id, together, then)
-            message = _("Round %(n)d restored.", n=out["round"])
     except store.NotFound:
         abort(404)
     except store.Conflict as exc:
         return render_board(table, access, 409, error=exc.message)
-    return after_write(table, message=message)
+    return after_write(table, message=functools.partial(_entry_notice, s, table, out))
+
+
+def _entry_notice(s: store.Store, table: store.Table, out: dict) -> str:
+    """What an undo or redo in the history changed: the round, or the step of it that
+    other rows of the round stayed with ("Round 2: Poker prize undone."), by the name
+    its row has in the history."""
+    n, undone = out["round"], out["action"] == "voided"
+    # a retry answered from an outcome stored before outcomes said what stays: the round
+    step = (
+        step_of_round(s.entry(table.id, out["entry_id"]), out["stays"]) if "stays" in out else None
+    )
+    if step is None:
+        return _("Round %(n)d undone.", n=n) if undone else _("Round %(n)d restored.", n=n)
+    heading = _("Round %(n)d", n=n) if n else _("Set-up")
+    if undone:
+        # Translators: a notice; round: "Round 2" (or "Set-up"), step: the history's
+        # name for the entry undone ("Poker prize", "Move"), as its row shows it
+        return _("%(round)s: %(step)s undone.", round=heading, step=_(step))
+    # Translators: as "%(round)s: %(step)s undone.", for an entry redone
+    return _("%(round)s: %(step)s restored.", round=heading, step=_(step))
 
 
 @bp.post("/t/<key>/entries/<rowid:entry_id>/undo")
