@@ -111,7 +111,9 @@ def choice(value: object, path: str, options: Iterable[str]) -> str:
 
 
 def name(value: object, path: str) -> str:
-    if not isinstance(value, str) or not value.strip():
+    # a request's names come back as it gave them (they key its answer): one with
+    # nothing visible is refused, not cleaned
+    if not isinstance(value, str) or not without_invisible(value).strip():
         raise RuleError("A player's name must be non-empty text.", path)
     if len(value) > MAX_NAME:
         raise RuleError(
@@ -141,6 +143,58 @@ def refused_character(text: str) -> str | None:
     return None
 
 
+# The format characters a name loses (Unicode's category Cf): a zero-width space or
+# (non-)joiner, a word joiner, a byte order mark, a soft hyphen, the invisible tag
+# letters. Nothing of them shows on a phone or a printed sheet, so "Bo\u200bb" is
+# "Bob". Two emoji uses stay: a zero-width joiner between two pictures, which joins
+# them into one ("woman" + "laptop" is a woman technologist), and the three flags
+# of Great Britain's nations, a black flag followed by tag letters.
+_ZWJ = "\u200d"
+_EMOJI_SELECTORS = frozenset("\ufe0f" + "".join(map(chr, range(0x1F3FB, 0x1F400))))
+_TAG_FLAGS = tuple(
+    "\U0001f3f4" + "".join(chr(0xE0000 + ord(c)) for c in region) + "\U000e007f"
+    for region in ("gbeng", "gbsct", "gbwls")
+)
+
+
+def _picture(ch: str) -> bool:
+    """A picture an emoji sequence joins: a symbol (So) of the blocks from Arrows to
+    Miscellaneous Symbols and Arrows (♀, ❤, ⬛) or of the emoji blocks (🏳, 👩, 🦰)."""
+    code = ord(ch)
+    return unicodedata.category(ch) == "So" and (
+        0x2190 <= code <= 0x2BFF or 0x1F000 <= code <= 0x1FAFF
+    )
+
+
+def _joins_emoji(text: str, i: int) -> bool:
+    """Whether the joiner at ``text[i]`` stands between two pictures, after the
+    first one's skin tone or its "as an emoji" selector, if it has one."""
+    before = i - 1
+    while before >= 0 and text[before] in _EMOJI_SELECTORS:
+        before -= 1
+    return before >= 0 and i + 1 < len(text) and _picture(text[before]) and _picture(text[i + 1])
+
+
+def without_invisible(text: str) -> str:
+    """``text`` in Unicode's composed form (NFC) without the format characters that
+    nothing shows, emoji sequences aside. Composed again after them: "e", a zero-width
+    space and an acute accent are "é" once the space is gone."""
+    text = unicodedata.normalize("NFC", text)
+    kept: list[str] = []
+    i = 0
+    while i < len(text):
+        flag = next((f for f in _TAG_FLAGS if text.startswith(f, i)), None)
+        if flag is not None:
+            kept.append(flag)
+            i += len(flag)
+            continue
+        ch = text[i]
+        if unicodedata.category(ch) != "Cf" or ch == _ZWJ and _joins_emoji(text, i):
+            kept.append(ch)
+        i += 1
+    return unicodedata.normalize("NFC", "".join(kept))
+
+
 # what clean_name's callers call the name they pass (translated where it is shown)
 NAME_KINDS = (N_("A name"), N_("A player's name"), N_("A table's name"))
 
@@ -148,7 +202,8 @@ NAME_KINDS = (N_("A name"), N_("A player's name"), N_("A table's name"))
 def clean_name(value: object, path: str, max_len: int = MAX_NAME, what: str = "A name") -> str:
     """A name as tables keep it (a player's or a table's): text without control
     characters, trimmed, in Unicode's composed form (NFC), so "Šćepan" typed on two
-    phones is one name whichever way each phone encodes its letters."""
+    phones is one name whichever way each phone encodes its letters, and without
+    the invisible characters ``without_invisible`` drops."""
     what = Text(what)
     if not isinstance(value, str):
         # Translators: %(what)s is "A name", "A player's name" or "A table's name"
@@ -161,7 +216,7 @@ def clean_name(value: object, path: str, max_len: int = MAX_NAME, what: str = "A
             what=what,
             code=format(ord(bad), "04X"),
         )
-    text = unicodedata.normalize("NFC", value).strip()
+    text = without_invisible(value).strip()
     if not text:
         raise RuleError("%(what)s must not be empty.", path, what=what)
     if len(text) > max_len:
@@ -178,9 +233,10 @@ def clean_name(value: object, path: str, max_len: int = MAX_NAME, what: str = "A
 
 
 def name_key(text: str) -> str:
-    """What two names must differ in to be two players: "Ana" and "ana", or a
-    composed and a decomposed "Šćepan", are one name."""
-    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).casefold())
+    """What two names must differ in to be two players: "Ana" and "ana", a composed
+    and a decomposed "Šćepan", or "Bob" and a "Bob" kept with a zero-width space
+    before such spaces were dropped, are one name."""
+    return unicodedata.normalize("NFC", without_invisible(text).casefold())
 
 
 def distinct_names(names: Iterable[str], path: str = "players") -> None:
@@ -221,9 +277,11 @@ def players(value: object, path: str = "players", lo: int = 2, hi: int = 8) -> l
     seen: set[str] = set()
     for i, item in enumerate(items):
         name(item, join(path, i))
-        if item in seen:
+        # "Bob" and "Bo\u200bb" read as one name
+        shown = without_invisible(item)
+        if shown in seen:
             raise RuleError("%(item)r is listed twice among the players.", join(path, i), item=item)
-        seen.add(item)
+        seen.add(shown)
     return list(items)
 
 

@@ -51,6 +51,8 @@ def test_score_reads_a_file(tmp_path):
         ("no-such-kind", "{}", 404),
         ("manual-points", "[1, 2]", 422),
         ("manual-points", r'{"players": ["\ud800"], "points": {}}', 400),
+        # one name, once the zero-width space nothing shows is left out
+        ("manual-points", r'{"players": ["Bob", "Bo\u200bb"], "points": {}}', 422),
     ],
 )
 def test_refusals_exit_2_with_the_same_body_as_http(client, kind, body, status):

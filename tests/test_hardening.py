@@ -291,6 +291,12 @@ REFUSED_IMPORTS = {
     "pegs with 3 players": (_players(["A", "B", "C"], "pegs"), "4, 6 or 8"),
     "seat twice": (_seat_twice, "Seat 0 is given twice"),
     "names equal but for case": (_players(["Ana", "ana", "Ceca"]), "are one name"),
+    "names equal but for an invisible character": (
+        _players(["Bob", "Bo\u200bb", "Ceca"]),
+        "'Bob' is typed twice",
+    ),
+    "name with nothing visible": (_players(["\u200b\u2060", "Bob", "Ceca"]), "must not be empty"),
+    "table name with nothing visible": (_set("table.name", "\ufeff"), "must not be empty"),
     "name with a bell": (_players(["Ana\x07", "Bojan", "Ceca"]), "control characters"),
     "name with an escape": (_players(["\x1b[2J", "Bojan", "Ceca"]), "control characters"),
     "table name with NUL": (_set("table.name", "Fri\x00day"), "control characters"),
