@@ -6,10 +6,12 @@ emoji joined into one picture, are kept as typed."""
 
 from __future__ import annotations
 
+import html
 import json
 import unicodedata
 
 import pytest
+from conftest import Page, start_table
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -132,6 +134,76 @@ def test_a_name_kept_from_before_with_an_invisible_character_still_blocks_its_lo
     ceca = s.players(table_id)[2].id
     with pytest.raises(StoreError, match="'Bob' is already playing"):
         s.rename_player(table_id, ceca, "Bob")
+
+
+# ---------------------------------------------------------------- the start form
+
+
+def post_start(client, players, **fields):
+    home = Page(client.get("/"))
+    data = {
+        "csrf_token": home.csrf,
+        "submission_id": home.submission_id,
+        "game": "cowboy",
+        "player": list(players),
+        "first_dealer": "0",
+        **fields,
+    }
+    answer = client.post("/tables", data=data)
+    return answer, html.unescape(" ".join(Page(answer).errors()))
+
+
+def test_the_form_refuses_a_name_that_differs_by_an_invisible_character(client, store):
+    answer, errors = post_start(client, ["Bob", "Bo" + ZWSP + "b", "Ceca"])
+    assert answer.status_code == 422
+    assert "'Bob' is typed twice" in errors
+    assert store.list_tables() == []
+
+
+def test_the_form_takes_a_seat_with_nothing_visible_for_an_empty_seat(client, store):
+    answer, errors = post_start(client, ["Ana", ZWSP + BOM, "Ceca"])
+    assert answer.status_code == 422
+    assert "Seat 2 has no name" in errors
+    answer, errors = post_start(client, ["Ana", "Bojan", SHY])
+    assert answer.status_code == 422
+    assert "3 or 4 players" in errors
+    assert store.list_tables() == []
+
+
+def test_the_form_keeps_names_without_their_invisible_characters(client, store):
+    url, page = start_table(
+        client,
+        "cowboy",
+        ("Bo" + ZWSP + "b", "Ana " + CODER, "A" * 40 + ZWSP),
+        name="Fri" + WJ + "day",
+    )
+    (table,) = store.list_tables()
+    assert table.name == "Friday"
+    assert [p.name for p in store.players(table.id)] == ["Bob", "Ana " + CODER, "A" * 40]
+    assert "Ana " + CODER in page.html
+
+
+def test_the_form_gives_a_table_named_with_nothing_visible_the_usual_name(client, store):
+    start_table(client, "cowboy", ("Ana", "Bojan", "Ceca"), name=ZWSP + " " + BOM)
+    (table,) = store.list_tables()
+    assert table.name.startswith("Vajoming Kauboj, ")
+
+
+def test_the_rename_form_drops_invisible_characters_and_refuses_a_lookalike(client, store):
+    url, page = start_table(client, "cowboy", ("Ana", "Bob", "Ceca"))
+    (table,) = store.list_tables()
+    ana, _bob, ceca = (p.id for p in store.players(table.id))
+    for typed, says in [("Bo" + ZWSP + "b", "'Bob' is already playing"), (ZWSP, "1 to 40")]:
+        answer = client.post(
+            f"{url}/players/{ceca}/name", data={"csrf_token": page.csrf, "name": typed}
+        )
+        assert answer.status_code == 422
+        assert says in html.unescape(answer.get_data(as_text=True))
+    answer = client.post(
+        f"{url}/players/{ana}/name", data={"csrf_token": page.csrf, "name": "B" * 40 + SHY}
+    )
+    assert answer.status_code in (200, 303)
+    assert [p.name for p in store.players(table.id)] == ["B" * 40, "Bob", "Ceca"]
 
 
 # ---------------------------------------------------------------- the API

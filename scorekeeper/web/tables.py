@@ -67,8 +67,9 @@ def home():
     )
 
 
-def _clean_names(raw: list[str]) -> list[str]:
-    return [n.strip() for n in raw if n.strip()]
+def _blank(typed: str) -> bool:
+    """Whether a field shows nothing: empty, or only spaces and invisible characters."""
+    return not validate.without_invisible(typed).strip()
 
 
 def parse_table_form(form) -> tuple[dict, dict]:
@@ -80,8 +81,9 @@ def parse_table_form(form) -> tuple[dict, dict]:
         errors["game"] = _("Choose one of the five games.")
         return values, errors
     game = catalog.GAMES[slug]
-    typed = [n.strip() for n in form.getlist("player")]
-    names = _clean_names(typed)
+    # a seat whose field shows nothing is empty, whatever invisible characters it holds
+    typed = ["" if _blank(n) else n.strip() for n in form.getlist("player")]
+    names = [n for n in typed if n]
     # a blank seat between names is refused, not closed up: closing it would move every
     # later player (and the first dealer chosen by seat) to another seat than typed
     gaps = [
@@ -95,7 +97,7 @@ def parse_table_form(form) -> tuple[dict, dict]:
         )
         errors["player_fields"] = gaps
     for name in names:
-        if len(name) > MAX_NAME:
+        if len(validate.without_invisible(name).strip()) > MAX_NAME:
             errors["players"] = _("A name can be at most %(n)d characters.", n=MAX_NAME)
     try:
         # as the table keeps them: no control characters, composed (NFC), and two
@@ -135,7 +137,9 @@ def parse_table_form(form) -> tuple[dict, dict]:
         first = 0
     settings["first_dealer"] = first
     table_name = form.get("name", "").strip()[: store.MAX_TABLE_NAME]
-    if table_name:
+    if _blank(table_name):
+        table_name = ""  # a name that shows nothing is no name: the usual one is given
+    else:
         try:
             table_name = store.clean_table_name(table_name)
         except store.StoreError as exc:
@@ -533,7 +537,7 @@ def end_game(key: str):
 def rename(key: str, player_id: int):
     table, access = load(key, write=True)
     name = (request.form.get("name") or "").strip()
-    if not name or len(name) > MAX_NAME:
+    if not 0 < len(validate.without_invisible(name).strip()) <= MAX_NAME:
         return render_board(
             table, access, 422, error=_("A name needs 1 to %(n)d characters.", n=MAX_NAME)
         )
