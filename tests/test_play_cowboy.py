@@ -257,6 +257,22 @@ def test_an_unknown_tap_is_refused_naming_the_game_as_its_record_does_and_its_ta
     }
 
 
+def test_a_joker_is_refused_naming_the_game_as_its_record_does():
+    """The play state and the scoring engine call the game by its name (its record's),
+    as every other message does."""
+    error = refused({"action": "hold", "seat": 0, "card": "RJ"})
+    assert error.message == "Vajoming Kauboj is played without jokers; RJ is not in its deck."
+    assert error.path == "taps[0].card"
+    with pytest.raises(RuleError) as caught:
+        api.evaluate(
+            "cowboy-deal",
+            {"players": THREE, "end": {"by": "Ana", "reason": "tens"}, "held": {"Ana": ["BJ"]}},
+        )
+    assert str(caught.value.message) == (
+        "Vajoming Kauboj is played without jokers; BJ is not in its deck."
+    )
+
+
 # ---------------------------------------------------------------- properties
 
 OTHER = st.sampled_from([4, 3])

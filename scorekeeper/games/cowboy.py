@@ -172,7 +172,7 @@ def _card(value: object, path: str) -> Card:
     c = v.card(value, path)
     if c.is_joker:
         raise RuleError(
-            "Wyoming Cowboy is played without jokers; %(card)s is not in its deck.", path, card=c
+            "Vajoming Kauboj is played without jokers; %(card)s is not in its deck.", path, card=c
         )
     return c
 

@@ -107,7 +107,9 @@ def _card_value(value: object, path: str) -> str:
         raise Refused(exc.text, path) from None
     if card.is_joker:
         raise Refused(
-            "Wyoming Cowboy is played without jokers; %(card)s is not in its deck.", path, card=card
+            "Vajoming Kauboj is played without jokers; %(card)s is not in its deck.",
+            path,
+            card=card,
         )
     return str(card)
 
