@@ -7,6 +7,7 @@ import errno
 import re
 
 import pytest
+from first_dealer import default_first_dealer
 
 from scorekeeper import create_app
 from scorekeeper.store import Store, connect
@@ -119,7 +120,7 @@ def start_table(client, game="cowboy", players=("Ana", "Bojan", "Ceca"), **field
         "submission_id": home.submission_id,
         "game": game,
         "player": list(players),
-        "first_dealer": "0",
+        "first_dealer": default_first_dealer(game, len(players)),
     }
     data.update(fields)
     response = client.post("/tables", data=data)

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from babel.dates import format_date, format_timedelta
 from english import NAMES, english_in, same_as_english, visible_text
+from first_dealer import default_first_dealer
 
 from scorekeeper import printing
 from scorekeeper.store import Store, connect
@@ -64,7 +65,7 @@ class Table:
                 "game": game,
                 "player": list(self.names),
                 "language": language,
-                "first_dealer": "0",
+                "first_dealer": default_first_dealer(game, players),
                 "submission_id": f"no-english-{next(_ids)}",
                 **fields,
             },

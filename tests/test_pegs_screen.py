@@ -1315,3 +1315,16 @@ def test_an_answer_to_one_phone_carries_its_token_and_fresh_ids_in_the_rows(pg):
     ids = re.findall(r'name="submission_id" value="([^"]*)"', answer)
     shown = set(re.findall(r'name="submission_id" value="([^"]*)"', before))
     assert ids and not set(ids) & shown  # made for this answer
+
+
+@pytest.mark.parametrize(("dealer", "first"), [("2", "Dule"), ("3", "Ana"), ("0", "Bojan")])
+def test_play_begins_on_the_first_dealers_left(pg, dealer, first):
+    """RULES §5: the first dealer is chosen as the table begins, and play goes clockwise
+    from the player on the dealer's left; the standings name the dealer."""
+    t = pg(FOUR, first_dealer=dealer)
+    page = t.page().html
+    assert header(page) == f"{first} to play"
+    dealer_name = FOUR[int(dealer)]
+    assert re.search(rf'title="{dealer_name}">{dealer_name} <span class="badge dealer"', page)
+    t.tap("card", card="A")  # the card is the first player's, with no turn tapped
+    assert t.race().turn == FOUR.index(first)

@@ -53,9 +53,17 @@ def new_deal(s: store.Store, table: store.Table, summary: TableSummary | None) -
         "last": last,
         "settings": {
             "pegs": board.to_json()["pegs"],
-            "turn": first_turn(player_of(moves[-1]) if moves else None, len(names)),
+            "turn": first_turn(
+                player_of(moves[-1]) if moves else None, len(names), first_dealer(table)
+            ),
         },
     }
+
+
+def first_dealer(table: store.Table) -> int | None:
+    """The seat chosen to deal first when the table began (None: not chosen)."""
+    seat = table.settings.get("first_dealer")
+    return seat if isinstance(seat, int) and not isinstance(seat, bool) else None
 
 
 def rename_in_draft(data: dict, old: str, new: str) -> dict:

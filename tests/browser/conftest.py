@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from first_dealer import default_first_dealer
 from waitress import wasyncore
 from waitress.server import create_server
 
@@ -221,7 +222,8 @@ def start_table(page, live_server, game, names, settings: dict | None = None):
     page.locator(f"input[name=game][value={game}]").tap()
     for i, name in enumerate(names):
         page.locator("input[name=player]").nth(i).fill(name)
-    for field, value in (settings or {}).items():
+    settings = {"first_dealer": default_first_dealer(game, len(names)), **(settings or {})}
+    for field, value in settings.items():
         control = page.locator(f'[name="{field}"]')
         if value is True or value is False:
             control.set_checked(value)

@@ -34,9 +34,13 @@ def next_seat(seat: int, seats: int) -> int:
     return (seat + 1) % seats
 
 
-def first_turn(last_player: int | None, seats: int) -> int:
-    """Whose turn it is after the latest move or discard (None: none yet, seat 0 plays)."""
-    return 0 if last_player is None else next_seat(last_player, seats)
+def first_turn(last_player: int | None, seats: int, first_dealer: int | None = None) -> int:
+    """Whose turn it is after the latest move or discard; before any, the player on
+    the first dealer's left (RULES §5: play begins left of the dealer and goes
+    clockwise), seat 0 when no dealer is known."""
+    if last_player is not None:
+        return next_seat(last_player, seats)
+    return 0 if first_dealer is None else next_seat(first_dealer % seats, seats)
 
 
 def hand_codes(ranks: list[str]) -> list[str]:
