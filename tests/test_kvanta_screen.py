@@ -1092,11 +1092,16 @@ def test_undo_of_an_edit_brings_the_old_round_back_whole_and_redo_the_edit(app, 
     edited = kv.totals()
     assert edited != before
     # the top row of the history is the edit's poker: undoing it undoes the edit
-    assert history_action(kv, "undo", new_poker.id, "undo-edit").status_code == 200
+    assert (
+        history_notice(kv, "undo", new_poker.id, "undo-edit")
+        == "Round 1: the change undone; the round is as it was before."
+    )
     assert kv.totals() == before
     assert sorted(e.id for e in kv.entries()) == sorted(e.id for e in old.values())
     assert kv.draft() is None  # nothing is left on the screen to enter again
-    assert history_action(kv, "redo", new_poker.id, "redo-edit").status_code == 200
+    assert (
+        history_notice(kv, "redo", new_poker.id, "redo-edit") == "Round 1: the change made again."
+    )
     assert kv.totals() == edited and old["kvanta-poker"].id not in [e.id for e in kv.entries()]
 
 

@@ -471,18 +471,23 @@ def _entry_action(key: str, entry_id: int, action: str):
         abort(404)
     except store.Conflict as exc:
         return render_board(table, access, 409, error=exc.message)
-    return after_write(table, message=functools.partial(_entry_notice, s, table, out))
+    # an edited round's rows undo and redo together: the edit, not the round
+    edit = bool(together)
+    return after_write(table, message=functools.partial(_entry_notice, s, table, out, edit))
 
 
-def _entry_notice(s: store.Store, table: store.Table, out: dict) -> str:
+def _entry_notice(s: store.Store, table: store.Table, out: dict, edit: bool = False) -> str:
     """What an undo or redo in the history changed: the round, or the step of it that
     other rows of the round stayed with ("Round 2: Poker prize undone."), by the name
     its row has in the history."""
     n, undone = out["round"], out["action"] == "voided"
+    entry = s.entry(table.id, out["entry_id"])
+    if edit or entry.supersedes is not None:  # an edit: the round as it was comes back
+        if undone:
+            return _("Round %(n)d: the change undone; the round is as it was before.", n=n)
+        return _("Round %(n)d: the change made again.", n=n)
     # a retry answered from an outcome stored before outcomes said what stays: the round
-    step = (
-        step_of_round(s.entry(table.id, out["entry_id"]), out["stays"]) if "stays" in out else None
-    )
+    step = step_of_round(entry, out["stays"]) if "stays" in out else None
     if step is None:
         return _("Round %(n)d undone.", n=n) if undone else _("Round %(n)d restored.", n=n)
     heading = _("Round %(n)d", n=n) if n else _("Set-up")
