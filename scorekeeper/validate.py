@@ -151,8 +151,9 @@ def refused_character(text: str) -> str | None:
 # of Great Britain's nations, a black flag followed by tag letters.
 _ZWJ = "\u200d"
 _EMOJI_SELECTORS = frozenset("\ufe0f" + "".join(map(chr, range(0x1F3FB, 0x1F400))))
+_FLAG = "\U0001f3f4"  # a waving black flag, which tag letters may follow
 _TAG_FLAGS = tuple(
-    "\U0001f3f4" + "".join(chr(0xE0000 + ord(c)) for c in region) + "\U000e007f"
+    _FLAG + "".join(chr(0xE0000 + ord(c)) for c in region) + "\U000e007f"
     for region in ("gbeng", "gbsct", "gbwls")
 )
 
@@ -179,16 +180,18 @@ def without_invisible(text: str) -> str:
     """``text`` in Unicode's composed form (NFC) without the format characters that
     nothing shows, emoji sequences aside. Composed again after them: "e", a zero-width
     space and an acute accent are "é" once the space is gone."""
+    if text.isascii():  # no format character, and composed already: most names
+        return text
     text = unicodedata.normalize("NFC", text)
     kept: list[str] = []
     i = 0
     while i < len(text):
-        flag = next((f for f in _TAG_FLAGS if text.startswith(f, i)), None)
+        ch = text[i]
+        flag = next((f for f in _TAG_FLAGS if text.startswith(f, i)), None) if ch == _FLAG else None
         if flag is not None:
             kept.append(flag)
             i += len(flag)
             continue
-        ch = text[i]
         if unicodedata.category(ch) != "Cf" or ch == _ZWJ and _joins_emoji(text, i):
             kept.append(ch)
         i += 1
