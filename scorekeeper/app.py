@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import os
+import re
 import secrets
 import time
 from collections import OrderedDict
@@ -165,6 +166,8 @@ class SessionInterface(SecureCookieSessionInterface):
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 # the views that start a table, limited per client address
+# a request about one table: /t/<its scorer or watch key>/...
+TABLE_PATH = re.compile(r"/t/([A-Za-z0-9_-]+)(?:/|$)")
 TABLE_CREATING_VIEWS = ("tables.create_table", "tables.rematch")
 
 
@@ -298,6 +301,21 @@ def create_app(test_config: dict | None = None, *, database: str | None = None) 
             h.add("Cache-Control", "no-store")
         return response
 
+    def _speak_the_table_s_language() -> None:
+        """A request to a table refused before its view read the table (an expired
+        form, a body too large, a wrong method) is answered in the table's language,
+        as everything else its phones are told; a phone's own choice still comes first."""
+        found = TABLE_PATH.match(request.path)
+        if found is None or "_table_language" in flask.g or "_language" in flask.g:
+            return
+        from .web.db import get_store
+
+        try:
+            table, _access = get_store().table_by_key(found.group(1))
+        except Exception:  # no such table, or a store that fails: the phone's language
+            return
+        i18n.table_loaded(table)
+
     def _error(status: int, title: str, message: str, headers: dict | None = None):
         headers = dict(headers or {})
         if request.path.startswith("/api/"):
@@ -321,6 +339,7 @@ def create_app(test_config: dict | None = None, *, database: str | None = None) 
 
     @app.errorhandler(CSRFError)
     def _csrf_error(exc):
+        _speak_the_table_s_language()
         return _error(
             400,
             _("Form expired"),
@@ -331,6 +350,7 @@ def create_app(test_config: dict | None = None, *, database: str | None = None) 
 
     @app.errorhandler(400)
     def _bad_request(exc):
+        _speak_the_table_s_language()
         # a view's own reason (abort(400, description=…)), else werkzeug's generic one
         said = getattr(exc, "description", None)
         if not said or said == BadRequest.description:
@@ -339,20 +359,24 @@ def create_app(test_config: dict | None = None, *, database: str | None = None) 
 
     @app.errorhandler(403)
     def _forbidden(exc):
+        _speak_the_table_s_language()
         return _error(403, _("Read-only"), getattr(exc, "description", None) or _("Not allowed."))
 
     @app.errorhandler(404)
     def _not_found(exc):
+        _speak_the_table_s_language()
         return _error(
             404, _("Not found"), _("There is nothing here. Check that the link was copied whole.")
         )
 
     @app.errorhandler(405)
     def _method(exc):
+        _speak_the_table_s_language()
         return _error(405, _("Not allowed"), _("That action is not available here."))
 
     @app.errorhandler(413)
     def _too_large(exc):
+        _speak_the_table_s_language()
         return _error(413, _("Too large"), _("That request is too large."))
 
     @app.errorhandler(429)
@@ -383,6 +407,7 @@ def create_app(test_config: dict | None = None, *, database: str | None = None) 
             return None
         for value in request.form.getlist("submission_id"):
             if value and not store.SUBMISSION_ID_FORMAT.fullmatch(value):
+                _speak_the_table_s_language()
                 return _error(400, _("Bad request"), _(store.BAD_SUBMISSION_ID))
         return None
 
@@ -391,6 +416,7 @@ def create_app(test_config: dict | None = None, *, database: str | None = None) 
         from werkzeug.exceptions import HTTPException
 
         if isinstance(exc, HTTPException):
+            _speak_the_table_s_language()
             return _error(exc.code or 500, exc.name, exc.description or exc.name)
         if reason := store.unavailable(exc):
             # the machine's fault, not the request's: the phone may send it again

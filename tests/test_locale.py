@@ -276,3 +276,31 @@ def test_how_many_play_each_game_is_said_in_the_page_s_language(client, language
     refused = Page(client.post(f"/tables?lang={language}", data=form))
     assert refused.status == 422
     assert counts[0] in refused.html
+
+
+@pytest.mark.parametrize("tap", ["rounds", "end", "rematch"])
+def test_a_refusal_before_the_table_is_read_speaks_the_table_s_language(app, client, store, tap):
+    """A tap refused before its view reads the table (an expired form, a body too large)
+    is said in the table's language, as every other answer to the table's phones is:
+    it was said in the phone's (English) on a Polish table."""
+    url, page = start_table(client, language="pl")
+    key = url.rsplit("/", 1)[1]
+    other = app.test_client()  # its own session: this page's token is not its own
+    refused = other.post(
+        f"/t/{key}/{tap}", data={"csrf_token": page.csrf}, headers={"HX-Request": "true"}
+    )
+    assert refused.status_code == 400
+    polish = i18n.catalogue_for("pl").gettext(
+        "This form is out of date or was not sent by this app. Reload the page and try again."
+    )
+    assert polish in refused.get_data(as_text=True)
+    app.config["MAX_CONTENT_LENGTH"] = 1000
+    too_large = client.post(f"/t/{key}/{tap}", data={"csrf_token": page.csrf, "name": "A" * 5000})
+    assert too_large.status_code == 413
+    page_said = too_large.get_data(as_text=True)
+    assert html_lang(page_said) == "pl"
+    assert i18n.catalogue_for("pl").gettext("That request is too large.") in page_said
+    # a phone's own choice still wins, as on every page of the table
+    other.set_cookie("lang", "lt")
+    refused = other.post(f"/t/{key}/{tap}", data={"csrf_token": "forged"})
+    assert html_lang(refused.get_data(as_text=True)) == "lt"
