@@ -304,3 +304,26 @@ def test_a_refusal_before_the_table_is_read_speaks_the_table_s_language(app, cli
     other.set_cookie("lang", "lt")
     refused = other.post(f"/t/{key}/{tap}", data={"csrf_token": "forged"})
     assert html_lang(refused.get_data(as_text=True)) == "lt"
+
+
+def test_a_second_language_tapped_on_the_same_page_is_not_taken_for_a_retry(client, store):
+    """The table's language buttons share the page's one submission id: Polish tapped,
+    then Slovak before the page came back (a slow Wi-Fi), left the table in Polish, the
+    Slovak tap answered as a retry of the Polish one. A retry of one choice still
+    applies once, and does not undo a later one."""
+    url, page = start_table(client)
+    key = url.rsplit("/", 1)[1]
+    sid = page.submission_id + "-language"
+
+    def choose(language: str):
+        data = {"csrf_token": page.csrf, "submission_id": sid, "language": language}
+        return client.post(f"/t/{key}/language", data=data)
+
+    assert choose("pl").status_code == 303
+    assert store.list_tables()[0].language == "pl"
+    assert choose("sk").status_code == 303
+    assert store.list_tables()[0].language == "sk"
+    version = store.list_tables()[0].version
+    assert choose("pl").status_code == 303  # the Polish tap's retry, arriving late
+    (table,) = store.list_tables()
+    assert table.language == "sk" and table.version == version

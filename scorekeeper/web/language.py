@@ -11,6 +11,8 @@ from ..i18n import gettext as _
 from .board import see_other, table_url
 from .db import get_store, load
 
+MAX_SUBMISSION_ID = 64  # store.SUBMISSION_ID_FORMAT's longest
+
 bp = Blueprint("language", __name__)
 
 COOKIE_AGE = 400 * 24 * 3600  # the longest a browser keeps a cookie
@@ -76,7 +78,16 @@ def table_language(key: str):
     """The table speaks ``language`` on every phone that has not chosen its own."""
     table, _access = load(key, write=True)
     language = _chosen(allow_none=False)
-    get_store().set_language(
-        table.id, language, submission_id=request.form.get("submission_id") or None
-    )
+    get_store().set_language(table.id, language, submission_id=_per_choice(language))
     return see_other(table_url(table))
+
+
+def _per_choice(language: str) -> str | None:
+    """The form's submission id, one for each language: its buttons share the form's one
+    id, and a second language tapped before the page came back is a choice of its own,
+    not a retry of the first."""
+    sent = request.form.get("submission_id") or None
+    if sent is None:
+        return None
+    suffix = f"-{language}"
+    return sent[: MAX_SUBMISSION_ID - len(suffix)] + suffix
