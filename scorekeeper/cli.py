@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sqlite3
 import sys
@@ -513,7 +514,14 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = build_parser().parse_args(_dashed_key_last(argv))
     try:
-        return args.func(args)
+        code = args.func(args)
+        sys.stdout.flush()  # here, so a reader gone away is caught below
+        return code
+    except BrokenPipeError:
+        # the reader stopped early (``scorekeeper tables | head``): nothing more to say,
+        # and nothing left for the interpreter to flush into the closed pipe at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except CommandError as exc:
         sys.stderr.write(f"{exc}\n")
         return 2

@@ -443,3 +443,25 @@ def test_lang_is_taken_as_the_web_takes_it(written):
     assert parser.parse_args(["print", "--lang", "all"]).lang == "all"
     with pytest.raises(SystemExit):
         parser.parse_args(["score", "cowboy-deal", "--lang", "sr"])
+
+
+def test_a_listing_read_only_in_part_is_no_traceback(tmp_path):
+    """``scorekeeper tables | head``: the reader stops before the end, and the command
+    ended with a BrokenPipeError traceback. It stops quietly instead."""
+    from scorekeeper.store import Store
+
+    s = Store.open(tmp_path / "cli.sqlite")
+    names = [f"Player with a long name {i:03d}" for i in range(4)]
+    for i in range(400):  # far more than a pipe holds
+        s.create_table("kvanta", f"Table {i} " + "x" * 60, names, {})
+    s.close()
+    reader = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper.cli", "tables", *db_args(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert reader.stdout.readline()  # the first line, then the reader goes away
+    reader.stdout.close()
+    stderr = reader.stderr.read().decode()
+    reader.wait(timeout=60)
+    assert "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr
