@@ -361,6 +361,19 @@
     if (ev.detail.target && ev.detail.target.id === "flash" && !isPoll(ev) &&
         ev.detail.xhr && ev.detail.xhr.status >= 400) ev.detail.target.scrollIntoView({ block: "start" });
   });
+  // a refusal answered with the board to a form below it (a rename in "Players and
+  // table"): its message heads the board, far above the form, so it is brought into
+  // view. (A form inside the board is replaced with it, and marks its own fields.)
+  document.addEventListener("htmx:afterSettle", function (ev) {
+    var xhr = ev.detail.xhr;
+    if (!writesBoard(ev) || !xhr || xhr.status < 400) return;
+    var config = ev.detail.requestConfig;
+    var sender = (config && config.elt) || ev.detail.elt;
+    var board = document.getElementById("board");
+    if (!sender || !sender.isConnected || !board || board.contains(sender)) return;
+    var refusal = board.querySelector(".board-flash .flash.error");
+    if (refusal) refusal.scrollIntoView({ block: "start" });
+  });
   // ---- a write answered with the whole board (every Save: the game screens', the score
   // pad's, End game) disables what sent it until its answer arrives, and the board that
   // answer brings ignores taps for a moment: the second tap of a double tap on Save

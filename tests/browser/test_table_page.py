@@ -310,3 +310,19 @@ def test_a_right_to_left_name_keeps_its_points_after_it_in_the_history(page, liv
                         li.querySelector('.after')].map(el => el.getBoundingClientRect().left)"""
         )
         assert boxes == sorted(boxes), (lines.nth(i).inner_text(), boxes)
+
+
+def test_a_refused_rename_says_why_in_view(page, live_server):
+    """The rename forms sit at the foot of the page and are answered with the board,
+    whose message area heads the page: a refused rename said why off-screen, the field
+    still holding the refused name, as if it had been taken."""
+    start_table(page, live_server, "kvanta", ["Ana", "Bojan", "Ceca"])
+    page.locator("summary", has_text="Players and table").tap()
+    rename = page.locator("form.rename").nth(1)
+    rename.locator("input[name=name]").fill("ana")
+    rename.get_by_role("button", name="Rename").tap()
+    refusal = page.locator(".board-flash .flash.error")
+    expect(refusal).to_contain_text("already playing at this table")
+    expect(refusal).to_be_in_viewport()
+    assert in_view(page, ".board-flash .flash.error")
+    expect(page.locator("#standings .points[data-player=Bojan]")).to_be_visible()
