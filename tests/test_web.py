@@ -151,7 +151,11 @@ def test_a_retried_round_is_stored_once(client, new_table, parsed, store):
         ("10001", "between −10,000 and 10,000"),  # the engine's own limit, written out
         ("-10001", "between −10,000 and 10,000"),
         ("1.5", "not a whole number"),
+        # a whole number, too long for Python to read: it was called "not a whole number"
+        ("9" * 5000, "between −10,000 and 10,000"),
+        ("-" + "9" * 5000, "between −10,000 and 10,000"),
     ],
+    ids=["letters", "above", "below", "fraction", "huge", "hugely-negative"],
 )
 def test_bad_points_are_shown_next_to_the_field_and_nothing_is_stored(
     client, new_table, parsed, store, value, message

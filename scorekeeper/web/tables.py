@@ -296,6 +296,7 @@ def version(key: str):
 
 # what a pad field holds when nothing was typed in it (a lone sign included): 0
 NOTHING_TYPED = ("", "-", "+")
+DIGITS = re.compile(r"[-+]?\d+")  # a whole number, however long
 
 
 def parse_points(form, players: list[store.Player]) -> tuple[dict[int, int], dict[str, str], dict]:
@@ -313,9 +314,11 @@ def parse_points(form, players: list[store.Player]) -> tuple[dict[int, int], dic
         try:
             value = int(text)
         except ValueError:
-            errors[field] = _("“%(text)s” is not a whole number.", text=text[:20])
-            continue
-        if not -api.MANUAL_LIMIT <= value <= api.MANUAL_LIMIT:
+            if not DIGITS.fullmatch(text):
+                errors[field] = _("“%(text)s” is not a whole number.", text=text[:20])
+                continue
+            value = None  # digits too many for int() to read: far out of range
+        if value is None or not -api.MANUAL_LIMIT <= value <= api.MANUAL_LIMIT:
             errors[field] = _(
                 "Points must be between %(lo)s and %(hi)s.",
                 lo=messages.points(-api.MANUAL_LIMIT),
