@@ -185,6 +185,16 @@ def test_saving_an_empty_pad_saves_nothing_and_says_how_to_enter_a_zero_round(
     assert len(store.entries(store.list_tables()[0].id)) == 1
 
 
+@pytest.mark.parametrize("shown", ["0", "-3"])
+def test_a_pad_round_below_the_first_is_refused(client, new_table, parsed, store, shown):
+    """The pad names the round it shows, 1 or more: a form naming round 0 or below was
+    saved there, a "Set-up" or a "Round -3" row in the history."""
+    url, table = new_table()
+    response = post_round(client, url, table, [5, 0, 0], round=shown)
+    assert response.status_code == 400
+    assert store.entries(store.list_tables()[0].id) == []
+
+
 def test_full_page_post_without_htmx_redirects_to_the_table(client, new_table, parsed):
     url, table = new_table()
     response = post_round(client, url, table, [1, 2, 3], headers={})

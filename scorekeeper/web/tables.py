@@ -353,6 +353,8 @@ def add_round(key: str):
     points, errors, raw = parse_points(request.form, players)
     supersedes = _form_int("supersedes")
     claimed_round = _form_int("round")  # the round the phone showed, if it said
+    if claimed_round is not None and claimed_round < 1:
+        abort(400)  # the pad shows round 1 or later: no page of the app sends this
     round_number = claimed_round
     if supersedes is not None:
         # an edit keeps the round of what it replaces, whatever the form says
