@@ -262,8 +262,10 @@ def cmd_import(args) -> int:
         except store.StoreError as exc:
             sys.stderr.write(exc.message + "\n")
             return 2
-    table = s.table(table_id)
-    print(f"Imported {table.name}: {_base_url(args, app)}/t/{table.scorer_key}")
+        table = s.table(table_id)
+        url = f"{_base_url(args, app)}/t/{table.scorer_key}"
+        # Translators: %(name)s is the table's name, %(url)s its scorer link
+        print(gettext("Imported the table %(name)s: %(url)s", name=shown(table.name), url=url))
     return 0
 
 

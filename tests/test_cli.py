@@ -465,3 +465,16 @@ def test_a_listing_read_only_in_part_is_no_traceback(tmp_path):
     stderr = reader.stderr.read().decode()
     reader.wait(timeout=60)
     assert "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr
+
+
+def test_import_says_it_is_done_in_its_lang(tmp_path, capsys):
+    """``import --lang pl`` said why it refused in Polish, but that it was done in
+    English."""
+    key = make_table(tmp_path)
+    export = tmp_path / "table.json"
+    assert main(["export", key, *db_args(tmp_path), "-o", str(export)]) == 0
+    other = ["--db", str(tmp_path / "other.sqlite"), "--base-url", "http://x"]
+    assert main(["import", str(export), *other, "--lang", "pl"]) == 0
+    assert capsys.readouterr().out == f"Zaimportowano stół Friday night: http://x/t/{key}\n"
+    assert main(["import", str(export), *other, "--lang", "pl"]) == 2  # already there
+    assert capsys.readouterr().err == "Ten stół jest już w tej bazie danych.\n"
