@@ -305,6 +305,42 @@ def test_two_phones_tapping_roll_at_once_roll_the_target_once(app, kv):
     assert [r["dice"] for r in kv.rolls()] == [[4, 5, 5], [1, 1, 2]]
 
 
+def polled_version(html: str) -> int | None:
+    """The table version the poll's marker (``#live``) of a page or an answer names."""
+    found = re.search(r'id="live"[^>]*?(?:\?|&amp;)v=(\d+)', html)
+    return int(found.group(1)) if found else None
+
+
+def test_a_tap_the_round_moved_past_on_another_phone_is_told_so_and_stays_said(app, kv):
+    """Phone B still shows the turned-card picker when phone A's turned card lands. B's
+    card is refused as a stale tap, not as "No turn tap now: …" (a tap's inner name, in
+    every language), and with the table as it stands and the poll's marker moved on: an
+    answer of the panel alone left B's poll behind, and the poll redrew the panel a
+    moment later, the message gone before it could be read."""
+    app.config["DICE_RNG"] = Scripted(4, 5, 5)
+    kv.dealt(turned=None)
+    phone_b = kv.page()  # the round as phone B shows it
+    seen = polled_version(phone_b.html)
+    assert kv.tap("turn", seat=0, card="QH", at=phone_b).status == 200  # phone A
+    before = kv.snapshot()
+    late = kv.tap("turn", at=phone_b, form={"seen": seen}, seat=0, card="KH")
+    assert late.status == 409
+    assert "changed a moment ago" in late.html and "tap now" not in late.html
+    assert late.phase == "target"  # B sees A's turned card
+    assert polled_version(late.html) == polled_version(kv.page().html) > seen
+    assert kv.snapshot() == before
+    # a roll of the exchange die from a screen before the winner was changed: the same
+    kv.roll(seat=1)
+    kv.tap("no-hand")
+    kv.tap("trick-winner", seat=0)
+    phone_b = kv.page()
+    seen = polled_version(phone_b.html)
+    kv.post("undo", tap_id=kv.last_id, v=phone_b.v, round=phone_b.round)  # phone A
+    late = kv.roll("exchange", at=phone_b, form={"seen": seen}, seat=0)
+    assert "changed a moment ago" in late.html
+    assert polled_version(late.html) == polled_version(kv.page().html)
+
+
 def test_physical_dice_are_chosen_on_the_phone_and_marked(app, kv):
     answer = kv.dealt()
     refused = kv.roll(seat=1, physical=True, at=answer)

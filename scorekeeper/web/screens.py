@@ -36,7 +36,7 @@ from ..cards import card_colour, card_symbol, symbols
 from ..deals import Refusal, stale_notice
 from ..errors import RuleError
 from ..games import catalog
-from ..games.play import Tap
+from ..games.play import Refused, Tap
 from ..i18n import gettext as _
 from ..summary import TableSummary
 from ..views import fragments
@@ -215,9 +215,26 @@ def answer(
 
 
 def refused(screen: TapScreen, table: store.Table, access: str, exc: Exception):
-    """A tap refused: the panel of the deal as it stands, with why."""
+    """A tap refused: the panel of the deal as it stands, with why.
+
+    A tap whose moment has passed (refused on its action), sent from a deal another
+    phone has moved on since, is told so (the stale notice), not by the rule of a step
+    the phone never saw ("No turn tap now: …"). A phone behind the table is answered
+    with the table as it stands and its poll's marker moved on: after a panel alone its
+    poll fetched the table a moment later and redrew the panel, the message gone too."""
     log = get_store().tap_log(table.id, screen.deal.draft)
-    return answer(screen, table, access, log, refusal=Refusal.of(exc))
+    refusal = Refusal.of(exc)
+    seen_version = _posted_int("v")
+    moment_passed = isinstance(exc, Refused) and exc.path.endswith(".action")
+    if moment_passed and seen_version is not None and seen_version != log.version:
+        refusal = Refusal(stale_notice(), status=409, notice=True)
+    seen = _posted_int("seen")
+    if wants_partial() and seen is not None and seen != log.table_version:
+        message = "screen_notice" if refusal.notice else "screen_error"
+        return live_fragments(
+            table, access, refusal.status, **{message: refusal.message}, screen_field=refusal.field
+        )
+    return answer(screen, table, access, log, refusal=refusal)
 
 
 # ---------------------------------------------------------------- what a tap sent
