@@ -531,6 +531,51 @@ def test_the_winner_s_total_is_written_as_the_standings_write_it(client, new_tab
     assert "Ana wins with 1,250 (K-D7)" in ended.html
 
 
+def test_ending_a_game_that_is_over_says_so(client, new_table, parsed, store):
+    """A phone still showing "End the game" after another phone (or a game screen's tap)
+    ended the game was told "Round 1 was just entered on another phone; nothing was
+    saved. Check the history …": the game's end is not a round, and the history holds
+    nothing to check. It is told the game is over, and nothing is stored."""
+    url, table = new_table("kvanta", ("Ana", "Bojan"))
+    phone_a = parsed(post_round(client, url, table, [10, 4]))
+    phone_b = parsed(client.get(url))
+    ended = parsed(client.post(f"{url}/end", data={"csrf_token": phone_b.csrf}, headers=HX))
+    assert "Ana wins" in ended.html
+    entries = len(store.entries(store.list_tables()[0].id))
+    late = parsed(
+        client.post(
+            f"{url}/end",
+            data={"csrf_token": phone_a.csrf, "submission_id": phone_a.submission_id + "-end"},
+            headers=HX,
+        )
+    )
+    assert late.status == 409
+    assert "The game is over." in late.errors() and "another phone" not in late.html
+    assert len(store.entries(store.list_tables()[0].id)) == entries
+
+
+def test_a_score_pad_left_on_a_phone_adds_no_round_to_a_game_that_is_over(
+    client, new_table, parsed, store
+):
+    """The pad a phone still showed when the game ended elsewhere saved a round after
+    the end, and the totals of a finished game moved. It is refused; a round of the
+    pad is still changed (a correction), and once the end is undone, rounds are added."""
+    url, table = new_table("kvanta", ("Ana", "Bojan"))
+    phone_a = parsed(post_round(client, url, table, [10, 4]))
+    parsed(client.post(f"{url}/end", data={"csrf_token": phone_a.csrf}, headers=HX))
+    late = parsed(post_round(client, url, phone_a, [3, 3]))
+    assert late.status == 409
+    assert late.errors() == ["The game is over. Undo its end in the history to play on."]
+    assert late.totals() == {"Ana": 10, "Bojan": 4}
+    (first,) = [e for e in store.entries(store.list_tables()[0].id) if e.kind == "manual-points"]
+    fixed = parsed(
+        post_round(
+            client, url, phone_a, [9, 4], supersedes=str(first.id), round="1", submission_id="fix"
+        )
+    )
+    assert fixed.status == 200 and fixed.totals() == {"Ana": 9, "Bojan": 4}
+
+
 def test_security_headers_on_every_page(client, new_table):
     url, _table = new_table()
     for path in ("/", url, "/static/app.css", "/t/nope"):

@@ -29,7 +29,7 @@ from ..games.standings import NON_DEAL_KINDS
 from ..i18n import gettext as _
 from ..messages import Text
 from ..store import history_csv
-from ..summary import history_row, step_of_round
+from ..summary import history_row, step_of_round, summarize
 from ..validate import MAX_NAME
 from .board import (
     after_write,
@@ -352,6 +352,11 @@ def add_round(key: str):
         return after_write(table, message=_("Already saved."))
     points, errors, raw = parse_points(request.form, players)
     supersedes = _form_int("supersedes")
+    if supersedes is None and _game_is_over(s, table):
+        # a pad left on a phone when a game screen or another phone ended the game
+        return render_board(
+            table, access, 409, error=_("The game is over. Undo its end in the history to play on.")
+        )
     claimed_round = _form_int("round")  # the round the phone showed, if it said
     if claimed_round is not None and claimed_round < 1:
         abort(400)  # the pad shows round 1 or later: no page of the app sends this
@@ -514,12 +519,20 @@ def redo(key: str, entry_id: int):
     return _entry_action(key, entry_id, "redo")
 
 
+def _game_is_over(s: store.Store, table: store.Table) -> bool:
+    return summarize(s, table, history_rows=0).standings.finished
+
+
 @bp.post("/t/<key>/end")
 def end_game(key: str):
     """The players close the game (Vežimas, or Kvanta's burned cards reached)."""
     table, access = load(key, write=True)
     s = get_store()
     submission_id = request.form.get("submission_id") or None
+    if s.submission(submission_id, s.add_entry, table.id) is None and _game_is_over(s, table):
+        # "End the game" left on a phone when a game screen or another phone ended it:
+        # not a round entered elsewhere, as the store's refusal would say
+        return render_board(table, access, 409, error=_("The game is over."))
     try:
         s.add_entry(
             table.id,

@@ -414,6 +414,33 @@ def test_a_finished_game_follows_another_phone_without_a_console_error(
     assert console_errors == []
 
 
+def test_a_game_ended_by_the_panel_takes_the_pad_and_the_end_button_away(
+    page, kvanta_server, taps, console_errors
+):
+    """Ended by the panel ("Not everyone got 7 cards"), the game's page still offered the
+    score pad and "End the game": the tap's answer brings the standings and the panel,
+    not the board. A tap on "End the game" then said a round "was just entered on
+    another phone". Both go with the end, and come back when the end is undone."""
+    start_table(page, kvanta_server, "kvanta", ["Ana", "Bojan"])
+    tap_and_wait(page, taps, card("3D"))
+    tap_and_wait(page, taps, card("3S"))
+    tap_and_wait(page, taps, '#kv-panel .kv-burn button[data-action="burn"]:text-is("0")')
+    pad, end = page.locator("details.pad-by-hand"), page.locator("form.end-game")
+    expect(pad).to_be_visible()
+    expect(end).to_be_visible()
+    taps("#kv-panel .kv-end > summary")
+    taps(button("Not everyone got 7 cards"))
+    tap_and_wait(page, taps, button("Tap again"))
+    expect(page.locator("#standings .status.finished")).to_be_visible()
+    expect(pad).to_be_hidden()
+    expect(end).to_be_hidden()
+    taps('#history li:has-text("Game ended") button:text("Undo")')
+    taps('#history li:has-text("Game ended") button:text("Tap again to undo")')
+    expect(page.locator("#standings .status.finished")).to_have_count(0)
+    expect(pad).to_be_visible()
+    expect(end).to_be_visible()
+
+
 def test_the_cards_typed_for_a_hand_are_carried_into_the_poker(
     page, kvanta_server, taps, console_errors
 ):
