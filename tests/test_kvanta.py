@@ -648,3 +648,18 @@ def test_the_why_of_a_call_names_who_paid_double_for_zilch():
     assert "Zilch (a sum of 21 pays double): Cid" in lines
     plain = {"target": 6, "caller": "Ann", "sums": {"Ann": 9, "Ben": 5, "Cid": 20}}
     assert not any("Zilch" in line for line in kvanta.call_breakdown(plain, kvanta.call(plain), []))
+
+
+def test_the_history_lists_a_calls_sums_in_seat_order():
+    """A call's sums are stored in the order they were entered (the caller's first, or
+    whoever typed first); its history line lists them round the table, as the standings
+    and the sheet do, wherever the entry began."""
+    request = {"target": 10, "caller": "Cid", "sums": {"Cid": 9, "Ann": 12, "Ben": 4}}
+    result = api.evaluate("kvanta-call", request)
+    lines = kvanta.call_breakdown(request, result, ["Ann", "Ben", "Cid"])
+    (sums,) = [line for line in lines if line.startswith("Sums:")]
+    assert sums.index("Ann") < sums.index("Ben") < sums.index("Cid")
+    hand = {"target": 10, "sums": {"Ben": 10, "Ann": 10}}
+    lines = kvanta.hand_breakdown(hand, api.evaluate("kvanta-hand", hand), ["Ann", "Ben"])
+    (sums,) = [line for line in lines if line.startswith("Sums:")]
+    assert sums.index("Ann") < sums.index("Ben")

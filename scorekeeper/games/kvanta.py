@@ -522,10 +522,14 @@ def _progress(settings: dict, latest) -> dict:
 # ---------------------------------------------------------------- the history's lines
 
 
-def _sums_text(result: dict) -> str:
+def _sums_text(result: dict, seat_names: list[str]) -> str:
+    """The players' sums in seat order (a call's are stored as they were entered)."""
     distances = as_dict(result.get("distances"))
+    sums = as_dict(result.get("sums"))
+    seated = [n for n in seat_names if n in sums] + [n for n in sums if n not in seat_names]
     parts = []
-    for name, total in as_dict(result.get("sums")).items():
+    for name in seated:
+        total = sums[name]
         off = distances.get(name)
         part = f"{name} {points(total)}"
         if off:
@@ -545,7 +549,7 @@ def call_breakdown(request: dict, result: dict, seat_names: list[str]) -> list[s
     else:
         head += " · " + gettext("end-of-game comparison")
     lines = [head]
-    sums = _sums_text(result)
+    sums = _sums_text(result, seat_names)
     if sums:
         lines.append(gettext("Sums: %(sums)s", sums=sums))
     winners = as_list(result.get("winners"))
@@ -570,7 +574,7 @@ def call_breakdown(request: dict, result: dict, seat_names: list[str]) -> list[s
 
 def hand_breakdown(request: dict, result: dict, seat_names: list[str]) -> list[str]:
     lines = [gettext("Target %(t)s", t=request.get("target"))]
-    sums = _sums_text(result)
+    sums = _sums_text(result, seat_names)
     if sums:
         lines.append(gettext("Sums: %(sums)s", sums=sums))
     if result.get("hand"):
