@@ -738,6 +738,17 @@ def test_no_word_of_a_blank_sheet_runs_over_its_column(ctx, language):
         assert _printed_over_its_cell(document) == [], (slug, language)
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_word_of_a_rule_card_runs_over_its_column(ctx, language):
+    """A points column's head wider than the column was cut at the card's edge
+    (Szaman's "Penalty" in English, "Бодови" in Serbian Cyrillic, on Szaman's and
+    Cowboy's cards): every head and cell of a card's grids prints inside its column,
+    at whichever step of the ladder the card needs."""
+    for slug in SLUGS:
+        document, _step = card_layout(printing.rule_card_html(slug, language=language))
+        assert _printed_over_its_cell(document) == [], (slug, language)
+
+
 def _grid(language: str, *heads: str) -> str:
     """A sheet's grid of narrow columns (1 cm each) under ``heads``."""
     row = "".join(f"<th>{head}</th>" for head in heads)
