@@ -738,6 +738,54 @@ def test_no_word_of_a_blank_sheet_runs_over_its_column(ctx, language):
         assert _printed_over_its_cell(document) == [], (slug, language)
 
 
+def _printed_past_the_page(document) -> list[tuple[str, float]]:
+    """The words printed past a page's right margin, and by how much (px)."""
+    over = []
+    for page in document.pages:
+        right = page._page_box.content_box_x() + page._page_box.width
+        for text in _walk(page._page_box):
+            if isinstance(text, boxes.TextBox) and text.position_x + text.width - right > 0.5:
+                over.append((text.text, round(text.position_x + text.width - right, 1)))
+    return over
+
+
+# names as long as a table takes (40 characters), in the letters of the six languages;
+# the last one a single word of the widest letter
+LONG_NAMES = (
+    "Александра Константиновић-Петровићевић",
+    "Žemaitytė-Račkauskienė Ąžuolė Eglė Ūla",
+    "Łucja Grzegorzewska-Wiśniewska Źdźbłoż",
+    "Ďurčová Ľubomíra Ťažká Ôsmička Äňa Ŕťé",
+    "Đorđe Šćekić Čučković Ždrale Ćirić-Džaja",
+    "Ana-Marija Brzęczyszczykiewiczówna",
+    "Þórunn Ægisdóttir Øster Åsa Ñuñez Çelik",
+    "W" * 40,
+)
+
+
+@pytest.mark.parametrize(
+    "slug, seats", [("kvanta", 6), ("szaman", 6), ("cowboy", 4), ("vezimas", 4), ("pegs", 8)]
+)
+def test_long_names_print_inside_their_columns_and_the_page(ctx, store, slug, seats):
+    """A name as long as a table takes, with a word wider than its column (a
+    surname, or 40 W's), was printed over its neighbours' names in the filled
+    sheet's history and in a blank sheet's player blocks, and pushed the standings'
+    totals off the page: a name breaks inside a word when no space lets it wrap."""
+    names = LONG_NAMES[-seats:]
+    table = make_table(store, slug, names)
+    players = store.players(table.id)
+    store.add_entry(table.id, 1, "manual-points", {}, {}, {players[0].id: 12})
+    table = store.table(table.id)
+    for language in ("en", "sr-Cyrl"):
+        filled = printing._layout(printing.sheet_html(store, table, language), printing.SHEET_CSS)
+        blank = printing._layout(
+            printing.blank_sheet_html(slug, list(names), table, language), printing.SHEET_CSS
+        )
+        for document in (filled, blank):
+            assert _printed_over_its_cell(document) == [], (slug, language)
+            assert _printed_past_the_page(document) == [], (slug, language)
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_no_word_of_a_rule_card_runs_over_its_column(ctx, language):
     """A points column's head wider than the column was cut at the card's edge
