@@ -671,6 +671,54 @@ def test_filled_sheet_of_a_long_table_runs_over_pages_with_its_header(ctx, store
     assert "Total" in last_page and "Score pad" in last_page
 
 
+def rows_over_two_pages(document) -> list[str]:
+    """The body rows of a laid-out sheet printed partly on one page, partly on the next."""
+    from weasyprint.formatting_structure import boxes
+
+    def walk(box):
+        yield box
+        for child in getattr(box, "children", []):
+            if not (isinstance(child, boxes.TableRowGroupBox) and child.is_header):
+                yield from walk(child)
+
+    pages_of: dict[int, set[int]] = {}
+    texts: dict[int, str] = {}
+    for number, page in enumerate(document.pages):
+        for box in walk(page._page_box):
+            if isinstance(box, boxes.TableRowBox) and box.element is not None:
+                pages_of.setdefault(id(box.element), set()).add(number)
+                texts[id(box.element)] = " ".join("".join(box.element.itertext()).split())
+    return [texts[row] for row, found in pages_of.items() if len(found) > 1]
+
+
+def test_a_history_row_of_several_lines_is_never_split_over_two_pages(ctx, store):
+    """A Pegs move with long names takes three lines: one at a page's foot printed
+    its round and "Move" there and its move on the next page, under no round."""
+    names = [
+        "Александра Константиновић-Петровићевић",
+        "Žemaitytė-Račkauskienė Ąžuolė Eglė Ūla",
+        "Łucja Grzegorzewska-Wiśniewska Źdźbłoż",
+        "Ďurčová Ľubomíra Ťažká Ôsmička Äňa Ŕťé",
+    ]
+    table = make_table(store, "pegs", names)
+    board = {str(seat): ["S"] * 5 for seat in range(4)}
+    for n in range(1, 61):
+        seat, partner = n % 4, (n + 2) % 4
+        steps = [{"seat": seat, "from": "T1", "to": "T4"}]
+        bumps = []
+        if n % 3:  # a split 7 that bumps: three lines
+            steps.append({"seat": partner, "from": "T10", "to": "T14"})
+            bumps = [{"seat": (n + 1) % 4, "from": "T14", "to": "S"}]
+        move = {"player": seat, "card": "7H" if n % 3 else "3H", "steps": steps}
+        result = {"seats": 4, "pegs": board, "bumps": bumps, "winner_team": None}
+        store.add_entry(table.id, n, "pegs-apply", move, result, {})
+    document = printing._layout(
+        printing.sheet_html(store, store.table(table.id)), printing.SHEET_CSS
+    )
+    assert len(document.pages) >= 3
+    assert rows_over_two_pages(document) == []
+
+
 def test_names_are_printed_as_typed_never_as_markup(ctx, store):
     table = make_table(store, "vezimas", ["<b>Ana</b>", "Jo & Co"], name="<i>Kafana</i>")
     text = pdf_text(printing.filled_sheet(store, table).pdf)
