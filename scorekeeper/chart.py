@@ -18,13 +18,33 @@ def _minus(n: int) -> str:
     return f"−{-n}" if n < 0 else str(n)
 
 
-LEGEND_CHARS = 16  # what half the chart's width holds beside the line and the total
+# A legend entry's room beside its line: half the chart's width less the line and a
+# gap, in em of the legend's font (11 units in a 160-unit half: 130 units for text).
+LEGEND_EM = 130 / 11
+# Letters' widths in em, about DejaVu Sans' (the PDF's font, wider than a
+# phone's): a name of wide letters ("WWW…", "Шћепановић") is cut sooner than one of
+# narrow ones, so neither runs into the next entry or off the chart.
+_NARROW = frozenset(" !'(),-./:;I[]fijlrtıłјі|")
+_WIDE = frozenset("mwMWЖЉЊШЩЮЫФжљњшщюыфмÆæŒœ%@…−—")
 
 
-def _fit(name: str) -> str:
-    """A name as the legend's half-width holds it: cut with "…" only when it must be
-    (the full name is the legend's title, shown on a long press)."""
-    return name if len(name) <= LEGEND_CHARS else name[: LEGEND_CHARS - 1].rstrip() + "…"
+def _em(text: str) -> float:
+    return sum(
+        0.36 if c in _NARROW else 1.06 if c in _WIDE else 0.78 if c.isupper() else 0.65
+        for c in text
+    )
+
+
+def _fit(name: str, total: str) -> str:
+    """A name as the legend's room holds it beside its total: cut with "…" only when
+    it must be (the full name is the legend's title, shown on a long press)."""
+    room = LEGEND_EM - _em(f" {total}")
+    if _em(name) <= room:
+        return name
+    cut = name
+    while cut and _em(cut.rstrip() + "…") > room:
+        cut = cut[:-1]
+    return cut.rstrip() + "…"
 
 
 def _ticks(lo: int, hi: int, count: int = 4) -> list[int]:
@@ -101,13 +121,14 @@ def totals_chart(
             + (f' stroke-dasharray="{dash}"' if dash else "")
             + f"><title>{escape(name)}: {_minus(points[-1][seat])}</title></polyline>"
         )
+        total = _minus(points[-1][seat])
         lx = left + (seat % 2) * (width - left) // 2
         ly = height + (seat // 2) * 18 + 10
         out.append(
             f'<line x1="{lx}" x2="{lx + 18}" y1="{ly - 4}" y2="{ly - 4}" stroke="{colour}"'
             f' stroke-width="3"' + (f' stroke-dasharray="{dash}"' if dash else "") + "/>"
             f'<text x="{lx + 24}" y="{ly}" font-size="11" fill="currentColor">'
-            f"<title>{escape(name)}</title>{escape(_fit(name))} {_minus(points[-1][seat])}</text>"
+            f"<title>{escape(name)}</title>{escape(_fit(name, total))} {total}</text>"
         )
     out.append("</svg>")
     return Markup("".join(out))

@@ -4,11 +4,13 @@ breakdown lines (scorekeeper/history.py), the filled sheet's chart, and the addr
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import signal
 from pathlib import Path
 
+from fontTools.ttLib import TTFont
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -165,3 +167,44 @@ def test_serve_notes_its_address_while_serving_and_removes_it_when_stopped(tmp_p
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=20)
     assert not served_url_file(str(db)).exists()
+
+
+def legend_entries(svg: str) -> list[tuple[float, str]]:
+    """Each legend entry's text as drawn (its x and its words, the title left out)."""
+    return [
+        (float(x), html.unescape(text))
+        for x, text in re.findall(
+            r'<text x="([\d.]+)" y="[\d.]+" font-size="11"[^>]*><title>.*?</title>([^<]*)</text>',
+            svg,
+        )
+    ]
+
+
+def test_a_legend_entry_fits_beside_its_line_in_the_sheets_font():
+    """A long name and its total ran into the next entry's line ("Александра Конс…
+    −2060") and a name of wide letters ran off the chart ("WWWWWWWWWWWWWWW"): each
+    entry, measured in the filled sheet's font (DejaVu Sans), ends before the next
+    entry's line or the chart's edge, and a short name is never cut."""
+    font = TTFont(Path(printing.__file__).parent.parent / "printables/fonts/DejaVuSans-subset.ttf")
+    advance, cmap = font["hmtx"], font.getBestCmap()
+    per_em = font["head"].unitsPerEm
+
+    def width(text: str) -> float:  # in the chart's units, at the legend's 11
+        return sum(advance[cmap[ord(c)]][0] for c in text) * 11 / per_em
+
+    names = [
+        "Александра Константиновић-Петровићевић",
+        "Žemaitytė-Račkauskienė Ąžuolė Eglė Ūla",
+        "W" * 40,
+        "Шћепановић Љиљана",
+        "Ana",
+        "Łucja Grzegorzewska",
+    ]
+    svg = totals_chart(names, [("1", [-2060, 3670, -10_930, 143, -5, 12])])
+    width_of_chart = float(re.search(r'viewBox="0 0 (\S+)', svg).group(1))
+    entries = legend_entries(svg)
+    assert len(entries) == len(names)
+    for seat, (x, text) in enumerate(entries):
+        ends_at = x - 24 + (width_of_chart - 40) / 2 if seat % 2 == 0 else width_of_chart
+        assert x + width(text) <= ends_at, (text, x + width(text), ends_at)
+    assert entries[4][1] == "Ana −5"
