@@ -954,3 +954,20 @@ def test_engine_sentences_show_suit_symbols():
         == "A higher ♠ or any of your trumps (♣) beats 9♠. ♠ is free because Ana is out."
     )
     assert vezimas_deal.symbolic("only a higher 10H? no: QD") == "only a higher 10♥? no: Q♦"
+
+
+@pytest.mark.parametrize("language", ["pl", "lt", "sr-Latn"])
+def test_a_translated_verdict_names_suits_by_symbol(vz, language):
+    """The rule of a verdict names the suits by symbol in every language, not only in
+    English: "przebije ją tylko wyższy ♣", never a bare suit letter ("wyższy C")."""
+    t = vz(FOUR, language=language)
+    t.set_trumps("Jonas")
+    # case 1: Q♣ is Jonas's own trump; case 3: 10♦ is nobody's; then ♠ is free (Rūta out)
+    for top, card in (("QC", "KC"), ("10D", "JD")):
+        found = verdict(t.ask(top, "Jonas", card))
+        assert found and not re.search(r"(?<!\d)\b[SHDC]\b", found[2]), found
+    t.ask("9S", "Jonas", "10S")
+    found = verdict(t.tap("/check/out", seat=t.who("Rūta"), on="1"))
+    assert found[:2] == ("yes", 3)
+    assert "♠" in found[2] and not re.search(r"(?<!\d)\b[SHDC]\b", found[2]), found
+    assert "Rūta" in found[2]

@@ -212,13 +212,17 @@ def assess(names: list[str], trumps: dict, question: dict) -> dict:
             )
             answer.update(
                 case=engine.beat_case(situation),
-                rule=symbolic(engine.explain(situation)),
+                rule=symbolic(engine.explain(situation, SUIT_SYMBOLS.__getitem__)),
                 next_player=situation.next_player,
             )
         if mode == "card" and question.get("card"):
             result = api.evaluate(BEAT_KIND, {**base, "card": question["card"]})
             answer.update(verdict="yes" if result["legal"] else "no")
-            answer["reason"] = symbolic(result["reason"])
+            reason = result["reason"]
+            if not nothing:  # the suits as symbols, in whatever language it is said
+                card = engine.read_card(question["card"], "card")
+                reason = engine.verdict(situation, card, SUIT_SYMBOLS.__getitem__)
+            answer["reason"] = symbolic(reason)
         elif mode == "hand" and question["hand"]:
             result = api.evaluate(BEAT_KIND, {**base, "hand": question["hand"]})
             answer.update(beaters=result["beaters"], verdict="yes" if result["beaters"] else "no")

@@ -11,7 +11,7 @@ screens. Pure: no I/O, deterministic; the only error raised is RuleError.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 from .. import validate as v
@@ -167,12 +167,14 @@ def can_beat(situation: Situation, card: Card) -> bool:
     return card.suit == own or (card.suit == top.suit and card.rank > top.rank)
 
 
-def explain(situation: Situation) -> str:
-    """The rule that decides this answer, in a player's words."""
-    top, own = situation.top, situation.own_trump
+def explain(situation: Situation, suit: Callable[[str], str] = str) -> str:
+    """The rule that decides this answer, in a player's words. ``suit`` writes a suit:
+    its letter in the JSON answers, its symbol on a screen (the sentence is translated,
+    so the suits can't be found in it afterwards)."""
+    top, own = situation.top, suit(situation.own_trump)
     case = beat_case(situation)
     if case == 1:
-        # Translators: %(top)s is a card (QH), %(own)s a suit letter (H)
+        # Translators: %(top)s is a card (QH), %(own)s a suit (♥)
         return gettext(
             "%(top)s is of your own trump: only a higher %(own)s beats it.", top=top, own=own
         )
@@ -184,35 +186,29 @@ def explain(situation: Situation) -> str:
             next=situation.next_player,
             own=own,
         )
-    # Translators: %(suit)s and %(own)s are suit letters (S, H), %(top)s a card (QS)
+    # Translators: %(suit)s and %(own)s are suits (♠, ♥), %(top)s a card (QS)
     text = gettext(
         "A higher %(suit)s or any of your trumps (%(own)s) beats %(top)s.",
-        suit=top.suit,
+        suit=suit(top.suit),
         own=own,
         top=top,
     )
     if situation.free_because_out:  # V-D3: an out player's suit is free
         text += " " + gettext(
             "%(suit)s is free because %(name)s is out.",
-            suit=top.suit,
+            suit=suit(top.suit),
             name=situation.free_because_out,
         )
     return text
 
 
-def verdict(situation: Situation, card: Card) -> str:
-    """One sentence: does it beat, and why."""
+def verdict(situation: Situation, card: Card, suit: Callable[[str], str] = str) -> str:
+    """One sentence: does it beat, and why (``suit`` as for :func:`explain`)."""
+    why = explain(situation, suit)
     if can_beat(situation, card):
         # Translators: %(why)s is the sentence of the rule that decides it
-        return gettext(
-            "%(card)s beats %(top)s. %(why)s", card=card, top=situation.top, why=explain(situation)
-        )
-    return gettext(
-        "%(card)s does not beat %(top)s. %(why)s",
-        card=card,
-        top=situation.top,
-        why=explain(situation),
-    )
+        return gettext("%(card)s beats %(top)s. %(why)s", card=card, top=situation.top, why=why)
+    return gettext("%(card)s does not beat %(top)s. %(why)s", card=card, top=situation.top, why=why)
 
 
 def verify_beat(situation: Situation, card: Card) -> None:
