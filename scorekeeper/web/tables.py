@@ -265,6 +265,7 @@ def full_history(key: str):
     last = (rows[-1].round, rows[-1].id) if rows else before
     ctx.update(
         history=[history_row(e, ctx["players"]) for e in reversed(rows)],
+        history_page=True,  # no board here: its Undo, Redo and Edit are plain requests
         history_hidden=0,
         history_total=s.tally(table.id, NON_DEAL_KINDS).history_rows,
         history_rounds=(rows[-1].round, rows[0].round) if rows else None,

@@ -326,3 +326,30 @@ def test_a_refused_rename_says_why_in_view(page, live_server):
     expect(refusal).to_be_in_viewport()
     assert in_view(page, ".board-flash .flash.error")
     expect(page.locator("#standings .points[data-player=Bojan]")).to_be_visible()
+
+
+def test_undo_redo_and_edit_work_on_the_full_history_page(page, live_server, console_errors):
+    """The full history page (/history) has no board for htmx to answer into: its
+    Undo, Redo and Edit are plain requests that come back to the table, never a tap
+    that does nothing."""
+    url = start_table(page, live_server, "vezimas", ["Asta", "Jonas", "Rūta"])
+    page.locator("details.pad-by-hand > summary").tap()
+    save_round(page, [0, 1, 0])
+    expect(page.locator('#history [data-round="1"]')).to_have_count(1)
+    page.locator("details.pad-by-hand:not([open]) > summary").tap()
+    save_round(page, [1, 0, 0])
+    expect(page.locator('#history [data-round="2"]')).to_have_count(1)
+    page.goto(url + "/history")
+    undo = page.locator('#history [data-round="2"]').get_by_role("button", name="Undo")
+    undo.tap()
+    undo.tap()  # the confirming tap
+    expect(page).to_have_url(url)  # back at the table, round 2 undone
+    expect(page.locator('#history [data-round="2"]')).to_have_class(re.compile(r"\bundone\b"))
+    assert totals(page) == {"Asta": 0, "Jonas": 1, "Rūta": 0}
+    page.goto(url + "/history")
+    page.locator('#history [data-round="2"]').get_by_role("button", name="Redo").tap()
+    expect(page).to_have_url(url)
+    assert totals(page) == {"Asta": 1, "Jonas": 1, "Rūta": 0}
+    page.goto(url + "/history")
+    page.locator('#history [data-round="2"]').get_by_role("link", name="Edit").tap()
+    expect(page.locator("#pad")).to_contain_text("Edit round 2")
