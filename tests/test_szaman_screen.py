@@ -972,3 +972,13 @@ def test_the_card_picker_is_kept_from_one_turn_to_the_next(table):
     assert screen.status == 200 and "Zosia plays" in screen.panel
     kept = re.findall(r'data-frag-kept="([0-9a-f]{16})"', screen.panel)
     assert [label for label, key in groups if key not in kept] == ["♣"]
+
+
+def test_the_first_lead_asks_only_for_what_the_panel_offers(table):
+    """Before the first trick the panel offers the players to tap, no cards (whose card
+    would it be?): it does not tell the table to tap a card it does not show."""
+    screen = table()
+    assert screen.step == "lead"
+    assert screen.button('data-op="lead"', 'data-seat="2"')
+    assert 'class="pick' not in screen.panel  # no card to tap yet
+    assert "tap the first card" not in screen.panel.lower()
