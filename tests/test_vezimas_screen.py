@@ -971,3 +971,18 @@ def test_a_translated_verdict_names_suits_by_symbol(vz, language):
     assert found[:2] == ("yes", 3)
     assert "♠" in found[2] and not re.search(r"(?<!\d)\b[SHDC]\b", found[2]), found
     assert "Rūta" in found[2]
+
+
+@pytest.mark.parametrize("language", ["pl", "lt", "sr-Latn"])
+def test_nothing_to_beat_is_told_in_the_tables_language(vz, language):
+    """V-D5 on a translated table: the rule under "Nothing to beat" (the previous player
+    went out with a beat) is in the table's language, as the line above it is."""
+    t = vz(FOUR, language=language)
+    t.set_trumps("Jonas")
+    t.ask("9S", "Jonas", "JC")
+    html = t.tap("/check/out", seat=t.who("Jonas"), on="1")
+    note = nothing_note(html)
+    assert note and "Rūta" in note
+    assert "previous player" not in note and "Nothing to beat" not in note, note
+    note = nothing_note(t.tap("/check/card", card="9H"))
+    assert "9♥" in note and "previous player" not in note and "may be laid" not in note, note

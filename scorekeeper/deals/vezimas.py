@@ -202,7 +202,7 @@ def assess(names: list[str], trumps: dict, question: dict) -> dict:
         if nothing:  # V-D5: the previous player went out with a beat (case 0)
             answer.update(
                 case=0,
-                rule=engine.NOTHING_TO_BEAT,
+                rule=_(engine.NOTHING_TO_BEAT),
                 next_player=engine.next_to_answer(names, out, player),
                 nothing_to_beat=True,
             )
