@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
-from .conftest import ARTIFACTS, assert_inside_viewport, phone_context, start_table, totals
+from .conftest import ARTIFACTS, Taps, assert_inside_viewport, phone_context, start_table, totals
 
 NAMES = ["Asta", "Jonas", "Rūta", "Tomas"]
 
@@ -342,4 +342,36 @@ def test_a_beat_with_the_last_card_says_the_next_player_lays_without_beating(
         "aria-pressed", "true"
     )
     expect(page.locator(".vz-last-card")).to_have_count(0)
+    assert_inside_viewport(page)
+
+
+WORDS_BROKEN = """(selector) => {
+    // a word of a name laid out on more than one line: broken inside the word
+    const broken = [];
+    for (const el of document.querySelectorAll(selector)) {
+        const text = el.firstChild;
+        if (!text || text.nodeType !== Node.TEXT_NODE) continue;
+        for (const m of text.textContent.matchAll(/\\S+/g)) {
+            const range = document.createRange();
+            range.setStart(text, m.index);
+            range.setEnd(text, m.index + m[0].length);
+            const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+            if (tops.size > 1) broken.push(m[0]);
+        }
+    }
+    return broken;
+}"""
+
+
+def test_common_long_names_stay_whole_on_the_player_buttons(page, live_server, console_errors):
+    """Two player buttons to a row, each with its trump before the name: a ten-letter
+    name (Małgorzata, Przemysław, Konstantinas) fits on its line, and a two-word name
+    wraps between its words, never inside one."""
+    names = ["Małgorzata", "Przemysław", "Aleksandar Petrović", "Konstantinas"]
+    start_table(page, live_server, "vezimas", names)
+    tap_and_wait(page, Taps(page), pick("Who holds the queen of clubs", "Przemysław"))
+    page.locator(".vz-save-trumps").tap()
+    expect(page.locator(".vz-trumps")).to_contain_text("Przemysław leads")
+    expect(page.locator(pick("Whose turn", "Małgorzata"))).to_be_visible()
+    assert page.evaluate(WORDS_BROKEN, ".vz-player .vz-name") == []
     assert_inside_viewport(page)
