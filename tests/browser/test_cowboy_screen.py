@@ -551,7 +551,7 @@ def test_edit_of_a_saved_deal_changes_one_card(page, live_server, taps, shots, c
     shots(page, "cowboy-12-edit-saved")
     taps('#history li.round button:text("Undo")')
     taps('#history li.round button:text("Tap again to undo")')  # the confirming tap
-    expect(page.locator("#board .flash.ok")).to_contain_text("Round 1 undone")
+    expect(page.locator("#board .flash.ok")).to_contain_text("Round 1: the change undone")
     expect(page.locator('#standings .points[data-player="Bojan"]')).to_have_text(
         str(before["Bojan"])
     )

@@ -542,7 +542,7 @@ def test_edit_of_a_saved_round_changes_one_card(page, kvanta_server, taps, shots
     # undo of the edit (its newest row, the poker) brings the old round back whole
     taps('#history li.round button:text("Undo")')
     taps('#history li.round button:text("Tap again to undo")')  # the confirming tap
-    expect(page.locator("#board .flash.ok")).to_contain_text("Round 1 undone")
+    expect(page.locator("#board .flash.ok")).to_contain_text("Round 1: the change undone")
     expect(page.locator('#standings .points[data-player="Ana"]')).to_have_text(str(before["Ana"]))
     assert totals(page) == before
     expect(panel(page)).to_have_attribute("data-round", "2")  # no empty round left behind
