@@ -5,6 +5,8 @@ msgids, and a write that the web layer's ``get_store`` never cuts short."""
 from __future__ import annotations
 
 import copy
+import csv
+import io
 import json
 import sqlite3
 
@@ -412,3 +414,18 @@ def test_a_table_page_shows_the_store_s_refusal_in_the_table_s_language(client, 
     assert answer.status_code == 422
     assert "&#39;Bojan&#39; už hrá za týmto stolom." in answer.get_data(as_text=True)
     assert store.players(table.id)[0].name == "Ana"
+
+
+def test_a_name_a_spreadsheet_would_run_as_a_formula_is_exported_as_text(s):
+    """A player's name is text the table chose: in the CSV a spreadsheet opens, a name
+    beginning as a formula does (=, +, -, @, a tab or a return) is written after an
+    apostrophe, which spreadsheets read as "text", so opening the file runs nothing.
+    Points stay numbers, negative ones included."""
+    names = ['=HYPERLINK("http://x","a")', "+1+1", "-Ana", "@SUM(A1)", "Bo"]
+    out = s.create_table("cowboy", "Friday", names, {"first_dealer": 0})
+    tid = out["table_id"]
+    ids = {p.name: p.id for p in s.players(tid)}
+    s.add_entry(tid, 1, *manual(ids, {names[0]: 5, "Bo": -2}))
+    rows = list(csv.reader(io.StringIO(store.history_csv(s, s.table(tid)))))
+    assert rows[0][4:] == ["'" + name for name in names[:4]] + ["Bo"]
+    assert rows[1][4:] == ["5", "0", "0", "0", "-2"] and rows[-1][4:] == rows[1][4:]

@@ -197,13 +197,23 @@ class Transfer:
             )
 
 
+# what a spreadsheet reads as the start of a formula in a cell of text
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def as_text(name: str) -> str:
+    """A name as a CSV cell a spreadsheet shows and never runs: one beginning as a
+    formula does is written after an apostrophe, which marks a cell as text."""
+    return "'" + name if name.startswith(FORMULA_STARTS) else name
+
+
 def history_csv(s, table) -> str:
     """A table's history as CSV (``scorekeeper export --format csv``, the page's
     download): a row per entry, undone and edited ones marked, then the totals."""
     players = s.players(table.id)
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["round", "kind", "status", "created", *[p.name for p in players]])
+    writer.writerow(["round", "kind", "status", "created", *[as_text(p.name) for p in players]])
     for e in s.entries(table.id):
         status = "live" if e.live else "undone or replaced"
         writer.writerow(
