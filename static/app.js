@@ -235,15 +235,18 @@
 
   // ---- start form: the first-dealer menu offers the names as typed, one per seat
   // named so far (a seat left blank keeps its number, so the choice still names it)
+  // (a name is what shows of it: the server drops the invisible characters too)
+  var INVISIBLE = /[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/g;
+  function shownName(field) { return field.value.replace(INVISIBLE, "").trim(); }
   function syncDealers() {
     var select = document.getElementById("first_dealer-field");
     if (!select) return;
     var fields = document.querySelectorAll(".name-list input[name=player]");
     var last = -1;
-    fields.forEach(function (f, i) { if (f.value.trim()) last = i; });
+    fields.forEach(function (f, i) { if (shownName(f)) last = i; });
     var label = select.getAttribute("data-seat-label") || "";
     Array.prototype.forEach.call(select.options, function (option, i) {
-      var name = fields[i] ? fields[i].value.trim() : "";
+      var name = fields[i] ? shownName(fields[i]) : "";
       option.textContent = name || label.replace("0", String(i + 1));
       var shown = i <= Math.max(last, 0);
       option.hidden = !shown;

@@ -147,3 +147,17 @@ def test_an_error_answer_to_a_tap_leaves_the_board_and_what_was_typed(page, live
     expect(page.locator("#board")).to_have_count(1)
     expect(page.locator(".pad-row:nth-child(1) .pad-input")).to_have_value("7")
     expect(page.locator("#history [data-round]")).to_have_count(0)
+
+
+def test_the_first_dealer_menu_offers_only_the_seats_whose_names_show(page, live_server):
+    """A seat holding only an invisible character (a zero-width space pasted in) is an
+    empty seat to the server: the first-dealer menu offers no blank name for it."""
+    page.goto(live_server + "/")
+    fields = page.locator("input[name=player]")
+    fields.nth(0).fill("Ana")
+    fields.nth(1).fill("Bojan")
+    fields.nth(2).fill("\u200b")
+    options = page.locator("#first_dealer-field option:not([hidden])")
+    expect(options).to_have_text(["Ana", "Bojan"])
+    fields.nth(2).fill("Ce\u200bca")
+    expect(options).to_have_text(["Ana", "Bojan", "Ceca"])
