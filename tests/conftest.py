@@ -112,8 +112,9 @@ def parsed():
     return Page
 
 
-def start_table(client, game="cowboy", players=("Ana", "Bojan", "Ceca"), **fields):
-    """Create a table through the real form; returns (scorer url, Page of the table)."""
+def post_start_form(client, game="cowboy", players=("Ana", "Bojan", "Ceca"), **fields):
+    """The home page's start form sent as a phone sends it (its token and submission
+    id), with these players and fields; returns the answer."""
     home = Page(client.get("/"))
     data = {
         "csrf_token": home.csrf,
@@ -123,7 +124,12 @@ def start_table(client, game="cowboy", players=("Ana", "Bojan", "Ceca"), **field
         "first_dealer": default_first_dealer(game, len(players)),
     }
     data.update(fields)
-    response = client.post("/tables", data=data)
+    return client.post("/tables", data=data)
+
+
+def start_table(client, game="cowboy", players=("Ana", "Bojan", "Ceca"), **fields):
+    """Create a table through the real form; returns (scorer url, Page of the table)."""
+    response = post_start_form(client, game, players, **fields)
     assert response.status_code == 303, response.get_data(as_text=True)
     url = response.headers["Location"]
     return url, Page(client.get(url))

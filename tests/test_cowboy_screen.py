@@ -661,22 +661,21 @@ def test_edit_of_a_saved_deal_changes_one_card_and_supersedes_it(cowboy, client)
     assert new.request["shown_marriages"] == [{"player": "Ana", "suit": "H"}]
     expected = api.evaluate("cowboy-deal", new.request)["players"]
     assert t.totals() == {name: expected[name]["total"] for name in NAMES}
+
     # undo of the edit restores the old deal (and its marriage stays inside it), and
     # says so: the round is not gone, it is back as it was
-    undone = client.post(
-        f"{t.url}/entries/{new.id}/undo",
-        data={"submission_id": "undo-edit"},
-        headers={**HX, "X-CSRFToken": t.csrf},
-    ).get_data(as_text=True)
+    def in_the_history(action: str) -> str:
+        return client.post(
+            f"{t.url}/entries/{new.id}/{action}",
+            data={"submission_id": f"{action}-edit"},
+            headers={**HX, "X-CSRFToken": t.csrf},
+        ).get_data(as_text=True)
+
+    undone = in_the_history("undo")
     assert "Round 1: the change undone; the round is as it was before." in undone
     assert [e.state for e in t.entries()] == ["superseded", "live", "voided"]
     assert t.totals() == {name: old.result["players"][name]["total"] for name in NAMES}
-    redone = client.post(
-        f"{t.url}/entries/{new.id}/redo",
-        data={"submission_id": "redo-edit"},
-        headers={**HX, "X-CSRFToken": t.csrf},
-    ).get_data(as_text=True)
-    assert "Round 1: the change made again." in redone
+    assert "Round 1: the change made again." in in_the_history("redo")
     assert [e.state for e in t.entries()][-1] == "live"
     assert t.totals() == {name: expected[name]["total"] for name in NAMES}
 

@@ -17,7 +17,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 import pytest
-from conftest import Page, snapshot, start_table
+from conftest import Page, post_start_form, snapshot, start_table
 
 from scorekeeper import create_app, store
 from scorekeeper.cli import main
@@ -743,14 +743,7 @@ def test_a_replayed_submission_id_never_answers_with_another_tables_key(client, 
 def test_names_with_control_characters_or_equal_but_for_case_are_refused(
     client, store, names, says
 ):
-    home = Page(client.get("/"))
-    data = {
-        "csrf_token": home.csrf,
-        "submission_id": home.submission_id,
-        "game": "cowboy",
-        "player": list(names),
-    }
-    answer = client.post("/tables", data=data)
+    answer = post_start_form(client, "cowboy", names)
     assert answer.status_code == 422
     assert says in html.unescape(answer.get_data(as_text=True))
     assert store.list_tables() == []

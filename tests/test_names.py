@@ -11,7 +11,7 @@ import json
 import unicodedata
 
 import pytest
-from conftest import Page, start_table
+from conftest import Page, post_start_form, start_table
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -140,16 +140,7 @@ def test_a_name_kept_from_before_with_an_invisible_character_still_blocks_its_lo
 
 
 def post_start(client, players, **fields):
-    home = Page(client.get("/"))
-    data = {
-        "csrf_token": home.csrf,
-        "submission_id": home.submission_id,
-        "game": "cowboy",
-        "player": list(players),
-        "first_dealer": "0",
-        **fields,
-    }
-    answer = client.post("/tables", data=data)
+    answer = post_start_form(client, "cowboy", players, **fields)
     return answer, html.unescape(" ".join(Page(answer).errors()))
 
 
