@@ -982,3 +982,21 @@ def test_the_first_lead_asks_only_for_what_the_panel_offers(table):
     assert screen.button('data-op="lead"', 'data-seat="2"')
     assert 'class="pick' not in screen.panel  # no card to tap yet
     assert "tap the first card" not in screen.panel.lower()
+
+
+def test_holds_no_cards_is_the_button_to_tap_only_when_no_card_is_due(table):
+    """At the end of a deal each hand is closed by its Done button. With no card entered
+    it reads "Ola holds no cards": the big green button to tap when Ola is due none,
+    a plain one when she should still hold some (its tap would only be warned about)."""
+    screen = table(players=("Ola", "Piotr"))
+    screen.tap("lead", seat=0)
+    for card in ("2S", "3S"):
+        screen.card(card)
+    screen.press('data-op="end"')
+
+    def done_button(seat: int) -> str:
+        return re.search(rf'<button[^>]*data-done-seat="{seat}"[^>]*>', screen.panel).group(0)
+
+    assert "primary" not in done_button(0) and "Ola holds no cards" in html.unescape(screen.panel)
+    screen.tap("held", seat=0, card="KH", on=True)
+    assert "primary" in done_button(0)

@@ -226,6 +226,8 @@ def end_rows(v: panel.View, st: dict, names: list[str]) -> tuple[list[dict], int
                 "cards": held["cards"],
                 "done": held["final"],
                 "expected": held["expected"],
+                # "holds no cards" is the hand to close at once only when none is due
+                "empty_due": not held["cards"] and held["expected"] == 0,
                 "penalty": penalty_text(held["cards"]),
                 "groups": [
                     {
