@@ -496,6 +496,9 @@ def test_flux_is_recorded_at_once_and_once(app, kv):
     kv.tap("trick-winner", seat=1)
     rolled = kv.roll("exchange", seat=1, tap_id="ex-1")
     assert "flux" in rolled.verdicts()
+    # the question comes before the answers to it
+    page = kv.page().html
+    assert page.index("Is their sum 14?") < page.index("Yes: Flux call")
     (flux,) = kv.entries("kvanta-flux")
     assert flux.request == {"players": list(NAMES), "player": "Bojan", "target": 14}
     assert kv.totals() == {"Ana": 0, "Bojan": 5, "Ceca": 0}
