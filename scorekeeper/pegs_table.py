@@ -69,8 +69,7 @@ def shown_rank(card: object) -> str:
 
 
 def _rank_name(rank: str) -> Text | str:
-    """A card's rank inside a sentence ("played the joker"), as the history says it."""
-    return Text("the joker") if rank == "JK" else rank
+    return Text("Joker") if rank == "JK" else rank
 
 
 def place_name(pos: str) -> Text | str:

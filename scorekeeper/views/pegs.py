@@ -119,8 +119,7 @@ def panel(v) -> dict:
         ],
         "turn": {"player": turn, "name": names[turn] if turn is not None else None},
         "card": rank,
-        # in a sentence, as the history and the last move say it ("plays the joker")
-        "card_said": _("the joker") if rank == "JK" else (rank or ""),
+        "card_label": rank_label(rank),
         "editing": editing,
         "whose": [dict(s, vals=tap(v, "turn", seat=s["seat"])) for s in seats],
         "cards": [
