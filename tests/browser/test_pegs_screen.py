@@ -358,6 +358,32 @@ def test_changing_the_last_move(page, live_server, taps, console_errors):
     expect(page.locator('#history li[data-round="1"]')).to_contain_text("edited")
 
 
+def test_the_message_of_an_edit_or_an_undo_goes_once_a_move_is_saved(
+    page, live_server, taps, console_errors
+):
+    """Edit's "Round 1 is open again: change it, then save." heads the board while the
+    move is entered again; a move saves itself, so once it is saved (and after the next
+    move) the message is gone, as is an undo's once play goes on."""
+    start_table(page, live_server, "pegs", ["Ana", "Bojan", "Ceca", "Dule"])
+    choose(page, taps, '.pg-cards [data-card="K"]')
+    taps('.hit[data-hit="T8"]')
+    expect(page.locator("#pg-title")).to_have_text("Bojan to play")
+    taps(".pg-edit")
+    top = page.locator("#board .board-flash")
+    expect(top).to_have_text("Round 1 is open again: change it, then save.")
+    choose(page, taps, '.pg-cards [data-card="A"]')
+    expect(top).to_have_text("Round 1 is open again: change it, then save.")  # still editing
+    taps('.hit[data-hit="T8"]')
+    expect(page.locator("#pegs-panel .pg-message")).to_contain_text("Move changed.")
+    expect(top).to_have_text("")
+    taps(".pg-undo")  # the change undone: Ana's king is back, Bojan to play
+    expect(top).to_contain_text("undone")
+    choose(page, taps, '.pg-cards [data-card="K"]')
+    taps('.hit[data-hit="T26"]')
+    expect(page.locator("#pg-title")).to_have_text("Ceca to play")
+    expect(top).to_have_text("")
+
+
 def test_edit_in_the_history_changes_the_last_move(page, live_server, taps, console_errors):
     """Issue #20: Edit on a saved move in the history reopens it on the board it was
     played on; changing its card stores one entry superseding it."""
