@@ -1328,3 +1328,19 @@ def test_play_begins_on_the_first_dealers_left(pg, dealer, first):
     assert re.search(rf'title="{dealer_name}">{dealer_name} <span class="badge dealer"', page)
     t.tap("card", card="A")  # the card is the first player's, with no turn tapped
     assert t.race().turn == FOUR.index(first)
+
+
+def test_where_to_lists_the_holes_in_the_order_of_the_track(pg):
+    """The "Where to?" buttons of a peg come in the order of the holes (T9 before T15,
+    as the board runs), the home lane after the track, not as text sorts them."""
+    t = pg(FOUR)
+    t.set_board({**start(4), "0": ["T8", "S", "S", "S", "S"], "2": ["T35", "S", "S", "S", "S"]})
+    t.turn(0, "7")
+
+    def where_to(seat, frm):
+        t.tap("peg", seat=seat, **{"from": frm})
+        steps = re.findall(r'data-step="(\d+)-([^-"]+)-([^"]+)"', t.page().html)
+        return [to for s, f, to in steps if (int(s), f) == (seat, frm)]
+
+    assert where_to(0, "T8") == [f"T{h}" for h in range(9, 16)]
+    assert where_to(2, "T35") == [*(f"T{h}" for h in range(36, 43)), "H1", "H2", "H3"]

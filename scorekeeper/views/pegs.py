@@ -74,6 +74,17 @@ def _step(o: dict) -> dict:
     return {"seat": o["seat"], "from": o["from"], "to": o["to"]}
 
 
+def _along_the_track(o: dict, length: int) -> tuple:
+    """Where a destination comes among a peg's: a peg's holes in the order its moves
+    run from it (T9 before T15, T71 before T0), its home lane after the track."""
+    frm, to = engine.parse_position(o["from"]), engine.parse_position(o["to"])
+    if to < 0:  # the home lane, by depth
+        ahead = length + engine.lane_number(to)
+    else:
+        ahead = (to - frm) % length if frm >= 0 else to
+    return (o["seat"], engine._position_order(frm), ahead)
+
+
 def panel(v) -> dict:
     """The panel's context (``screen`` in the template) from the mechanism's View."""
     race, context = v.state, v.context
@@ -243,7 +254,7 @@ def play_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
             "vals": tap_of(o),
             "colour": COLOURS[o["seat"]],
         }
-        for o in sorted(shown, key=lambda o: (o["seat"], o["from"], o["to"]))
+        for o in sorted(shown, key=lambda o: _along_the_track(o, len(lay.track)))
     ]
     hits = []
     for d in play["dests"]:
