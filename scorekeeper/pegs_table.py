@@ -69,7 +69,8 @@ def shown_rank(card: object) -> str:
 
 
 def _rank_name(rank: str) -> Text | str:
-    return Text("Joker") if rank == "JK" else rank
+    """A card as a sentence names it ("Ana played the joker"), as the history does."""
+    return Text("the joker") if rank == "JK" else rank
 
 
 def place_name(pos: str) -> Text | str:

@@ -811,7 +811,7 @@ def test_a_move_entered_by_rank_is_shown_by_its_rank_alone(pg):
         "Ana plays A: Ana's peg start → T8",
     ]
     last = re.search(r'<span class="hint">Last:</span> ([^<]*)</p>', html).group(1)
-    assert unescape(last) == "Bojan played Joker: start→T8."  # the panel's last move
+    assert unescape(last) == "Bojan played the joker: start→T8."  # the panel's last move
     english = printing.catalogue("en")
     assert printing._pegs_move(ace, t.names, english) == "Ana: A · Ana's peg start → T8"
     assert not re.search("[♠♥♦♣]", " ".join(history_lines(html)))
@@ -1344,3 +1344,25 @@ def test_where_to_lists_the_holes_in_the_order_of_the_track(pg):
 
     assert where_to(0, "T8") == [f"T{h}" for h in range(9, 16)]
     assert where_to(2, "T35") == [*(f"T{h}" for h in range(36, 43)), "H1", "H2", "H3"]
+
+
+@pytest.mark.parametrize(
+    ("language", "title", "last"),
+    [
+        ("en", "Bojan plays the joker", "Bojan played the joker: start→T8."),
+        ("sk", "Bojan hrá žolíka", "Bojan hrá žolíka: štart→T8."),
+    ],
+)
+def test_a_joker_played_is_named_in_a_sentence_as_the_history_names_it(pg, language, title, last):
+    """The heading and the panel's last move say who plays the joker as the history
+    does ("Bojan hrá žolíka"), never the card's label in the sentence ("hrá Žolík")."""
+    t = pg(FOUR, language=language)
+    t.turn(0, "A")
+    t.step(0, "S", "T8")
+    html = unescape(t.tap("card", card="JK", player="1"))
+    assert header(html) == title
+    race = t.race()
+    [bump] = [m for m in race.described_moves(race.picked) if m["steps"][0]["seat"] == 1]
+    t.move(bump["steps"])
+    shown = unescape(t.page().html)
+    assert re.search(r'<p><span class="hint">[^<]*</span> ([^<]*)</p>', shown).group(1) == last

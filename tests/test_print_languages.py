@@ -605,7 +605,7 @@ def test_a_discard_and_a_board_set_by_hand_on_the_sheet_are_in_the_sheets_langua
     discard = board_entry({"discard": {"seat": 1, "card": "5H"}})
     assert printing._pegs_move(discard, names, slovak) == "Bojan odhadzuje 5."
     joker = board_entry({"discard": {"seat": 0, "card": "JK"}})
-    assert printing._pegs_move(joker, names, slovak) == "Ana odhadzuje Žolík."
+    assert printing._pegs_move(joker, names, slovak) == "Ana odhadzuje žolíka."
     by_hand = board_entry({})
     assert printing._pegs_move(by_hand, names, slovak) == "Doska bola nastavená ručne."
 

@@ -130,7 +130,8 @@ def panel(v) -> dict:
         ],
         "turn": {"player": turn, "name": names[turn] if turn is not None else None},
         "card": rank,
-        "card_label": rank_label(rank),
+        # the card in the heading's sentence ("Ana plays the joker"), as the history says it
+        "card_named": _("the joker") if rank == "JK" else (rank or ""),
         "editing": editing,
         "whose": [dict(s, vals=tap(v, "turn", seat=s["seat"])) for s in seats],
         "cards": [
