@@ -1366,3 +1366,24 @@ def test_a_joker_played_is_named_in_a_sentence_as_the_history_names_it(pg, langu
     t.move(bump["steps"])
     shown = unescape(t.page().html)
     assert re.search(r'<p><span class="hint">[^<]*</span> ([^<]*)</p>', shown).group(1) == last
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Only the last move can be undone; the board changed since."),
+        ("sk", "Vrátiť sa dá len posledný ťah; doska sa odvtedy zmenila."),
+    ],
+)
+def test_undo_of_a_move_before_the_last_says_only_the_last_can_be(pg, language, said):
+    """The history offers Undo on every move; on one before the last (a later move was
+    played on its board) the refusal says so, not that another phone changed the board
+    when no other phone did."""
+    t = pg(FOUR, language=language)
+    for seat, come_out in ((0, "T8"), (1, "T26")):
+        t.tap("card", card="A", player=str(seat))
+        t.step(seat, "S", come_out)
+    first = t.entries(pegs_table.APPLY_KIND)[0]
+    html = unescape(t.undo(first.id, "u-old", expect=409).get_data(as_text=True))
+    assert re.findall(r'class="flash error"[^>]*>([^<]+)<', html) == [said]
+    assert t.board().positions(0)[-1] == "T8" and t.board().positions(1)[-1] == "T26"

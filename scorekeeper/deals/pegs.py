@@ -127,9 +127,7 @@ def may_edit(s: store.Store, table: store.Table, entry: store.Entry) -> None:
 def may_undo(s: store.Store, table: store.Table, entry: store.Entry) -> None:
     """Only the last board is taken back: a later move was played on it."""
     if not _is_last(s, table, entry):
-        raise store.Conflict(
-            _("The board changed on another phone a moment ago; nothing was undone.")
-        )
+        raise store.Conflict(_("Only the last move can be undone; the board changed since."))
 
 
 def entries_changed(s: store.Store, table: store.Table) -> None:
