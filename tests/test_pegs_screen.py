@@ -1387,3 +1387,21 @@ def test_undo_of_a_move_before_the_last_says_only_the_last_can_be(pg, language, 
     html = unescape(t.undo(first.id, "u-old", expect=409).get_data(as_text=True))
     assert re.findall(r'class="flash error"[^>]*>([^<]+)<', html) == [said]
     assert t.board().positions(0)[-1] == "T8" and t.board().positions(1)[-1] == "T26"
+
+
+@pytest.mark.parametrize(
+    ("language", "row", "undone"),
+    [
+        ("pl", "Odrzucenie", "Runda 1: Odrzucenie — cofnięte."),
+        ("sk", "Odhodenie", "Kolo 1: Odhodenie — vrátené."),
+    ],
+)
+def test_a_discard_s_row_is_named_as_a_thing_done(pg, language, row, undone):
+    """The history names a discard's row as it names a move's ("Ruch", "Ťah"): a noun,
+    not the imperative of a button ("Odrzuć"), in the row and in its undo's notice."""
+    t = pg(FOUR, language=language)
+    t.discard(submission_id="d1")
+    [discard] = t.entries(pegs_table.BOARD_KIND)
+    assert row in re.findall(r'<span class="round-kind">([^<·]+)', t.page().html)
+    html = t.undo(discard.id, "u1").get_data(as_text=True)
+    assert re.findall(r'class="flash ok">([^<]+)<', html) == [undone]

@@ -1669,6 +1669,7 @@ GAME = catalog.Game(
             "pegs-board",
             N_("Board set"),
             deal=False,
+            # Translators: a history row's name, a thing done (as "Move"), not a button
             variants=(("discard", N_("Discard")),),
             breakdown="scorekeeper.pegs_table:board_breakdown",
         ),
