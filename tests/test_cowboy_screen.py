@@ -846,6 +846,19 @@ def test_c_d10_the_turned_card_picker_offers_no_ace(cowboy):
     assert t.state()["shot"]["turned"] is None
 
 
+def test_a_dodge_whose_ace_is_marked_off_the_table_says_so_in_words(cowboy):
+    """The referee's answer is a sentence for the table: it names the aces on the
+    table as the screen does, never the request's field."""
+    t = cowboy()
+    shot(t, ["3H", "8C"], ["KS"])
+    t.press('data-card="AS"', "ace_off_table")
+    out = t.press('data-card="7S"', '"turn')
+    assert outcome(out) is None
+    said = html.unescape(out)
+    assert "A♠ is not among the aces on the table" in said
+    assert "aces_on_table" not in said
+
+
 def test_a_shot_refusal_is_shown_next_to_the_victims_cards(cowboy):
     t = cowboy()
     out = shot(t, ["3H", "8C"], ["AD"])  # an ace without its king

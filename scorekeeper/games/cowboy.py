@@ -428,7 +428,7 @@ def referee(
         if ace not in aces_on_table:
             raise RuleError(
                 "This shot is a dodge that takes %(ace)s from the table, but %(ace)s is not among "
-                "aces_on_table.",
+                "the aces on the table.",
                 "aces_on_table",
                 ace=ace,
             )
