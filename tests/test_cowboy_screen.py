@@ -568,6 +568,34 @@ def test_a_marriage_undone_in_the_history_leaves_the_open_deal(cowboy, client):
     assert deal.request["shown_marriages"] == []
 
 
+def test_a_withdrawn_marriage_redone_after_its_suit_was_shown_again_is_refused_c_d1(cowboy, client):
+    """Ceca's hearts withdrawn, then Bojan shows hearts: Ceca's row redone in the history
+    would count a second hearts marriage in the deal (C-D1). It is refused with the
+    reason and nothing changes: the totals, the row, the deal's marriages."""
+    t = cowboy()
+    t.marriage("Ceca", "H")
+    t.tap("withdraw_marriage", seat=seat("Ceca"), suit="H")
+    t.marriage("Bojan", "H")
+    (withdrawn,) = [e for e in t.entries() if not e.live]
+    before = t.totals()
+    response = client.post(
+        f"{t.url}/entries/{withdrawn.id}/redo",
+        data={"submission_id": "redo-ceca"},
+        headers={**HX, "X-CSRFToken": t.csrf},
+    )
+    assert response.status_code == 409
+    assert "already shown this deal" in html.unescape(response.get_data(as_text=True))
+    assert t.totals() == before == {"Ana": 0, "Bojan": 25, "Ceca": 0, "Dragan": 0}
+    assert not t.store.entry(t.table.id, withdrawn.id).live
+    assert [(m["player"], m["suit"]) for m in t.state()["marriages"]] == [("Bojan", "H")]
+    # the deal saved counts Bojan's hearts once, and Ceca's not at all
+    enter_whole_deal(t)
+    t.save()
+    assert t.status == 200
+    expected = api.evaluate("cowboy-deal", whole_deal_request([("Bojan", "H")]))["players"]
+    assert t.totals() == {name: expected[name]["total"] for name in NAMES}
+
+
 def test_two_phones_closing_the_same_deal_store_it_once(cowboy):
     t = cowboy()
     t.marriage("Ana", "H")

@@ -235,8 +235,13 @@ def entries_changed(s: store.Store, table: store.Table) -> None:
     new = {**data, "taps": taps, "undone": [], "spent": store.spent_taps(data)}
     try:
         deals.state_of(DEAL, table, new)
+    except Refused as exc:
+        # a marriage redone whose suit was shown again since (C-D1): it would count
+        # in the totals but not in the deal; the whole undo or redo is refused
+        raise store.Conflict(exc.text) from None
+    try:
         s.save_draft(table.id, DRAFT, new, expected_version=log.version)
-    except (Refused, store.Conflict):  # it no longer fits, or another phone changed it
+    except store.Conflict:  # another phone changed it
         return
 
 
