@@ -75,6 +75,23 @@ def test_a_word_inside_a_sentence_is_translated_too(marks):
     )
 
 
+def test_the_kings_a_shot_may_hit_are_listed_in_the_readers_language(monkeypatch):
+    """C-D3: several kings in reach are named in one list; its "and" is the reader's."""
+
+    class Serbian(Marks):
+        def gettext(self, msgid):
+            return "%(first)s i %(last)s" if msgid == "%(first)s and %(last)s" else msgid
+
+    monkeypatch.setattr(messages, "_current", Serbian)
+    request = {
+        "gun": ["3H", "8C"],
+        "victim": {"held": ["KD", "KC", "KH"], "has_gun_drawn": True},
+        "turned": "9S",
+    }
+    reason = api.evaluate("cowboy-shot", request)["reason"]
+    assert reason.startswith("KH, KD i KC are of a different suit")
+
+
 def test_an_api_error_of_the_door_itself_is_translated(marks):
     assert api.respond("manual-points", "{")[0]["error"]["message"] == (
         "«The request is not valid JSON.»"

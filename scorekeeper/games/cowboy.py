@@ -27,7 +27,7 @@ from ..cards import ACE, JACK, KING, QUEEN, SUIT_NAMES, SUITS, Card
 from ..errors import RuleError
 from ..messages import N_, Plural, Text, gettext, ngettext, points, signed
 from . import catalog, results
-from .standings import Progress, win_text
+from .standings import Progress, names_text, win_text
 from .wording import as_dict, as_list
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 4
@@ -272,12 +272,6 @@ def marriage(request: dict) -> dict:
 # ── cowboy-shot: the referee ────────────────────────────────────────────────────
 
 
-def _join_words(words: Sequence[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def referee(
     gun_cards: Sequence[Card],
     held: Sequence[Card],
@@ -396,7 +390,7 @@ def referee(
 
     hits = [k for k in unprotected if k.suit != t]
     if hits:
-        names = _join_words([str(k) for k in hits])
+        names = names_text([str(k) for k in hits])
         if len(hits) == 1:
             # Translators: %(kings)s are card codes (KS, or KS, KH and KD)
             text = gettext(
