@@ -92,6 +92,16 @@ def test_the_kings_a_shot_may_hit_are_listed_in_the_readers_language(monkeypatch
     assert reason.startswith("KH, KD i KC are of a different suit")
 
 
+def test_a_shot_refusal_names_the_victim_in_the_readers_language(marks):
+    """An ace held without its king: the referee says who holds it in the catalogue's
+    words, not in English inside a translated sentence."""
+    request = {"gun": ["3H", "8C"], "victim": {"held": ["AD"], "has_gun_drawn": True}}
+    with pytest.raises(RuleError) as caught:
+        api.evaluate("cowboy-shot", request)
+    assert caught.value.message.startswith("««The victim» holds AD without KD;")
+    assert caught.value.english.startswith("The victim holds AD without KD;")
+
+
 def test_an_api_error_of_the_door_itself_is_translated(marks):
     assert api.respond("manual-points", "{")[0]["error"]["message"] == (
         "«The request is not valid JSON.»"

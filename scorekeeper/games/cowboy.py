@@ -189,7 +189,7 @@ def _players(value: object) -> list[str]:
     return v.players(value, "players", MIN_PLAYERS, MAX_PLAYERS)
 
 
-def _verify_aces_with_kings(held: Sequence[Card], path: str, who: str) -> None:
+def _verify_aces_with_kings(held: Sequence[Card], path: str, who: str | Text) -> None:
     """An ace leaves the table only onto the king of its suit, and the pair always
     moves together (RULES §1 "Cowboys"): an ace without its king is impossible."""
     for i, c in enumerate(held):
@@ -504,7 +504,7 @@ def shot(request: dict) -> dict:
         counter.add(turned, "turned")
     if aces is not None:
         counter.add_all(aces, "aces_on_table")
-    _verify_aces_with_kings(held, "victim.held", "The victim")
+    _verify_aces_with_kings(held, "victim.held", Text(N_("The victim")))
     return referee(gun_cards, held, has_gun_drawn, turned, aces, declines_ace)
 
 
