@@ -14,7 +14,7 @@ import re
 import pytest
 from conftest import another_phone_first
 
-from scorekeeper import api
+from scorekeeper import api, i18n
 from scorekeeper import store as store_module
 from scorekeeper.cards import symbols
 
@@ -313,6 +313,23 @@ def test_the_gun_builder_names_the_gun_or_says_why_not(cowboy):
     # a drawn gun can be taken back (its ✕)
     t.tap("undraw", seat=2, gun=["5H", "3H", "7H"])
     assert [g["cards"] for g in t.state()["holdings"][2]["guns"]] == [["4S", "5S"]]
+
+
+def test_a_quick_draw_is_named_in_the_pages_language(cowboy):
+    """The 357 Quick Draw drawn at the end, loaded for a shot, and in the verdict: named
+    as the rule card names it in the page's language, not in English."""
+    t = cowboy()
+    t.client.set_cookie(i18n.COOKIE, "sr-Latn")  # this phone speaks Serbian
+    t.gun("Ceca", ["3H", "5H", "7H"])
+    ceca = seat_panel(t.panel, "Ceca")
+    assert "357 Brzo potezanje" in ceca and "Quick Draw" not in ceca
+    t.tap("aim", role="attacker", seat=2)
+    t.tap("aim", role="victim", seat=1)
+    for card in ("3D", "5D", "7D"):
+        t.press(f'data-card="{card}"', "load")
+    t.press('data-card="KS"', "victim_holds")
+    shot_part = t.panel[t.panel.index('class="cb-block cb-shot"') :]
+    assert "357 Brzo potezanje" in shot_part and "Quick Draw" not in shot_part
 
 
 def test_a_card_another_player_uses_is_disabled_with_the_reason_and_refused(cowboy):

@@ -42,7 +42,7 @@ GUN_NAMES = {
     GUN_22: "22",
     GUN_38: "38",
     GUN_357: "357",
-    GUN_357_QUICK_DRAW: "357 Quick Draw",
+    GUN_357_QUICK_DRAW: N_("357 Quick Draw"),  # shown translated (views.cowboy.gun_name)
     GUN_45: "45",
 }
 # only the 45 reaches protected cowboys (K held with the ace of its suit)

@@ -116,6 +116,12 @@ def _holdings(v: panel.View, st: dict, names: list[str]) -> list[dict]:
     return rows
 
 
+def gun_name(name: str | None) -> str | None:
+    """A gun's name as the page's language says it (the engine's is English: "357 Quick
+    Draw" is named as the rule card names it; a number is itself)."""
+    return _(name) if name else name
+
+
 def _codes(cards) -> str:
     """Cards as the panel names them: each its symbol in its suit's colour."""
     return "".join(
@@ -174,10 +180,11 @@ def cards_html(sc: dict) -> Markup:
         if h["guns"]:
             out.append('        <ul class="cb-guns">\n')
             for g in h["guns"]:
-                aria = Markup(_("Remove the gun %(gun)s", gun=escape(g["name"])))
+                name = gun_name(g["name"])
+                aria = Markup(_("Remove the gun %(gun)s", gun=escape(name)))
                 remove = sc["tap"](g["remove"], "✕", "small cb-remove", f'aria-label="{aria}"')
                 out.append(
-                    f"          <li><strong>{escape(g['name'])}</strong>\n"
+                    f"          <li><strong>{escape(name)}</strong>\n"
                     f"            {_codes(g['cards'])}\n"
                     f"            {remove}</li>\n"
                 )
@@ -242,7 +249,7 @@ def _shot(v: panel.View, st: dict, names: list[str]) -> dict:
         "attacker_name": names[attacker] if attacker is not None else None,
         "victim_name": names[victim] if victim is not None else None,
         "gun_cards": current["gun"],
-        "gun_name": current.get("gun_name"),
+        "gun_name": gun_name(current.get("gun_name")),
         "gun_reason": aim["reason"] if aim and aim["gun"] else "",
         "cancel": _button(v, "cancel_shot") if shot or aim else None,
         "over": _button(v, "shot_over") if "shot_over" in legal else None,
@@ -299,7 +306,7 @@ def _shot(v: panel.View, st: dict, names: list[str]) -> dict:
                 "code": code,
                 "tone": tone,
                 "label": label,
-                "gun": engine.GUN_NAMES.get(verdict.get("gun")),
+                "gun": gun_name(engine.GUN_NAMES.get(verdict.get("gun"))),
                 "reason": verdict.get("reason", ""),
                 "ends_deal": bool(verdict.get("ends_deal")),
                 "declined": code == "dodge" and shot["declines_ace"],
