@@ -413,6 +413,19 @@ def test_saving_without_the_end_of_the_deal_says_so(cowboy):
     assert t.entries() == []
 
 
+def test_a_deal_that_cannot_end_so_says_why_once_under_its_scores(cowboy):
+    """Ended on tens with three 10s laid: the reason stands once where the scores would
+    be, not again in the hint under it."""
+    t = cowboy()
+    t.tap("end", seat=seat("Ana"), reason="tens")
+    t.lay("Ana", "10S")
+    t.lay("Ceca", "10H", "10C")
+    t.gun("Ceca", ["2D", "2C"])
+    preview = html.unescape(t.panel[t.panel.index('id="cowboy-preview"') :])
+    why = "A deal ends on tens only once all four 10s are laid out; 3 are."
+    assert preview.count(why) == 1, preview
+
+
 # ---------------------------------------------------------------- marriages and closing
 
 
