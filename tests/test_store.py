@@ -373,6 +373,19 @@ def test_rematch_copies_game_players_seats_and_settings(s):
     assert t.scorer_key != s.table(out["table_id"]).scorer_key
 
 
+def test_a_second_rematch_of_a_table_joins_the_first(s):
+    """Two phones tap Rematch on the finished game (each its own form): both land on
+    one new table, not one each that splits the players."""
+    out = s.create_table("cowboy", "Friday", ["Ana", "Bojan", "Ceca"], {})
+    first = s.rematch(out["table_id"], "phone-a-rematch")
+    second = s.rematch(out["table_id"], "phone-b-rematch")
+    assert second == first
+    assert len(s.list_tables()) == 2
+    # the rematch's own rematch is a new table again
+    third = s.rematch(first["table_id"], "next-rematch")
+    assert third["table_id"] not in (out["table_id"], first["table_id"])
+
+
 # ---------------------------------------------------------------- links
 
 

@@ -45,6 +45,16 @@ class Tables:
         language = check_language(language)
 
         def body(outcome: dict) -> None:
+            if rematch_of is not None:
+                # another phone's Rematch of the same game came first: the players
+                # meet at that table, not one table each (read under the write's lock)
+                row = self.db.execute(
+                    "SELECT id, scorer_key FROM tables WHERE rematch_of = ? ORDER BY id LIMIT 1",
+                    [rematch_of],
+                ).fetchone()
+                if row is not None:
+                    outcome.update(table_id=row[0], scorer_key=row[1])
+                    return
             self._check_table_room()
             stamp = now()
             table_id = self._insert(
@@ -137,7 +147,8 @@ class Tables:
             self.db.execute("DELETE FROM tables WHERE id = ?", [table_id])
 
     def rematch(self, table_id: int, submission_id: str | None = None) -> dict:
-        """A new table with the same game, players, seats and settings."""
+        """A new table with the same game, players, seats and settings; the one already
+        started when the table has had its rematch (two phones tapped Rematch)."""
         table = self.table(table_id)
         names = [p.name for p in self.players(table_id)]
         return self.create_table(
