@@ -626,6 +626,30 @@ def test_a_withdrawn_marriage_redone_after_its_suit_was_shown_again_is_refused_c
     assert t.totals() == {name: expected[name]["total"] for name in NAMES}
 
 
+def test_a_marriage_taking_a_total_to_500_decides_nothing_before_the_deal_ends_c_d9(cowboy, client):
+    """Ana at 480 shows a marriage during a deal: 505 in the totals at once, but the game
+    is decided after a deal (C-D9), so the deal goes on to its end and decides it."""
+    t = cowboy()
+    client.post(
+        f"{t.url}/rounds",
+        data={"submission_id": "pad-1", f"points-{t.ids['Ana']}": "480"},
+        headers={"X-CSRFToken": t.csrf},
+    )
+    t.reload()
+    t.marriage("Ana", "H")
+    assert t.totals()["Ana"] == 505
+    page = html.unescape(t.reload())
+    assert "The game is over." not in page and "wins with" not in page
+    assert "First to 500 wins" in page
+    # the deal is still entered and saved; its end decides the game
+    enter_whole_deal(t)
+    t.save()
+    assert t.status == 200
+    deal = api.evaluate("cowboy-deal", whole_deal_request([("Ana", "H")]))["players"]
+    assert t.totals()["Ana"] == 480 + deal["Ana"]["total"] == 500
+    assert "Ana wins with 500 (C-D9)." in html.unescape(t.reload())
+
+
 def test_two_phones_closing_the_same_deal_store_it_once(cowboy):
     t = cowboy()
     t.marriage("Ana", "H")

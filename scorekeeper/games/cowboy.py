@@ -808,6 +808,21 @@ def _standing_message(result: dict, totals: dict, settings: dict, progress: Prog
     return gettext("First to %(target)s wins; the deal passes to the right.", target=target)
 
 
+def _progress(settings: dict, latest) -> dict:
+    """The marriages of the deal still open (live marriage entries: a saved deal takes
+    its own over): their points count in the totals at once but are provisional, since
+    the game is decided after a deal (C-D9)."""
+    provisional: dict[str, int] = {}
+
+    def add(entry: dict) -> bool:
+        for name, pts in entry["points"].items():
+            provisional[name] = provisional.get(name, 0) + pts
+        return False  # every one of them
+
+    latest(frozenset({"cowboy-marriage"}), add)
+    return {"provisional": provisional} if any(provisional.values()) else {}
+
+
 def _next_dealer(players: list[str], progress: Progress) -> str:
     # the deal passes to the right, i.e. against the clockwise seating order
     n = len(players)
@@ -894,6 +909,7 @@ GAME = catalog.Game(
         {"target": catalog.ResultSetting(TARGET, results.whole(1, results.TOTAL_LIMIT))},
     ),
     dealer=_next_dealer,
+    progress=_progress,
     play_state="scorekeeper.games.play.cowboy:CowboyDeal",
     rule_card="scorekeeper.rulecards:COWBOY",
     sheet="scorekeeper.printing:cowboy_sheet",

@@ -136,6 +136,15 @@ def _from_game_result(
     }
     try:
         result = results.game_result(request)
+        provisional = progress.facts.get("provisional") or {}
+        if result["finished"] and provisional and not progress.ended:
+            # points of a deal still open count in the totals (and the ranks) at once,
+            # but decide the game only with that deal (C-D9): the end is the totals'
+            # without them
+            before = {p: totals[p] - provisional.get(p, 0) for p in players}
+            settled = results.game_result({**request, "totals": before})
+            if not settled["finished"]:
+                result = {**settled, "ranks": result["ranks"]}
     except RuleError as exc:  # totals the rules cannot rank (e.g. typed on the pad)
         order = list(players)
         return Standings(order, dict.fromkeys(order, 1), False, [], exc.message, next_dealer)
