@@ -640,7 +640,7 @@ def test_a_marriage_taking_a_total_to_500_decides_nothing_before_the_deal_ends_c
     assert t.totals()["Ana"] == 505
     page = html.unescape(t.reload())
     assert "The game is over." not in page and "wins with" not in page
-    assert "First to 500 wins" in page
+    assert "500 reached during the deal: the game is decided when it ends (C-D9)." in page
     # the deal is still entered and saved; its end decides the game
     enter_whole_deal(t)
     t.save()

@@ -805,6 +805,11 @@ def _standing_message(result: dict, totals: dict, settings: dict, progress: Prog
         return gettext(
             "Tied for the lead past %(target)s: play another deal (C-D9).", target=target
         )
+    if totals and max(totals.values()) >= target:  # by a marriage of the deal still open
+        return gettext(
+            "%(target)s reached during the deal: the game is decided when it ends (C-D9).",
+            target=target,
+        )
     return gettext("First to %(target)s wins; the deal passes to the right.", target=target)
 
 
