@@ -1094,6 +1094,9 @@ def test_the_victim_picks_the_cowboy_he_gives_c_d3_and_chooses_c_d2(cowboy):
     shot(t, ["3D", "8C"], ["KS", "KD"])
     t.press('data-card="9H"', '"turn')
     assert "cb-next-shot" not in t.panel  # he must pick first
+    # the kings to pick from say what they are for, in words the player sees
+    give = re.search(r'<div class="choices cb-give".*?</div>', t.panel, re.S).group(0)
+    assert re.search(r'<span class="cb-role">The cowboy the victim gives</span>', give)
     t.press('data-card="KD"', '"give')
     assert t.state()["shot"]["given"] == "KD" and "cb-next-shot" in t.panel
     t.press("cb-next-shot")
@@ -1106,6 +1109,8 @@ def test_the_victim_picks_the_cowboy_he_gives_c_d3_and_chooses_c_d2(cowboy):
     for card in ("6C", "3D", "5D", "7D"):
         t.tap("victim_holds", seat=1, card=card)
     assert outcome(t.panel) == "choice"
+    choose = re.search(r'<div class="choices cb-choose".*?</div>', t.panel, re.S).group(0)
+    assert re.search(r'<span class="cb-role">The victim chooses</span>', choose)
     t.press("quick_draw")
     assert outcome(t.panel) == "quick_draw" and t.state()["shot"]["chosen"] == "quick_draw"
 
