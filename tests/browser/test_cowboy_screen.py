@@ -263,6 +263,37 @@ def test_a_dodging_victim_leaves_the_last_ace_on_the_table(page, live_server, ta
     )
 
 
+def test_a_dodge_that_ends_the_deal_opens_the_end_of_the_deal(
+    page, live_server, taps, console_errors
+):
+    """The last ace taken by a dodge ends the deal (RULES §1 step 5): "The deal ends"
+    tapped, the phone shows the end of the deal, the ender already in, and not the
+    shot part it was on."""
+    start_table(page, live_server, "cowboy", NAMES[:3])
+    choose(page, taps, '.cb-view[data-part="shot"]')
+    choose(page, taps, '[data-role="attacker"] [data-player="Ceca"]')
+    choose(page, taps, '[data-role="victim"] [data-player="Bojan"]')
+    pick(page, taps, "#cowboy-panel .cb-gunpick", "3H")
+    tap(page, taps, '#cowboy-panel .cb-gunpick .pick[data-card="8C"]')
+    expect(page.locator(".cb-gun-name")).to_have_text("38", timeout=WAIT)
+    pick(page, taps, "#cowboy-panel .cb-victimpick", "KS")
+    for code in ("AH", "AD", "AC"):  # only A♠ is left on the table
+        tap(page, taps, f'.cb-acepick .pick[data-card="{code}"]')
+        expect(page.locator(f'.cb-acepick .pick[data-card="{code}"]')).to_have_attribute(
+            "aria-pressed", "false", timeout=WAIT
+        )
+    choose(page, taps, '.cb-turn [data-turned-suit="S"]')
+    pick(page, taps, "#cowboy-panel .cb-turnpick", "7S")
+    tap(page, taps, ".cb-end-deal")
+    expect(page.locator(PANEL)).to_have_attribute("data-view", "end", timeout=WAIT)
+    expect(page.locator(".cb-end")).to_be_visible()
+    expect(page.locator(".cb-ended-by")).to_contain_text("Ceca")
+    # the shot part can still be opened by hand, and stays open then
+    choose(page, taps, '.cb-view[data-part="shot"]')
+    page.reload()
+    expect(page.locator(PANEL)).to_have_attribute("data-view", "shot")
+
+
 def test_a_reload_and_a_second_phone_continue_the_draft(
     page, browser, live_server, taps, shots, console_errors
 ):
