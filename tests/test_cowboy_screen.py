@@ -424,6 +424,8 @@ def test_a_deal_that_cannot_end_so_says_why_once_under_its_scores(cowboy):
     preview = html.unescape(t.panel[t.panel.index('id="cowboy-preview"') :])
     why = "A deal ends on tens only once all four 10s are laid out; 3 are."
     assert preview.count(why) == 1, preview
+    # said with what to do about it
+    assert f"Enter what each player holds. {why}" in preview
 
 
 # ---------------------------------------------------------------- marriages and closing
