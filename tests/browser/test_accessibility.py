@@ -1,0 +1,84 @@
+"""Accessibility at the table: the pages at 200 % zoom on a 390 px phone (a layout
+195 CSS px wide) do not scroll sideways."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import PHONE, listen
+
+# a 390 px phone at 200 % zoom: the page is laid out 195 CSS px wide
+ZOOMED = {"width": PHONE["width"] // 2, "height": PHONE["height"] // 2}
+
+GAMES = {
+    "cowboy": ["Ana", "Bob", "Cid"],
+    "kvanta": ["Ana", "Bob", "Cid", "Dan"],
+    "vezimas": ["Ana", "Bob", "Cid", "Dan"],
+    "szaman": ["Ana", "Bob", "Cid", "Dan"],
+    "pegs": ["Ana", "Bob", "Cid", "Dan"],
+}
+
+
+@pytest.fixture
+def zoomed(browser):
+    context = listen(
+        browser.new_context(viewport=ZOOMED, has_touch=True, is_mobile=True, device_scale_factor=4),
+        "Z",
+    )
+    yield context.new_page()
+    context.close()
+
+
+def open_every_details(page):
+    page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+
+
+def sideways_overflow(page) -> list[str]:
+    """What reaches past the right edge of the screen (nothing may: the page would
+    scroll sideways)."""
+    return page.evaluate(
+        """() => {
+            const width = document.documentElement.clientWidth;
+            const bad = [];
+            for (const el of document.querySelectorAll('body *')) {
+                const r = el.getBoundingClientRect();
+                if (r.width && r.right > width + 1) bad.push(el.outerHTML.slice(0, 70));
+            }
+            if (document.documentElement.scrollWidth > width) bad.push('page scrolls sideways');
+            return bad;
+        }"""
+    )
+
+
+def spilled_text(page, selector: str) -> list[str]:
+    """Elements whose text runs past their own box (onto a border or a neighbour)."""
+    return page.locator(selector).evaluate_all(
+        """(els) => els.filter((el) => el.getBoundingClientRect().width
+                                 && el.scrollWidth > el.clientWidth + 1)
+                       .map((el) => `${el.textContent.trim()} ${el.scrollWidth}>${el.clientWidth}`)"""
+    )
+
+
+@pytest.mark.parametrize("lang", ["en"])
+def test_the_home_page_at_200_percent_zoom_does_not_scroll_sideways(zoomed, live_server, lang):
+    zoomed.goto(f"{live_server}/?lang={lang}")
+    open_every_details(zoomed)
+    assert sideways_overflow(zoomed) == []
+
+
+def test_the_language_menu_at_200_percent_zoom_fits_the_screen(zoomed, live_server):
+    """The menu hangs from the sticky top bar, which does not scroll: an entry below
+    the screen's edge could never be reached."""
+    zoomed.goto(f"{live_server}/")
+    zoomed.locator(".lang-switch summary").click()
+    last = zoomed.locator(".lang-menu button").last
+    last.scroll_into_view_if_needed()
+    box = last.bounding_box()
+    assert box["y"] + box["height"] <= ZOOMED["height"], box
+    assert sideways_overflow(zoomed) == []
+
+
+def test_an_error_page_at_200_percent_zoom_does_not_scroll_sideways(zoomed, live_server):
+    zoomed.goto(f"{live_server}/t/no-such-table")
+    open_every_details(zoomed)
+    assert sideways_overflow(zoomed) == []
