@@ -59,7 +59,7 @@ def spilled_text(page, selector: str) -> list[str]:
     )
 
 
-@pytest.mark.parametrize("lang", ["en"])
+@pytest.mark.parametrize("lang", ["en", "pl", "sr-Cyrl"])
 def test_the_home_page_at_200_percent_zoom_does_not_scroll_sideways(zoomed, live_server, lang):
     zoomed.goto(f"{live_server}/?lang={lang}")
     open_every_details(zoomed)
