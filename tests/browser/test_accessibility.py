@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
-from .conftest import PHONE, listen
+from .conftest import PHONE, listen, start_table
 
 # a 390 px phone at 200 % zoom: the page is laid out 195 CSS px wide
 ZOOMED = {"width": PHONE["width"] // 2, "height": PHONE["height"] // 2}
@@ -63,6 +64,15 @@ def spilled_text(page, selector: str) -> list[str]:
 def test_the_home_page_at_200_percent_zoom_does_not_scroll_sideways(zoomed, live_server, lang):
     zoomed.goto(f"{live_server}/?lang={lang}")
     open_every_details(zoomed)
+    assert sideways_overflow(zoomed) == []
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_table_at_200_percent_zoom_does_not_scroll_sideways(page, zoomed, live_server, game):
+    url = start_table(page, live_server, game, GAMES[game])
+    zoomed.goto(url)
+    expect(zoomed.locator("#board")).to_be_visible()
+    open_every_details(zoomed)  # the share links and their codes, the language menu
     assert sideways_overflow(zoomed) == []
 
 
