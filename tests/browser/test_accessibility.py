@@ -92,3 +92,11 @@ def test_an_error_page_at_200_percent_zoom_does_not_scroll_sideways(zoomed, live
     zoomed.goto(f"{live_server}/t/no-such-table")
     open_every_details(zoomed)
     assert sideways_overflow(zoomed) == []
+
+
+@pytest.mark.parametrize("lang", ["sk", "lt", "sr-Cyrl"])
+def test_rename_stays_inside_its_button_in_long_languages(page, live_server, lang):
+    url = start_table(page, live_server, "cowboy", GAMES["cowboy"])
+    page.goto(f"{url}?lang={lang}")
+    open_every_details(page)
+    assert spilled_text(page, ".rename button") == []
