@@ -100,3 +100,13 @@ def test_rename_stays_inside_its_button_in_long_languages(page, live_server, lan
     page.goto(f"{url}?lang={lang}")
     open_every_details(page)
     assert spilled_text(page, ".rename button") == []
+
+
+@pytest.mark.parametrize("lang", ["pl", "en"])
+def test_the_steps_of_a_kvanta_round_keep_their_words_apart(page, zoomed, live_server, lang):
+    """"Sprawdzenie" ran into "Poker" at 390 px; zoomed in, every step into the next."""
+    url = start_table(page, live_server, "kvanta", GAMES["kvanta"])
+    phone = page if lang == "pl" else zoomed
+    phone.goto(f"{url}?lang={lang}")
+    expect(phone.locator(".kv-steps li.now")).to_be_visible()
+    assert spilled_text(phone, ".kv-steps li") == []
