@@ -104,9 +104,26 @@ def test_rename_stays_inside_its_button_in_long_languages(page, live_server, lan
 
 @pytest.mark.parametrize("lang", ["pl", "en"])
 def test_the_steps_of_a_kvanta_round_keep_their_words_apart(page, zoomed, live_server, lang):
-    """"Sprawdzenie" ran into "Poker" at 390 px; zoomed in, every step into the next."""
+    """ "Sprawdzenie" ran into "Poker" at 390 px; zoomed in, every step into the next."""
     url = start_table(page, live_server, "kvanta", GAMES["kvanta"])
     phone = page if lang == "pl" else zoomed
     phone.goto(f"{url}?lang={lang}")
     expect(phone.locator(".kv-steps li.now")).to_be_visible()
     assert spilled_text(phone, ".kv-steps li") == []
+
+
+def small_targets(page, selector: str) -> list[str]:
+    return page.locator(selector).evaluate_all(
+        """(els) => els.map((el) => [el, el.getBoundingClientRect()])
+                       .filter(([el, r]) => r.width && (r.width < 44 || r.height < 44))
+                       .map(([el, r]) => `${el.textContent.trim()} ${Math.round(r.width)}×${Math.round(r.height)}`)"""
+    )
+
+
+@pytest.mark.parametrize("game", ["kvanta", "pegs"])
+def test_cards_at_200_percent_zoom_stay_44_px_wide(page, zoomed, live_server, game):
+    """Seven cards to a row left 18 px a card when zoomed in."""
+    url = start_table(page, live_server, game, GAMES[game])
+    zoomed.goto(url)
+    expect(zoomed.locator(".pick").first).to_be_visible()
+    assert small_targets(zoomed, ".pick") == []
