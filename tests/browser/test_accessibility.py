@@ -127,3 +127,42 @@ def test_cards_at_200_percent_zoom_stay_44_px_wide(page, zoomed, live_server, ga
     zoomed.goto(url)
     expect(zoomed.locator(".pick").first).to_be_visible()
     assert small_targets(zoomed, ".pick") == []
+
+
+CONTRAST = """(el) => {
+    // colours as computed: rgb()/rgba(), or color(srgb r g b / a) for a color-mix()
+    const parse = (c) => {
+        const n = (c.match(/[\\d.]+/g) || []).map(Number);
+        if (c.startsWith('color(')) return [n[0] * 255, n[1] * 255, n[2] * 255, n[3] ?? 1];
+        return c === 'transparent' ? [0, 0, 0, 0] : [n[0], n[1], n[2], n[3] ?? 1];
+    };
+    const over = (top, below) => [0, 1, 2].map((i) => top[i] * top[3] + below[i] * (1 - top[3])).concat(1);
+    const layers = [];
+    for (let e = el; e; e = e.parentElement) {
+        const bg = parse(getComputedStyle(e).backgroundColor);
+        if (bg[3] > 0) layers.push(bg);
+        if (bg[3] >= 1) break;
+    }
+    let back = [255, 255, 255, 1];
+    for (const layer of layers.reverse()) back = over(layer, back);
+    const fore = over(parse(getComputedStyle(el).color), back);
+    const lum = (c) => c.slice(0, 3).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+                         .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+    const [a, b] = [lum(fore), lum(back)].sort((x, y) => y - x);
+    return (a + 0.05) / (b + 0.05);
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_refused_start_is_read_at_4_5_to_1(browser, live_server, scheme):
+    """The red of an error on its pink tint over the page's paper was 4.48:1."""
+    context = browser.new_context(
+        viewport=PHONE, has_touch=True, is_mobile=True, color_scheme=scheme
+    )
+    page = context.new_page()
+    page.goto(f"{live_server}/")
+    page.get_by_role("button", name="Start the table").click()
+    message = page.locator(".flash.error").first
+    expect(message).to_be_visible()
+    assert message.evaluate(CONTRAST) >= 4.5
+    context.close()
