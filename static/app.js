@@ -580,6 +580,51 @@
   document.addEventListener("htmx:afterSettle", applyKept);
   document.addEventListener("htmx:oobAfterSwap", applyKept);
 
+  // ---- a control used from a keyboard keeps the focus when a tap's answer or the poll
+  // redraws its panel: the control is replaced by its new self, and the focus, dropped
+  // to the page's start, made the player find their place again from the top. The same
+  // control is focused again; gone or disabled (a card just taken), the one now in its
+  // place in the same group.
+  var lastFocus = null;
+  var GROUPS = "[role=group], form";
+  function attrSelector(el, names) {
+    return names.reduce(function (sel, name) {
+      var v = name === "class" ? (el.className || "").split(/\s+/).filter(function (c) { return c && c.indexOf("htmx-") !== 0; }).join(" ") : el.getAttribute(name);
+      return !v ? sel : sel + "[" + name + "=\"" + v.replace(/["\\]/g, "\\$&") + "\"]";
+    }, el.tagName.toLowerCase());
+  }
+  function shown(el) { return !el.closest("[hidden]") && el.getClientRects().length > 0; }
+  function usable(el) { return el && !el.disabled && shown(el); }
+  // the groups this phone shows (a panel keeps the other players' pickers hidden)
+  function shownGroups(scope, sel) { return Array.prototype.filter.call(scope.querySelectorAll(sel), shown); }
+  document.addEventListener("focusin", function (ev) {
+    var el = ev.target;
+    var scope = el.parentNode && el.parentNode.closest ? el.parentNode.closest("[id]") : null;
+    if (!scope || !el.matches(":focus-visible")) { lastFocus = null; return; }
+    var group = el.parentNode.closest(GROUPS);
+    if (!group || !scope.contains(group)) group = scope;
+    var groupSel = group === scope ? null : attrSelector(group, ["role", "class"]);
+    lastFocus = { scope: scope.id, tag: el.tagName,
+                  control: attrSelector(el, ["id", "data-card", "name", "value", "data-key", "data-view-set", "data-step", "hx-post"]),
+                  group: groupSel, groupIndex: groupSel ? shownGroups(scope, groupSel).indexOf(group) : -1,
+                  index: Array.prototype.indexOf.call(group.querySelectorAll(el.tagName), el) };
+  });
+  document.addEventListener("pointerdown", function () { lastFocus = null; }, true);
+  function keepFocus() {
+    if (!lastFocus || (document.activeElement && document.activeElement !== document.body)) return;
+    var scope = document.getElementById(lastFocus.scope);
+    if (!scope) return;
+    var el = scope.querySelector(lastFocus.control);
+    if (!usable(el)) {
+      var group = lastFocus.group ? shownGroups(scope, lastFocus.group)[lastFocus.groupIndex] : scope;
+      var peers = group ? Array.prototype.slice.call(group.querySelectorAll(lastFocus.tag)) : [];
+      el = peers.slice(lastFocus.index).concat(peers.slice(0, lastFocus.index).reverse()).filter(usable)[0];
+    }
+    if (usable(el)) el.focus({ preventScroll: true });
+  }
+  document.addEventListener("htmx:afterSettle", keepFocus);
+  document.addEventListener("htmx:oobAfterSwap", keepFocus);
+
   document.addEventListener("htmx:afterSettle", function () { applyViews(document); applyOpenWith(); });
   document.addEventListener("htmx:oobAfterSwap", function () { applyViews(document); applyOpenWith(); });
 

@@ -166,3 +166,35 @@ def test_a_refused_start_is_read_at_4_5_to_1(browser, live_server, scheme):
     expect(message).to_be_visible()
     assert message.evaluate(CONTRAST) >= 4.5
     context.close()
+
+
+def focused(page) -> dict:
+    return page.evaluate(
+        """() => { const el = document.activeElement;
+                   return {tag: el.tagName, card: el.getAttribute('data-card'),
+                           ring: el.matches(':focus-visible'), text: el.textContent.trim()}; }"""
+    )
+
+
+def test_a_card_entered_with_the_keyboard_keeps_the_focus_in_the_panel(page, live_server):
+    """The tap's answer redraws the panel: the focus fell back to the page's start, and
+    a keyboard or switch user had to find the cards again from the top."""
+    start_table(page, live_server, "kvanta", GAMES["kvanta"])
+    panel = page.locator("[data-deal-version]").first
+    picks = page.locator(".pick[data-card]:not([disabled])")
+    picks.nth(0).focus()
+    page.keyboard.press("Tab")  # the keyboard moves to the second card
+    second = picks.nth(1).get_attribute("data-card")
+    assert focused(page)["card"] == second
+    version = panel.get_attribute("data-deal-version")
+    page.keyboard.press("Enter")
+    expect(panel).not_to_have_attribute("data-deal-version", version)
+    # the card is Ana's now, out of the next player's reach: the focus is on the card
+    # in its place, and shows
+    expect(page.locator(".pick:focus-visible")).to_have_count(1)
+    assert focused(page)["tag"] == "BUTTON"
+    # and the keyboard carries on with the next player's card
+    version = panel.get_attribute("data-deal-version")
+    page.keyboard.press("Enter")
+    expect(panel).not_to_have_attribute("data-deal-version", version)
+    expect(page.locator(".pick:focus-visible")).to_have_count(1)
