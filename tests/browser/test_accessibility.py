@@ -60,6 +60,14 @@ def spilled_text(page, selector: str) -> list[str]:
     )
 
 
+def small_targets(page, selector: str) -> list[str]:
+    return page.locator(selector).evaluate_all(
+        """(els) => els.map((el) => [el, el.getBoundingClientRect()])
+                       .filter(([el, r]) => r.width && (r.width < 44 || r.height < 44))
+                       .map(([el, r]) => `${el.textContent.trim()} ${Math.round(r.width)}×${Math.round(r.height)}`)"""
+    )
+
+
 @pytest.mark.parametrize("lang", ["en", "pl", "sr-Cyrl"])
 def test_the_home_page_at_200_percent_zoom_does_not_scroll_sideways(zoomed, live_server, lang):
     zoomed.goto(f"{live_server}/?lang={lang}")
@@ -74,6 +82,7 @@ def test_a_table_at_200_percent_zoom_does_not_scroll_sideways(page, zoomed, live
     expect(zoomed.locator("#board")).to_be_visible()
     open_every_details(zoomed)  # the share links and their codes, the language menu
     assert sideways_overflow(zoomed) == []
+    assert small_targets(zoomed, ".topbar a, .topbar summary") == []
 
 
 def test_the_language_menu_at_200_percent_zoom_fits_the_screen(zoomed, live_server):
@@ -110,14 +119,6 @@ def test_the_steps_of_a_kvanta_round_keep_their_words_apart(page, zoomed, live_s
     phone.goto(f"{url}?lang={lang}")
     expect(phone.locator(".kv-steps li.now")).to_be_visible()
     assert spilled_text(phone, ".kv-steps li") == []
-
-
-def small_targets(page, selector: str) -> list[str]:
-    return page.locator(selector).evaluate_all(
-        """(els) => els.map((el) => [el, el.getBoundingClientRect()])
-                       .filter(([el, r]) => r.width && (r.width < 44 || r.height < 44))
-                       .map(([el, r]) => `${el.textContent.trim()} ${Math.round(r.width)}×${Math.round(r.height)}`)"""
-    )
 
 
 @pytest.mark.parametrize("game", ["kvanta", "pegs"])
