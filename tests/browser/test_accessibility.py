@@ -199,3 +199,12 @@ def test_a_card_entered_with_the_keyboard_keeps_the_focus_in_the_panel(page, liv
     page.keyboard.press("Enter")
     expect(panel).not_to_have_attribute("data-deal-version", version)
     expect(page.locator(".pick:focus-visible")).to_have_count(1)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_rules_page_at_200_percent_zoom_does_not_scroll_sideways(page, zoomed, live_server, game):
+    """The Cowboy card's table of guns was wider than the page."""
+    url = start_table(page, live_server, game, GAMES[game])
+    zoomed.goto(f"{url.split('?')[0]}/rules")
+    expect(zoomed.locator(".rulecard")).to_be_visible()
+    assert sideways_overflow(zoomed) == []
