@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE, listen, start_table
+from .conftest import PHONE, listen, phone_context, start_table
 
 # a 390 px phone at 200 % zoom: the page is laid out 195 CSS px wide
 ZOOMED = {"width": PHONE["width"] // 2, "height": PHONE["height"] // 2}
@@ -146,7 +148,11 @@ CONTRAST = """(el) => {
     }
     let back = [255, 255, 255, 1];
     for (const layer of layers.reverse()) back = over(layer, back);
-    const fore = over(parse(getComputedStyle(el).color), back);
+    // an ancestor's opacity fades the text into what lies behind it
+    let opacity = 1;
+    for (let e = el; e; e = e.parentElement) opacity *= Number(getComputedStyle(e).opacity);
+    const colour = parse(getComputedStyle(el).color);
+    const fore = over([colour[0], colour[1], colour[2], colour[3] * opacity], back);
     const lum = (c) => c.slice(0, 3).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
                          .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
     const [a, b] = [lum(fore), lum(back)].sort((x, y) => y - x);
@@ -208,3 +214,36 @@ def test_a_rules_page_at_200_percent_zoom_does_not_scroll_sideways(page, zoomed,
     zoomed.goto(f"{url.split('?')[0]}/rules")
     expect(zoomed.locator(".rulecard")).to_be_visible()
     assert sideways_overflow(zoomed) == []
+
+
+def faint_text(page, selector: str) -> list[str]:
+    """Text under ``selector`` read at less than 4.5:1."""
+    return [
+        f"{el.inner_text().strip()} {ratio:.2f}"
+        for el in page.locator(selector).all()
+        if (ratio := el.evaluate(CONTRAST)) < 4.5
+    ]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_an_undone_round_is_still_read_at_4_5_to_1(browser, live_server, scheme):
+    """An undone round stays in the history to be read (and redone); faded to 60 %, its
+    names and kind were 2.85:1."""
+    page = phone_context(browser, color_scheme=scheme).new_page()
+    start_table(page, live_server, "vezimas", ["Asta", "Jonas", "Rūta"])
+    page.locator("details.pad-by-hand > summary").tap()
+    for i, value in enumerate([0, 1, 0]):
+        page.locator(".pad-input").nth(i).tap()
+        page.locator(f'.key[data-key="{value}"]').tap()
+    page.locator("#pad button[type=submit]").tap()
+    row = page.locator('#history [data-round="1"]')
+    undo = row.get_by_role("button", name="Undo")
+    undo.tap()
+    expect(undo).to_have_text("Tap again to undo")
+    undo.tap()
+    expect(row).to_have_class(re.compile(r"\bundone\b"))
+    assert (
+        faint_text(page, '#history [data-round="1"] :is(.round-no, .round-kind, .name, strong)')
+        == []
+    )
+    page.context.close()
