@@ -247,3 +247,26 @@ def test_an_undone_round_is_still_read_at_4_5_to_1(browser, live_server, scheme)
         == []
     )
     page.context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_vezimas_player_out_of_cards_is_still_read_at_4_5_to_1(browser, live_server, scheme):
+    """Faded to 55 %, a seat out of cards (its name, its trump, "out") was 2.7 to 4.2:1."""
+    from .test_vezimas_screen import NAMES, pick
+
+    page = phone_context(browser, color_scheme=scheme).new_page()
+    start_table(page, live_server, "vezimas", NAMES)
+
+    def tap(selector):
+        page.locator(selector).tap()
+        expect(page.locator(selector)).to_have_attribute("aria-pressed", "true")
+
+    tap(pick("Who holds the queen of clubs", "Jonas"))
+    page.locator(".vz-save-trumps").tap()
+    expect(page.locator(".vz-trumps")).to_contain_text("Jonas leads")
+    tap(pick("Top card", "9S"))
+    tap(pick("Whose turn", "Jonas"))
+    tap(pick("Players out of cards", "Rūta"))
+    expect(page.locator(".vz-seats li.vz-out")).to_have_count(1)
+    assert faint_text(page, ".vz-seats li.vz-out :is(.vz-name, .vz-suit, .badge)") == []
+    page.context.close()
