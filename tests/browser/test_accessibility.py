@@ -270,3 +270,27 @@ def test_a_vezimas_player_out_of_cards_is_still_read_at_4_5_to_1(browser, live_s
     expect(page.locator(".vz-seats li.vz-out")).to_have_count(1)
     assert faint_text(page, ".vz-seats li.vz-out :is(.vz-name, .vz-suit, .badge)") == []
     page.context.close()
+
+
+def zoomed_tap(page, selector: str):
+    """Tap the first control of ``selector`` this phone shows, and wait for the answer."""
+    panel = page.locator("[data-deal-version]").first
+    version = panel.get_attribute("data-deal-version")
+    page.locator(f"{selector}:visible:enabled").first.tap()
+    expect(panel).not_to_have_attribute("data-deal-version", version)
+
+
+def test_kvanta_counts_and_dice_at_200_percent_zoom_stay_44_px_wide(page, zoomed, live_server):
+    """Six burn counts and six die faces to a row were 21 px each when zoomed in."""
+    url = start_table(page, live_server, "kvanta", GAMES["kvanta"])
+    zoomed.goto(url)
+    for _ in GAMES["kvanta"]:  # who deals first: a card each
+        zoomed_tap(zoomed, ".pick")
+    expect(zoomed.locator("[data-action=burn]").first).to_be_visible()
+    assert small_targets(zoomed, "[data-action=burn]") == []
+    zoomed_tap(zoomed, "[data-action=burn]")
+    zoomed_tap(zoomed, ".pick")  # the card turned
+    zoomed.locator("details.kv-physical:visible > summary").first.tap()  # dice on the table
+    expect(zoomed.locator(".kv-face:visible").first).to_be_visible()
+    assert small_targets(zoomed, ".kv-face:visible") == []
+    assert sideways_overflow(zoomed) == []
