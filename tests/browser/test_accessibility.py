@@ -294,3 +294,11 @@ def test_kvanta_counts_and_dice_at_200_percent_zoom_stay_44_px_wide(page, zoomed
     expect(zoomed.locator(".kv-face:visible").first).to_be_visible()
     assert small_targets(zoomed, ".kv-face:visible") == []
     assert sideways_overflow(zoomed) == []
+
+
+def test_cowboy_suits_at_200_percent_zoom_stay_44_px_wide(page, zoomed, live_server):
+    url = start_table(page, live_server, "cowboy", GAMES["cowboy"])
+    zoomed.goto(url)
+    zoomed.locator(".cb-players button:visible").first.tap()  # who shows a marriage: its suit
+    expect(zoomed.locator(".cb-suit").first).to_be_visible()
+    assert small_targets(zoomed, ".cb-suit") == []
