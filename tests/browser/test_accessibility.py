@@ -302,3 +302,13 @@ def test_cowboy_suits_at_200_percent_zoom_stay_44_px_wide(page, zoomed, live_ser
     zoomed.locator(".cb-players button:visible").first.tap()  # who shows a marriage: its suit
     expect(zoomed.locator(".cb-suit").first).to_be_visible()
     assert small_targets(zoomed, ".cb-suit") == []
+
+
+def test_a_cowboy_marriage_shown_at_200_percent_zoom_stays_on_the_screen(page, zoomed, live_server):
+    """A marriage's line (name, cards, points, ✕) ran 26 px past a 195 px page."""
+    url = start_table(page, live_server, "cowboy", GAMES["cowboy"])
+    zoomed.goto(url)
+    zoomed.locator(".cb-players button:visible").first.tap()
+    zoomed_tap(zoomed, ".cb-suit")
+    expect(zoomed.locator(".cb-marriages li")).to_have_count(1)
+    assert sideways_overflow(zoomed) == []
