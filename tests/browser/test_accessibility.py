@@ -312,3 +312,24 @@ def test_a_cowboy_marriage_shown_at_200_percent_zoom_stays_on_the_screen(page, z
     zoomed_tap(zoomed, ".cb-suit")
     expect(zoomed.locator(".cb-marriages li")).to_have_count(1)
     assert sideways_overflow(zoomed) == []
+
+
+def test_the_keyboard_focus_is_never_hidden_under_the_top_bar(page, live_server):
+    """Going back up with Shift+Tab, the browser scrolled each control just into the
+    screen: under the sticky top bar, the "Rule card" link was hidden whole."""
+    start_table(page, live_server, "kvanta", GAMES["kvanta"])
+    open_every_details(page)
+    page.locator("main button:visible, main a:visible").last.focus()
+    hidden = []
+    for _ in range(60):
+        page.keyboard.press("Shift+Tab")
+        place = page.evaluate(
+            """() => { const el = document.activeElement;
+                       if (el.closest('.topbar') || el === document.body) return null;
+                       const bar = document.querySelector('.topbar').getBoundingClientRect().bottom;
+                       const r = el.getBoundingClientRect();
+                       return r.top < bar - 1 ? `${el.textContent.trim().slice(0, 30)} ${r.top}<${bar}` : null; }"""
+        )
+        if place:
+            hidden.append(place)
+    assert hidden == []
