@@ -623,6 +623,39 @@
     if (usable(el)) el.focus({ preventScroll: true });
   }
   document.addEventListener("htmx:afterSettle", keepFocus);
+
+  // ---- what a tap's answer says (a saved round, a refusal, a verdict, a screen's
+  // notice) is read out: the board and the panels come back drawn whole, their
+  // messages inside them, and a message new to the page is not announced by screen
+  // readers. The lasting #announce region repeats what the answer brought that was
+  // not there before (a refusal always, even when the same again).
+  var MESSAGES = ".flash, .verdict, .field-error, [role=alert], [role=status]";
+  var ALWAYS = ".flash.error, .verdict.no, .field-error, [role=alert]";
+  var saidBefore = [];
+  function messagesShown() {
+    var board = document.getElementById("board");
+    if (!board) return [];
+    return Array.prototype.filter.call(board.querySelectorAll(MESSAGES), function (el) {
+      return shown(el) && !el.parentNode.closest(MESSAGES) && el.textContent.trim();
+    });
+  }
+  function textOf(el) { return el.textContent.replace(/\s+/g, " ").trim(); }
+  var announceTimer = null;
+  document.addEventListener("htmx:beforeRequest", function (ev) {
+    if (!isPoll(ev)) saidBefore = messagesShown().map(textOf);
+  });
+  document.addEventListener("htmx:afterSettle", function (ev) {
+    var region = document.getElementById("announce");
+    if (!region || isPoll(ev)) return;
+    var news = messagesShown().filter(function (el) {
+      return el.matches(ALWAYS) || saidBefore.indexOf(textOf(el)) < 0;
+    }).map(textOf);
+    if (!news.length) return;
+    // emptied first, so the same words said again are heard again
+    region.textContent = "";
+    clearTimeout(announceTimer);
+    announceTimer = setTimeout(function () { region.textContent = news.join(" "); }, 50);
+  });
   document.addEventListener("htmx:oobAfterSwap", keepFocus);
 
   document.addEventListener("htmx:afterSettle", function () { applyViews(document); applyOpenWith(); });

@@ -333,3 +333,30 @@ def test_the_keyboard_focus_is_never_hidden_under_the_top_bar(page, live_server)
         if place:
             hidden.append(place)
     assert hidden == []
+
+
+def test_a_taps_answer_is_read_out(page, live_server):
+    """The verdict, a save's message and a refusal come drawn inside the panel or the
+    board they replace: new to the page, a screen reader said nothing of them. The
+    page's lasting live region repeats them."""
+    from .test_vezimas_screen import NAMES, pick
+
+    start_table(page, live_server, "vezimas", NAMES)
+    announce = page.locator("#announce")
+    expect(announce).to_have_attribute("aria-live", "polite")
+
+    def tap(selector):
+        page.locator(selector).tap()
+        expect(page.locator(selector)).to_have_attribute("aria-pressed", "true")
+
+    tap(pick("Who holds the queen of clubs", "Jonas"))
+    page.locator(".vz-save-trumps").tap()
+    expect(announce).to_contain_text("Trumps set")
+    tap(pick("Top card", "9S"))
+    tap(pick("Whose turn", "Jonas"))
+    tap(pick("Their card", "10S"))
+    expect(page.locator("#vz-verdict")).to_contain_text("Does not beat it")
+    expect(announce).to_contain_text("Does not beat it")
+    tap(pick("Their card", "9C"))
+    expect(announce).to_contain_text("Beats it")
+    expect(announce).not_to_contain_text("Does not")
