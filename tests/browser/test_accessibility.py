@@ -361,3 +361,12 @@ def test_a_taps_answer_is_read_out(page, live_server):
     tap(pick("Their card", "9C"))
     expect(announce).to_contain_text("Beats it")
     expect(announce).not_to_contain_text("Does not")
+
+
+def test_kvanta_facts_at_200_percent_zoom_keep_their_words(page, zoomed, live_server):
+    """Burned, Turned and Target shared a 150 px row: "Target" was cut to "Targe"."""
+    url = start_table(page, live_server, "kvanta", GAMES["kvanta"])
+    zoomed.goto(url)
+    expect(zoomed.locator(".kv-facts")).to_be_visible()
+    assert spilled_text(zoomed, ".kv-fact, .kv-fact small") == []
+    assert sideways_overflow(zoomed) == []
