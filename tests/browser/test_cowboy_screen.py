@@ -229,12 +229,12 @@ def test_a_shot_refereed_to_a_dodge(page, live_server, taps, shots, console_erro
     expect(page.locator("[data-outcome]")).to_have_count(0)
 
 
-def test_a_dodging_victim_leaves_the_last_ace_on_the_table(page, live_server, taps, console_errors):
-    """C-D11: on a dodge that would take the last ace, "Leave the ace on the table"
-    keeps the deal going; the next shot still has that ace in the middle."""
+def shot_at_the_last_ace(page, live_server, taps, attacker: str) -> None:
+    """A 3-player table whose first shot (``attacker`` at Bojan, a 38 at his K♠) is
+    taken with A♠ the only ace left on the table, the turned card's suit ♠ chosen."""
     start_table(page, live_server, "cowboy", NAMES[:3])
     choose(page, taps, '.cb-view[data-part="shot"]')
-    choose(page, taps, '[data-role="attacker"] [data-player="Ana"]')
+    choose(page, taps, f'[data-role="attacker"] [data-player="{attacker}"]')
     choose(page, taps, '[data-role="victim"] [data-player="Bojan"]')
     pick(page, taps, "#cowboy-panel .cb-gunpick", "3H")
     # its last card makes the gun: the shot begins, and the gun is named
@@ -247,6 +247,12 @@ def test_a_dodging_victim_leaves_the_last_ace_on_the_table(page, live_server, ta
             "aria-pressed", "false", timeout=WAIT
         )
     choose(page, taps, '.cb-turn [data-turned-suit="S"]')
+
+
+def test_a_dodging_victim_leaves_the_last_ace_on_the_table(page, live_server, taps, console_errors):
+    """C-D11: on a dodge that would take the last ace, "Leave the ace on the table"
+    keeps the deal going; the next shot still has that ace in the middle."""
+    shot_at_the_last_ace(page, live_server, taps, "Ana")
     # C-D10: the turned card is never an ace, so the picker offers none
     expect(page.locator('.cb-turnpick .pick[data-card="AS"]')).to_have_count(0)
     pick(page, taps, "#cowboy-panel .cb-turnpick", "7S")
@@ -269,20 +275,7 @@ def test_a_dodge_that_ends_the_deal_opens_the_end_of_the_deal(
     """The last ace taken by a dodge ends the deal (RULES §1 step 5): "The deal ends"
     tapped, the phone shows the end of the deal, the ender already in, and not the
     shot part it was on."""
-    start_table(page, live_server, "cowboy", NAMES[:3])
-    choose(page, taps, '.cb-view[data-part="shot"]')
-    choose(page, taps, '[data-role="attacker"] [data-player="Ceca"]')
-    choose(page, taps, '[data-role="victim"] [data-player="Bojan"]')
-    pick(page, taps, "#cowboy-panel .cb-gunpick", "3H")
-    tap(page, taps, '#cowboy-panel .cb-gunpick .pick[data-card="8C"]')
-    expect(page.locator(".cb-gun-name")).to_have_text("38", timeout=WAIT)
-    pick(page, taps, "#cowboy-panel .cb-victimpick", "KS")
-    for code in ("AH", "AD", "AC"):  # only A♠ is left on the table
-        tap(page, taps, f'.cb-acepick .pick[data-card="{code}"]')
-        expect(page.locator(f'.cb-acepick .pick[data-card="{code}"]')).to_have_attribute(
-            "aria-pressed", "false", timeout=WAIT
-        )
-    choose(page, taps, '.cb-turn [data-turned-suit="S"]')
+    shot_at_the_last_ace(page, live_server, taps, "Ceca")
     pick(page, taps, "#cowboy-panel .cb-turnpick", "7S")
     tap(page, taps, ".cb-end-deal")
     expect(page.locator(PANEL)).to_have_attribute("data-view", "end", timeout=WAIT)
