@@ -855,3 +855,17 @@ def test_c_d12_a_45_ricochet_onto_a_lone_king_of_the_turned_suit_may_be_declined
     got = ask("cowboy-shot", {**req, "declines_ace": True})
     assert (got["outcome"], got["ace"], got["ends_deal"]) == ("dodge", None, False)
     assert "ricochet" in got["reason"]
+
+
+def test_a_tie_for_the_lead_at_exactly_500_is_said_truly():
+    """C-D9: a tie for the highest total once 500 is reached plays another deal. At
+    500 each the totals are not "past" 500: the message says "at 500 or more"."""
+    from scorekeeper.games import standings
+    from scorekeeper.games.standings import Progress
+
+    table = standings.standings(
+        "cowboy", ["Ana", "Bojan", "Ceca"], {"Ana": 500, "Bojan": 500, "Ceca": 100}, {},
+        Progress(deals_played=9),
+    )  # fmt: skip
+    assert not table.finished
+    assert table.message == "Tied for the lead at 500 or more: play another deal (C-D9)."

@@ -252,7 +252,7 @@ def test_game_result_s_reason_speaks_the_asker_s_language_and_the_standings_stil
         )
     finally:
         i18n.stop_speaking(token)
-    tie = "Tied for the lead past %(target)s: play another deal (C-D9)."
+    tie = "Tied for the lead at %(target)s or more: play another deal (C-D9)."
     assert table.message == i18n.catalogue_for("pl").gettext(tie) % {"target": 500}
 
 

@@ -654,7 +654,7 @@ def test_filled_sheet_winner_comes_from_the_game_result(ctx, store):
     table = add_points(store, table, [[510, 510, 20]])
     text = pdf_text(printing.filled_sheet(store, table).pdf)
     assert "Standings so far" in text and "Winner" not in text
-    assert "Tied for the lead past 500: play another deal (C-D9)." in text
+    assert "Tied for the lead at 500 or more: play another deal (C-D9)." in text
 
 
 def test_filled_sheet_of_a_long_table_runs_over_pages_with_its_header(ctx, store):

@@ -803,7 +803,7 @@ def _standing_message(result: dict, totals: dict, settings: dict, progress: Prog
         )
     if result["reason"] == TIE_REASON:
         return gettext(
-            "Tied for the lead past %(target)s: play another deal (C-D9).", target=target
+            "Tied for the lead at %(target)s or more: play another deal (C-D9).", target=target
         )
     if totals and max(totals.values()) >= target:  # by a marriage of the deal still open
         return gettext(
