@@ -172,6 +172,11 @@ def screen_panel(
     return screen.view(view_of(screen, table, access, log, summary=summary))
 
 
+def said(refusal: Refusal) -> dict:
+    """A refusal in the panel's message area: a notice, or an error."""
+    return {("screen_notice" if refusal.notice else "screen_error"): refusal.message}
+
+
 def answer(
     screen: TapScreen,
     table: store.Table,
@@ -188,8 +193,7 @@ def answer(
     status = refusal.status if refusal else 200
     messages = {}
     if refusal is not None:
-        messages["screen_notice" if refusal.notice else "screen_error"] = refusal.message
-        messages["screen_field"] = refusal.field
+        messages = {**said(refusal), "screen_field": refusal.field}
     elif notice:
         messages["screen_notice"] = notice
     if not wants_partial():
@@ -230,9 +234,8 @@ def refused(screen: TapScreen, table: store.Table, access: str, exc: Exception):
         refusal = Refusal(stale_notice(), status=409, notice=True)
     seen = _posted_int("seen")
     if wants_partial() and seen is not None and seen != log.table_version:
-        message = "screen_notice" if refusal.notice else "screen_error"
         return live_fragments(
-            table, access, refusal.status, **{message: refusal.message}, screen_field=refusal.field
+            table, access, refusal.status, **said(refusal), screen_field=refusal.field
         )
     return answer(screen, table, access, log, refusal=refusal)
 
@@ -351,8 +354,7 @@ def redo_route(key: str):
 
 def _board_refusal(table: store.Table, access: str, exc: Exception):
     refusal = Refusal.of(exc)
-    key = "screen_notice" if refusal.notice else "screen_error"
-    return render_board(table, access, refusal.status, **{key: refusal.message})
+    return render_board(table, access, refusal.status, **said(refusal))
 
 
 def save_route(key: str):
