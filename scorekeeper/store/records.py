@@ -23,7 +23,8 @@ KEY_FORMAT = re.compile(r"[A-Za-z0-9_-]{22,64}")
 
 # A form's submission id: what the app's pages send (22 characters), with room for a
 # client of its own, but never a string that grows the database at will.
-SUBMISSION_ID_FORMAT = re.compile(r"[A-Za-z0-9_-]{1,64}")
+MAX_SUBMISSION_ID = 64
+SUBMISSION_ID_FORMAT = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_SUBMISSION_ID}}}")
 BAD_SUBMISSION_ID = N_(
     "This form's submission id is not one the app makes (at most 64 letters, digits, "
     "'-' or '_'); nothing was saved. Reload the page and try again."

@@ -6,12 +6,10 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from flask import Blueprint, Response, abort, request, url_for
 
-from .. import i18n
+from .. import i18n, store
 from ..i18n import gettext as _
 from .board import see_other, table_url
 from .db import get_store, load
-
-MAX_SUBMISSION_ID = 64  # store.SUBMISSION_ID_FORMAT's longest
 
 bp = Blueprint("language", __name__)
 
@@ -90,4 +88,4 @@ def _per_choice(language: str) -> str | None:
     if sent is None:
         return None
     suffix = f"-{language}"
-    return sent[: MAX_SUBMISSION_ID - len(suffix)] + suffix
+    return sent[: store.MAX_SUBMISSION_ID - len(suffix)] + suffix
