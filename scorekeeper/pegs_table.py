@@ -68,7 +68,7 @@ def shown_rank(card: object) -> str:
     return "JK" if found.is_joker else RANK_TEXT[found.rank]
 
 
-def _rank_name(rank: str) -> Text | str:
+def rank_in_sentence(rank: str) -> Text | str:
     """A card as a sentence names it ("Ana played the joker"), as the history does."""
     return Text("the joker") if rank == "JK" else rank
 
@@ -94,7 +94,9 @@ def move_text(entry: store.Entry, names: list[str]) -> Text:
         card = req["discard"].get("card")
         if card:
             return Text(
-                "%(name)s discarded %(card)s.", name=names[seat], card=_rank_name(shown_rank(card))
+                "%(name)s discarded %(card)s.",
+                name=names[seat],
+                card=rank_in_sentence(shown_rank(card)),
             )
         return Text("%(name)s discarded a card.", name=names[seat])
     player = req.get("player", 0)
@@ -103,7 +105,7 @@ def move_text(entry: store.Entry, names: list[str]) -> Text:
     return Text(
         "%(name)s played %(card)s: %(steps)s.",
         name=who,
-        card=_rank_name(shown_rank(req.get("card", "JK"))),
+        card=rank_in_sentence(shown_rank(req.get("card", "JK"))),
         steps=steps,
     )
 
@@ -143,7 +145,7 @@ def apply_breakdown(request: dict, result: dict, seat_names: list[str]) -> list[
             )
         )
     rank = shown_rank(request.get("card"))
-    line = _("%(name)s plays %(card)s", name=who, card=_("the joker") if rank == "JK" else rank)
+    line = _("%(name)s plays %(card)s", name=who, card=rank_in_sentence(rank))
     lines = [line + (": " + ", ".join(steps) if steps else "")]
     for bump in as_list(result.get("bumps")):
         bump = as_dict(bump)
@@ -174,6 +176,4 @@ def board_breakdown(request: dict, result: dict, seat_names: list[str]) -> list[
     if discard.get("card") is None:
         return [_("%(name)s discards a card (which one was not entered)", name=who)]
     rank = shown_rank(discard["card"])
-    return [
-        _("%(name)s discards %(rank)s", name=who, rank=_("the joker") if rank == "JK" else rank)
-    ]
+    return [_("%(name)s discards %(rank)s", name=who, rank=rank_in_sentence(rank))]

@@ -24,6 +24,7 @@ from ..pegs_table import (
     house_rules,
     move_text,
     place_name,
+    rank_in_sentence,
     rank_of,
 )
 from . import fragments
@@ -131,7 +132,7 @@ def panel(v) -> dict:
         "turn": {"player": turn, "name": names[turn] if turn is not None else None},
         "card": rank,
         # the card in the heading's sentence ("Ana plays the joker"), as the history says it
-        "card_named": _("the joker") if rank == "JK" else (rank or ""),
+        "card_named": rank_in_sentence(rank) if rank else "",
         "editing": editing,
         "whose": [dict(s, vals=tap(v, "turn", seat=s["seat"])) for s in seats],
         "cards": [
