@@ -93,11 +93,16 @@ def turns(count: int, send: Callable | None = None) -> list[dict]:
 def main() -> None:
     found: dict[str, list[tuple[int, float, int]]] = {kind: [] for kind in KINDS}
 
+    connection = []
+
     def measured(app, post):
         """A tap's statements (sqlite3's trace callback) and CPU (the WSGI call, the
-        body made)."""
-        with app.test_request_context():
-            conn = tables.get_store().db.conn
+        body made). The connection is looked up once: a request context made for it
+        would end the reads the app carries from one request to the next."""
+        if not connection:
+            with app.test_request_context():
+                connection.append(tables.get_store().db.conn)
+        conn = connection[0]
         inner, served, statements = app.wsgi_app, [], []
 
         def timed(environ, start_response):

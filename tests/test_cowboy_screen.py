@@ -770,7 +770,7 @@ def test_a_deal_saved_without_a_tap_log_is_reopened_from_its_request(cowboy, cli
     enter_whole_deal(t)
     t.save()
     (old,) = t.entries(live_only=True)
-    t.store.db.execute("DELETE FROM entry_taps")
+    t.store.db.execute("UPDATE entries SET taps = NULL")
     t.store.db.conn.commit()
     t.post(f"/edit/{old.id}")
     t.reload()

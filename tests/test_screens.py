@@ -111,6 +111,67 @@ def test_a_deal_closes_into_one_entry_with_its_log_once(s, table_id):
     assert s.tap_log(table_id, DRAFT).data is None  # closed in the same transaction
 
 
+def test_a_deal_is_saved_in_one_row_that_closes_its_draft_and_carries_its_submission(s, table_id):
+    """Saving writes the entries alone (migration 7): each carries the draft it closes
+    and the write that closed it, the first its log and submission id. The draft row
+    stays, closed, and opens again at its next tap; a retried save is answered from the
+    entry, and its id is refused for any other change."""
+    s.append_tap(table_id, DRAFT, tap("a"), accept, begin)
+    log = s.append_tap(table_id, DRAFT, tap("b"), accept, begin)
+    ran: list[str] = []
+    s.db.conn.set_trace_callback(ran.append)
+    try:
+        outcome = s.close_draft_into_entry(
+            table_id,
+            DRAFT,
+            "manual-points",
+            {"players": ["Ola", "Piotr"]},
+            {},
+            {s.players(table_id)[0].id: 3},
+            draft_version=log.version,
+            submission_id="close-1",
+            also=[("manual-points", {"players": ["Ola", "Piotr"]}, {}, {})],
+        )
+    finally:
+        s.db.conn.set_trace_callback(None)
+    writes = [sql.split(" (")[0] for sql in ran if sql.split()[0] in ("INSERT", "UPDATE", "DELETE")]
+    # no entry_taps row, no draft deleted, no submission row: the entries and the version
+    assert writes[:3] == ["INSERT INTO entries", "INSERT INTO entry_points", "INSERT INTO entries"]
+    assert len(writes) == 4 and writes[3].startswith("UPDATE tables SET version")
+    first, more = s.entries(table_id)
+    assert outcome == {"entry_id": first.id, "round": 1, "supersedes": None, "also": [more.id]}
+    assert s.entry_taps(first.id) == log.data["taps"] and s.entry_taps(more.id) is None
+    assert s.tap_log(table_id, DRAFT).data is None and s.draft(table_id, DRAFT) == (None, 0)
+    assert s.db.execute("SELECT COUNT(*) FROM drafts").fetchone()[0] == 1  # kept, closed
+    assert s.db.execute("SELECT COUNT(*) FROM submissions WHERE id = 'close-1'").fetchone() == (0,)
+    # a retry: the same outcome, nothing written
+    version = s.version(table_id)
+    again = s.close_draft_into_entry(
+        table_id, DRAFT, "manual-points", {}, {}, {}, draft_version=log.version,
+        submission_id="close-1",
+    )  # fmt: skip
+    assert again == outcome and s.version(table_id) == version
+    assert s.submission("close-1", s.close_draft_into_entry, table_id) == outcome
+    with pytest.raises(store_module.ReusedSubmission):
+        s.submission("close-1", s.add_entry, table_id)
+    with pytest.raises(store_module.ReusedSubmission):
+        s.add_entry(table_id, None, "manual-points", {}, {}, {}, submission_id="close-1")
+    # the next tap begins the next deal on the same row, counted from 1 again
+    reopened = s.append_tap(table_id, DRAFT, tap("c"), accept, begin)
+    assert reopened.version == 1 and [t["id"] for t in reopened.data["taps"]] == ["c"]
+    assert s.draft(table_id, DRAFT)[1] == 1
+    second = close(s, table_id, 1, "close-2")
+    assert second["round"] == 2 and s.tap_log(table_id, DRAFT).data is None
+
+
+def test_a_draft_saved_whatever_it_was_over_a_closed_one_counts_from_one(s, table_id):
+    s.append_tap(table_id, DRAFT, tap("a"), accept, begin)
+    s.append_tap(table_id, DRAFT, tap("b"), accept, begin)
+    close(s, table_id, 2)
+    assert s.save_draft(table_id, DRAFT, {"taps": [], "undone": [], "context": CONTEXT}) == 1
+    assert s.draft(table_id, DRAFT) == ({"taps": [], "undone": [], "context": CONTEXT}, 1)
+
+
 def test_edit_reopens_an_entry_and_its_save_supersedes_it(s, table_id):
     s.append_tap(table_id, DRAFT, tap("a"), accept, begin)
     old = close(s, table_id, 1)["entry_id"]
@@ -127,7 +188,7 @@ def test_edit_reopens_an_entry_and_its_save_supersedes_it(s, table_id):
     s.void_entry(table_id, new["entry_id"])  # undo of the edit: the old one counts again
     assert [e.state for e in s.entries(table_id)] == ["live", "voided"]
     # an entry saved without a log is rebuilt by the screen's ``rebuild``
-    s.db.execute("DELETE FROM entry_taps")
+    s.db.execute("UPDATE entries SET taps = NULL")
     s.db.conn.commit()
     rebuilt = s.reopen_entry(table_id, DRAFT, old, "manual-points", lambda e: [tap(f"r{e.id}")], {})
     assert rebuilt.data["taps"] == [tap(f"r{old}")]
@@ -152,7 +213,10 @@ def test_a_database_of_schema_4_upgrades_with_nothing_lost(tmp_path):
     old.create_table("szaman", "Night", ["Ola", "Piotr"], {"deals": 6})
     (table,) = old.list_tables()
     old_draft = {"mode": "full", "taps": [{"op": "lead", "seat": "0"}]}
-    old.save_draft(table.id, DRAFT, old_draft)
+    db.execute(  # as that release wrote a draft (today's carry more columns)
+        "INSERT INTO drafts (table_id, name, data, version, updated) VALUES (?, ?, ?, 1, ?)",
+        [table.id, DRAFT, json.dumps(old_draft), "2026-01-01T00:00:00"],
+    )
     old.add_entry(table.id, 1, "manual-points", {"players": ["Ola", "Piotr"]}, {}, {})
     names = ("tables", "players", "entries", "drafts")
     # the columns of schema 4: later migrations may add columns, never change these
@@ -162,9 +226,47 @@ def test_a_database_of_schema_4_upgrades_with_nothing_lost(tmp_path):
     assert [
         db.execute(f"SELECT {columns[n]} FROM {n} ORDER BY rowid").fetchall() for n in names
     ] == dump
-    assert db.execute("SELECT COUNT(*) FROM entry_taps").fetchone()[0] == 0
+    assert db.execute("SELECT COUNT(*) FROM entries WHERE taps IS NOT NULL").fetchone()[0] == 0
     assert json.loads(db.execute("SELECT data FROM drafts").fetchone()[0]) == old_draft
     old.close()
+
+
+def test_a_database_of_schema_6_keeps_its_saved_logs_and_replays_in_their_entries(tmp_path):
+    """Migration 7 moves each saved log into its entry (with the draft it came from):
+    Edit and Undo find it there; the saves recorded before are still answered from
+    their submissions; a draft being entered stays open."""
+    path = tmp_path / "v6.sqlite"
+    db = connect(path)
+    migrate(db, [m for m in store_module.MIGRATIONS if m.version <= 6])
+    old = Store(db)
+    old.create_table("szaman", "Night", ["Ola", "Piotr"], {"deals": 6})
+    (table,) = old.list_tables()
+    saved = old.add_entry(table.id, 1, "manual-points", {"players": ["Ola", "Piotr"]}, {}, {})
+    log = {"taps": [tap("a")], "context": CONTEXT, "also": []}
+    db.execute(  # as that release kept a saved deal's log, and its save's submission
+        "INSERT INTO entry_taps (entry_id, draft, data) VALUES (?, ?, ?)",
+        [saved["entry_id"], DRAFT, json.dumps(log)],
+    )
+    outcome = {"entry_id": saved["entry_id"], "round": 1, "supersedes": None, "also": []}
+    db.execute(
+        "INSERT INTO submissions (id, table_id, created, outcome, action, scope)"
+        " VALUES ('old-save', ?, 'then', ?, 'close_draft_into_entry', ?)",
+        [table.id, json.dumps(outcome), table.id],
+    )
+    db.execute(
+        "INSERT INTO drafts (table_id, name, data, version, updated) VALUES (?, ?, ?, 3, 'then')",
+        [table.id, "other-deal", json.dumps({"taps": [tap("x")], "undone": [], "context": {}})],
+    )
+    db.conn.commit()
+    assert migrate(db) == [m.version for m in store_module.MIGRATIONS if m.version > 6]
+    assert not db["entry_taps"].exists()
+    s = Store(db)
+    assert s.entry_taps(saved["entry_id"]) == [tap("a")]
+    assert s.submission("old-save", s.close_draft_into_entry, table.id) == outcome
+    assert s.tap_log(table.id, "other-deal").data["taps"] == [tap("x")]
+    assert s.tap_log(table.id, "other-deal").version == 3
+    s.void_entry(table.id, saved["entry_id"])  # undo: its log back on its screen
+    assert s.tap_log(table.id, DRAFT).data["taps"] == [tap("a")]
 
 
 def test_a_szaman_tap_in_the_middle_of_a_deal_runs_at_most_six_statements(app, client, new_table):

@@ -9,9 +9,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from scorekeeper.games.standings import NON_DEAL_KINDS
 from scorekeeper.messages import Text
-from scorekeeper.store import Store, StoreError, TooMany
+from scorekeeper.store import Store, StoreError, TooMany, connect, migrate
 from scorekeeper.web import tables
 
 
@@ -360,6 +363,45 @@ def test_rolls_read_by_one_request_serve_the_next_only_while_the_table_is_unchan
     assert len(mine.rolls(table.id)) == 3
 
 
+def test_the_latest_history_serves_the_next_request_and_is_brought_up_to_date_by_a_save(
+    mine, other, path
+):
+    """What a request read of the latest history is served to the same worker's next
+    request while the table is at the same version; a save of this worker's brings it
+    up to date from the rows it wrote; another worker's change is read."""
+    table, ids = start(mine)
+    pad(mine, table.id, ids, {"Ana": 5})
+    kinds = ("manual-points",)
+    mine.begin_memo()
+    mine.table_by_key(table.scorer_key)
+    first = mine._latest(table.id, kinds, 21)
+    read: list[str] = []
+    mine.db.conn.set_trace_callback(read.append)
+    try:
+        mine.begin_memo()  # the next request, nothing changed meanwhile
+        mine.table_by_key(table.scorer_key)
+        assert mine._latest(table.id, kinds, 21) == first
+        pad(mine, table.id, ids, {"Bojan": 2})  # this worker's save
+        after = mine._latest(table.id, kinds, 21)
+        assert not [sql for sql in read if "FROM entries e" in sql], read
+        mine.begin_memo()
+        mine.table_by_key(table.scorer_key)
+        assert mine._latest(table.id, kinds, 21) == after
+        assert not [sql for sql in read if "FROM entries e" in sql], read
+        other.void_entry(table.id, after["recent"][0].id)  # another worker's undo
+        mine.begin_memo()
+        mine.table_by_key(table.scorer_key)
+        undone = mine._latest(table.id, kinds, 21)
+        assert [sql for sql in read if "FROM entries e" in sql]
+    finally:
+        mine.db.conn.set_trace_callback(None)
+    mine.end_memo()
+    fresh = Store.open(path)
+    assert undone == fresh._latest(table.id, kinds, 21) and undone["recent"][0].state == "voided"
+    assert [e.points for e in after["recent"]] == [{ids["Bojan"]: 2}, {ids["Ana"]: 5}]
+    fresh.close()
+
+
 def test_a_draft_saved_whatever_it_was_is_written_without_reading_it_first(mine, other):
     """A game's own draft saved as it stands (no version expected) is one write that
     counts its version on, even past another worker's save; one saved from a version
@@ -399,3 +441,106 @@ def test_a_logs_spent_tap_ids_keep_the_latest_few_hundred(mine):
     saved, _version = mine.draft(table, "edit")
     assert saved["spent"] == [*many[2:], "u1", "u2"] and saved["taps"] == []
     assert saved["context"]["stash"] == taps[1:]
+
+
+def _begin(_old):
+    return {"taps": [], "undone": [], "context": {}}
+
+
+def _accept(_data):
+    return None
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    steps=st.lists(
+        st.tuples(
+            st.sampled_from(["next", "close", "round", "marriage", "void", "restore", "edit"]),
+            st.integers(0, 40),
+            st.integers(-3, 3),
+            st.integers(0, 2),
+        ),
+        max_size=18,
+    )
+)
+def test_what_a_write_adding_entries_brings_up_to_date_is_what_a_read_finds(steps):
+    """Requests as a phone makes them: the table's page read (its tally, latest history
+    and first history page, next round, entry count), then one write. After a write that
+    only added entries, the reads of the history are brought up to date from the rows
+    it wrote, reading nothing; after any write, they are what a store that kept nothing
+    reads (``_brought_up``, ``_count_written``)."""
+    s = Store(connect(":memory:"))
+    migrate(s.db)
+    table, ids = start(s)
+    players = list(ids.values())
+    s.tally(table.id, NON_DEAL_KINDS)
+    for number, (action, pick, swing, more) in enumerate(steps):
+        s.begin_memo()  # a request
+        s.table_by_key(table.scorer_key)
+        kinds = tuple(sorted(s.tally(table.id, NON_DEAL_KINDS).kinds))
+        s._latest(table.id, kinds, 21)
+        s.next_round(table.id)
+        s.entry_count(table.id)
+        existing = [e.id for e in Store(s.db).entries(table.id)]
+        points = {players[pick % 3]: swing} if swing else {}
+        plain = action in ("next", "close", "round", "marriage")
+        try:
+            if action == "next":
+                s.add_entry(table.id, None, "manual-points", {"n": number}, {}, points)
+            elif action in ("round", "marriage"):
+                kind = "manual-points" if action == "round" else "cowboy-marriage"
+                s.add_entry(table.id, pick % 6 + 1, kind, {}, {}, points)
+            elif action == "close":
+                log = s.append_tap(table.id, "deal", {"id": f"t{number}"}, _accept, _begin)
+                also = [("cowboy-marriage", {}, {}, points)] * more
+                s.close_draft_into_entry(
+                    table.id,
+                    "deal",
+                    "manual-points",
+                    {"n": number},
+                    {},
+                    points,
+                    draft_version=log.version,
+                    submission_id=f"close-{number}",
+                    also=also,
+                )
+            elif action == "edit" and existing:
+                old = Store(s.db).entry(table.id, existing[pick % len(existing)])
+                s.add_entry(table.id, old.round, old.kind, {}, {}, points, supersedes=old.id)
+            elif action == "void" and existing:
+                s.void_entry(table.id, existing[pick % len(existing)])
+            elif action == "restore" and existing:
+                s.restore_entry(table.id, existing[pick % len(existing)])
+        except StoreError:
+            plain = False  # refused: changes nothing
+        ran: list[str] = []
+        s.db.conn.set_trace_callback(ran.append)
+        try:
+            latest = s._latest(table.id, kinds, 21)
+            next_round, count = s.next_round(table.id), s.entry_count(table.id)
+            tally = s.tally(table.id, NON_DEAL_KINDS)
+        finally:
+            s.db.conn.set_trace_callback(None)
+        s.end_memo()
+        fresh = Store(s.db)
+        assert latest == fresh._latest(table.id, kinds, 21)
+        assert (next_round, count) == (fresh.next_round(table.id), fresh.entry_count(table.id))
+        made = fresh.tally(table.id, NON_DEAL_KINDS)
+        assert (tally.totals, tally.deals, tally.history_rows, tally.kinds, tally.version) == (
+            made.totals,
+            made.deals,
+            made.history_rows,
+            made.kinds,
+            made.version,
+        )
+        # (a tally reads what changed when it cannot know if a round is newly dealt: an
+        # entry added to a given round, a deal undone and saved again into its round)
+        counted = [sql for sql in ran if not sql.startswith("SELECT 'table'")]
+        if plain:
+            assert not [sql for sql in counted if "entries" in sql], ran
+        if plain and action in ("next", "marriage"):
+            assert not ran, ran

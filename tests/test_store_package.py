@@ -232,8 +232,8 @@ def test_a_database_of_schema_5_gets_its_tables_speaking_english_with_nothing_lo
     columns = {n: ", ".join(c[1] for c in db.execute(f"PRAGMA table_info({n})")) for n in names}
     dump = {n: db.execute(f"SELECT {columns[n]} FROM {n} ORDER BY rowid").fetchall() for n in names}
 
-    assert migrate(db) == [6]
-    assert schema_version(db) == MIGRATIONS[-1].version == 6
+    assert migrate(db) == [m.version for m in MIGRATIONS if m.version > 5]
+    assert schema_version(db) == MIGRATIONS[-1].version
     for n in names:
         assert db.execute(f"SELECT {columns[n]} FROM {n} ORDER BY rowid").fetchall() == dump[n], n
     assert old.table(tid).language == "en"

@@ -18,7 +18,19 @@ from ..messages import Number, Text
 from .connection import connect, database_file, transaction, writing
 from .errors import Conflict, DraftChanged, Replayed, ReusedSubmission, TooMany
 from .migrations import migrate
-from .records import MAX_ENTRIES_PER_TABLE, MAX_TABLES, check_submission_id, now
+from .records import (
+    CARRIED_SUBMISSION,
+    MAX_ENTRIES_PER_TABLE,
+    MAX_TABLES,
+    check_submission_id,
+    closed_draft,
+    now,
+)
+
+# a submission's stored outcome (outcome, action, scope): its own row, or the entry that
+# carries it
+_SUBMISSION = f"""SELECT outcome, action, scope FROM submissions WHERE id = :id
+    UNION ALL {CARRIED_SUBMISSION} LIMIT 1"""
 
 # UPDATE ... RETURNING (SQLite 3.35): a write learns the version it made at no cost
 _RETURNING = sqlite3.sqlite_version_info >= (3, 35)
@@ -30,6 +42,12 @@ DRAFT_READS = frozenset({"draft"})
 ENTRY_READS = frozenset({"entries", "latest", "latest_ids", "next_round"})
 NEW_ENTRY_READS = ENTRY_READS | {"entry_count"}
 ROLL_READS = frozenset({"rolls", "last_roll_id"})
+# what a next request may be served of a table at the same version: rows only ever
+# added (rolls), and the latest history, which a write that adds entries brings up to
+# date (``_brought_up``) and any other change of it drops
+CARRIED_READS = ROLL_READS | {"latest"}
+# reads a write that only adds entries brings up to date from them, unread
+BROUGHT_UP_READS = frozenset({"latest", "next_round", "entry_count"})
 
 
 def writes_as(action: str):
@@ -60,6 +78,14 @@ def _joined_touches(
     return None if touches is None or more is None else touches | more
 
 
+def _only_added(write: _OpenWrite) -> bool:
+    """What the write changed of the table's entries is the entries it added (perhaps
+    none: it said it touches none of what is read of them)."""
+    if write.added is None:
+        return False
+    return bool(write.added) or (write.touches is not None and not write.touches & NEW_ENTRY_READS)
+
+
 @dataclass
 class _OpenWrite:
     """A write transaction under way on a connection, and what its parts (the writes
@@ -72,6 +98,12 @@ class _OpenWrite:
     outcome: dict = field(default_factory=dict)
     tables: set[int] = field(default_factory=set)
     submissions: list[tuple[str, tuple]] = field(default_factory=list)
+    carried: set[str] = field(default_factory=set)  # submission ids its rows carry
+    # the entries it added, each with whether its round was a new one; None once it
+    # changed an entry's state (what it wrote is then read back)
+    added: list | None = field(default_factory=list)
+    # what the request had read of the table's history, and at which version
+    history_before: tuple[int, dict] | None = None
     failed: BaseException | None = None
     changes: int = 0  # the connection's ``total_changes`` as it began
 
@@ -138,7 +170,7 @@ class StoreBase:
         carried = {}
         for table_id, kept in (memo or {}).items():
             seen = self._memo_seen.get(table_id)
-            rolls = {k: v for k, v in kept.items() if k[0] in ROLL_READS}
+            rolls = {k: v for k, v in kept.items() if k[0] in CARRIED_READS}
             if rolls and seen is not None and seen[2] and seen[1] is not None:
                 carried[table_id] = (seen[0], seen[1], rolls)
         return carried
@@ -269,9 +301,7 @@ class StoreBase:
         check_submission_id(submission_id)
 
         def read() -> tuple | None:
-            return self.db.execute(
-                "SELECT outcome, action, scope FROM submissions WHERE id = ?", [submission_id]
-            ).fetchone()
+            return self.db.execute(_SUBMISSION, {"id": submission_id}).fetchone()
 
         # kept with the table's reads: a submission on it bumps its version (the write
         # itself checks again under its lock, whatever was kept)
@@ -341,6 +371,7 @@ class StoreBase:
             self._distrust_memo()
             self._memo_written_rows = []
             self._open_write = open_write
+            open_write.history_before = self._history_read(table_id)
             changes = open_write.changes = self.db.conn.total_changes
             try:
                 if submission_id:
@@ -364,7 +395,7 @@ class StoreBase:
                         [stamp, tid],
                     ).fetchone()
                     new_version = bumped[0] if bumped else None
-                if submission_id:
+                if submission_id and submission_id not in open_write.carried:
                     self._record_submission(tid, submission_id, outcome, action, scope)
             except BaseException:
                 self._memo_written_rows = []
@@ -375,7 +406,9 @@ class StoreBase:
                 raise
             finally:
                 self._open_write = None
-        self._memo_written(tid, new_version, open_write.touches, stamp if new_version else None)
+        self._memo_written(tid, new_version, open_write, stamp if new_version else None)
+        if tid is not None and new_version is not None and _only_added(open_write):
+            self._count_written(tid, new_version, open_write.added)
         if tid is not None:  # the submissions it recorded: as a retry would find them
             for sid, row in open_write.submissions:
                 self._keep(tid, ("submission", sid), row)
@@ -432,7 +465,7 @@ class StoreBase:
             tid = outcome.get("table_id", table_id)
             if tid is not None:
                 open_write.tables.add(tid)
-            if submission_id:
+            if submission_id and submission_id not in open_write.carried:
                 row = self._record_submission(tid, submission_id, outcome, action, scope)
                 if tid is not None:
                     open_write.submissions.append((submission_id, row))
@@ -457,15 +490,16 @@ class StoreBase:
         reads its log and the table's next round in the same statement too."""
         counts = touches is not None and "entry_count" in touches
         *done, version, count, data, draft_version, last_round = self.db.execute(
-            """SELECT s.outcome, s.action, s.scope,
+            f"""SELECT s.outcome, s.action, s.scope,
                       (SELECT version FROM tables WHERE id = :t),
                       CASE WHEN :counts THEN
                       (SELECT COUNT(*) FROM entries WHERE table_id = :t) END,
                       d.data, d.version,
                       CASE WHEN :draft IS NOT NULL THEN
                       (SELECT MAX(round) FROM live_entries WHERE table_id = :t) END
-               FROM (SELECT 1) LEFT JOIN submissions s ON s.id = :id
-               LEFT JOIN drafts d ON d.table_id = :t AND d.name = :draft""",
+               FROM (SELECT 1) LEFT JOIN ({_SUBMISSION}) s
+               LEFT JOIN drafts d ON d.table_id = :t AND d.name = :draft
+               AND NOT {closed_draft("d")}""",
             {"t": table_id, "id": submission_id, "counts": counts, "draft": closes},
         ).fetchone()
         if done[0] is not None:
@@ -502,13 +536,39 @@ class StoreBase:
         )
         return (stored, action, scope)
 
+    def _history_read(self, table_id: int | None) -> tuple[int, dict] | None:
+        """As a write begins: what this request read of the table's history that the
+        entries the write adds may bring up to date, with the version it was read at."""
+        memo = self._memo_current()
+        seen = None if table_id is None else self._memo_seen.get(table_id)
+        if memo is None or seen is None:
+            return None
+        kept = memo.get(table_id, {})
+        return seen[0], {k: v for k, v in kept.items() if k[0] in BROUGHT_UP_READS}
+
+    def _brought_up(self, key: tuple, value: Any, added: list) -> Any:
+        """A read of the history, as it stands once these entries are added (None: it
+        must be read again). The entries' part of the store knows how."""
+        return None
+
+    def _count_written(self, table_id: int, version: int, added: list) -> None:
+        """After a write that added these entries alone: the sums kept across requests
+        count them. The entries' part of the store knows how."""
+
     def _memo_written(
-        self, table_id: int | None, version: int | None, touches, stamp: str | None = None
+        self,
+        table_id: int | None,
+        version: int | None,
+        open_write: _OpenWrite,
+        stamp: str | None = None,
     ) -> None:
         """After a write of this connection: what was kept of the table still stands at
         its new version, but for what the write ``touches`` (groups of keys; None:
         anything), when the version it bumped was the one those reads were made at (no
-        other connection wrote in between). Else nothing kept stands."""
+        other connection wrote in between). Else nothing kept stands. What the request
+        had read of the history, when the write only added entries, is brought up to
+        date with them."""
+        touches = open_write.touches
         memo = self._memo
         written, self._memo_written_rows = self._memo_written_rows, []
         if memo is None or table_id is None or version is None:
@@ -524,6 +584,13 @@ class StoreBase:
                     kept[key] = (row[0], row[1], version)
             if ("table",) in kept:  # the row as the write left it
                 kept[("table",)] = replace(kept[("table",)], version=version, updated=stamp)
+            before = open_write.history_before
+            if open_write.added and before is not None and before[0] == version - 1:
+                for key, value in before[1].items():
+                    if key[0] in gone:
+                        value = self._brought_up(key, value, open_write.added)
+                        if value is not None:
+                            kept[key] = value
         for key, row_at in written:  # what the write itself stored: as a read would find it
             kept[key] = row_at(version)
         memo.clear()

@@ -13,7 +13,12 @@ from collections.abc import Callable, Iterable
 from ..messages import Text
 from .base import DRAFT_READS, NEW_ENTRY_READS
 from .errors import Conflict, DraftChanged, NotFound, Unchanged
-from .records import Entry, TapLog, now, spent_taps
+from .records import ALSO_CLOSED, Entry, TapLog, closed_draft, now, spent_taps
+
+# a draft write's ``at``: the table version the write makes (bumped as it ends)
+_NEXT_VERSION = "(SELECT version + 1 FROM tables WHERE id = :t)"
+# an upsert's version: counted on from the stored one, or anew over a closed draft
+_COUNTED_ON = f"CASE WHEN {closed_draft('drafts')} THEN 1 ELSE drafts.version + 1 END"
 
 
 class Drafts:
@@ -24,7 +29,8 @@ class Drafts:
 
         def read() -> tuple | None:
             return self.db.execute(
-                "SELECT data, version FROM drafts WHERE table_id = ? AND name = ?",
+                f"""SELECT data, version FROM drafts d WHERE table_id = ? AND name = ?
+                    AND NOT {closed_draft("d")}""",
                 [table_id, name],
             ).fetchone()
 
@@ -51,11 +57,12 @@ class Drafts:
             # a draft saved whatever it was (a game's own, such as Kvanta's burned cards)
             # is not read first: the write counts its version on
             (version,) = self.db.execute(
-                """INSERT INTO drafts (table_id, name, data, version, updated) VALUES (?, ?, ?, 1, ?)
+                f"""INSERT INTO drafts (table_id, name, data, version, updated, at)
+                   VALUES (:t, :name, :data, 1, :now, {_NEXT_VERSION})
                    ON CONFLICT (table_id, name) DO UPDATE SET data = excluded.data,
-                   version = drafts.version + 1, updated = excluded.updated
+                   version = {_COUNTED_ON}, updated = excluded.updated, at = excluded.at
                    RETURNING version""",
-                [table_id, name, text, now()],
+                {"t": table_id, "name": name, "data": text, "now": now()},
             ).fetchone()
             self._keep_written(("tap_log", name), lambda v: (text, version, v), table_id)
         return version
@@ -69,8 +76,9 @@ class Drafts:
 
         def read() -> tuple:
             row = self.db.execute(
-                """SELECT d.data, d.version, t.version FROM tables t
-                   LEFT JOIN drafts d ON d.table_id = t.id AND d.name = ? WHERE t.id = ?""",
+                f"""SELECT d.data, d.version, t.version FROM tables t
+                   LEFT JOIN drafts d ON d.table_id = t.id AND d.name = ?
+                   AND NOT {closed_draft("d")} WHERE t.id = ?""",
                 [name, table_id],
             ).fetchone()
             if row is None:
@@ -176,11 +184,11 @@ class Drafts:
                 data = change(found.data)
                 text = json.dumps(data, ensure_ascii=False)
                 self.db.execute(
-                    """INSERT INTO drafts (table_id, name, data, version, updated)
-                       VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, name) DO UPDATE SET
+                    """INSERT INTO drafts (table_id, name, data, version, updated, at)
+                       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, name) DO UPDATE SET
                        data = excluded.data, version = excluded.version,
-                       updated = excluded.updated""",
-                    [table_id, name, text, found.version + 1, now()],
+                       updated = excluded.updated, at = excluded.at""",
+                    [table_id, name, text, found.version + 1, now(), found.table_version + 1],
                 )
                 self._keep_written(
                     ("tap_log", name), lambda v: (text, found.version + 1, v), table_id
@@ -233,11 +241,30 @@ class Drafts:
                 round_number = context["round"]
             elif replaces:
                 round_number = self._entry_row(table_id, replaces[0])["round"]
-            else:
+            new_round = old_id is None and context.get("reopened") is None and not replaces
+            if new_round:
                 round_number = self.next_round(table_id)
+                self._keep_written(("next_round",), lambda _v: round_number + 1, table_id)
+            # the entries carry the log, the draft they close and the write that closed
+            # it (the table version it makes): the draft row stays, closed, and the
+            # submission is the first entry's own (none recorded apart)
+            closes = (name, found.table_version + 1)
+            log = json.dumps({"taps": found.data["taps"], "context": context}, ensure_ascii=False)
             entry_id = self._write_entry(
-                table_id, round_number, kind, request, result, points, submission_id, old_id
+                table_id,
+                round_number,
+                kind,
+                request,
+                result,
+                points,
+                submission_id,
+                old_id,
+                log=log,
+                closes=closes,
+                new_round=new_round,
             )
+            if submission_id:
+                self._open_write.carried.add(submission_id)
             # ``also``: more entries of the same round closed by the same log (a Kvanta
             # round's several scores), as (kind, request, result, points); an edit of
             # such a round supersedes every one of them
@@ -248,7 +275,14 @@ class Drafts:
             for more_kind, more_request, more_result, more_points in also:
                 also_ids.append(
                     self._write_entry(
-                        table_id, round_number, more_kind, more_request, more_result, more_points
+                        table_id,
+                        round_number,
+                        more_kind,
+                        more_request,
+                        more_result,
+                        more_points,
+                        closes=closes,
+                        new_round=new_round,
                     )
                 )
             for taken in replaces:
@@ -261,12 +295,6 @@ class Drafts:
                         ),
                     )
                 self._event(taken, "superseded", by_entry=entry_id)
-            log = {"taps": found.data["taps"], "context": context, "also": also_ids}
-            self._insert(
-                "entry_taps",
-                {"entry_id": entry_id, "draft": name, "data": json.dumps(log, ensure_ascii=False)},
-            )
-            self.db.execute("DELETE FROM drafts WHERE table_id = ? AND name = ?", [table_id, name])
             self._keep_written(("tap_log", name), lambda v: (None, None, v), table_id)
             outcome.update(entry_id=entry_id, round=round_number, supersedes=old_id, also=also_ids)
 
@@ -282,14 +310,15 @@ class Drafts:
     def _also_of(self, entry_id: int) -> list[int]:
         """The other entries of a round closed with this entry's log (``also``)."""
         row = self.db.execute(
-            "SELECT data FROM entry_taps WHERE entry_id = ?", [entry_id]
+            f"SELECT {ALSO_CLOSED} FROM entries e WHERE e.id = ? AND e.taps IS NOT NULL",
+            [entry_id],
         ).fetchone()
-        return list(json.loads(row[0]).get("also") or ()) if row else []
+        return sorted(json.loads(row[0])) if row else []
 
     def entry_taps(self, entry_id: int) -> list[dict] | None:
         """The tap log an entry was saved with; None for one saved without."""
         row = self.db.execute(
-            "SELECT data FROM entry_taps WHERE entry_id = ?", [entry_id]
+            "SELECT taps FROM entries WHERE id = ? AND taps IS NOT NULL", [entry_id]
         ).fetchone()
         return json.loads(row[0])["taps"] if row else None
 
@@ -345,7 +374,7 @@ class Drafts:
         its tap log (never as an empty deal to tap in again), unless another deal is
         being entered there. Saved again, it takes its round back."""
         row = self.db.execute(
-            "SELECT draft, data FROM entry_taps WHERE entry_id = ?", [entry_id]
+            "SELECT closes, taps FROM entries WHERE id = ? AND taps IS NOT NULL", [entry_id]
         ).fetchone()
         if row is None:
             return
@@ -353,7 +382,7 @@ class Drafts:
         current = self.tap_log(table_id, name).data
         if current and current.get("taps"):
             return
-        if any(self._is_live(e) for e in log.get("also") or ()):
+        if any(self._is_live(e) for e in self._also_of(entry_id)):
             return  # the round's other entries still count: its log stays with them
         context = {
             **(log.get("context") or {}),
@@ -364,17 +393,23 @@ class Drafts:
         }
         data = {"taps": log["taps"], "undone": [], "context": context}
         self.db.execute(
-            """INSERT INTO drafts (table_id, name, data, version, updated) VALUES (?, ?, ?, 1, ?)
+            f"""INSERT INTO drafts (table_id, name, data, version, updated, at)
+               VALUES (:t, :name, :data, 1, :now, {_NEXT_VERSION})
                ON CONFLICT (table_id, name) DO UPDATE SET data = excluded.data,
-               version = version + 1, updated = excluded.updated""",
-            [table_id, name, json.dumps(data, ensure_ascii=False), now()],
+               version = {_COUNTED_ON}, updated = excluded.updated, at = excluded.at""",
+            {
+                "t": table_id,
+                "name": name,
+                "data": json.dumps(data, ensure_ascii=False),
+                "now": now(),
+            },
         )
 
     def _close_reopened(self, table_id: int, entry_id: int) -> None:
         """Inside a redo: the deal's log reopened by its undo leaves the screen, as long
         as nobody changed it there (else the redo is refused: that work is kept)."""
         row = self.db.execute(
-            "SELECT draft, data FROM entry_taps WHERE entry_id = ?", [entry_id]
+            "SELECT closes, taps FROM entries WHERE id = ? AND taps IS NOT NULL", [entry_id]
         ).fetchone()
         if row is None:
             return

@@ -98,6 +98,7 @@ class Entries:
         (one submission action for the three: a retry is known whichever a view checks).
         """
         replaces = tuple(replaces)
+        new_round = round_number is None and supersedes is None
 
         def body(outcome: dict) -> None:
             nonlocal round_number
@@ -108,6 +109,7 @@ class Entries:
             self._check_draft(table_id, based_on_draft)
             if round_number is None:  # the next round, decided inside the write lock
                 round_number = self.next_round(table_id)
+                self._keep_written(("next_round",), lambda _v: round_number + 1, table_id)
             if supersedes is not None:
                 self._row_to_supersede(table_id, supersedes)
             elif (
@@ -125,7 +127,15 @@ class Entries:
                     ),
                 )
             entry_id = self._write_entry(
-                table_id, round_number, kind, request, result, points, submission_id, supersedes
+                table_id,
+                round_number,
+                kind,
+                request,
+                result,
+                points,
+                submission_id,
+                supersedes,
+                new_round=new_round,
             )
             for old_id in replaces:
                 self._entry_if(
@@ -538,6 +548,59 @@ class Entries:
         tally.version = head[1]
         return True
 
+    def _count_written(self, table_id: int, version: int, added: list) -> None:
+        """After a write that added these live entries alone (each with whether its
+        round was a new one; perhaps none): every tally counted just before it counts
+        them too, with nothing read. One that cannot know whether a round is newly dealt is left to
+        read what changed (``_update_tally``)."""
+        for (tid, not_deals), tally in self.__dict__.get("_tallies", {}).items():
+            if tid != table_id or tally.version != version - 1:
+                continue
+            dealt = set()  # the rounds these entries make dealt
+            for entry, new_round in added:
+                if entry.kind in not_deals or entry.round in dealt:
+                    continue
+                if not new_round:
+                    break
+                dealt.add(entry.round)
+            else:
+                for entry, _new_round in added:
+                    tally.count("live", entry.points, 1)
+                    tally.kinds.add(entry.kind)
+                tally.deals += len(dealt)
+                tally.entry_id = max([tally.entry_id, *(entry.id for entry, _ in added)])
+                tally.version = version
+
+    def _brought_up(self, key: tuple, value, added: list):
+        """What a read of the history (``_latest``, ``next_round``, ``entry_count``)
+        finds once these live entries, newer than any it holds, are added."""
+        entries = [entry for entry, _new_round in added]
+        if key[0] == "entry_count":
+            return value + len(entries)
+        if key[0] == "next_round":
+            return max(value, *(e.round + 1 for e in entries))
+        if key[0] != "latest":
+            return None
+        _latest, kinds, history = key
+        newest = lambda e: (e.round, e.id)  # noqa: E731 (the history's order)
+        # the last rounds: those after the newest round less RECENT_ROUNDS, the newest
+        # first; what was read holds every entry of them but for the newest's own
+        top = max([*(e.round for e in value["recent"][:1]), *(e.round for e in entries)])
+        recent = [e for e in [*entries, *value["recent"]] if e.round > top - RECENT_ROUNDS]
+        recent = sorted(recent, key=newest, reverse=True)[:RECENT_ENTRIES]
+        latest: dict[str, Entry] = {}  # the latest live entry of each kind
+        for e in [*value["entries"], *entries]:
+            if e.live and e.kind in kinds:
+                if e.kind not in latest or newest(e) > newest(latest[e.kind]):
+                    latest[e.kind] = e
+        shown = {e.id: e for e in [*recent, *latest.values()]}
+        page = sorted([*entries, *value["history"]], key=newest, reverse=True)
+        return {
+            "entries": sorted(shown.values(), key=newest),
+            "recent": recent,
+            "history": page[: history or 0],
+        }
+
     def entry(self, table_id: int, entry_id: int) -> Entry:
         if self._seen_version(table_id) is not None:  # among the entries this request read
             for key, kept in self._memo.get(table_id, {}).items():
@@ -826,21 +889,32 @@ class Entries:
         points: dict[int, int],
         submission_id: str | None = None,
         supersedes: int | None = None,
+        log: str | None = None,
+        closes: tuple[str, int] | None = None,
+        new_round: bool = False,
     ) -> int:
-        """One entry with its points (and the superseded entry's event), inside a write."""
+        """One entry with its points (and the superseded entry's event), inside a write.
+        ``log``: the tap log it was entered with (JSON); ``closes``: the draft it closes
+        and the table version of the write that closes it (``closed_draft``);
+        ``new_round``: its round had no live entry (the next round)."""
         if not set(points) <= {p.id for p in self.players(table_id)}:
             raise StoreError(Text("Points were given for someone who is not at this table."))
+        request_json = json.dumps(request, ensure_ascii=False)
+        result_json = json.dumps(result, ensure_ascii=False)
+        created = now()
         entry_id = self._insert(
             "entries",
             {
                 "table_id": table_id,
                 "round": round_number,
                 "kind": kind,
-                "request": json.dumps(request, ensure_ascii=False),
-                "result": json.dumps(result, ensure_ascii=False),
-                "created": now(),
+                "request": request_json,
+                "result": result_json,
+                "created": created,
                 "submission_id": submission_id,
                 "supersedes": supersedes,
+                **({} if log is None else {"taps": log}),
+                **({} if closes is None else {"closes": closes[0], "closes_at": closes[1]}),
             },
         )
         if points:  # one statement for every player's points
@@ -849,11 +923,19 @@ class Entries:
                 + ", ".join(["(?, ?, ?)"] * len(points)),
                 [value for pid, pts in points.items() for value in (entry_id, pid, int(pts))],
             )
+        open_write = self._open_write
+        if open_write is not None and open_write.added is not None:
+            # as a read would find it (its own copies of the request and result)
+            row = (entry_id, round_number, kind, request_json, result_json, created)
+            entry = _entry((*row, submission_id, supersedes, "created"), dict(points))
+            open_write.added.append((entry, new_round))
         if supersedes is not None:
             self._event(supersedes, "superseded", by_entry=entry_id)
         return entry_id
 
     def _event(self, entry_id: int, event: str, by_entry: int | None = None) -> None:
+        if self._open_write is not None:
+            self._open_write.added = None  # an entry's state changed: read back
         self._insert(
             "entry_events",
             {"entry_id": entry_id, "event": event, "by_entry": by_entry, "created": now()},

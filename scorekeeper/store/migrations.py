@@ -240,3 +240,28 @@ def _schema_v5(db: sqlite_utils.Database) -> None:
 def _schema_v6(db: sqlite_utils.Database) -> None:
     """Every table made before speaks English, as the app did then."""
     db.execute("ALTER TABLE tables ADD COLUMN language TEXT NOT NULL DEFAULT 'en'")
+
+
+@migration(7, "an entry carries the tap log it closed: its draft and its submission with it")
+def _schema_v7(db: sqlite_utils.Database) -> None:
+    """Saving a deal writes one row. The entry keeps its tap log (``taps``) and the draft
+    it came from (``closes``), and says which write of that draft it closed
+    (``closes_at``: the table version its own write made; ``drafts.at``: the one each
+    write of a draft made): the draft is closed without being deleted, and is open again
+    at its next write. Its submission id is the entry's own, so a retried save finds it
+    there. The logs kept before move into their entries; those drafts were deleted."""
+    db.execute("ALTER TABLE entries ADD COLUMN taps TEXT")
+    db.execute("ALTER TABLE entries ADD COLUMN closes TEXT")
+    db.execute("ALTER TABLE entries ADD COLUMN closes_at INTEGER")
+    db.execute("ALTER TABLE drafts ADD COLUMN at INTEGER")
+    db.execute(
+        """UPDATE entries SET
+               taps = (SELECT t.data FROM entry_taps t WHERE t.entry_id = entries.id),
+               closes = (SELECT t.draft FROM entry_taps t WHERE t.entry_id = entries.id)
+           WHERE id IN (SELECT entry_id FROM entry_taps)"""
+    )
+    db.execute("DROP TABLE entry_taps")
+    db.execute(
+        "CREATE INDEX entries_closes ON entries(table_id, closes, closes_at)"
+        " WHERE closes_at IS NOT NULL"
+    )

@@ -65,6 +65,29 @@ _LAST_EVENT = (
 _LIVE = f"{_LAST_EVENT} NOT IN ('voided', 'superseded')"
 
 
+def closed_draft(alias: str) -> str:
+    """SQL: the draft row ``alias`` was closed into an entry since its last write
+    (migration 7: an entry names the draft it closes and the write it closed it in)."""
+    return (
+        f"EXISTS (SELECT 1 FROM entries c WHERE c.table_id = {alias}.table_id"
+        f" AND c.closes = {alias}.name AND c.closes_at >= {alias}.at)"
+    )
+
+
+# the entries closed from one tap log besides the first (which holds the log), as a
+# JSON array: those of the same draft and write; a log kept before migration 7 lists them
+ALSO_CLOSED = """COALESCE(json_extract(e.taps, '$.also'),
+    (SELECT json_group_array(a.id) FROM entries a WHERE a.table_id = e.table_id
+     AND a.closes = e.closes AND a.closes_at = e.closes_at AND a.id != e.id))"""
+
+# a save's submission, found on the entry that carries it (``Store.close_draft_into_entry``
+# records none of its own): as ``submissions`` gives a row (outcome, action, scope)
+CARRIED_SUBMISSION = f"""SELECT json_object('entry_id', e.id, 'round', e.round,
+        'supersedes', e.supersedes, 'also', json({ALSO_CLOSED})),
+        'close_draft_into_entry', e.table_id
+    FROM entries e WHERE e.submission_id = :id AND e.closes_at IS NOT NULL"""
+
+
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
