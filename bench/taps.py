@@ -108,6 +108,10 @@ def measure(game: str, players: tuple[str, ...], taps: list[dict], config=None) 
         headers=phone,
     )
     url = made.headers["Location"]
+    # the connection, looked up before the page: a request context made for it would end
+    # the reads the app carries from one request to the next
+    with app.test_request_context():
+        conn = tables.get_store().db.conn
     # the page, once: templates compiled, the first deal's context known; the parts of
     # its page a phone keeps are named by every tap (static/app.js: "have")
     page = client.get(url).get_data(as_text=True)
@@ -115,8 +119,6 @@ def measure(game: str, players: tuple[str, ...], taps: list[dict], config=None) 
     # another phone at the table: its poll after each tap (the parts it shows named)
     other, seen = Phone(page), LIVE.search(page).group(1)
     polled: list[tuple[int, int]] = []  # bytes sent: naming its parts, naming none
-    with app.test_request_context():
-        conn = tables.get_store().db.conn
     statements: list[str] = []
     counts, cpu, sent, html = [], [], [], []
     version, round_number = 0, 1

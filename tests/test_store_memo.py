@@ -402,6 +402,36 @@ def test_the_latest_history_serves_the_next_request_and_is_brought_up_to_date_by
     fresh.close()
 
 
+def test_a_roll_brings_up_to_date_what_its_request_read_of_the_rolls(mine, other, path):
+    """A roll of this worker's: the rolls its request had read (all of them, the last
+    few, the last id) are what a read finds after it, with nothing read again."""
+    table, _ = start(mine)
+    mine.add_roll(table.id, 1, "kvanta-target", [1, 2, 3], {"target": 6})
+    mine.begin_memo()
+    mine.table_by_key(table.scorer_key)
+    reads = (lambda: mine.rolls(table.id), lambda: mine.rolls(table.id, latest=1))
+    for read in reads:
+        read()
+    mine.last_roll_id(table.id)
+    ran: list[str] = []
+    mine.db.conn.set_trace_callback(ran.append)
+    try:
+        mine.add_roll(table.id, 1, "kvanta-target", [4, 5, 5], {"target": 14}, submission_id="r2")
+        ran.clear()
+        found = [read() for read in reads], mine.last_roll_id(table.id)
+        assert not ran, ran
+    finally:
+        mine.db.conn.set_trace_callback(None)
+    mine.end_memo()
+    fresh = Store.open(path)
+    assert found == (
+        [fresh.rolls(table.id), fresh.rolls(table.id, latest=1)],
+        fresh.last_roll_id(table.id),
+    )
+    assert [r["dice"] for r in found[0][0]] == [[1, 2, 3], [4, 5, 5]]
+    fresh.close()
+
+
 def test_a_draft_saved_whatever_it_was_is_written_without_reading_it_first(mine, other):
     """A game's own draft saved as it stands (no version expected) is one write that
     counts its version on, even past another worker's save; one saved from a version

@@ -429,3 +429,37 @@ def test_a_name_a_spreadsheet_would_run_as_a_formula_is_exported_as_text(s):
     rows = list(csv.reader(io.StringIO(store.history_csv(s, s.table(tid)))))
     assert rows[0][4:] == ["'" + name for name in names[:4]] + ["Bo"]
     assert rows[1][4:] == ["5", "0", "0", "0", "-2"] and rows[-1][4:] == rows[1][4:]
+
+
+def test_an_entry_or_a_roll_carries_its_submission_and_a_retry_is_answered_from_it(s):
+    """An entry added and a roll made record no submissions row: their row holds the
+    id, and a retry gets the first answer from it; the id is refused for another write
+    or on another table."""
+    tid = s.create_table("kvanta", "Night", ["Ana", "Bojan"], {"first_dealer": 0})["table_id"]
+    other = s.create_table("kvanta", "Day", ["Ana", "Bojan"], {"first_dealer": 0})["table_id"]
+    ana = s.players(tid)[0].id
+    added = s.add_entry(tid, None, "manual-points", {}, {}, {ana: 4}, submission_id="entry-1")
+    rolled = s.add_roll(tid, 1, "kvanta-target", [4, 5, 5], {"target": 14}, submission_id="roll-1")
+    assert s.db.execute("SELECT COUNT(*) FROM submissions").fetchone()[0] == 0
+    version = s.version(tid)
+    assert s.add_entry(tid, None, "manual-points", {}, {}, {ana: 9}, submission_id="entry-1") == (
+        added
+    )
+    again = s.add_roll(tid, 1, "kvanta-target", [1, 1, 1], {"target": 3}, submission_id="roll-1")
+    assert (
+        again
+        == rolled
+        == {
+            "roll_id": rolled["roll_id"],
+            "dice": [4, 5, 5],
+            "result": {"target": 14},
+            "physical": False,
+        }
+    )
+    assert s.version(tid) == version and len(s.entries(tid)) == 1 and len(s.rolls(tid)) == 1
+    assert s.submission("entry-1", s.add_entry, tid) == added == {"entry_id": 1, "round": 1}
+    for sid, write in [("entry-1", s.add_roll), ("roll-1", s.add_entry)]:
+        with pytest.raises(store.ReusedSubmission):
+            s.submission(sid, write, tid)
+    with pytest.raises(store.ReusedSubmission):
+        s.add_entry(other, None, "manual-points", {}, {}, {}, submission_id="entry-1")

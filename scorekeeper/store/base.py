@@ -46,8 +46,8 @@ ROLL_READS = frozenset({"rolls", "last_roll_id"})
 # added (rolls), and the latest history, which a write that adds entries brings up to
 # date (``_brought_up``) and any other change of it drops
 CARRIED_READS = ROLL_READS | {"latest"}
-# reads a write that only adds entries brings up to date from them, unread
-BROUGHT_UP_READS = frozenset({"latest", "next_round", "entry_count"})
+# reads a write that only adds entries (or rolls) brings up to date from them, unread
+BROUGHT_UP_READS = frozenset({"latest", "next_round", "entry_count"}) | ROLL_READS
 
 
 def writes_as(action: str):
@@ -102,6 +102,7 @@ class _OpenWrite:
     # the entries it added, each with whether its round was a new one; None once it
     # changed an entry's state (what it wrote is then read back)
     added: list | None = field(default_factory=list)
+    rolled: list[dict] = field(default_factory=list)  # the rolls it added, as rows
     # what the request had read of the table's history, and at which version
     history_before: tuple[int, dict] | None = None
     failed: BaseException | None = None
@@ -546,9 +547,10 @@ class StoreBase:
         kept = memo.get(table_id, {})
         return seen[0], {k: v for k, v in kept.items() if k[0] in BROUGHT_UP_READS}
 
-    def _brought_up(self, key: tuple, value: Any, added: list) -> Any:
-        """A read of the history, as it stands once these entries are added (None: it
-        must be read again). The entries' part of the store knows how."""
+    def _brought_up(self, key: tuple, value: Any, write: _OpenWrite) -> Any:
+        """A read of the history, as it stands once the entries and rolls this write
+        added are (None: it must be read again). The entries' part of the store knows
+        how."""
         return None
 
     def _count_written(self, table_id: int, version: int, added: list) -> None:
@@ -585,10 +587,10 @@ class StoreBase:
             if ("table",) in kept:  # the row as the write left it
                 kept[("table",)] = replace(kept[("table",)], version=version, updated=stamp)
             before = open_write.history_before
-            if open_write.added and before is not None and before[0] == version - 1:
+            if before is not None and before[0] == version - 1:
                 for key, value in before[1].items():
                     if key[0] in gone:
-                        value = self._brought_up(key, value, open_write.added)
+                        value = self._brought_up(key, value, open_write)
                         if value is not None:
                             kept[key] = value
         for key, row_at in written:  # what the write itself stored: as a read would find it

@@ -152,6 +152,8 @@ class Entries:
                     "DELETE FROM drafts WHERE table_id = ? AND name = ?",
                     [table_id, close_draft],
                 )
+            if submission_id:  # the entry carries it: no submissions row
+                self._open_write.carried.add(submission_id)
             outcome.update(entry_id=entry_id, round=round_number)
 
         touches = NEW_ENTRY_READS if close_draft is None else NEW_ENTRY_READS | DRAFT_READS
@@ -571,10 +573,15 @@ class Entries:
                 tally.entry_id = max([tally.entry_id, *(entry.id for entry, _ in added)])
                 tally.version = version
 
-    def _brought_up(self, key: tuple, value, added: list):
-        """What a read of the history (``_latest``, ``next_round``, ``entry_count``)
-        finds once these live entries, newer than any it holds, are added."""
-        entries = [entry for entry, _new_round in added]
+    def _brought_up(self, key: tuple, value, write):
+        """What a read of the history (``_latest``, ``next_round``, ``entry_count``, the
+        rolls) finds once the live entries and the rolls this write added, newer than
+        any it holds, are there too."""
+        if key[0] in ROLL_READS:  # rolls are only ever added, by ``add_roll``
+            return self._rolls_with(key, value, write.rolled)
+        if not write.added:
+            return None
+        entries = [entry for entry, _new_round in write.added]
         if key[0] == "entry_count":
             return value + len(entries)
         if key[0] == "next_round":
@@ -600,6 +607,18 @@ class Entries:
             "recent": recent,
             "history": page[: history or 0],
         }
+
+    @staticmethod
+    def _rolls_with(key: tuple, value, rolled: list[dict]):
+        """``rolls`` or ``last_roll_id`` as read before a write, with the rolls it
+        added (newer than any before)."""
+        if key[0] == "last_roll_id":
+            return rolled[-1]["id"] if rolled else value
+        _rolls, after, up_to, latest = key
+        if up_to is not None:  # the new ones come after it
+            return value
+        rows = (*value, *rolled)
+        return rows if latest is None else rows[len(rows) - latest :] if latest else ()
 
     def entry(self, table_id: int, entry_id: int) -> Entry:
         if self._seen_version(table_id) is not None:  # among the entries this request read
@@ -1007,19 +1026,20 @@ class Entries:
 
         def body(outcome: dict) -> None:
             self._check_draft(table_id, based_on_draft)
-            roll_id = self._insert(
-                "rolls",
-                {
-                    "table_id": table_id,
-                    "round": round_number,
-                    "kind": kind,
-                    "dice": json.dumps(dice),
-                    "result": json.dumps(result),
-                    "physical": int(physical),
-                    "created": now(),
-                    "submission_id": submission_id,
-                },
-            )
+            row = {
+                "table_id": table_id,
+                "round": round_number,
+                "kind": kind,
+                "dice": json.dumps(dice),
+                "result": json.dumps(result),
+                "physical": int(physical),
+                "created": now(),
+                "submission_id": submission_id,
+            }
+            roll_id = self._insert("rolls", row)
+            if submission_id:  # the roll carries it: no submissions row
+                self._open_write.carried.add(submission_id)
+            self._open_write.rolled.append({"id": roll_id, **row})  # as ``SELECT *`` has it
             outcome.update(roll_id=roll_id, dice=dice, result=result, physical=physical)
 
         return self.once(table_id, submission_id, "add_roll", body, touches=ROLL_READS)

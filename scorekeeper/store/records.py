@@ -80,12 +80,21 @@ ALSO_CLOSED = """COALESCE(json_extract(e.taps, '$.also'),
     (SELECT json_group_array(a.id) FROM entries a WHERE a.table_id = e.table_id
      AND a.closes = e.closes AND a.closes_at = e.closes_at AND a.id != e.id))"""
 
-# a save's submission, found on the entry that carries it (``Store.close_draft_into_entry``
-# records none of its own): as ``submissions`` gives a row (outcome, action, scope)
-CARRIED_SUBMISSION = f"""SELECT json_object('entry_id', e.id, 'round', e.round,
-        'supersedes', e.supersedes, 'also', json({ALSO_CLOSED})),
-        'close_draft_into_entry', e.table_id
-    FROM entries e WHERE e.submission_id = :id AND e.closes_at IS NOT NULL"""
+# a submission found on the row its write stored, which records none of its own (a save
+# of a tap log, an entry added, a roll): as ``submissions`` gives one (outcome, action,
+# scope), the outcome as that write answers it
+CARRIED_SUBMISSION = f"""SELECT CASE WHEN e.closes_at IS NOT NULL
+        THEN json_object('entry_id', e.id, 'round', e.round, 'supersedes', e.supersedes,
+                         'also', json({ALSO_CLOSED}))
+        ELSE json_object('entry_id', e.id, 'round', e.round) END,
+        CASE WHEN e.closes_at IS NOT NULL THEN 'close_draft_into_entry' ELSE 'add_entry' END,
+        e.table_id
+    FROM entries e WHERE e.submission_id = :id
+    UNION ALL
+    SELECT json_object('roll_id', r.id, 'dice', json(r.dice), 'result', json(r.result),
+                       'physical', json(CASE WHEN r.physical THEN 'true' ELSE 'false' END)),
+        'add_roll', r.table_id
+    FROM rolls r WHERE r.submission_id = :id"""
 
 
 def now() -> str:
