@@ -1094,7 +1094,11 @@ def test_edit_of_a_saved_round_changes_one_card_and_supersedes_the_whole_round(a
     assert kv.draft() is None
     new = {e.kind: e for e in kv.entries()}
     assert set(new) == {"kvanta-dealer", "kvanta-call", "kvanta-poker"}
-    assert all(new[k].id != old[k].id and new[k].round == 1 for k in new)
+    assert all(new[k].id != old[k].id for k in new)
+    # the dealer draw stays the game's set-up, before round 1 (K: SETUP_ROUND)
+    assert [new[k].round for k in ("kvanta-dealer", "kvanta-call", "kvanta-poker")] == [0, 1, 1]
+    history = kv.page().html
+    assert "Set-up" in history and history.count("Round 1</span>") >= 2
     assert {
         e.id: e.state for e in kv.entries(live=False) if e.id in {o.id for o in old.values()}
     } == {o.id: "superseded" for o in old.values()}
@@ -1106,7 +1110,7 @@ def test_edit_of_a_saved_round_changes_one_card_and_supersedes_the_whole_round(a
     again = kv.post("save", v=page.v, round=page.round, submission_id="kvc-edit-1")
     assert again.status == 200 and "Already saved." in again.html
     assert len(kv.entries()) == 3
-    assert edit_links(kv.page().html) == [new["kvanta-dealer"].id]
+    assert edit_links(kv.page().html) == [new["kvanta-call"].id]
 
 
 def edited_round(kv, old: dict, sid: str) -> dict:
@@ -1152,7 +1156,7 @@ def test_undo_of_an_edit_is_one_transaction_a_failure_midway_changes_nothing(app
     new = edited_round(kv, old, "kvc-edit-3")
     edited = kv.totals()
     live = sorted(e.id for e in kv.entries())
-    first = new["kvanta-dealer"].id  # the entry that supersedes the old round
+    first = new["kvanta-call"].id  # the entry that supersedes the old round
     real_event = type(kv.store)._event
 
     def failing_event(self, entry_id, event, by_entry=None):

@@ -324,7 +324,7 @@ def test_a_closing_with_its_own_result_is_stored_as_made_without_points(s, table
 
     log = s.append_tap(table_id, DRAFT, tap("a"), accept, begin)
     table = s.table(table_id)
-    deal = SimpleNamespace(draft=DRAFT, replaces=None)
+    deal = SimpleNamespace(draft=DRAFT, replaces=None, own_rounds=())
     board = {"seats": 4, "pegs": {"0": ["S"] * 5}, "discard": {"seat": 0, "card": "5S"}}
     closing = {"kind": "pegs-board", "request": board, "result": {"winner_team": None}}
     outcome = save_into_entry(s, table, deal, closing, log.version, "own-result")

@@ -107,6 +107,8 @@ class Deal:
     its round): it is answered as saved, never begun again on a new deal.
     ``refused_taps``: (action, msgid) of taps no phone may send, and why (Kvanta's dice:
     only the server rolls them, through the game's own route).
+    ``own_rounds``: (kind, round) of the entries a deal saves into a round of their own,
+    whatever its round (Kvanta's first dealer draw: the game's set-up, before round 1).
 
     A deal closed by one tap (a Pegs move: one entry per move, no Save tap): ``closes``
     names those taps' actions; ``closing(state)`` what the state after one stores (by
@@ -133,6 +135,7 @@ class Deal:
     history_group: Callable[..., list[int]] | None = None
     closed_already: Callable[[store.Store, store.Table, Tap], bool] | None = None
     refused_taps: tuple[tuple[str, str], ...] = ()
+    own_rounds: tuple[tuple[str, int], ...] = ()
     closes: tuple[str, ...] = ()
     closing: Callable[[Any], dict | list[dict] | None] | None = None
     may_edit: Callable[[store.Store, store.Table, store.Entry], None] | None = None
@@ -423,13 +426,17 @@ def save_into_entry(
     context = (s.tap_log(table.id, deal.draft).data or {}).get("context") or {}
     taken = deal.replaces(s, table, context) if deal.replaces else ()
     scored = []
-    for one in closings:
+    own = dict(deal.own_rounds)
+    # the deal's own round first: the first entry holds the log and names the round
+    for one in sorted(closings, key=lambda one: one["kind"] in own):
         kind, request_json = one["kind"], one["request"]
         if "result" in one and "points" not in one:  # a step with points is scored again
-            scored.append((kind, request_json, one["result"], {}))
+            scored.append((kind, request_json, one["result"], {}, own.get(kind)))
             continue
         result = api.evaluate(kind, request_json)
-        scored.append((kind, request_json, result, _points_by_id(s, table, kind, result)))
+        points = _points_by_id(s, table, kind, result)
+        scored.append((kind, request_json, result, points, own.get(kind)))
+    scored[0] = scored[0][:4]
     return s.close_draft_into_entry(
         table.id,
         deal.draft,

@@ -356,6 +356,7 @@ DEAL = deals.declare(
     game="kvanta",
     draft=DRAFT,
     kind="kvanta-round",
+    own_rounds=(("kvanta-dealer", SETUP_ROUND),),
     refused_taps=tuple(
         (action, N_("Dice are rolled on the server: use the roll buttons."))
         for action in ROLL_KINDS

@@ -211,7 +211,7 @@ class Drafts:
         *,
         draft_version: int,
         submission_id: str | None = None,
-        also: Iterable[tuple[str, dict, dict, dict[int, int]]] = (),
+        also: Iterable[tuple] = (),
         replaces: Iterable[int] = (),
     ) -> dict:
         """Save the deal a draft holds as one entry and close the draft, in one
@@ -265,24 +265,26 @@ class Drafts:
             )
             if submission_id:
                 self._open_write.carried.add(submission_id)
-            # ``also``: more entries of the same round closed by the same log (a Kvanta
-            # round's several scores), as (kind, request, result, points); an edit of
-            # such a round supersedes every one of them
+            # ``also``: more entries closed by the same log (a Kvanta round's several
+            # scores), as (kind, request, result, points[, round]): of the same round but
+            # for one given its own (the game's set-up); an edit of such a round
+            # supersedes every one of them
             for other in context.get("supersedes_also") or ():
                 if self._is_live(other):
                     self._event(other, "superseded", by_entry=entry_id)
             also_ids = []
-            for more_kind, more_request, more_result, more_points in also:
+            for more_kind, more_request, more_result, more_points, *own in also:
+                own_round = own[0] if own else None
                 also_ids.append(
                     self._write_entry(
                         table_id,
-                        round_number,
+                        round_number if own_round is None else own_round,
                         more_kind,
                         more_request,
                         more_result,
                         more_points,
                         closes=closes,
-                        new_round=new_round,
+                        new_round=new_round and own_round is None,
                     )
                 )
             for taken in replaces:
