@@ -489,7 +489,9 @@ def _accept(_data):
 @given(
     steps=st.lists(
         st.tuples(
-            st.sampled_from(["next", "close", "round", "marriage", "void", "restore", "edit"]),
+            st.sampled_from(
+                ["next", "close", "round", "marriage", "scored", "void", "restore", "edit"]
+            ),
             st.integers(0, 40),
             st.integers(-3, 3),
             st.integers(0, 2),
@@ -513,17 +515,25 @@ def test_what_a_write_adding_entries_brings_up_to_date_is_what_a_read_finds(step
         s.table_by_key(table.scorer_key)
         kinds = tuple(sorted(s.tally(table.id, NON_DEAL_KINDS).kinds))
         s._latest(table.id, kinds, 21)
+        step_kinds = ("cowboy-marriage", "manual-points")  # read inside a write, as taps do
         s.next_round(table.id)
         s.entry_count(table.id)
         existing = [e.id for e in Store(s.db).entries(table.id)]
         points = {players[pick % 3]: swing} if swing else {}
-        plain = action in ("next", "close", "round", "marriage")
+        plain = action in ("next", "close", "round", "marriage", "scored")
         try:
             if action == "next":
                 s.add_entry(table.id, None, "manual-points", {"n": number}, {}, points)
             elif action in ("round", "marriage"):
                 kind = "manual-points" if action == "round" else "cowboy-marriage"
                 s.add_entry(table.id, pick % 6 + 1, kind, {}, {}, points)
+            elif action == "scored":  # a tap that scores: the entry in the tap's write
+
+                def then(_log, number=number, points=points):
+                    s.recent_entries(table.id, kinds=("manual-points", "cowboy-marriage"))
+                    s.add_entry(table.id, None, "manual-points", {"n": number}, {}, points)
+
+                s.append_tap(table.id, "deal", {"id": f"s{number}"}, _accept, _begin, then)
             elif action == "close":
                 log = s.append_tap(table.id, "deal", {"id": f"t{number}"}, _accept, _begin)
                 also = [("cowboy-marriage", {}, {}, points)] * more
@@ -551,6 +561,7 @@ def test_what_a_write_adding_entries_brings_up_to_date_is_what_a_read_finds(step
         s.db.conn.set_trace_callback(ran.append)
         try:
             latest = s._latest(table.id, kinds, 21)
+            in_write = s.recent_entries(table.id, step_kinds) if action == "scored" else None
             next_round, count = s.next_round(table.id), s.entry_count(table.id)
             tally = s.tally(table.id, NON_DEAL_KINDS)
         finally:
@@ -558,6 +569,8 @@ def test_what_a_write_adding_entries_brings_up_to_date_is_what_a_read_finds(step
         s.end_memo()
         fresh = Store(s.db)
         assert latest == fresh._latest(table.id, kinds, 21)
+        if in_write is not None:
+            assert in_write == fresh.recent_entries(table.id, step_kinds)
         assert (next_round, count) == (fresh.next_round(table.id), fresh.entry_count(table.id))
         made = fresh.tally(table.id, NON_DEAL_KINDS)
         assert (tally.totals, tally.deals, tally.history_rows, tally.kinds, tally.version) == (

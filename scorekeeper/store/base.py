@@ -42,6 +42,7 @@ DRAFT_READS = frozenset({"draft"})
 ENTRY_READS = frozenset({"entries", "latest", "latest_ids", "next_round"})
 NEW_ENTRY_READS = ENTRY_READS | {"entry_count"}
 ROLL_READS = frozenset({"rolls", "last_roll_id"})
+SUBMISSION_READS = frozenset({"submission"})
 # what a next request may be served of a table at the same version: rows only ever
 # added (rolls), and the latest history, which a write that adds entries brings up to
 # date (``_brought_up``) and any other change of it drops
@@ -83,6 +84,8 @@ def _only_added(write: _OpenWrite) -> bool:
     none: it said it touches none of what is read of them)."""
     if write.added is None:
         return False
+    if write.all_said:  # every row it changed, said: entries only by ``_write_entry``
+        return True
     return bool(write.added) or (write.touches is not None and not write.touches & NEW_ENTRY_READS)
 
 
@@ -103,6 +106,12 @@ class _OpenWrite:
     # changed an entry's state (what it wrote is then read back)
     added: list | None = field(default_factory=list)
     rolled: list[dict] = field(default_factory=list)  # the rolls it added, as rows
+    # the groups of reads its rows changed so far, as its statements said (``_wrote``),
+    # and how many of the rows it changed they account for
+    wrote: set[str] = field(default_factory=set)
+    accounted: int = 0
+    all_said: bool = False  # its body's statements said what every row they changed is
+    entries_changing: bool = False  # it changed an entry (``_entries_to_change``)
     # what the request had read of the table's history, and at which version
     history_before: tuple[int, dict] | None = None
     failed: BaseException | None = None
@@ -181,15 +190,25 @@ class StoreBase:
         self._memo_seen = {}
         self._memo_carried = {}
 
+    def _wrote(self, groups: frozenset[str], before: int) -> None:
+        """Inside a write, right after a statement: the rows it changed (since the
+        connection's ``total_changes`` was ``before``) are of these groups of reads."""
+        open_write = self._open_write
+        if open_write is not None:
+            open_write.wrote |= groups
+            open_write.accounted += self.db.conn.total_changes - before
+
     def _memo_current(self) -> dict[int, dict] | None:
         memo = self._memo
         if memo is not None and self.db.conn.total_changes != self._memo_changes:
             open_write = self._open_write
             if open_write is not None and writing(self.db) and open_write.touches is not None:
                 # a write of this request's, under way: what its parts may have changed
-                # goes; the rest was read at the version they all stand at until it
-                # commits (no other connection writes while it holds the lock)
-                gone = _gone(open_write.touches)
+                # goes (what its statements changed, when they said so of every row;
+                # else all it touches); the rest was read at the version they all stand
+                # at until it commits (no other connection writes while it holds the lock)
+                said = self.db.conn.total_changes - open_write.changes == open_write.accounted
+                gone = _gone(frozenset(open_write.wrote) if said else open_write.touches)
                 for kept in memo.values():
                     for key in [key for key in kept if key[0] in gone]:
                         del kept[key]
@@ -381,6 +400,8 @@ class StoreBase:
                 if open_write.failed is not None:
                     # a part of it failed, and the caller went on: nothing of it is kept
                     raise open_write.failed
+                changed = self.db.conn.total_changes - open_write.changes
+                open_write.all_said = changed == open_write.accounted
                 outcome = open_write.outcome
                 tid = outcome.get("table_id", table_id)
                 for other in sorted(open_write.tables - {tid}):  # its parts' other tables
@@ -524,6 +545,7 @@ class StoreBase:
         """Inside a write: the submission's outcome, for a retry to be answered with;
         returns its row as ``submission`` reads it (outcome, action, scope)."""
         stored = json.dumps(outcome)
+        before = self.db.conn.total_changes
         self._insert(
             "submissions",
             {
@@ -535,6 +557,7 @@ class StoreBase:
                 "scope": scope,
             },
         )
+        self._wrote(SUBMISSION_READS, before)
         return (stored, action, scope)
 
     def _history_read(self, table_id: int | None) -> tuple[int, dict] | None:
@@ -546,6 +569,24 @@ class StoreBase:
             return None
         kept = memo.get(table_id, {})
         return seen[0], {k: v for k, v in kept.items() if k[0] in BROUGHT_UP_READS}
+
+    def _entries_to_change(self, table_id: int) -> None:
+        """Inside a write, before its first change of an entry: what it read of the
+        table's entries since it began (under its lock, none changed yet) may be brought
+        up to date as what it read before it began."""
+        open_write = self._open_write
+        if open_write is None or open_write.entries_changing:
+            return
+        open_write.entries_changing = True
+        seen = self._seen_version(table_id)
+        if seen is None:
+            return
+        before = open_write.history_before
+        if before is None or before[0] != seen[0]:
+            before = open_write.history_before = (seen[0], {})
+        for key, value in self._memo.get(table_id, {}).items():
+            if key[0] in BROUGHT_UP_READS - ROLL_READS:  # rolls may have changed since
+                before[1].setdefault(key, value)
 
     def _brought_up(self, key: tuple, value: Any, write: _OpenWrite) -> Any:
         """A read of the history, as it stands once the entries and rolls this write
@@ -579,7 +620,8 @@ class StoreBase:
         same = seen is not None and seen[0] == version - 1
         kept = {}
         if same and touches is not None:
-            gone = _gone(touches)
+            # what its statements said they changed, when they said it of every row
+            gone = _gone(frozenset(open_write.wrote) if open_write.all_said else touches)
             kept = {k: v for k, v in memo.get(table_id, {}).items() if k[0] not in gone}
             for key, row in kept.items():
                 if key[0] == "tap_log":  # the draft as it was, on the table as it is now

@@ -56,6 +56,7 @@ class Drafts:
                     )
             # a draft saved whatever it was (a game's own, such as Kvanta's burned cards)
             # is not read first: the write counts its version on
+            before = self.db.conn.total_changes
             (version,) = self.db.execute(
                 f"""INSERT INTO drafts (table_id, name, data, version, updated, at)
                    VALUES (:t, :name, :data, 1, :now, {_NEXT_VERSION})
@@ -64,6 +65,7 @@ class Drafts:
                    RETURNING version""",
                 {"t": table_id, "name": name, "data": text, "now": now()},
             ).fetchone()
+            self._wrote(DRAFT_READS, before)
             self._keep_written(("tap_log", name), lambda v: (text, version, v), table_id)
         return version
 
@@ -183,6 +185,7 @@ class Drafts:
                 found = self.tap_log(table_id, name)
                 data = change(found.data)
                 text = json.dumps(data, ensure_ascii=False)
+                before = self.db.conn.total_changes
                 self.db.execute(
                     """INSERT INTO drafts (table_id, name, data, version, updated, at)
                        VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, name) DO UPDATE SET
@@ -190,6 +193,7 @@ class Drafts:
                        updated = excluded.updated, at = excluded.at""",
                     [table_id, name, text, found.version + 1, now(), found.table_version + 1],
                 )
+                self._wrote(DRAFT_READS, before)
                 self._keep_written(
                     ("tap_log", name), lambda v: (text, found.version + 1, v), table_id
                 )

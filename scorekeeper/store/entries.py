@@ -580,7 +580,7 @@ class Entries:
         if key[0] in ROLL_READS:  # rolls are only ever added, by ``add_roll``
             return self._rolls_with(key, value, write.rolled)
         if not write.added:
-            return None
+            return None  # (one that changed no entry leaves them: not gone)
         entries = [entry for entry, _new_round in write.added]
         if key[0] == "entry_count":
             return value + len(entries)
@@ -921,6 +921,8 @@ class Entries:
         request_json = json.dumps(request, ensure_ascii=False)
         result_json = json.dumps(result, ensure_ascii=False)
         created = now()
+        self._entries_to_change(table_id)
+        before = self.db.conn.total_changes
         entry_id = self._insert(
             "entries",
             {
@@ -942,6 +944,7 @@ class Entries:
                 + ", ".join(["(?, ?, ?)"] * len(points)),
                 [value for pid, pts in points.items() for value in (entry_id, pid, int(pts))],
             )
+        self._wrote(NEW_ENTRY_READS, before)
         open_write = self._open_write
         if open_write is not None and open_write.added is not None:
             # as a read would find it (its own copies of the request and result)
@@ -955,10 +958,13 @@ class Entries:
     def _event(self, entry_id: int, event: str, by_entry: int | None = None) -> None:
         if self._open_write is not None:
             self._open_write.added = None  # an entry's state changed: read back
+            self._open_write.entries_changing = True
+        before = self.db.conn.total_changes
         self._insert(
             "entry_events",
             {"entry_id": entry_id, "event": event, "by_entry": by_entry, "created": now()},
         )
+        self._wrote(ENTRY_READS, before)
 
     def _replaced_by(self, entry_id: int) -> list[int]:
         """Entries this one superseded (an edit's original, a deal's provisional entries)."""
@@ -1036,7 +1042,9 @@ class Entries:
                 "created": now(),
                 "submission_id": submission_id,
             }
+            before = self.db.conn.total_changes
             roll_id = self._insert("rolls", row)
+            self._wrote(ROLL_READS, before)
             if submission_id:  # the roll carries it: no submissions row
                 self._open_write.carried.add(submission_id)
             self._open_write.rolled.append({"id": roll_id, **row})  # as ``SELECT *`` has it
