@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import api
+from scorekeeper.games import catalog
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "200"))
 FUZZ = settings(
@@ -169,16 +170,26 @@ def game_of(route: str) -> str:
     return parts[3] if len(parts) > 3 and parts[3] in PLAYERS else "cowboy"
 
 
+# the first tap of a game without a score pad that stores an entry at once: a discard
+SEED_TAPS = {"pegs": {"action": "discard", "seat": 0}}
+
+
+def seed(client, url: str, page, game: str, headers=None):
+    """The table's first entry, sent with the submission id "seed": a round on the score
+    pad, or on a table with none (a race) its screen's first tap that stores at once."""
+    if catalog.GAMES[game].score_pad:
+        path, data = "/rounds", {"submission_id": "seed", page.player_fields()[0]: "5"}
+    else:
+        path = f"/{game}/tap"
+        data = {"tap": json.dumps(SEED_TAPS[game]), "tap_id": "seed", "v": "0", "round": "1"}
+    return client.post(url + path, data={"csrf_token": page.csrf, **data}, headers=headers or {})
+
+
 @pytest.fixture
 def table(client, new_table, parsed, store, request):
     game = game_of(request.node.callspec.params.get("route", ""))
     url, page = new_table(game, PLAYERS[game])
-    fields = page.player_fields()
-    client.post(
-        url + "/rounds",
-        data={"csrf_token": page.csrf, "submission_id": "seed", fields[0]: "5"},
-        headers={"HX-Request": "true"},
-    )
+    seed(client, url, page, game, headers={"HX-Request": "true"})
     (t,) = store.list_tables()
     assert t.game == game
     entry = store.entries(t.id)[0].id
@@ -409,10 +420,7 @@ def test_a_view_checking_for_a_retry_refuses_another_writes_id(
     game = game if game in PLAYERS else "cowboy"
     url, page = new_table(game, PLAYERS[game])
     key = url.rsplit("/", 1)[1]
-    client.post(
-        url + "/rounds",
-        data={"csrf_token": page.csrf, "submission_id": "seed", page.player_fields()[0]: "5"},
-    )
+    seed(client, url, page, game)
     (table,) = store.list_tables()
     (entry,) = store.entries(table.id)
     undo = client.post(

@@ -10,7 +10,7 @@ import math
 import re
 
 import pytest
-from conftest import another_phone_first
+from conftest import another_phone_first, snapshot
 
 from scorekeeper import api, deals, i18n, pegs_table, printing
 from scorekeeper.deals import pegs as deal
@@ -1405,3 +1405,40 @@ def test_a_discard_s_row_is_named_as_a_thing_done(pg, language, row, undone):
     assert row in re.findall(r'<span class="round-kind">([^<·]+)', t.page().html)
     html = t.undo(discard.id, "u1").get_data(as_text=True)
     assert re.findall(r'class="flash ok">([^<]+)<', html) == [undone]
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Nobody scores points in this game: the table has no score pad."),
+        ("sk", "V tejto hre nikto nezískava body: stôl nemá zápisník bodov."),
+    ],
+)
+def test_a_race_s_table_offers_no_score_pad_and_refuses_points_sent_to_it(
+    pg, client, language, said
+):
+    """Pegs is a race: nobody scores points, so its table offers no score pad (its
+    record says so), and points sent to the pad's route anyway are refused with the
+    reason, in the table's language, nothing stored."""
+    t = pg(FOUR, language=language)
+    answer = t.discard(submission_id="d1").get_data(as_text=True)
+    assert 'id="pad-round"' not in answer  # the answer's fragments bring no pad either
+    page = t.page()
+    assert 'id="pad"' not in page.html and "pad-by-hand" not in page.html
+    assert page.player_fields() == []
+    first = t.store.players(t.table.id)[0]
+    before = snapshot(t.store)
+    for headers in (HX, {}):
+        response = client.post(
+            f"{t.url}/rounds",
+            data={"csrf_token": t.csrf, "submission_id": "p1", f"points-{first.id}": "5"},
+            headers=headers,
+        )
+        assert response.status_code == 409
+        html = unescape(response.get_data(as_text=True))
+        assert re.findall(r'class="flash error"[^>]*>([^<]+)<', html) == [said]
+    # nor does the pad's Edit open on the race's entries
+    edit = client.get(f"{t.url}/entries/{t.entries()[0].id}/edit", headers=HX)
+    assert edit.status_code == 409 and "pad-round" not in edit.get_data(as_text=True)
+    assert said in unescape(edit.get_data(as_text=True))
+    assert snapshot(t.store) == before

@@ -159,6 +159,7 @@ class Game:
     # live entry of those kinds that ``says(entry)``
     progress: Callable[..., dict] | None = None
     players_end: bool = False  # the players end the game (the table offers "End the game")
+    score_pad: bool = True  # its tables offer the score pad (points by hand); a race has none
     rolls: Mapping[str, str] = field(default_factory=dict)  # dice roll kind → "module:roll"
     # where the web and print layers find the rest, as "module:attribute"
     screen: str = ""  # default scorekeeper.web.<slug>

@@ -1675,6 +1675,7 @@ GAME = catalog.Game(
         ),
     ),
     no_result=N_("Arizona Pegs and Jokers has no totals: its winner comes from pegs-apply."),
+    score_pad=False,  # a race: nobody scores points
     standings=_standings,
     progress=_progress,
     play_state="scorekeeper.games.play.pegs:PegsRace",

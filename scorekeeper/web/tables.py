@@ -343,9 +343,25 @@ def _form_int(name: str) -> int | None:
     return number
 
 
+def _without_pad(table: store.Table, access: str):
+    """The answer to a score pad's post on a table whose game has none (a race: nobody
+    scores points), nothing stored; None when the game has the pad."""
+    if catalog.game(table.game).score_pad:
+        return None
+    return render_board(
+        table,
+        access,
+        409,
+        error=_("Nobody scores points in this game: the table has no score pad."),
+    )
+
+
 @bp.post("/t/<key>/rounds")
 def add_round(key: str):
     table, access = load(key, write=True)
+    refused = _without_pad(table, access)
+    if refused is not None:
+        return refused
     s = get_store()
     players = s.players(table.id)
     submission_id = request.form.get("submission_id") or None
@@ -446,6 +462,9 @@ def add_round(key: str):
 @bp.get("/t/<key>/entries/<rowid:entry_id>/edit")
 def edit_round(key: str, entry_id: int):
     table, access = load(key, write=True)
+    refused = _without_pad(table, access)
+    if refused is not None:
+        return refused
     s = get_store()
     try:
         entry = s.entry(table.id, entry_id)
