@@ -1442,3 +1442,28 @@ def test_a_race_s_table_offers_no_score_pad_and_refuses_points_sent_to_it(
     assert edit.status_code == 409 and "pad-round" not in edit.get_data(as_text=True)
     assert said in unescape(edit.get_data(as_text=True))
     assert snapshot(t.store) == before
+
+
+def test_edit_in_the_history_is_offered_on_the_last_move_alone(pg):
+    """Only the last move can be changed (the deal's ``may_edit``): the history, on the
+    table page and on the full history's, offers Edit on its row alone, on none once a
+    discard came after it, and on the move before once the last is undone."""
+    t = pg(FOUR)
+    for seat, come_out in ((0, "T8"), (1, "T26")):
+        t.tap("card", card="A", player=str(seat))
+        t.step(seat, "S", come_out)
+    first, last = t.entries(pegs_table.APPLY_KIND)
+
+    def edited_rows(path=""):
+        html = t.page(t.url + path).html
+        history = html[html.index('id="history"') :]
+        return [int(e) for e in re.findall(r'action="[^"]*/pegs/edit/(\d+)"', history)]
+
+    assert edited_rows() == edited_rows("/history") == [last.id]
+    t.discard(submission_id="d1")
+    assert edited_rows() == edited_rows("/history") == []
+    [discard] = t.entries(pegs_table.BOARD_KIND)
+    t.undo(discard.id, "u1")
+    assert edited_rows() == [last.id]
+    t.undo(last.id, "u2")
+    assert edited_rows() == edited_rows("/history") == [first.id]

@@ -85,7 +85,7 @@ def register_template_helpers(app) -> None:
 
 def template_globals() -> dict:
     """What the shared templates ask of the game screens."""
-    return {"reopen_endpoint": reopen_endpoint}
+    return {"edit_endpoint": edit_endpoint}
 
 
 @dataclass(frozen=True)
@@ -136,15 +136,28 @@ def adopt(
     return screen
 
 
-def reopen_endpoint(kind: str, entry: store.Entry | None = None) -> str | None:
-    """The Edit route for a saved entry of ``kind``, when its screen can reopen it."""
+def _reopening(entry: store.Entry) -> TapScreen | None:
+    """The screen that reopens a saved entry (its deal's kind, or its ``reopens``)."""
     for screen in _SCREENS.values():
         deal = screen.deal
-        if deal.kind == kind or (
-            entry is not None and deal.reopens is not None and deal.reopens(entry)
-        ):
-            return f"{screen.game}.edit"
+        if deal.kind == entry.kind or (deal.reopens is not None and deal.reopens(entry)):
+            return screen
     return None
+
+
+def edit_endpoint(table: store.Table, entry: store.Entry) -> str | None:
+    """The Edit route the history offers on a live entry: its screen's, when the screen
+    can reopen it now (its deal's ``may_edit`` lets it: not a Pegs move the board has
+    moved on from), so no row offers an Edit that would be refused."""
+    screen = _reopening(entry)
+    if screen is None or not entry.live:
+        return None
+    if screen.deal.may_edit is not None:
+        try:
+            screen.deal.may_edit(get_store(), table, entry)
+        except deals.Refusal:
+            return None
+    return f"{screen.game}.edit"
 
 
 def view_of(
