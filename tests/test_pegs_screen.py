@@ -1467,3 +1467,20 @@ def test_edit_in_the_history_is_offered_on_the_last_move_alone(pg):
     assert edited_rows() == [last.id]
     t.undo(last.id, "u2")
     assert edited_rows() == edited_rows("/history") == [first.id]
+
+
+def test_a_card_that_cannot_move_says_to_discard_and_draw_as_the_rules_do(pg):
+    """RULES §5: a player none of whose cards but a joker can move discards one card
+    and draws; a card with no move does not end the turn while another card can move.
+    The hints say so, under the card picked and under the hand checked."""
+    t = pg(FOUR)
+    html = unescape(t.turn(0, "5"))
+    (said,) = re.findall(r'class="verdict no pg-none">([^<]+)<', html)
+    assert said == (
+        "No legal move with this card. Play another card that can move; "
+        "if only a joker or none can, discard one card and draw."
+    )
+    t.set_board({**start(4), "1": ["T20", "S", "S", "S", "S"]})
+    html = unescape(t.tap("hand", player="0", hand="5,7", card="JK"))
+    (said,) = re.findall(r'data-verdict="joker">([^<]+)<', html)
+    assert said == "Only a joker can move: play it, or discard one card and draw."
