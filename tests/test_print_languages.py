@@ -650,6 +650,66 @@ def test_the_pdf_routes_print_in_the_requests_language(client, store, polish_req
         assert_says(pdftotext(response.data), words, path)
 
 
+def print_links(store) -> list[str]:
+    """Every PDF route: a game's card and sheet, and a table's three downloads."""
+    table = make_table(store, "kvanta", ["Ana", "Bojan"])
+    return [
+        "/print/kvanta/rule-card.pdf",
+        "/print/kvanta/score-sheet.pdf",
+        *(
+            f"/t/{table.scorer_key}/{kind}.pdf"
+            for kind in ("rule-card", "score-sheet", "blank-sheet")
+        ),
+    ]
+
+
+@pytest.mark.parametrize("asked", ["xx", "zz", "de", "en-GB", "pl-PL", "'><b>" + "x" * 300])
+def test_a_print_link_with_a_language_the_app_lacks_is_refused(app, client, store, asked):
+    renders = printing.renders
+    for link in print_links(store):
+        response = client.get(link, query_string={"lang": asked})
+        assert response.status_code == 400, link
+        assert response.mimetype == "text/html", link
+        page = response.get_data(as_text=True)
+        assert "is not a language of Scorekeeper" in page, link
+        assert "(en, sr-Latn, sr-Cyrl, pl, lt, sk)" in page, link
+        assert "<b>x" not in page and "x" * 40 not in page, link  # escaped, and cut short
+    assert printing.renders == renders  # nothing printed
+    with app.app_context():
+        assert printing.cache().get(("rule-card", "kvanta")) is None
+
+
+def test_the_refusal_of_a_language_speaks_the_phones_language(client, store):
+    client.set_cookie(i18n.COOKIE, "pl")
+    for link in print_links(store):
+        response = client.get(link, query_string={"lang": "xx"})
+        assert response.status_code == 400, link
+        polish = i18n.catalogue_for("pl").gettext(
+            "%(language)r is not a language of Scorekeeper (%(languages)s)."
+        )
+        said = polish % {"language": "xx", "languages": ", ".join(LANGUAGES)}
+        assert said in unescape(response.get_data(as_text=True)), link
+
+
+def test_a_known_language_or_none_on_a_print_link_prints(client, store, monkeypatch):
+    stub_renders(monkeypatch)
+    for link in print_links(store):
+        for query in ({}, {"lang": ""}, {"lang": "sr-latn"}, {"lang": "sk"}):
+            response = client.get(link, query_string=query)
+            assert response.status_code == 200, (link, query)
+            assert response.mimetype == "application/pdf"
+    assert b'<html lang="sr-Latn">' in client.get(print_links(store)[0] + "?lang=sr_latn").data
+
+
+def stub_renders(monkeypatch) -> None:
+    """PDFs are their HTML: the routes, names and caching without WeasyPrint's time."""
+    monkeypatch.setattr(printing, "render_pdf", lambda html, *_a, **_k: b"%PDF-" + html.encode())
+    monkeypatch.setattr(printing, "render_isolated", lambda html, *_a: b"%PDF-" + html.encode())
+    monkeypatch.setattr(
+        printing, "render_pdf_with_insert", lambda _f, _i, whole, *_rest: b"%PDF-" + whole.encode()
+    )
+
+
 def test_the_rules_page_shows_the_card_in_the_requests_language(client, polish_request):
     html = client.get("/rules/szaman").get_data(as_text=True)
     card = rulecards.card("szaman")

@@ -3,7 +3,9 @@ the in-app Rules pages. (``printing`` imports WeasyPrint only when it renders.)
 
 Both table links may read here: printing a sheet changes nothing, so the watch
 link gets the same downloads as the scorer link. Every PDF is printed in the
-request's language (``printing.request_language``), as the Rules page is shown. PDFs come from
+request's language (``printing.request_language``), as the Rules page is shown; a
+``?lang=`` that names none of the app's languages is refused (``print_language``),
+not printed in another. PDFs come from
 ``printing``'s per-app cache; a repeated download is a lookup, and a browser that
 sends the ETag back gets a 304 without the body.
 """
@@ -12,9 +14,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 
-from .. import printing, rulecards
+from .. import i18n, printing, rulecards
 from ..games import catalog
 from ..i18n import gettext as _
+from ..messages import LANGUAGES
 from ..store import Table
 from .db import get_store, load
 
@@ -40,6 +43,24 @@ def _game_or_404(slug: str) -> catalog.Game:
     if game is None:
         abort(404)
     return game
+
+
+def print_language() -> str:
+    """The language a PDF is printed in: the request's. A link whose ``?lang=`` names
+    none of the app's languages is refused (400) rather than printed in another one,
+    which would pass for what was asked; an empty or absent one asks for nothing."""
+    asked = request.args.get("lang")
+    if asked and i18n.known(asked) is None:
+        shown = asked if len(asked) <= 20 else asked[:20] + "…"
+        abort(
+            400,
+            description=_(
+                "%(language)r is not a language of Scorekeeper (%(languages)s).",
+                language=shown,
+                languages=", ".join(LANGUAGES),
+            ),
+        )
+    return printing.request_language()
 
 
 def pdf_response(doc: printing.Printed, private: bool) -> Response:
@@ -111,17 +132,13 @@ def table_rules(key: str):
 @bp.get("/print/<slug>/rule-card.pdf")
 def rule_card_pdf(slug: str):
     _game_or_404(slug)
-    return pdf_response(
-        printing.rule_card(slug, language=printing.request_language()), private=False
-    )
+    return pdf_response(printing.rule_card(slug, language=print_language()), private=False)
 
 
 @bp.get("/print/<slug>/score-sheet.pdf")
 def blank_sheet_pdf(slug: str):
     _game_or_404(slug)
-    return pdf_response(
-        printing.blank_sheet(slug, language=printing.request_language()), private=False
-    )
+    return pdf_response(printing.blank_sheet(slug, language=print_language()), private=False)
 
 
 # ---------------------------------------------------------------- a table's PDFs
@@ -129,22 +146,22 @@ def blank_sheet_pdf(slug: str):
 
 @bp.get("/t/<key>/rule-card.pdf")
 def table_rule_card_pdf(key: str):
-    table, _access = load(key)
-    language = printing.request_language()
+    table, _access = load(key)  # first: a refusal speaks the table's language
+    language = print_language()
     return pdf_response(printing.rule_card(table.game, table, language), private=True)
 
 
 @bp.get("/t/<key>/score-sheet.pdf")
 def filled_sheet_pdf(key: str):
     table, _access = load(key)
-    language = printing.request_language()
+    language = print_language()
     return pdf_response(printing.filled_sheet(get_store(), table, language), private=True)
 
 
 @bp.get("/t/<key>/blank-sheet.pdf")
 def table_blank_sheet_pdf(key: str):
     table, _access = load(key)
-    language = printing.request_language()
+    language = print_language()
     return pdf_response(
         printing.blank_sheet(table.game, get_store(), table, language), private=True
     )
