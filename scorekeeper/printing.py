@@ -132,7 +132,20 @@ class Printed:
 
     pdf: bytes
     etag: str  # a hash of the HTML and the print assets: the same content, the same tag
-    filename: str
+    name: str  # what it is, the same in every language: its name in a folder of its language
+    language: str
+
+    @property
+    def filename(self) -> str:
+        """Its download's name, which says its language (``kvanta-rule-card-pl.pdf``):
+        downloads in two languages land in one folder side by side."""
+        return download_name(self.name, self.language)
+
+
+def download_name(name: str, language: str) -> str:
+    """``name`` with the language's tag before its extension (ASCII, as the tags are)."""
+    stem, dot, extension = name.rpartition(".")
+    return f"{stem}-{language}{dot}{extension}" if dot else f"{name}-{language}"
 
 
 # ---------------------------------------------------------------- rendering
@@ -488,16 +501,17 @@ def cache() -> PdfCache:
 
 def printed(
     key: Hashable,
-    filename: str,
+    name: str,
     make_html: Callable[[], str],
     stylesheets: tuple[str, ...] = SHEET_CSS,
     render: Callable[[str, int], bytes] | None = None,
     language: str = ENGLISH,
 ) -> Printed:
-    """The PDF for ``key`` in ``language``: from the cache, else rendered from
-    ``make_html()`` (by ``render(html, slot)`` when given, else ``render_pdf``) in a
+    """The PDF for ``key`` in ``language`` (``name``: ``Printed.name``): from the
+    cache, else rendered from ``make_html()`` (by ``render(html, slot)`` when given, else ``render_pdf``) in a
     render slot (``render_slot``: ``RenderBusy`` when none is free). A request for a
     PDF that another is rendering waits for that one instead."""
+    language = language_tag(language) or language  # as its file name writes it: sr-Latn
     key = (key, language)
     store = cache()
     hit = store.get(key)
@@ -524,7 +538,7 @@ def printed(
         if pdf is None:
             with render_slot() as slot:
                 pdf = render(html, slot) if render else render_pdf(html, stylesheets)
-        result = Printed(pdf, etag, filename)
+        result = Printed(pdf, etag, name, language)
         store.put(key, result)
         return result
     finally:
@@ -752,7 +766,7 @@ def rule_card(slug: str, table: Table | None = None, language: str = ENGLISH) ->
     (``render_pdf_with_insert``)."""
     if table is None:
         key: tuple = ("rule-card", slug)
-        filename = f"{slug}-rule-card.pdf"
+        name = f"{slug}-rule-card.pdf"
     else:
         # the card shows only the settings and name: new rounds don't change it
         key = (
@@ -762,7 +776,7 @@ def rule_card(slug: str, table: Table | None = None, language: str = ENGLISH) ->
             table.name,
             tuple(sorted(table.settings.items())),
         )
-        filename = f"{slug}-table-{table.id}-rule-card.pdf"
+        name = f"{slug}-table-{table.id}-rule-card.pdf"
 
     def render(whole_html: str, _slot: int) -> bytes:
         return render_pdf_with_insert(
@@ -778,7 +792,7 @@ def rule_card(slug: str, table: Table | None = None, language: str = ENGLISH) ->
 
     return printed(
         key,
-        filename,
+        name,
         lambda: rule_card_html(slug, table, language=language),
         CARD_CSS,
         render,
@@ -1076,7 +1090,8 @@ def _when_free(make: Callable[[], Printed], seconds: float = 300.0) -> Printed:
 def build_all(out_dir: Path | None = None, languages: Sequence[str] = (ENGLISH,)) -> list[Path]:
     """Every rule card and blank sheet in each of ``languages``, as
     ``<language>/<game>-rule-card.pdf`` and ``<language>/<game>-score-sheet.pdf`` in
-    ``out_dir`` (default ``printables/build``)."""
+    ``out_dir`` (default ``printables/build``): the folder names the language, so the
+    files keep the names they have in every language (``Printed.name``)."""
     out = Path(out_dir) if out_dir else BUILD_DIR
     paths = []
     for language in languages:
@@ -1088,7 +1103,7 @@ def build_all(out_dir: Path | None = None, languages: Sequence[str] = (ENGLISH,)
                 doc = _when_free(
                     lambda make=make, slug=slug, language=language: make(slug, language=language)
                 )
-                path = folder / doc.filename
+                path = folder / doc.name
                 path.write_bytes(doc.pdf)
                 paths.append(path)
     return paths

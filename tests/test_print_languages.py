@@ -710,6 +710,30 @@ def stub_renders(monkeypatch) -> None:
     )
 
 
+def test_a_downloads_name_says_its_language(client, store, monkeypatch):
+    stub_renders(monkeypatch)
+    settings = catalog.GAMES["kvanta"].defaults()
+    made = store.create_table("kvanta", "Friday night", ["Ana", "Bojan"], settings, language="sk")
+    table = store.table(made["table_id"])
+    expected = {
+        "/print/kvanta/rule-card.pdf": "kvanta-rule-card-{}.pdf",
+        "/print/kvanta/score-sheet.pdf": "kvanta-score-sheet-{}.pdf",
+        f"/t/{table.scorer_key}/rule-card.pdf": f"kvanta-table-{table.id}-rule-card-{{}}.pdf",
+        f"/t/{table.scorer_key}/blank-sheet.pdf": f"kvanta-table-{table.id}-blank-sheet-{{}}.pdf",
+        f"/t/{table.scorer_key}/score-sheet.pdf": f"kvanta-table-{table.id}-score-sheet-{{}}.pdf",
+    }
+    for link, name in expected.items():
+        for language in LANGUAGES:
+            response = client.get(link, query_string={"lang": language})
+            disposition = response.headers["Content-Disposition"]
+            assert disposition == f'attachment; filename="{name.format(language)}"', link
+            assert disposition.isascii()
+        # no ?lang=: the table's language, else the phone's, named as such
+        response = client.get(link, headers={"Accept-Language": "pl"})
+        spoken = "sk" if link.startswith("/t/") else "pl"
+        assert response.headers["Content-Disposition"].endswith(f'-{spoken}.pdf"'), link
+
+
 def test_the_rules_page_shows_the_card_in_the_requests_language(client, polish_request):
     html = client.get("/rules/szaman").get_data(as_text=True)
     card = rulecards.card("szaman")

@@ -274,7 +274,7 @@ def test_house_rule_card_lists_the_tables_settings(ctx, store):
         store, "cowboy", ["Ana", "Bojan", "Ceca"], {"marriage_and_harlot": False}, "Kafana"
     )
     doc = printing.rule_card("cowboy", table)
-    assert doc.filename == f"cowboy-table-{table.id}-rule-card.pdf"
+    assert doc.filename == f"cowboy-table-{table.id}-rule-card-en.pdf"
     assert len(pages(doc.pdf)) <= 2
     assert_page_size(doc.pdf, A6)
     text = pdf_text(doc.pdf)
@@ -578,7 +578,7 @@ def test_filled_sheet_shows_history_totals_and_the_winner(ctx, store):
     store.void_entry(table.id, undone.id)
     table = add_points(store, store.table(table.id), [[90, 60, -40]])
     doc = printing.filled_sheet(store, table)
-    assert doc.filename == f"cowboy-table-{table.id}-score-sheet.pdf"
+    assert doc.filename == f"cowboy-table-{table.id}-score-sheet-en.pdf"
     assert_page_size(doc.pdf, A4)
     assert FONT in font_names(doc.pdf)
     text = pdf_text(doc.pdf)
@@ -758,7 +758,7 @@ def test_equal_content_renders_once_under_different_keys(ctx, store, monkeypatch
         lambda html: pytest.fail("rendered twice"),
     )
     assert again.pdf == first.pdf and again.etag == first.etag
-    assert again.filename == "other.pdf"
+    assert again.filename == "other-en.pdf"
 
 
 def test_simultaneous_requests_render_once(app, monkeypatch):

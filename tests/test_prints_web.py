@@ -120,9 +120,9 @@ def test_table_rules_page_shows_the_house_rules_for_both_links(client, new_table
 @pytest.mark.parametrize("slug", SLUGS)
 def test_game_downloads(client, slug):
     card = client.get(f"/print/{slug}/rule-card.pdf")
-    assert_pdf_download(card, f"{slug}-rule-card.pdf")
+    assert_pdf_download(card, f"{slug}-rule-card-en.pdf")
     sheet = client.get(f"/print/{slug}/score-sheet.pdf")
-    assert_pdf_download(sheet, f"{slug}-score-sheet.pdf")
+    assert_pdf_download(sheet, f"{slug}-score-sheet-en.pdf")
 
 
 def test_second_download_comes_from_the_cache(client, monkeypatch):
@@ -153,15 +153,15 @@ def test_table_downloads_work_with_the_watch_link(client, new_table, store):
     for deal in range(1, 7):
         store.add_entry(table.id, deal, "manual-points", {}, {}, {players[2].id: 11})
     sheet = client.get(f"/t/{watch}/score-sheet.pdf")
-    assert_pdf_download(sheet, f"szaman-table-{table.id}-score-sheet.pdf")
+    assert_pdf_download(sheet, f"szaman-table-{table.id}-score-sheet-en.pdf")
     assert sheet.headers["Cache-Control"] == "private, no-cache"
     text = pdf_text(sheet.data)
     assert "Zofia 66 0 Winner" in text and "Ola 0" in text
     assert_pdf_download(
-        client.get(f"/t/{watch}/rule-card.pdf"), f"szaman-table-{table.id}-rule-card.pdf"
+        client.get(f"/t/{watch}/rule-card.pdf"), f"szaman-table-{table.id}-rule-card-en.pdf"
     )
     blank = client.get(f"/t/{watch}/blank-sheet.pdf")
-    assert_pdf_download(blank, f"szaman-table-{table.id}-blank-sheet.pdf")
+    assert_pdf_download(blank, f"szaman-table-{table.id}-blank-sheet-en.pdf")
     assert "Piotr" in pdf_text(blank.data)
     # the scorer link reads the same, cached sheet
     renders = printing.renders
