@@ -437,7 +437,7 @@ KVANTA_PRIZES: tuple[tuple[str, str], ...] = (
     ("A", "1 (K-D5)"),
     # Translators: v and vmax are names defined on the card ("v: the value of the
     # winner's five"); ⌈…⌉ means rounded up. Keep the formula as it is.
-    ("J", N_("⌈(vmax − v) / 4⌉; 5 if v is the highest")),
+    ("J", N_("⌈(vmax − v) / 4⌉; 5 if v is the highest, ties too")),
     ("Q", N_("⌈(vmax − v) / 2⌉; 2 if v is the highest, ties too")),
     ("K", N_("what the winner needs to tie the leader; 0 if he leads or shares the lead")),
 )

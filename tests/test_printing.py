@@ -22,7 +22,8 @@ from PIL import Image
 from pypdf import PdfReader
 
 from scorekeeper import create_app, printing, rulecards
-from scorekeeper.games import catalog, cowboy
+from scorekeeper.cards import parse_card
+from scorekeeper.games import catalog, cowboy, kvanta
 from scorekeeper.store import Store
 from scorekeeper.summary import summarize
 
@@ -230,6 +231,18 @@ def test_rule_cards_show_the_rules_1_1_decisions(built):
     assert "nothing to beat (V-D5)" in vezimas
     assert "Letters instead (V-D6)" in vezimas and "V-E-Ž-I-M-A-S" in vezimas
     assert "What a lost deal gives" in vezimas  # the house rule, with its default
+
+
+def test_kvanta_card_says_ties_count_for_the_j_prize_as_for_the_q(built):
+    """A winner whose five's value ties the highest gets the top J prize (5) as he
+    gets the top Q prize (2): the engine pays it on a gap of 0, whoever shares it."""
+    turned = {rank: parse_card(f"{rank}H") for rank in "JQ"}
+    tied = {"Ana": 21, "Bojan": 21, "Cvita": 9}
+    assert kvanta.poker_prize(turned["J"], "Ana", tied, None) == 5
+    assert kvanta.poker_prize(turned["Q"], "Ana", tied, None) == 2
+    card = pdf_text(built["kvanta-rule-card.pdf"])
+    assert "5 if v is the highest, ties too" in card
+    assert "2 if v is the highest, ties too" in card
 
 
 def test_red_suits_are_marked_red():
