@@ -114,7 +114,7 @@ def test_a_rename_drops_invisible_characters_and_refuses_a_name_taken(s):
     out = s.create_table("cowboy", "Friday", ["Ana", "Bob", "Ceca"], {})
     table_id = out["table_id"]
     ana, _bob, ceca = (p.id for p in s.players(table_id))
-    with pytest.raises(StoreError, match="'Bob' is already playing"):
+    with pytest.raises(StoreError, match="“Bob” is already playing"):
         s.rename_player(table_id, ceca, "Bo" + ZWSP + "b")
     with pytest.raises(StoreError, match="must not be empty"):
         s.rename_player(table_id, ceca, ZWSP)
@@ -132,7 +132,7 @@ def test_a_name_kept_from_before_with_an_invisible_character_still_blocks_its_lo
             ["Bo" + ZWSP + "b", table_id],
         )
     ceca = s.players(table_id)[2].id
-    with pytest.raises(StoreError, match="'Bob' is already playing"):
+    with pytest.raises(StoreError, match="“Bob” is already playing"):
         s.rename_player(table_id, ceca, "Bob")
 
 
@@ -184,7 +184,7 @@ def test_the_rename_form_drops_invisible_characters_and_refuses_a_lookalike(clie
     url, page = start_table(client, "cowboy", ("Ana", "Bob", "Ceca"))
     (table,) = store.list_tables()
     ana, _bob, ceca = (p.id for p in store.players(table.id))
-    for typed, says in [("Bo" + ZWSP + "b", "'Bob' is already playing"), (ZWSP, "1 to 40")]:
+    for typed, says in [("Bo" + ZWSP + "b", "“Bob” is already playing"), (ZWSP, "1 to 40")]:
         answer = client.post(
             f"{url}/players/{ceca}/name", data={"csrf_token": page.csrf, "name": typed}
         )
@@ -195,6 +195,30 @@ def test_the_rename_form_drops_invisible_characters_and_refuses_a_lookalike(clie
     )
     assert answer.status_code in (200, 303)
     assert [p.name for p in store.players(table.id)] == ["B" * 40, "Bob", "Ceca"]
+
+
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [
+        ("en", "“Bob” is already playing at this table."),
+        ("pl", "„Bob” już gra przy tym stole."),
+        ("lt", "„Bob“ jau žaidžia prie šio stalo."),
+        ("sk", "„Bob“ už hrá za týmto stolom."),
+        ("sr-Latn", "„Bob“ već igra za ovim stolom."),
+    ],
+)
+def test_a_name_already_playing_is_quoted_as_the_language_quotes_names(
+    client, store, language, says
+):
+    """The refusal quoted the name as Python writes a string: 'Bob'."""
+    url, page = start_table(client, "cowboy", ("Ana", "Bob", "Ceca"), language=language)
+    (table,) = store.list_tables()
+    ceca = store.players(table.id)[2].id
+    answer = client.post(
+        f"{url}/players/{ceca}/name", data={"csrf_token": page.csrf, "name": "Bob"}
+    )
+    assert answer.status_code == 422
+    assert says in html.unescape(answer.get_data(as_text=True))
 
 
 # ---------------------------------------------------------------- the API

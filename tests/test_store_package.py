@@ -296,7 +296,7 @@ class Shouting:
     """A catalogue that translates every sentence to capitals (its variables kept)."""
 
     def gettext(self, msgid):
-        return msgid.upper().replace("%(ROUND)S", "%(round)s").replace("%(NAME)R", "%(name)r")
+        return msgid.upper().replace("%(ROUND)S", "%(round)s").replace("%(NAME)S", "%(name)s")
 
     def ngettext(self, singular, plural, num):
         return self.gettext(singular if num == 1 else plural)
@@ -325,8 +325,8 @@ def test_a_refusal_is_read_in_the_catalogue_installed_where_it_is_shown(s, shout
     tid, ids = make_table(s)
     with pytest.raises(StoreError) as refused:
         s.rename_player(tid, ids["Ana"], "bojan")
-    assert refused.value.message == "'bojan' IS ALREADY PLAYING AT THIS TABLE."
-    assert refused.value.english == "'bojan' is already playing at this table."
+    assert refused.value.message == "“bojan” IS ALREADY PLAYING AT THIS TABLE."
+    assert refused.value.english == "“bojan” is already playing at this table."
     with pytest.raises(NotFound) as missing:
         s.table(999)
     assert missing.value.message == "THERE IS NO SUCH TABLE."
@@ -412,7 +412,7 @@ def test_a_table_page_shows_the_store_s_refusal_in_the_table_s_language(client, 
         f"{url}/players/{ana.id}/name", data={"csrf_token": page.csrf, "name": bojan.name}
     )
     assert answer.status_code == 422
-    assert "&#39;Bojan&#39; už hrá za týmto stolom." in answer.get_data(as_text=True)
+    assert "„Bojan“ už hrá za týmto stolom." in answer.get_data(as_text=True)
     assert store.players(table.id)[0].name == "Ana"
 
 

@@ -12,9 +12,9 @@ class StoreError(Told, Exception):
     named variables (``messages.Text``), read in the language of whoever shows it
     (``message``); ``str()`` of the error is the English.
 
-    >>> err = StoreError("%(name)r is already playing at this table.", name="Ana")
+    >>> err = StoreError("“%(name)s” is already playing at this table.", name="Ana")
     >>> err.message, err.msgid
-    ("'Ana' is already playing at this table.", '%(name)r is already playing at this table.')
+    ('“Ana” is already playing at this table.', '“%(name)s” is already playing at this table.')
     """
 
 

@@ -205,7 +205,7 @@ class Tables:
                 raise NotFound(Text("That player is not at this table."))
             key = validate.name_key(name)
             if any(validate.name_key(n) == key for pid, n in names.items() if pid != player_id):
-                raise StoreError(Text("%(name)r is already playing at this table.", name=name))
+                raise StoreError(Text("“%(name)s” is already playing at this table.", name=name))
             self.db.execute("UPDATE players SET name = ? WHERE id = ?", [name, player_id])
             old = names[player_id]
             if rename_in_draft is not None and old != name:
