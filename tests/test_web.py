@@ -461,6 +461,30 @@ def test_rename_any_time(client, new_table, parsed, store):
     assert blank.status_code == 422
 
 
+@pytest.mark.parametrize(
+    ("language", "name", "says"),
+    [
+        ("en", "Bob!", "Renamed to “Bob!”."),
+        ("en", "Ana?", "Renamed to “Ana?”."),
+        ("en", "Ceca…", "Renamed to “Ceca…”."),
+        ("en", "Ana B.", "Renamed to “Ana B.”."),
+        ("pl", "Bob!", "Nowe imię: „Bob!”."),
+        ("lt", "Ana?", "Pervadinta: „Ana?“."),
+    ],
+)
+def test_the_rename_notice_keeps_the_name_s_own_punctuation_apart(
+    client, new_table, parsed, store, language, name, says
+):
+    """The notice ended the name with a period of its own: "Renamed to Bob!."."""
+    url, table = new_table(language=language)
+    pid = store.players(store.list_tables()[0].id)[0].id
+    renamed = client.post(
+        f"{url}/players/{pid}/name", data={"csrf_token": table.csrf, "name": name}, headers=HX
+    )
+    assert renamed.status_code == 200
+    assert html.unescape(notice(renamed)) == says
+
+
 def test_reorder_until_the_first_round(client, new_table, parsed, store):
     url, table = new_table()
     tid = store.list_tables()[0].id

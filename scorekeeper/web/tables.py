@@ -599,7 +599,8 @@ def rename(key: str, player_id: int):
         abort(404)
     except store.StoreError as exc:
         return render_board(table, access, 422, error=exc.message)
-    return after_write(table, message=_("Renamed to %(name)s.", name=name))
+    # the name quoted: its own last mark ("Bob!") is not run into the sentence's period
+    return after_write(table, message=_("Renamed to “%(name)s”.", name=name))
 
 
 @bp.post("/t/<key>/players/<rowid:player_id>/move")
