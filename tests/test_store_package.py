@@ -321,6 +321,21 @@ def test_a_refusal_is_a_msgid_with_named_variables_in_english_where_none_is_inst
     assert str(refused.value) == refused.value.message
 
 
+def test_an_entry_past_the_next_round_is_refused_where_rounds_must_follow_on(s):
+    """``no_round_gap``: decided inside the write, so a round undone by another phone
+    between the pad's read and its write still leaves no gap."""
+    tid, ids = make_table(s)
+    s.add_entry(tid, 1, *manual(ids, {"Ana": 1}))
+    s.add_entry(tid, 5, *manual(ids, {"Ana": 1}))  # a round of its own choosing: as before
+    with pytest.raises(store.RoundAhead) as refused:
+        s.add_entry(tid, 7, *manual(ids, {"Bojan": 2}), no_round_gap=True)
+    assert refused.value.english == (
+        "Nothing was saved: round 7 is ahead of this table. Enter round 6 or an earlier one."
+    )
+    assert [e.round for e in s.entries(tid)] == [1, 5]
+    assert s.add_entry(tid, 6, *manual(ids, {"Bojan": 2}), no_round_gap=True)["round"] == 6
+
+
 def test_a_refusal_is_read_in_the_catalogue_installed_where_it_is_shown(s, shouting):
     tid, ids = make_table(s)
     with pytest.raises(StoreError) as refused:

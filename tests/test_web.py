@@ -10,6 +10,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from conftest import snapshot
 
 HX = {"HX-Request": "true"}
 EXAMPLES = Path(__file__).parent / "data" / "examples"
@@ -193,6 +194,41 @@ def test_a_pad_round_below_the_first_is_refused(client, new_table, parsed, store
     response = post_round(client, url, table, [5, 0, 0], round=shown)
     assert response.status_code == 400
     assert store.entries(store.list_tables()[0].id) == []
+
+
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [
+        (
+            "en",
+            "Nothing was saved: round 500 is ahead of this table. Enter round 3 or an earlier one.",
+        ),
+        (
+            "pl",
+            "Nic nie zapisano: ten stół nie doszedł do rundy 500. Wpisz rundę 3 lub wcześniejszą.",
+        ),
+    ],
+)
+def test_a_pad_round_ahead_of_the_table_is_refused(
+    client, new_table, parsed, store, language, says
+):
+    """A form naming a round past the table's next one (round 500 of a table at round 3)
+    was saved there, leaving rounds 3 to 499 missing from the history."""
+    url, table = new_table(language=language)
+    after = parsed(post_round(client, url, table, [5, 0, 0]))
+    after = parsed(post_round(client, url, after, [0, 5, 0]))
+    before = snapshot(store)
+    refused = parsed(post_round(client, url, after, [1, 2, 3], round="500"))
+    assert refused.status == 422
+    assert [html.unescape(e) for e in refused.errors()] == [says]
+    assert snapshot(store) == before
+    # the pad comes back at the round that may be entered, with the points typed
+    assert 'name="round" value="3"' in refused.html
+    typed = re.findall(r'name="points-\d+"\s+value="([^"]*)"', refused.html)
+    assert typed == ["1", "2", "3"]
+    saved = parsed(post_round(client, url, refused, [1, 2, 3]))
+    assert saved.status == 200
+    assert [e.round for e in store.entries(store.list_tables()[0].id)] == [1, 2, 3]
 
 
 def test_full_page_post_without_htmx_redirects_to_the_table(client, new_table, parsed):

@@ -10,7 +10,7 @@ from typing import TypedDict, Unpack
 
 from ..messages import N_, Text
 from .base import DRAFT_READS, ENTRY_READS, NEW_ENTRY_READS, ROLL_READS, writes_as
-from .errors import Conflict, NotFound, StoreError
+from .errors import Conflict, NotFound, RoundAhead, StoreError
 from .records import (
     _LAST_EVENT,
     _LIVE,
@@ -72,6 +72,7 @@ class Entries:
         submission_id: str | None = None,
         supersedes: int | None = None,
         exclusive_round: bool = False,
+        no_round_gap: bool = False,
         close_draft: str | None = None,
         replaces: Iterable[int] = (),
         based_on_version: int | None = None,
@@ -81,9 +82,11 @@ class Entries:
 
         ``round_number`` None: the next round, so concurrent posts never share one.
         ``exclusive_round``: refuse when the round already has a live entry of this kind
-        (two phones entering one round). ``replaces``: provisional entries this one takes
-        over (a Cowboy deal carries the marriages shown during it); they stop counting in
-        the same transaction, and undoing this entry brings them back.
+        (two phones entering one round). ``no_round_gap``: refuse (RoundAhead) a round
+        beyond the table's next one, which would leave the rounds between missing from
+        the history. ``replaces``: provisional entries this one takes over (a Cowboy
+        deal carries the marriages shown during it); they stop counting in the same
+        transaction, and undoing this entry brings them back.
         ``based_on_version``: the table version the entry was worked out from (a peg
         move, from the board as it stood); refused (Conflict) when another phone
         changed the table since, so that its change is never overwritten.
@@ -110,6 +113,17 @@ class Entries:
             if round_number is None:  # the next round, decided inside the write lock
                 round_number = self.next_round(table_id)
                 self._keep_written(("next_round",), lambda _v: round_number + 1, table_id)
+            if no_round_gap and supersedes is None:
+                following = self.next_round(table_id)
+                if round_number > following:
+                    raise RoundAhead(
+                        Text(
+                            "Nothing was saved: round %(round)d is ahead of this table. "
+                            "Enter round %(next)d or an earlier one.",
+                            round=round_number,
+                            next=following,
+                        )
+                    )
             if supersedes is not None:
                 self._row_to_supersede(table_id, supersedes)
             elif (

@@ -30,6 +30,11 @@ class DraftChanged(Conflict):
     """The entry was worked out from a draft that another phone's tap changed meanwhile."""
 
 
+class RoundAhead(StoreError):
+    """An entry for a round beyond the table's next one: the rounds between would be
+    missing from the history."""
+
+
 class TooMany(StoreError):
     """A write past a cap: entries per table or tables per database."""
 

@@ -440,6 +440,7 @@ def add_round(key: str):
                 *scored,
                 submission_id,
                 exclusive_round=claimed_round is not None,
+                no_round_gap=True,  # a form naming round 500 of a table at round 3
             )
     except RuleError as exc:
         return render_board(
@@ -447,6 +448,9 @@ def add_round(key: str):
         )
     except store.Conflict as exc:
         return render_board(table, access, 409, error=exc.message)
+    except store.RoundAhead as exc:
+        round_number = None  # the pad again, at the round that may be entered
+        return render_board(table, access, 422, pad=pad(), error=exc.message)
     except store.StoreError as exc:
         return render_board(table, access, 422, pad=pad(), error=exc.message)
     saved_round = outcome["round"]
