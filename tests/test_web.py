@@ -102,6 +102,37 @@ def test_a_bad_setting_is_refused(client, parsed, store):
     assert store.list_tables() == []
 
 
+@pytest.mark.parametrize(
+    ("language", "game", "field", "says"),
+    [
+        ("en", "szaman", "szaman-variant", "Variant: choose one of “Classic”, “Russian”."),
+        ("pl", "szaman", "szaman-variant", "Wariant: wybierz jedno z: „Klasyczny”, „rosyjski”."),
+        (
+            "en",
+            "pegs",
+            "pegs-nine",
+            "The 9: choose one of “9 forward, may be split forward”, "
+            "“9 split: one part forward, one backward”, “9 forward, no split”.",
+        ),
+    ],
+)
+def test_a_setting_given_no_option_of_the_form_names_the_options_as_the_form_does(
+    client, parsed, store, language, game, field, says
+):
+    """The refusal named the options by their keys ("classic, russian", "split_forward"),
+    words the form never shows."""
+    home = parsed(client.get("/", query_string={"lang": language}))
+    players = ["A", "B", "C", "D"] if game == "pegs" else ["A", "B"]
+    response = client.post(
+        "/tables",
+        query_string={"lang": language},
+        data={"csrf_token": home.csrf, "game": game, "player": players, field: "polish"},
+    )
+    assert response.status_code == 422
+    assert [html.unescape(e) for e in parsed(response).errors()] == [says]
+    assert store.list_tables() == []
+
+
 def test_settings_are_stored_with_the_table(new_table, store):
     new_table("cowboy", ("A", "B", "C"), **{"cowboy-curse_replaces_sixes": "on"})
     (table,) = store.list_tables()

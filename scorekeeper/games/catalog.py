@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RuleError
-from ..messages import Text
+from ..messages import Joined, Text
 from . import registry
 
 
@@ -36,8 +36,10 @@ class Setting:
     house_rule: bool = False  # listed on the printed rule card as a house rule
     help: str = ""
 
-    def clean(self, raw: object) -> object:
-        """The setting's value from form or JSON input; RuleError when it can't be."""
+    def clean(self, raw: object, form: bool = False) -> object:
+        """The setting's value from form or JSON input; RuleError when it can't be.
+        ``form``: a refusal names a choice's options as the form labels them (JSON
+        input names them by their values)."""
         path = f"settings.{self.key}"
         if self.kind == "bool":
             if isinstance(raw, bool):
@@ -50,11 +52,14 @@ class Setting:
         if self.kind == "choice":
             allowed = [value for value, _ in self.options]
             if raw not in allowed:
+                # Translators: an option of a setting as the start form labels it,
+                # in the quotation marks of the language
+                labels = [Text("“%(option)s”", option=Text(label)) for _, label in self.options]
                 raise RuleError(
                     "%(setting)s: choose one of %(values)s.",
                     path,
                     setting=Text(self.label),
-                    values=", ".join(allowed),
+                    values=Joined(labels, ", ") if form else ", ".join(allowed),
                 )
             return raw
         # int
@@ -230,7 +235,7 @@ class Game:
         out = {}
         for s in self.settings:
             if s.key in raw:
-                out[s.key] = s.clean(raw[s.key])
+                out[s.key] = s.clean(raw[s.key], form)
             elif form and s.kind == "bool":
                 out[s.key] = False
             else:
