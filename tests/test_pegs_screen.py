@@ -1376,9 +1376,9 @@ def test_a_joker_played_is_named_in_a_sentence_as_the_history_names_it(pg, langu
     ],
 )
 def test_undo_of_a_move_before_the_last_says_only_the_last_can_be(pg, language, said):
-    """The history offers Undo on every move; on one before the last (a later move was
-    played on its board) the refusal says so, not that another phone changed the board
-    when no other phone did."""
+    """An undo sent for a move before the last (from a page shown before a later move
+    was played on its board) is refused saying so, not that another phone changed the
+    board when no other phone did."""
     t = pg(FOUR, language=language)
     for seat, come_out in ((0, "T8"), (1, "T26")):
         t.tap("card", card="A", player=str(seat))
@@ -1467,6 +1467,31 @@ def test_edit_in_the_history_is_offered_on_the_last_move_alone(pg):
     assert edited_rows() == [last.id]
     t.undo(last.id, "u2")
     assert edited_rows() == edited_rows("/history") == [first.id]
+
+
+def test_undo_in_the_history_is_offered_on_the_last_board_alone(pg):
+    """Only the last board can be taken back (the deal's ``may_undo``): the history
+    offers Undo on the last move's row alone, on the discard's once one came after it,
+    and on the move before once the last is undone; an undone row offers Redo."""
+    t = pg(FOUR)
+    for seat, come_out in ((0, "T8"), (1, "T26")):
+        t.tap("card", card="A", player=str(seat))
+        t.step(seat, "S", come_out)
+    first, last = t.entries(pegs_table.APPLY_KIND)
+
+    def offered(action, path=""):
+        html = t.page(t.url + path).html
+        history = html[html.index('id="history"') :]
+        return [int(e) for e in re.findall(rf'action="[^"]*/entries/(\d+)/{action}"', history)]
+
+    assert offered("undo") == offered("undo", "/history") == [last.id]
+    t.discard(submission_id="d1")
+    [discard] = t.entries(pegs_table.BOARD_KIND)
+    assert offered("undo") == offered("undo", "/history") == [discard.id]
+    t.undo(discard.id, "u1")
+    t.undo(last.id, "u2")
+    assert offered("undo") == [first.id]
+    assert sorted(offered("redo")) == sorted([last.id, discard.id])
 
 
 def test_a_card_that_cannot_move_says_to_discard_and_draw_as_the_rules_do(pg):

@@ -85,7 +85,7 @@ def register_template_helpers(app) -> None:
 
 def template_globals() -> dict:
     """What the shared templates ask of the game screens."""
-    return {"edit_endpoint": edit_endpoint}
+    return {"edit_endpoint": edit_endpoint, "undo_offered": undo_offered}
 
 
 @dataclass(frozen=True)
@@ -158,6 +158,20 @@ def edit_endpoint(table: store.Table, entry: store.Entry) -> str | None:
         except deals.Refusal:
             return None
     return f"{screen.game}.edit"
+
+
+def undo_offered(table: store.Table, entry: store.Entry) -> bool:
+    """Whether the history offers Undo on a live entry: its game's deal lets it be taken
+    back now (``may_undo``: a Pegs move, the last board alone), so no row offers an
+    Undo that would be refused."""
+    deal = deals.DEALS.get(table.game)
+    if deal is None or deal.may_undo is None or not entry.live:
+        return True
+    try:
+        deal.may_undo(get_store(), table, entry)
+    except store.Conflict:
+        return False
+    return True
 
 
 def view_of(
