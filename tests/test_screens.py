@@ -203,15 +203,19 @@ def test_the_refusal_type_carries_message_field_and_status():
         Refusal.of(ValueError("not a refusal"))
 
 
+def old_database(tmp_path, version: int):
+    """A database file of schema ``version``, with a Szaman table: (db, store, table)."""
+    db = connect(tmp_path / f"v{version}.sqlite")
+    migrate(db, [m for m in store_module.MIGRATIONS if m.version <= version])
+    old = Store(db)
+    old.create_table("szaman", "Night", ["Ola", "Piotr"], {"deals": 6})
+    return db, old, old.list_tables()[0]
+
+
 def test_a_database_of_schema_4_upgrades_with_nothing_lost(tmp_path):
     """Migration 5 adds the entries' tap logs; an old-shape draft (a Szaman deal from
     before) stays as it was, read by its screen."""
-    path = tmp_path / "old.sqlite"
-    db = connect(path)
-    migrate(db, [m for m in store_module.MIGRATIONS if m.version <= 4])
-    old = Store(db)
-    old.create_table("szaman", "Night", ["Ola", "Piotr"], {"deals": 6})
-    (table,) = old.list_tables()
+    db, old, table = old_database(tmp_path, 4)
     old_draft = {"mode": "full", "taps": [{"op": "lead", "seat": "0"}]}
     db.execute(  # as that release wrote a draft (today's carry more columns)
         "INSERT INTO drafts (table_id, name, data, version, updated) VALUES (?, ?, ?, 1, ?)",
@@ -235,12 +239,7 @@ def test_a_database_of_schema_6_keeps_its_saved_logs_and_replays_in_their_entrie
     """Migration 7 moves each saved log into its entry (with the draft it came from):
     Edit and Undo find it there; the saves recorded before are still answered from
     their submissions; a draft being entered stays open."""
-    path = tmp_path / "v6.sqlite"
-    db = connect(path)
-    migrate(db, [m for m in store_module.MIGRATIONS if m.version <= 6])
-    old = Store(db)
-    old.create_table("szaman", "Night", ["Ola", "Piotr"], {"deals": 6})
-    (table,) = old.list_tables()
+    db, old, table = old_database(tmp_path, 6)
     saved = old.add_entry(table.id, 1, "manual-points", {"players": ["Ola", "Piotr"]}, {}, {})
     log = {"taps": [tap("a")], "context": CONTEXT, "also": []}
     db.execute(  # as that release kept a saved deal's log, and its save's submission
