@@ -552,9 +552,22 @@
       el.open = shown === el.getAttribute("data-open-value");
     });
   }
+  // in a scope of players' parts ([data-view-tap-chooses]), a tap inside a part (a
+  // player's keypad, picker or hand) chooses it, as its button would: the phone stays
+  // on the player it is entering while the server's data-view-default moves on (another
+  // phone typed a sum there), until that part is done
+  function choosePart(ev) {
+    var part = ev.target.closest ? ev.target.closest("[data-view-only]") : null;
+    if (!part || !ev.target.closest("button")) return;
+    var scope = part.parentNode.closest("[data-view-key]");
+    if (!scope || !scope.hasAttribute("data-view-tap-chooses")) return;
+    if (ownParts(scope, "[data-view-only]").indexOf(part) < 0) return;
+    var choice = { v: part.getAttribute("data-view-only"), done: part.hasAttribute("data-view-done") };
+    try { sessionStorage.setItem(VIEW + scope.getAttribute("data-view-key"), JSON.stringify(choice)); } catch (e) { /* this page still shows it */ }
+  }
   document.addEventListener("click", function (ev) {
     var btn = ev.target.closest ? ev.target.closest("[data-view-set]") : null;
-    if (!btn) return;
+    if (!btn) return choosePart(ev);
     var scope = btn.parentNode.closest("[data-view-key]");
     if (!scope) return;
     var value = btn.getAttribute("data-view-set");

@@ -1480,3 +1480,17 @@ def test_a_tap_of_a_later_round_and_a_dealer_draw_read_only_what_they_need(app, 
     # the burned cards and the dice of round 1, shown all the same
     assert "Earlier dice at this table (2)" in answer.html
     assert re.search(r'data-fact="burn"><small>Burned</small> <strong>3</strong>', answer.html)
+
+
+def test_a_call_opened_on_another_phone_opens_at_the_first_seat_with_no_sum(app, kv):
+    """A phone that has not chosen a seat opens the call's entry at the first seat still
+    to enter: one whose sum another phone has typed counts as entered."""
+    kv.tricks(app, 4, 5, 5, 2, turned="KH")
+    kv.exchange("Ana")
+    kv.tap("call", seat=0)
+    default = re.compile(r'data-view-default="(\d+)"')
+    assert default.search(kv.page().html).group(1) == "0"
+    kv.sums({"Ana": 14})
+    assert default.search(kv.page().html).group(1) == "1"
+    kv.sums({"Bojan": 4, "Ceca": 10})  # every sum typed: the first seat again
+    assert default.search(kv.page().html).group(1) == "0"

@@ -286,7 +286,11 @@ def seats(v: panel.View, st: dict, kind: str, error: dict | None = None) -> dict
         made_of = (kind, action, keypad_of, tuple(sorted(taken)), tuple(sorted(row.items())))
         row["made_of"] = made_of
         rows.append(_Row(functools.partial(_seat_buttons, v, row, action, keypad_of, taken), **row))
-    default = next((r["seat"] for r in rows if not r["settled"]), 0)
+    # a phone that has not chosen opens at the first seat still to enter: one with a
+    # sum typed (on another phone) counts as entered, though it may take more digits
+    open_seats = [r["seat"] for r in rows if not r["settled"]]
+    untyped = [seat for seat in open_seats if not rows[seat].get("typed")]
+    default = next(iter(untyped or open_seats), 0)
     key = f"kv:{v.table.id}:{v.context.get('round')}:{phase}:{kind}:{st['trick']['number']}"
     # the cards the pickers refuse, said in a line of their own: a disabled button's
     # small print is cut on a phone in the longer languages
