@@ -164,6 +164,20 @@ def test_a_deal_is_saved_in_one_row_that_closes_its_draft_and_carries_its_submis
     assert second["round"] == 2 and s.tap_log(table_id, DRAFT).data is None
 
 
+def test_a_late_retry_of_a_tap_of_a_saved_deal_is_not_a_tap_of_the_next(s, table_id):
+    """A tap whose answer was lost, sent again once another phone saved its deal: it is
+    the saved deal's, so it begins no next deal, and stays spent in the next one."""
+    s.append_tap(table_id, DRAFT, tap("a"), accept, begin)
+    s.append_tap(table_id, DRAFT, tap("b"), accept, begin)
+    close(s, table_id, 2)
+    version = s.version(table_id)
+    retried = s.append_tap(table_id, DRAFT, tap("b"), accept, begin)
+    assert not retried.changed and retried.data is None and s.version(table_id) == version
+    s.append_tap(table_id, DRAFT, tap("c"), accept, begin)  # the next deal begins
+    assert not s.append_tap(table_id, DRAFT, tap("a"), accept, begin).changed
+    assert [t["id"] for t in s.tap_log(table_id, DRAFT).data["taps"]] == ["c"]
+
+
 def test_a_draft_saved_whatever_it_was_over_a_closed_one_counts_from_one(s, table_id):
     s.append_tap(table_id, DRAFT, tap("a"), accept, begin)
     s.append_tap(table_id, DRAFT, tap("b"), accept, begin)

@@ -625,7 +625,7 @@ class StoreBase:
             kept = {k: v for k, v in memo.get(table_id, {}).items() if k[0] not in gone}
             for key, row in kept.items():
                 if key[0] == "tap_log":  # the draft as it was, on the table as it is now
-                    kept[key] = (row[0], row[1], version)
+                    kept[key] = (row[0], row[1], version, *row[3:])
             if ("table",) in kept:  # the row as the write left it
                 kept[("table",)] = replace(kept[("table",)], version=version, updated=stamp)
             before = open_write.history_before

@@ -13,12 +13,20 @@ from collections.abc import Callable, Iterable
 from ..messages import Text
 from .base import DRAFT_READS, NEW_ENTRY_READS
 from .errors import Conflict, DraftChanged, NotFound, Unchanged
-from .records import ALSO_CLOSED, Entry, TapLog, closed_draft, now, spent_taps
+from .records import ALSO_CLOSED, SPENT_TAP_IDS, Entry, TapLog, closed_draft, now, spent_taps
 
 # a draft write's ``at``: the table version the write makes (bumped as it ends)
 _NEXT_VERSION = "(SELECT version + 1 FROM tables WHERE id = :t)"
 # an upsert's version: counted on from the stored one, or anew over a closed draft
 _COUNTED_ON = f"CASE WHEN {closed_draft('drafts')} THEN 1 ELSE drafts.version + 1 END"
+
+
+def _ids_of(log: dict | None) -> tuple[str, ...]:
+    """The tap ids a log has spent: its taps, those undone and those spent before."""
+    if not log or "taps" not in log:
+        return ()
+    ids = [*log.get("spent", []), *(t.get("id") for t in [*log["taps"], *log.get("undone", [])])]
+    return tuple(i for i in ids if isinstance(i, str))[-SPENT_TAP_IDS:]
 
 
 class Drafts:
@@ -77,11 +85,15 @@ class Drafts:
         """The draft ``name`` of a table as it stands (``data`` None: no deal begun)."""
 
         def read() -> tuple:
+            # a closed draft reads as none, but for the tap ids of the log it closed
             row = self.db.execute(
-                f"""SELECT d.data, d.version, t.version FROM tables t
-                   LEFT JOIN drafts d ON d.table_id = t.id AND d.name = ?
-                   AND NOT {closed_draft("d")} WHERE t.id = ?""",
-                [name, table_id],
+                f"""SELECT CASE WHEN d.closed THEN NULL ELSE d.data END,
+                          CASE WHEN d.closed THEN NULL ELSE d.version END, t.version,
+                          CASE WHEN d.closed THEN d.data END
+                   FROM tables t LEFT JOIN (SELECT d.*, {closed_draft("d")} AS closed
+                       FROM drafts d WHERE d.table_id = :t AND d.name = :name) d
+                   WHERE t.id = :t""",
+                {"t": table_id, "name": name},
             ).fetchone()
             if row is None:
                 raise NotFound(Text("There is no such table."))
@@ -90,7 +102,9 @@ class Drafts:
 
         row = self._memoized(table_id, ("tap_log", name), read)
         # the JSON parsed anew each time: a caller may change what it is given
-        return TapLog(json.loads(row[0]) if row[0] else None, row[1] or 0, row[2], False)
+        data = json.loads(row[0]) if row[0] else None
+        closed = json.loads(row[3]) if len(row) > 3 and row[3] else None
+        return TapLog(data, row[1] or 0, row[2], False, _ids_of(closed))
 
     def append_tap(
         self,
@@ -110,8 +124,12 @@ class Drafts:
         scores), written in the same transaction (``_change_log``)."""
         tap_id = tap.get("id")
 
-        def change(data: dict | None) -> dict:
+        def change(data: dict | None, found: TapLog) -> dict:
+            if data is None and tap_id in found.closed_ids:
+                raise Unchanged  # a retry of a tap of the deal saved meanwhile
             data = start(data) if data is None or "context" not in data else data
+            if found.data is None and found.closed_ids:  # still spent in the next deal
+                data = {**data, "spent": [*found.closed_ids, *data.get("spent", [])]}
             spent = data.get("spent", [])
             if tap_id in spent or any(
                 t.get("id") == tap_id for t in [*data["taps"], *data["undone"]]
@@ -129,7 +147,7 @@ class Drafts:
         """Take back the tap ``tap_id``, which must be the last one; once taken back, the
         same undo again changes nothing. ``then``: as for ``append_tap``."""
 
-        def change(data: dict | None) -> dict:
+        def change(data: dict | None, found: TapLog) -> dict:
             data = data if data and "context" in data else None
             if data and any(t.get("id") == tap_id for t in data["undone"]):
                 raise Unchanged
@@ -156,7 +174,7 @@ class Drafts:
         """Put back the tap ``tap_id``, the last one taken back; a retry changes nothing.
         ``then``: as for ``append_tap``."""
 
-        def change(data: dict | None) -> dict:
+        def change(data: dict | None, found: TapLog) -> dict:
             data = data if data and "context" in data else None
             if data and any(t.get("id") == tap_id for t in data["taps"]):
                 raise Unchanged
@@ -183,7 +201,7 @@ class Drafts:
         try:
             with self.write(table_id, None, touches=DRAFT_READS):
                 found = self.tap_log(table_id, name)
-                data = change(found.data)
+                data = change(found.data, found)
                 text = json.dumps(data, ensure_ascii=False)
                 before = self.db.conn.total_changes
                 self.db.execute(
@@ -342,7 +360,7 @@ class Drafts:
         makes a log from the entry for one saved without. Refused while another deal is
         being entered in that draft; reopening the same entry again changes nothing."""
 
-        def change(data: dict | None) -> dict:
+        def change(data: dict | None, found: TapLog) -> dict:
             current = (data or {}).get("context") or {}
             if current.get("supersedes") == entry_id:
                 raise Unchanged

@@ -258,6 +258,9 @@ class TapLog:
     version: int
     table_version: int
     changed: bool
+    # while no deal is begun: the tap ids of the log last closed into an entry (a retry
+    # of one is not a tap of the next deal)
+    closed_ids: tuple[str, ...] = ()
 
     @property
     def editing(self) -> bool:
