@@ -272,18 +272,9 @@ class Drafts:
             # submission is the first entry's own (none recorded apart)
             closes = (name, found.table_version + 1)
             log = json.dumps({"taps": found.data["taps"], "context": context}, ensure_ascii=False)
+            made, closing = (kind, request, result, points), {"closes": closes, "log": log}
             entry_id = self._write_entry(
-                table_id,
-                round_number,
-                kind,
-                request,
-                result,
-                points,
-                submission_id,
-                old_id,
-                log=log,
-                closes=closes,
-                new_round=new_round,
+                table_id, round_number, *made, submission_id, old_id, new_round=new_round, **closing
             )
             if submission_id:
                 self._open_write.carried.add(submission_id)

@@ -140,16 +140,9 @@ class Entries:
                         round=round_number,
                     ),
                 )
+            made = (kind, request, result, points)
             entry_id = self._write_entry(
-                table_id,
-                round_number,
-                kind,
-                request,
-                result,
-                points,
-                submission_id,
-                supersedes,
-                new_round=new_round,
+                table_id, round_number, *made, submission_id, supersedes, new_round=new_round
             )
             for old_id in replaces:
                 self._entry_if(
