@@ -165,7 +165,9 @@ def cards_html(sc: dict) -> Markup:
         )
         if problem_player:
             said = escape(problem_player)
-            whose = f"{said}: " if problem_player != h["name"] else ""
+            # on another player's part, said whose problem it is, unless it says so
+            named = problem_player == h["name"] or problem_player in sc["problem"]
+            whose = "" if named else f"{said}: "
             out.append(
                 f'        <p class="field-error" role="alert" data-player="{said}">'
                 f"{whose}{escape(symbols(sc['problem']))}</p>\n"
