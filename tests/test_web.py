@@ -578,9 +578,22 @@ def test_rematch_starts_a_fresh_table_with_the_same_players(client, new_table, p
     assert response.status_code == 303
     fresh = parsed(client.get(response.headers["Location"]))
     assert fresh.totals() == {"Ola": 0, "Piotr": 0}
-    tables = store.list_tables()
+    tables = sorted(store.list_tables(), key=lambda t: t.id)
     assert len(tables) == 2
-    assert tables[0].settings == tables[1].settings
+    # the deal passes on: Piotr, who was to deal the second deal, deals the rematch's first
+    assert tables[0].settings["first_dealer"] == 0 and tables[1].settings["first_dealer"] == 1
+    assert {**tables[0].settings, "first_dealer": 1} == tables[1].settings
+    assert re.search(r'Piotr <span class="badge dealer" title="Deals next">', fresh.html)
+
+
+def test_a_cowboy_rematch_is_dealt_first_by_the_player_on_the_right(client, new_table, store):
+    """Cowboy's deal passes to the right: after one deal dealt by Ana, Ceca deals next,
+    so she deals the rematch's first deal."""
+    url, table = new_table("cowboy", ("Ana", "Bojan", "Ceca"))
+    post_round(client, url, table, [40, 0, 0])
+    client.post(f"{url}/rematch", data={"csrf_token": table.csrf, "submission_id": "rm-cb"})
+    first, again = sorted(store.list_tables(), key=lambda t: t.id)
+    assert (first.settings["first_dealer"], again.settings["first_dealer"]) == (0, 2)
 
 
 # ---------------------------------------------------------------- end conditions on the parsed

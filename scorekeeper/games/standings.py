@@ -90,6 +90,15 @@ def dealer(game: str, players: list[str], progress: Progress) -> str | None:
     return players[(progress.first_dealer % n + progress.deals_played) % n]
 
 
+def rematch_settings(settings: dict, players: list[str], next_dealer: str | None) -> dict:
+    """A rematch's settings: the table's, with the deal passing on as it would have
+    (whoever was to deal next deals first). A game with no first dealer to choose keeps
+    its settings as they are."""
+    if "first_dealer" not in settings or next_dealer not in players:
+        return dict(settings)
+    return {**settings, "first_dealer": players.index(next_dealer)}
+
+
 def standings(
     game: str,
     players: list[str],

@@ -146,16 +146,19 @@ class Tables:
         with transaction(self.db):
             self.db.execute("DELETE FROM tables WHERE id = ?", [table_id])
 
-    def rematch(self, table_id: int, submission_id: str | None = None) -> dict:
-        """A new table with the same game, players, seats and settings; the one already
-        started when the table has had its rematch (two phones tapped Rematch)."""
+    def rematch(
+        self, table_id: int, submission_id: str | None = None, settings: dict | None = None
+    ) -> dict:
+        """A new table with the same game, players and seats, and the same settings
+        unless given; the one already started when the table has had its rematch (two
+        phones tapped Rematch)."""
         table = self.table(table_id)
         names = [p.name for p in self.players(table_id)]
         return self.create_table(
             table.game,
             table.name,
             names,
-            table.settings,
+            table.settings if settings is None else settings,
             submission_id,
             rematch_of=table_id,
             language=table.language,

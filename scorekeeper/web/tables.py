@@ -25,7 +25,7 @@ from flask import (
 from .. import api, deals, i18n, messages, store, validate
 from ..errors import RuleError
 from ..games import catalog
-from ..games.standings import NON_DEAL_KINDS
+from ..games.standings import NON_DEAL_KINDS, rematch_settings
 from ..i18n import gettext as _
 from ..messages import Text
 from ..store import history_csv
@@ -630,7 +630,12 @@ def move_player(key: str, player_id: int):
 @bp.post("/t/<key>/rematch")
 def rematch(key: str):
     table, _access = load(key, write=True)
-    outcome = get_store().rematch(table.id, request.form.get("submission_id") or None)
+    s = get_store()
+    names = [p.name for p in s.players(table.id)]
+    # the deal passes on: whoever was to deal next deals the rematch's first deal
+    next_dealer = summarize(s, table, history_rows=0).standings.dealer
+    settings = rematch_settings(table.settings, names, next_dealer)
+    outcome = s.rematch(table.id, request.form.get("submission_id") or None, settings)
     url = url_for("tables.table_page", key=outcome["scorer_key"])
     if wants_partial():
         response = Response(status=204)
