@@ -266,7 +266,6 @@ class Drafts:
             new_round = old_id is None and context.get("reopened") is None and not replaces
             if new_round:
                 round_number = self.next_round(table_id)
-                self._keep_written(("next_round",), lambda _v: round_number + 1, table_id)
             # the entries carry the log, the draft they close and the write that closed
             # it (the table version it makes): the draft row stays, closed, and the
             # submission is the first entry's own (none recorded apart)

@@ -112,7 +112,6 @@ class Entries:
             self._check_draft(table_id, based_on_draft)
             if round_number is None:  # the next round, decided inside the write lock
                 round_number = self.next_round(table_id)
-                self._keep_written(("next_round",), lambda _v: round_number + 1, table_id)
             if no_round_gap and supersedes is None:
                 following = self.next_round(table_id)
                 if round_number > following:
