@@ -508,9 +508,9 @@ def printed(
     language: str = ENGLISH,
 ) -> Printed:
     """The PDF for ``key`` in ``language`` (``name``: ``Printed.name``): from the
-    cache, else rendered from ``make_html()`` (by ``render(html, slot)`` when given, else ``render_pdf``) in a
-    render slot (``render_slot``: ``RenderBusy`` when none is free). A request for a
-    PDF that another is rendering waits for that one instead."""
+    cache, else rendered from ``make_html()`` (by ``render(html, slot)`` when given,
+    else ``render_pdf``) in a render slot (``render_slot``: ``RenderBusy`` when none is
+    free). A request for a PDF that another is rendering waits for that one instead."""
     language = language_tag(language) or language  # as its file name writes it: sr-Latn
     key = (key, language)
     store = cache()

@@ -117,6 +117,11 @@ class _OpenWrite:
     failed: BaseException | None = None
     changes: int = 0  # the connection's ``total_changes`` as it began
 
+    def says_all(self, total_changes: int) -> bool:
+        """Its statements said what every row it changed so far is (the connection's
+        ``total_changes`` now)."""
+        return total_changes - self.changes == self.accounted
+
     def fail(self, exc: BaseException) -> None:
         if self.failed is None and not isinstance(exc, GeneratorExit):
             self.failed = exc
@@ -207,7 +212,7 @@ class StoreBase:
                 # goes (what its statements changed, when they said so of every row;
                 # else all it touches); the rest was read at the version they all stand
                 # at until it commits (no other connection writes while it holds the lock)
-                said = self.db.conn.total_changes - open_write.changes == open_write.accounted
+                said = open_write.says_all(self.db.conn.total_changes)
                 gone = _gone(frozenset(open_write.wrote) if said else open_write.touches)
                 for kept in memo.values():
                     for key in [key for key in kept if key[0] in gone]:
@@ -400,8 +405,7 @@ class StoreBase:
                 if open_write.failed is not None:
                     # a part of it failed, and the caller went on: nothing of it is kept
                     raise open_write.failed
-                changed = self.db.conn.total_changes - open_write.changes
-                open_write.all_said = changed == open_write.accounted
+                open_write.all_said = open_write.says_all(self.db.conn.total_changes)
                 outcome = open_write.outcome
                 tid = outcome.get("table_id", table_id)
                 for other in sorted(open_write.tables - {tid}):  # its parts' other tables
