@@ -1460,14 +1460,21 @@ def statements_of(app, send) -> tuple[list[str], Answer]:
 def test_a_tap_of_a_later_round_and_a_dealer_draw_read_only_what_they_need(app, kv):
     """A round's taps read the draft, not the game's: its burned cards and how many dice
     were rolled before it come with the round (read as it begins), and a draw that
-    scores no step yet looks up no entries (but for whether one closed the draft: one
-    probe of an index, ``closed_draft``)."""
+    scores no step yet looks up no entries of its own: only the table's lookup, under
+    the write lock, reads with the draft the step's submission and the entries' count
+    and last round (what storing the step would check), and whether an entry closed
+    the draft (one probe of an index, ``closed_draft``)."""
     at = kv.tap("draw", seat=0, card="2C")  # (the next tap is sent from its answer)
     ran, answer = statements_of(app, lambda: kv.tap("draw", at=at, seat=1, card="9D"))
     assert answer.status == 200
+    lookups = [sql for sql in ran if sql.startswith("SELECT tables.")]
+    assert len(lookups) == 1 and ran.index(lookups[0]) == 1 and ran[0] == "BEGIN IMMEDIATE"
     probe = store.closed_draft("d")
     assert not [
-        sql for sql in ran if "FROM entries" in sql.replace(probe, "") or deal.GAME_DRAFT in sql
+        sql
+        for sql in ran
+        if (sql not in lookups and "FROM entries" in sql.replace(probe, ""))
+        or deal.GAME_DRAFT in sql
     ], ran
     kv.tap("draw", seat=2, card="KS")
     kv.first_round_played(app)

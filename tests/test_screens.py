@@ -282,11 +282,25 @@ def test_a_database_of_schema_6_keeps_its_saved_logs_and_replays_in_their_entrie
     assert s.tap_log(table.id, DRAFT).data["taps"] == [tap("a")]
 
 
-def test_a_szaman_tap_in_the_middle_of_a_deal_runs_at_most_six_statements(app, client, new_table):
-    """The tap route reads the table once (the game's guard), then one read and one
-    write of the draft and the table's version inside one transaction."""
+def traced(app, send) -> tuple[list[str], object]:
+    """The SQL statements ``send()`` runs in the app (sqlite3's trace callback)."""
     from scorekeeper.web import tables
 
+    with app.test_request_context():
+        conn = tables.get_store().db.conn
+    statements: list[str] = []
+    conn.set_trace_callback(statements.append)
+    try:
+        return statements, send()
+    finally:
+        conn.set_trace_callback(None)
+
+
+def test_a_tap_finds_its_table_under_the_write_lock_with_its_draft(app, client, new_table):
+    """The tap route finds its table inside its write, in the statement that reads the
+    draft: the transaction, that read, the draft's write and the table's version (five
+    statements). A retried tap changes nothing and makes no new version; an undo runs
+    as a tap does."""
     url, page = new_table("szaman", ("Ola", "Piotr"))
     headers = {"HX-Request": "true", "X-CSRFToken": page.csrf}
 
@@ -294,17 +308,56 @@ def test_a_szaman_tap_in_the_middle_of_a_deal_runs_at_most_six_statements(app, c
         data = {"tap_id": tap_id, "tap": json.dumps(body), "v": str(version), "round": "1"}
         return client.post(url + "/szaman/tap", data=data, headers=headers)
 
+    def stored():  # the table's version and its deal's taps, as another worker reads them
+        other = Store.open(app.config["DATABASE"])
+        try:
+            table = other.table_by_key(url.rsplit("/", 1)[-1])[0]
+            log = other.tap_log(table.id, DRAFT)
+            return table.version, [t["id"] for t in log.data["taps"]]
+        finally:
+            other.close()
+
     assert send("a", {"action": "lead", "seat": 0}, 0).status_code == 200
-    with app.test_request_context():
-        conn = tables.get_store().db.conn
-    statements: list[str] = []
-    conn.set_trace_callback(statements.append)
-    try:
-        response = send("b", {"action": "card", "seat": 0, "card": "2C"}, 1)
-    finally:
-        conn.set_trace_callback(None)
+    ran, response = traced(app, lambda: send("b", {"action": "card", "seat": 0, "card": "2C"}, 1))
     assert response.status_code == 200 and "Piotr plays" in response.get_data(as_text=True)
-    assert len(statements) <= 6, statements
+    assert ran[0] == "BEGIN IMMEDIATE" and ran[-1] == "COMMIT", ran
+    assert ran[1].startswith("SELECT tables.") and "FROM drafts" in ran[1], ran
+    assert len(ran) == 5, ran
+    before = stored()
+    ran, response = traced(app, lambda: send("b", {"action": "card", "seat": 0, "card": "2C"}, 1))
+    assert response.status_code == 200 and "Piotr plays" in response.get_data(as_text=True)
+    assert stored() == before  # the retry stored nothing, not even a new version
+    assert not [sql for sql in ran if sql.startswith(("INSERT", "UPDATE", "DELETE"))], ran
+    ran, response = traced(
+        app, lambda: client.post(url + "/szaman/undo", data={"tap_id": "b"}, headers=headers)
+    )
+    assert response.status_code == 200 and stored() == (before[0] + 1, ["a"])
+    assert ran[0] == "BEGIN IMMEDIATE" and len(ran) == 5, ran
+
+
+def test_a_tap_on_the_watch_link_or_another_games_screen_stores_nothing(app, client, new_table):
+    """Found inside the tap's write, a watch link is still refused (403) and a table of
+    another game is not found (404): nothing stored, the write rolled back."""
+    url, page = new_table("szaman", ("Ola", "Piotr"))
+    headers = {"HX-Request": "true", "X-CSRFToken": page.csrf}
+    key = url.rsplit("/", 1)[-1]
+    s = Store.open(app.config["DATABASE"])
+    try:
+        table = s.table_by_key(key)[0]
+        tap = {"action": "lead", "seat": 0}
+        data = {"tap_id": "a", "tap": json.dumps(tap), "v": "0", "round": "1"}
+        watch = url.replace(key, table.watch_key)
+        assert client.post(watch + "/szaman/tap", data=data, headers=headers).status_code == 403
+        assert client.post(url + "/vezimas/tap", data=data, headers=headers).status_code == 404
+        gone = url[:-3] + "xyz"
+        assert client.post(gone + "/szaman/tap", data=data, headers=headers).status_code == 404
+        assert s.tap_log(table.id, DRAFT).data is None
+        assert s.table_by_key(key)[0].version == table.version
+        # and the scorer link's same tap is stored
+        assert client.post(url + "/szaman/tap", data=data, headers=headers).status_code == 200
+        assert s.tap_log(table.id, DRAFT).data["taps"][0]["id"] == "a"
+    finally:
+        s.close()
 
 
 def test_a_round_of_several_entries_closes_reopens_and_is_superseded_whole(s, table_id):

@@ -105,6 +105,9 @@ class Deal:
     ``closed_already(store, table, tap)``: whether a tap sent again (its answer lost) is
     the one that closed the deal and was stored with it (a Kvanta settle that completed
     its round): it is answered as saved, never begun again on a new deal.
+    ``tap_submission(tap)``: the submission id of the entry a tap may store as it is
+    made (a Cowboy marriage, a Kvanta step), read with the table under the tap's write
+    lock, or None.
     ``refused_taps``: (action, msgid) of taps no phone may send, and why (Kvanta's dice:
     only the server rolls them, through the game's own route).
     ``own_rounds``: (kind, round) of the entries a deal saves into a round of their own,
@@ -134,6 +137,7 @@ class Deal:
     rename_in_draft: Callable[[dict, str, str], dict] | None = None
     history_group: Callable[..., list[int]] | None = None
     closed_already: Callable[[store.Store, store.Table, Tap], bool] | None = None
+    tap_submission: Callable[[Tap], str | None] | None = None
     refused_taps: tuple[tuple[str, str], ...] = ()
     own_rounds: tuple[tuple[str, int], ...] = ()
     closes: tuple[str, ...] = ()

@@ -157,6 +157,16 @@ def _round_marriages(s: store.Store, table: store.Table, round_number: int) -> t
     return live, by_submission
 
 
+def marriage_submission(tap_id: str) -> str:
+    """The submission id a marriage's entry is stored with: its tap's own."""
+    return f"cm-{tap_id}"[:64]
+
+
+def tap_submission(tap: Tap) -> str | None:
+    """A marriage tap stores its entry as it is made."""
+    return marriage_submission(tap.id) if tap.action == "marriage" else None
+
+
 def sync_marriages(s: store.Store, table: store.Table, log: store.TapLog, action: str) -> bool:
     """After a marriage tap (or its undo, redo or retry): the round's marriage entries are
     the log's marriages. An edit of a saved deal stores none (the saved deal carries its
@@ -188,7 +198,7 @@ def sync_marriages(s: store.Store, table: store.Table, log: store.TapLog, action
     for key, (tap_id, request) in want.items():
         if key in have:
             continue
-        sid = f"cm-{tap_id}"[:64]  # the tap's own: a retried or redone tap stores it once
+        sid = marriage_submission(tap_id)  # a retried or redone tap stores it once
         done = stored.get(sid)  # (else the write answers a retry as stored)
         if done is None:
             deals.record(s, table, MARRIAGE, request, context["round"], sid, exclusive=False)

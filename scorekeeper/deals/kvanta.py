@@ -334,6 +334,11 @@ def after_tap(s: store.Store, table: store.Table, log: store.TapLog, action: str
     return wrote
 
 
+def tap_submission(tap: Tap) -> str | None:
+    """A step's tap stores its entry as it is made (a settle may close the round)."""
+    return _sid(tap.id) if tap.action in STEP_TAPS else None
+
+
 def closed_already(s: store.Store, table: store.Table, tap: Tap) -> bool:
     """A settle sent again once the round it completed was closed with it: stored."""
     if tap.action != "settle":
@@ -413,7 +418,7 @@ def roll(
     whether it wrote entries."""
     if tap.action not in ROLL_KINDS:
         raise deals.Refusal(_("That is not a roll of the dice."), "tap")
-    sid = f"{kvanta_edit.ROLL_SID}{tap.id}"[:64]
+    sid = kvanta_edit.roll_submission(tap.id)
     try:
         # the roll's draft is read with its submission, under the write lock: a roll
         # asked for from a screen another phone has changed since is refused there

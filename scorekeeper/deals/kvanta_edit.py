@@ -29,6 +29,11 @@ STEP_TAPS = frozenset({"draw", "settle", "exchange", "end"})  # taps that may sc
 ROLL_SID = "kv-roll-"  # a roll is stored under its tap's id with this prefix
 
 
+def roll_submission(tap_id: str) -> str:
+    """The submission id a roll's dice are stored with: its tap's own."""
+    return f"{ROLL_SID}{tap_id}"[:64]
+
+
 def step_sid(tap_id: str) -> str:
     return f"{SID}{tap_id}"[:64]
 
@@ -107,7 +112,7 @@ def edit_context(s: store.Store, table: store.Table, entry: store.Entry) -> dict
     rolls = []
     for tap in taps:
         if tap.get("action") in ("roll", "reroll", "exchange"):
-            done = s.submission(f"{ROLL_SID}{tap['id']}"[:64], s.add_roll, table.id)
+            done = s.submission(roll_submission(tap["id"]), s.add_roll, table.id)
             if done:
                 rolls.append(done["roll_id"])
     replaces = []

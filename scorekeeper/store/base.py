@@ -16,21 +16,16 @@ import sqlite_utils
 
 from ..messages import Number, Text
 from .connection import connect, database_file, transaction, writing
-from .errors import Conflict, DraftChanged, Replayed, ReusedSubmission, TooMany
+from .errors import Conflict, DraftChanged, Replayed, ReusedSubmission, TooMany, Unchanged
 from .migrations import migrate
 from .records import (
-    CARRIED_SUBMISSION,
     MAX_ENTRIES_PER_TABLE,
     MAX_TABLES,
+    SUBMISSION_SQL,
     check_submission_id,
     closed_draft,
     now,
 )
-
-# a submission's stored outcome (outcome, action, scope): its own row, or the entry that
-# carries it
-_SUBMISSION = f"""SELECT outcome, action, scope FROM submissions WHERE id = :id
-    UNION ALL {CARRIED_SUBMISSION} LIMIT 1"""
 
 # UPDATE ... RETURNING (SQLite 3.35): a write learns the version it made at no cost
 _RETURNING = sqlite3.sqlite_version_info >= (3, 35)
@@ -326,7 +321,7 @@ class StoreBase:
         check_submission_id(submission_id)
 
         def read() -> tuple | None:
-            return self.db.execute(_SUBMISSION, {"id": submission_id}).fetchone()
+            return self.db.execute(SUBMISSION_SQL, {"id": submission_id}).fetchone()
 
         # kept with the table's reads: a submission on it bumps its version (the write
         # itself checks again under its lock, whatever was kept)
@@ -374,6 +369,9 @@ class StoreBase:
         on another table, the id was not this form's own (a form sends one id per
         action), and ``ReusedSubmission`` refuses it. ``scope``: the table the form was
         sent on, when it is not ``table_id`` (a new table: None, or a rematch's table).
+        ``table_id`` may be a function that finds the table under the write's lock
+        (a tap's lookup by its link, with what the write reads first) and gives its id;
+        such a write that changes nothing makes no new version.
         ``touches``: what the write may change, as groups of the reads kept for the
         request (``DRAFT_READS``, ``ENTRY_READS`` … ; None: anything). ``closes``: the
         draft the write closes into an entry, its log and the table's next round read
@@ -392,13 +390,18 @@ class StoreBase:
             return
         new_version = stamp = None
         open_write = _OpenWrite(submission_id, action, touches)
+        find = table_id if callable(table_id) else None
         with transaction(self.db):
             self._distrust_memo()
             self._memo_written_rows = []
             self._open_write = open_write
-            open_write.history_before = self._history_read(table_id)
             changes = open_write.changes = self.db.conn.total_changes
             try:
+                if find is not None:  # the table found under the lock, by its first read
+                    table_id = find()
+                    if scope is find:
+                        scope = table_id
+                open_write.history_before = self._history_read(table_id)
                 if submission_id:
                     self._check_submission(table_id, submission_id, action, scope, touches, closes)
                 yield open_write.outcome
@@ -413,6 +416,8 @@ class StoreBase:
                         "UPDATE tables SET version = version + 1, updated = ? WHERE id = ?",
                         [now(), other],
                     )
+                if find is not None and self.db.conn.total_changes == changes:
+                    tid = None  # found to change nothing (a retried tap): no new version
                 if tid is not None:
                     stamp = now()
                     bumped = self.db.execute(
@@ -485,17 +490,25 @@ class StoreBase:
         if submission_id:
             # before anything of it is written: a replay leaves the transaction as it was
             self._check_submission(table_id, submission_id, action, scope, touches, closes)
+        changes = self.db.conn.total_changes
         try:
             outcome: dict = {}
             yield outcome
             tid = outcome.get("table_id", table_id)
             if tid is not None:
                 open_write.tables.add(tid)
-            if submission_id and submission_id not in open_write.carried:
-                row = self._record_submission(tid, submission_id, outcome, action, scope)
+            if submission_id:
+                if submission_id in open_write.carried:  # as a read of its row finds it
+                    row = (json.dumps(outcome), action, scope)
+                else:
+                    row = self._record_submission(tid, submission_id, outcome, action, scope)
                 if tid is not None:
                     open_write.submissions.append((submission_id, row))
                     self._keep(tid, ("submission", submission_id), row)
+        except Unchanged:
+            if self.db.conn.total_changes != changes:
+                open_write.fail(Unchanged())
+            raise  # found to change nothing before it wrote: the open write goes on
         except BaseException as exc:
             open_write.fail(exc)
             raise
@@ -515,6 +528,11 @@ class StoreBase:
         write that adds one counts against the cap). A write that ``closes`` a draft
         reads its log and the table's next round in the same statement too."""
         counts = touches is not None and "entry_count" in touches
+        if self._knows_submission(table_id, submission_id, counts, closes):
+            done = self._kept(table_id, ("submission", submission_id))
+            if done is not None:
+                raise Replayed(self._replay(tuple(done), action, scope))
+            return
         *done, version, count, data, draft_version, last_round = self.db.execute(
             f"""SELECT s.outcome, s.action, s.scope,
                       (SELECT version FROM tables WHERE id = :t),
@@ -523,7 +541,7 @@ class StoreBase:
                       d.data, d.version,
                       CASE WHEN :draft IS NOT NULL THEN
                       (SELECT MAX(round) FROM live_entries WHERE table_id = :t) END
-               FROM (SELECT 1) LEFT JOIN ({_SUBMISSION}) s
+               FROM (SELECT 1) LEFT JOIN ({SUBMISSION_SQL}) s
                LEFT JOIN drafts d ON d.table_id = :t AND d.name = :draft
                AND NOT {closed_draft("d")}""",
             {"t": table_id, "id": submission_id, "counts": counts, "draft": closes},
@@ -537,6 +555,27 @@ class StoreBase:
             if closes is not None:  # as ``tap_log`` and ``next_round`` read them
                 self._keep(table_id, ("tap_log", closes), (data, draft_version, version))
                 self._keep(table_id, ("next_round",), (last_round or 0) + 1)
+
+    def _carry(self, table_id: int, submission_id: str) -> None:
+        """Inside a write: the row just stored carries this submission id (none is
+        recorded apart); what was kept of it (not yet known) goes."""
+        self._open_write.carried.add(submission_id)
+        if self._memo is not None:
+            self._memo.get(table_id, {}).pop(("submission", submission_id), None)
+
+    def _knows_submission(
+        self, table_id: int | None, submission_id: str, counts: bool, closes: str | None
+    ) -> bool:
+        """Under the write lock: what ``_check_submission`` reads is all kept, read
+        since the lock was taken or at the version found under it (a tap's lookup
+        reads it with its table: ``table_by_key``)."""
+        if table_id is None or self._seen_version(table_id) is None:
+            return False
+        kept = self._memo.get(table_id, {})
+        wanted = [("submission", submission_id)]
+        wanted += [("entry_count",)] if counts else []
+        wanted += [("tap_log", closes), ("next_round",)] if closes is not None else []
+        return all(key in kept for key in wanted)
 
     def _record_submission(
         self,

@@ -106,6 +106,13 @@ class Drafts:
         closed = json.loads(row[3]) if len(row) > 3 and row[3] else None
         return TapLog(data, row[1] or 0, row[2], False, _ids_of(closed))
 
+    def tap_write(self, find: Callable[[], int]):
+        """A write of a tap (to a log, with what it stands for), its table found under
+        the write's lock by ``find`` (which reads what the write reads first and gives
+        the table's id): the writes of the tap join it. Changing nothing, it makes no
+        new version."""
+        return self.write(find, None, touches=DRAFT_READS)
+
     def append_tap(
         self,
         table_id: int,
@@ -276,7 +283,7 @@ class Drafts:
                 table_id, round_number, *made, submission_id, old_id, new_round=new_round, **closing
             )
             if submission_id:
-                self._open_write.carried.add(submission_id)
+                self._carry(table_id, submission_id)
             # ``also``: more entries closed by the same log (a Kvanta round's several
             # scores), as (kind, request, result, points[, round]): of the same round but
             # for one given its own (the game's set-up); an edit of such a round

@@ -9,7 +9,13 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TypedDict, Unpack
 
 from ..messages import N_, Text
-from .base import DRAFT_READS, ENTRY_READS, NEW_ENTRY_READS, ROLL_READS, writes_as
+from .base import (
+    DRAFT_READS,
+    ENTRY_READS,
+    NEW_ENTRY_READS,
+    ROLL_READS,
+    writes_as,
+)
 from .errors import Conflict, NotFound, RoundAhead, StoreError
 from .records import (
     _LAST_EVENT,
@@ -159,7 +165,7 @@ class Entries:
                     [table_id, close_draft],
                 )
             if submission_id:  # the entry carries it: no submissions row
-                self._open_write.carried.add(submission_id)
+                self._carry(table_id, submission_id)
             outcome.update(entry_id=entry_id, round=round_number)
 
         touches = NEW_ENTRY_READS if close_draft is None else NEW_ENTRY_READS | DRAFT_READS
@@ -1052,7 +1058,7 @@ class Entries:
             roll_id = self._insert("rolls", row)
             self._wrote(ROLL_READS, before)
             if submission_id:  # the roll carries it: no submissions row
-                self._open_write.carried.add(submission_id)
+                self._carry(table_id, submission_id)
             self._open_write.rolled.append({"id": roll_id, **row})  # as ``SELECT *`` has it
             outcome.update(roll_id=roll_id, dice=dice, result=result, physical=physical)
 

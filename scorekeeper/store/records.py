@@ -97,6 +97,11 @@ CARRIED_SUBMISSION = f"""SELECT CASE WHEN e.closes_at IS NOT NULL
     FROM rolls r WHERE r.submission_id = :id"""
 
 
+# a submission's stored row (outcome, action, scope): its own, or the row it was carried by
+SUBMISSION_SQL = f"""SELECT outcome, action, scope FROM submissions WHERE id = :id
+    UNION ALL {CARRIED_SUBMISSION} LIMIT 1"""
+
+
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 

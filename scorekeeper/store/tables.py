@@ -8,9 +8,10 @@ from collections.abc import Callable
 
 from .. import validate
 from ..messages import Text
-from .connection import transaction
+from .connection import transaction, writing
 from .errors import Conflict, NotFound, StoreError
 from .records import (
+    SUBMISSION_SQL,
     TABLE_FIELDS,
     Player,
     Table,
@@ -18,6 +19,7 @@ from .records import (
     check_language,
     clean_player_names,
     clean_table_name,
+    closed_draft,
     new_key,
     now,
 )
@@ -97,31 +99,68 @@ class Tables:
         self._keep(table_id, ("table",), table)
         return table
 
-    def table_by_key(self, key: str) -> tuple[Table, str]:
-        """Find a table by either of its links; returns (table, 'score' | 'watch')."""
+    def table_by_key(
+        self, key: str, draft: str | None = None, submission_id: str | None = None
+    ) -> tuple[Table, str]:
+        """Find a table by either of its links; returns (table, 'score' | 'watch').
+        Inside a write (a tap's, which finds its table under the lock), the same
+        statement reads what the write reads first: the tap log ``draft`` (as
+        ``tap_log``) and, given ``submission_id``, that submission with the entries'
+        count and the next round (as ``_check_submission``), each then kept."""
         if not isinstance(key, str) or not key or _unencodable(key):
             raise NotFound(
                 Text("There is no table behind this link; check that it was copied whole.")
             )
+        under_lock = self._open_write is not None and writing(self.db)
+        draft = draft if under_lock else None
+        submission_id = submission_id if under_lock and draft is not None else None
+        joins, more = "", ""
+        if draft is not None:
+            joins += f""" LEFT JOIN (SELECT d.table_id, d.data, d.version,
+                {closed_draft("d")} AS closed FROM drafts d WHERE d.name = :draft) d
+                ON d.table_id = tables.id"""
+            more += """, CASE WHEN d.closed THEN NULL ELSE d.data END,
+                CASE WHEN d.closed THEN NULL ELSE d.version END,
+                CASE WHEN d.closed THEN d.data END"""
+        if submission_id is not None:
+            joins += f" LEFT JOIN ({SUBMISSION_SQL}) s"
+            more += """, s.outcome, s.action, s.scope,
+                (SELECT COUNT(*) FROM entries WHERE table_id = tables.id),
+                (SELECT MAX(round) FROM live_entries WHERE table_id = tables.id)"""
         # one query for either link (each column has its own index); every request
         # with a table link starts here
         # with its players, which most requests read next (kept for the request)
         row = self.db.conn.execute(
-            f"SELECT {', '.join(TABLE_FIELDS)}, scorer_key = ?, "
+            f"SELECT {', '.join('tables.' + f for f in TABLE_FIELDS)}, scorer_key = :key, "
             "(SELECT json_group_array(json_array(p.id, p.seat, p.name)) FROM "
-            " (SELECT id, seat, name FROM players WHERE table_id = tables.id ORDER BY seat) p) "
-            "FROM tables WHERE scorer_key = ? OR watch_key = ?",
-            [key, key, key],
+            " (SELECT id, seat, name FROM players WHERE table_id = tables.id ORDER BY seat) p)"
+            f"{more} FROM tables{joins} WHERE scorer_key = :key OR watch_key = :key",
+            {"key": key, "draft": draft, "id": submission_id},
         ).fetchone()
-        if row is not None:
-            *values, is_scorer_key, players = row
-            access = "score" if is_scorer_key else "watch"
-            table = Table.from_row(dict(zip(TABLE_FIELDS, values, strict=True)))
-            self._saw_version(table.id, table.version, table.scorer_key)
-            self._keep(table.id, ("table",), table)
-            self._keep(table.id, ("players",), tuple(Player(*p) for p in json.loads(players)))
-            return table, access
-        raise NotFound(Text("There is no table behind this link; check that it was copied whole."))
+        if row is None:
+            raise NotFound(
+                Text("There is no table behind this link; check that it was copied whole.")
+            )
+        fields = len(TABLE_FIELDS)
+        values, (is_scorer_key, players), extra = (
+            row[:fields],
+            row[fields : fields + 2],
+            row[fields + 2 :],
+        )
+        access = "score" if is_scorer_key else "watch"
+        table = Table.from_row(dict(zip(TABLE_FIELDS, values, strict=True)))
+        self._saw_version(table.id, table.version, table.scorer_key)
+        self._keep(table.id, ("table",), table)
+        self._keep(table.id, ("players",), tuple(Player(*p) for p in json.loads(players)))
+        if draft is not None:
+            data, draft_version, closed = extra[:3]
+            self._keep(table.id, ("tap_log", draft), (data, draft_version, table.version, closed))
+        if submission_id is not None:
+            *done, count, last_round = extra[3:]
+            self._keep(table.id, ("submission", submission_id), tuple(done) if done[0] else None)
+            self._keep(table.id, ("entry_count",), count)
+            self._keep(table.id, ("next_round",), (last_round or 0) + 1)
+        return table, access
 
     def version(self, table_id: int) -> int:
         row = self.db.execute("SELECT version FROM tables WHERE id = ?", [table_id]).fetchone()

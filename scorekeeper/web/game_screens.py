@@ -34,20 +34,30 @@ def deal_of(slug: str) -> deals.Deal | None:
 
 def only_tables_of(slug: str):
     def guard():
+        if getattr(current_app.view_functions.get(request.endpoint), "finds_table", False):
+            return  # the route finds it inside its write (``screens.table_in_write``)
         key = (request.view_args or {}).get("key")
         found = g.get("screen_table")
         if found is not None and key in (found[0].scorer_key, found[0].watch_key):
             return  # already read for this request (a game's own guard ran it first)
-        try:
-            table, access = get_store().table_by_key(key)
-        except store.NotFound:
-            abort(404)
-        if table.game != slug:
-            abort(404)
-        i18n.table_loaded(table)
-        g.screen_table = (table, access)  # read once per request: a tap is kept cheap
+        find_table(slug, key)
 
     return guard
+
+
+def find_table(slug: str, key: str | None, **reads) -> store.Table:
+    """The table of a game screen's request, by its link (404 when there is none of
+    this game), kept for the request (``g.screen_table``); ``reads``: what the lookup
+    reads with it (``Store.table_by_key``)."""
+    try:
+        table, access = get_store().table_by_key(key, **reads)
+    except store.NotFound:
+        abort(404)
+    if table.game != slug:
+        abort(404)
+    i18n.table_loaded(table)
+    g.screen_table = (table, access)  # read once per request: a tap is kept cheap
+    return table
 
 
 def _template_exists(name: str) -> bool:

@@ -12,7 +12,7 @@ from flask import Blueprint, current_app, request
 from .. import dice, store
 from ..deals import kvanta as rules
 from ..deals.kvanta import DEAL, DRAFT, FacesRng, reconcile
-from ..deals.kvanta_edit import back_to
+from ..deals.kvanta_edit import back_to, roll_submission
 from ..errors import RuleError
 from ..i18n import gettext as _
 from ..summary import TableSummary
@@ -63,19 +63,22 @@ def rng_of(count: int, physical: bool):
 
 
 @bp.post("/roll")
+@screens.finds_table
 def roll(key: str):
     """A target roll, a roll again or the exchange die (``deals.kvanta.roll``)."""
-    table, access, screen = screens.request_screen()
     s = get_store()
     try:
-        seen_version, seen_round = screens.deal_seen()
-        tap = screens.posted_tap()
-        log, wrote = rules.roll(s, table, tap, seen_version, seen_round, rng_of)
+        # the lookup reads the roll's own submission (stored once per tap id)
+        with screens.table_in_write(roll_submission(request.form.get("tap_id") or "")):
+            table, access, screen = screens.request_screen()
+            seen_version, seen_round = screens.deal_seen()
+            tap = screens.posted_tap()
+            log, wrote = rules.roll(s, table, tap, seen_version, seen_round, rng_of)
     except (RuleError, screens.Refusal, store.StoreError, ValueError) as exc:
         # a broken injected RNG (not an engine's refusal): never an impossible roll
         if isinstance(exc, ValueError) and not isinstance(exc, RuleError):
             exc = screens.Refusal(str(exc))
-        return screens.refused(screen, table, access, exc)
+        return screens.refused_in_write(exc)
     if wrote:
         return live_fragments(table, access)
     return screens.answer(screen, table, access, log)

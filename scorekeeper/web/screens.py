@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from flask import Blueprint, abort, current_app, g, render_template, request
@@ -55,6 +56,7 @@ from .db import get_store
 
 # what the game screens and the app read here (their modules, guards and panels)
 from .game_screens import deal_of as deal_of
+from .game_screens import find_table
 from .game_screens import game_module as game_module
 from .game_screens import only_tables_of as only_tables_of
 from .game_screens import panel as panel
@@ -308,7 +310,8 @@ def _block_args(raw: dict) -> dict:
 
 
 def request_screen() -> tuple[store.Table, str, TapScreen]:
-    """The table of this request (read once, by the game's guard), for the scorer link."""
+    """The table of this request (read once, by the game's guard or by the route's
+    write), for the scorer link."""
     table, access = g.screen_table
     if access != "score":
         abort(
@@ -329,22 +332,67 @@ def deal_seen() -> tuple[int, int]:
 REFUSED = (RuleError, Refusal, store.StoreError)
 
 
+def finds_table(view: Callable) -> Callable:
+    """Mark a route that finds its table inside its write (``table_in_write``): the
+    game's guard leaves the lookup to it."""
+    view.finds_table = True
+    return view
+
+
+@contextmanager
+def table_in_write(submission_id: str | None = None) -> Iterator[None]:
+    """One write of a tap, its table found by the link under the write's lock, in the
+    statement that also reads the deal's log (and, given ``submission_id``, that
+    submission: the tap's own entry), which the write would read first anyway. A tap
+    found to change nothing makes no new version. What the route does inside it joins
+    the write; an exception out of it stores nothing."""
+    screen = _SCREENS[request.blueprint]
+    s = get_store()
+
+    def find() -> int:
+        reads = {"draft": screen.deal.draft, "submission_id": submission_id}
+        table = find_table(screen.game, request.view_args.get("key"), **reads)
+        request_screen()  # the watch link changes nothing
+        return table.id
+
+    with s.tap_write(find):
+        yield
+
+
+def _tap_submission(screen: TapScreen) -> str | None:
+    """The submission id of the entry the posted tap may store: its own id for a tap
+    that closes the deal at once, else its deal's ``tap_submission``. Read before the
+    write, so its lookup reads that submission too."""
+    try:
+        tap = posted_tap()
+    except (Refusal, RuleError):  # refused inside the write, once its table is found
+        return None
+    if tap.action in screen.deal.closes:
+        return tap.id
+    return screen.deal.tap_submission(tap) if screen.deal.tap_submission else None
+
+
+@finds_table
 def tap_route(key: str):
     """One tap: added to the deal's log (a replayed id once), with the entries the log
     then stands for in the same write, or refused with nothing stored."""
-    table, access, screen = request_screen()
     s = get_store()
     try:
-        seen_version, seen_round = deal_seen()
-        tap = posted_tap()
-        if tap.action in screen.deal.closes:
-            message = deals.close_at_once(screen.deal, s, table, tap, seen_version, seen_round)
-            return live_fragments(table, access, screen_notice=message)
-        log, wrote, state = deals.tap(screen.deal, s, table, tap, seen_round)
+        with table_in_write(_tap_submission(_SCREENS[request.blueprint])):
+            table, access, screen = request_screen()
+            seen_version, seen_round = deal_seen()
+            tap = posted_tap()
+            if tap.action in screen.deal.closes:
+                message = deals.close_at_once(screen.deal, s, table, tap, seen_version, seen_round)
+            else:
+                log, wrote, state = deals.tap(screen.deal, s, table, tap, seen_round)
     except store.Replayed:
-        return live_fragments(table, access, screen_notice=_("Already saved."))
+        return live_fragments(*request_screen()[:2], screen_notice=_("Already saved."))
     except REFUSED as exc:
-        return refused(screen, table, access, exc)
+        return refused_in_write(exc)
+    table, access, screen = request_screen()
+    if tap.action in screen.deal.closes:
+        return live_fragments(table, access, screen_notice=message)
     if wrote:
         return live_fragments(table, access)
     notice = None
@@ -355,25 +403,36 @@ def tap_route(key: str):
     return answer(screen, table, access, log, state, notice=notice)
 
 
-def _undo_or_redo(which: str):
+def refused_in_write(exc: Exception):
+    """A tap refused inside its write (``table_in_write``), nothing stored: the panel
+    with why, once its table was found (else the refusal stands as it is)."""
+    if g.get("screen_table") is None:
+        raise exc
     table, access, screen = request_screen()
-    s = get_store()
+    return refused(screen, table, access, exc)
+
+
+def _undo_or_redo(which: str):
     try:
-        log, wrote = deals.undo_or_redo(
-            screen.deal, s, table, which, request.form.get("tap_id") or ""
-        )
+        with table_in_write():
+            table, access, screen = request_screen()
+            log, wrote = deals.undo_or_redo(
+                screen.deal, get_store(), table, which, request.form.get("tap_id") or ""
+            )
     except REFUSED as exc:
-        return refused(screen, table, access, exc)
+        return refused_in_write(exc)
     if wrote:
         return live_fragments(table, access)
     return answer(screen, table, access, log)
 
 
+@finds_table
 def undo_route(key: str):
     """Take back the tap the button names (the last one); a retried undo changes nothing."""
     return _undo_or_redo("undo")
 
 
+@finds_table
 def redo_route(key: str):
     """Put back the tap the button names (the last one taken back)."""
     return _undo_or_redo("redo")
