@@ -363,6 +363,51 @@ def test_rolls_read_by_one_request_serve_the_next_only_while_the_table_is_unchan
     assert len(mine.rolls(table.id)) == 3
 
 
+def test_a_submission_read_serves_the_next_request_while_the_table_is_unchanged(mine, other):
+    """A stored submission never changes: what one request found of it (stored or not)
+    is served to the next at the same version, not read again; once the table changed,
+    it is read anew."""
+    table, ids = start(mine)
+    pad(mine, table.id, ids, {"Ana": 5}, submission_id="pad-1")
+    mine.begin_memo()
+    mine.table_by_key(table.scorer_key)
+    assert mine.submission("pad-1", mine.add_entry, table.id) is not None
+    assert mine.submission("pad-2", mine.add_entry, table.id) is None
+    read: list[str] = []
+    mine.db.conn.set_trace_callback(read.append)
+    try:
+        mine.begin_memo()  # the next request, nothing changed meanwhile
+        mine.table_by_key(table.scorer_key)
+        assert mine.submission("pad-1", mine.add_entry, table.id)["round"] == 1
+        assert mine.submission("pad-2", mine.add_entry, table.id) is None
+        assert not [sql for sql in read if "FROM submissions" in sql], read
+        pad(other, table.id, ids, {"Bojan": 5}, submission_id="pad-2")
+        mine.begin_memo()
+        mine.table_by_key(table.scorer_key)
+        assert mine.submission("pad-2", mine.add_entry, table.id)["round"] == 2
+    finally:
+        mine.db.conn.set_trace_callback(None)
+
+
+def test_a_write_trusts_no_submission_read_before_its_lock(mine, other):
+    """A request found an id unused on its table; before its write, another table
+    stored it (this table's version unchanged). The write, its table found under its
+    lock as a tap's is (the version it read trusted), reads the id again and refuses
+    it, storing nothing, though everything else it checks is kept."""
+    table, ids = start(mine)
+    elsewhere, elsewhere_ids = start(other, ("Dara", "Ema"))
+    mine.begin_memo()
+    mine.table_by_key(table.scorer_key)
+    assert mine.submission("same-id", mine.add_entry, table.id) is None
+    mine.entry_count(table.id)
+    pad(other, elsewhere.id, elsewhere_ids, {"Dara": 5}, submission_id="same-id")
+    with pytest.raises(StoreError, match="already sent"):
+        with mine.tap_write(lambda: mine.table_by_key(table.scorer_key)[0].id):
+            pad(mine, table.id, ids, {"Ana": 5}, submission_id="same-id")
+    mine.end_memo()
+    assert mine.entry_count(table.id) == 0 and mine.table(table.id).version == table.version
+
+
 def test_the_latest_history_serves_the_next_request_and_is_brought_up_to_date_by_a_save(
     mine, other, path
 ):

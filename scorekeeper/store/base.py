@@ -39,9 +39,10 @@ NEW_ENTRY_READS = ENTRY_READS | {"entry_count"}
 ROLL_READS = frozenset({"rolls", "last_roll_id"})
 SUBMISSION_READS = frozenset({"submission"})
 # what a next request may be served of a table at the same version: rows only ever
-# added (rolls), and the latest history, which a write that adds entries brings up to
-# date (``_brought_up``) and any other change of it drops
-CARRIED_READS = ROLL_READS | {"latest"}
+# added (rolls), the latest history, which a write that adds entries brings up to
+# date (``_brought_up``) and any other change of it drops, and submissions (a stored
+# one never changes; a write trusts only what it read under its own lock)
+CARRIED_READS = ROLL_READS | {"latest", "submission"}
 # reads a write that only adds entries (or rolls) brings up to date from them, unread
 BROUGHT_UP_READS = frozenset({"latest", "next_round", "entry_count"}) | ROLL_READS
 
@@ -97,6 +98,7 @@ class _OpenWrite:
     tables: set[int] = field(default_factory=set)
     submissions: list[tuple[str, tuple]] = field(default_factory=list)
     carried: set[str] = field(default_factory=set)  # submission ids its rows carry
+    checked: set[str] = field(default_factory=set)  # submission ids read under its lock
     # the entries it added, each with whether its round was a new one; None once it
     # changed an entry's state (what it wrote is then read back)
     added: list | None = field(default_factory=list)
@@ -497,7 +499,8 @@ class StoreBase:
             tid = outcome.get("table_id", table_id)
             if tid is not None:
                 open_write.tables.add(tid)
-            if submission_id:
+            kept = {sid for sid, _row in open_write.submissions}
+            if submission_id and submission_id not in kept:  # (kept by a part inside it)
                 if submission_id in open_write.carried:  # as a read of its row finds it
                     row = (json.dumps(outcome), action, scope)
                 else:
@@ -556,6 +559,10 @@ class StoreBase:
                 self._keep(table_id, ("tap_log", closes), (data, draft_version, version))
                 self._keep(table_id, ("next_round",), (last_round or 0) + 1)
 
+    def checked_under_lock(self, submission_id: str) -> None:
+        """Inside a write: a read under its lock found (and kept) this submission."""
+        self._open_write.checked.add(submission_id)
+
     def _carry(self, table_id: int, submission_id: str) -> None:
         """Inside a write: the row just stored carries this submission id (none is
         recorded apart); what was kept of it (not yet known) goes."""
@@ -566,9 +573,11 @@ class StoreBase:
     def _knows_submission(
         self, table_id: int | None, submission_id: str, counts: bool, closes: str | None
     ) -> bool:
-        """Under the write lock: what ``_check_submission`` reads is all kept, read
-        since the lock was taken or at the version found under it (a tap's lookup
-        reads it with its table: ``table_by_key``)."""
+        """Under the write lock: what ``_check_submission`` reads is all kept, the
+        submission read under this lock (``checked_under_lock``: a tap's lookup reads
+        it with its table, ``table_by_key``), the rest at the version found there."""
+        if submission_id not in self._open_write.checked:
+            return False  # what a read before the lock found may be another table's since
         if table_id is None or self._seen_version(table_id) is None:
             return False
         kept = self._memo.get(table_id, {})

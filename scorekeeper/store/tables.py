@@ -158,6 +158,7 @@ class Tables:
         if submission_id is not None:
             *done, count, last_round = extra[3:]
             self._keep(table.id, ("submission", submission_id), tuple(done) if done[0] else None)
+            self.checked_under_lock(submission_id)
             self._keep(table.id, ("entry_count",), count)
             self._keep(table.id, ("next_round",), (last_round or 0) + 1)
         return table, access
