@@ -97,6 +97,21 @@ def another_phone_first(monkeypatch, owner, name: str, change) -> list:
     return answers
 
 
+def statements_of(app, send) -> tuple[list[str], object]:
+    """The SQL statements the app runs for ``send()`` (sqlite3's trace callback), and
+    what ``send()`` returned."""
+    from scorekeeper.web import tables
+
+    with app.test_request_context():
+        conn = tables.get_store().db.conn
+    ran: list[str] = []
+    conn.set_trace_callback(ran.append)
+    try:
+        return ran, send()
+    finally:
+        conn.set_trace_callback(None)
+
+
 def snapshot(store) -> list:
     """Everything a refused request must leave untouched (drafts aside: a tap may save one)."""
     db = store.db

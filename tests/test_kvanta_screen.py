@@ -13,7 +13,7 @@ import re
 import threading
 
 import pytest
-from conftest import another_phone_first
+from conftest import another_phone_first, statements_of
 
 from scorekeeper import api, store
 from scorekeeper.deals import kvanta as deal
@@ -1440,21 +1440,6 @@ def test_the_rounds_facts_kept_from_the_answer_before_follow_the_round(app, kv):
     answer = kv.roll("reroll", at=answer, seat=2, seen=1)  # the same step, another target
     assert answer.phase == "hand" and facts(answer)["target"].endswith("4")
     assert not facts(answer)["target"].endswith("14")
-
-
-def statements_of(app, send) -> tuple[list[str], Answer]:
-    """The SQL statements the app runs for ``send()`` (sqlite3's trace callback)."""
-    from scorekeeper.web import tables
-
-    with app.test_request_context():
-        conn = tables.get_store().db.conn
-    ran: list[str] = []
-    conn.set_trace_callback(ran.append)
-    try:
-        answer = send()
-    finally:
-        conn.set_trace_callback(None)
-    return ran, answer
 
 
 def test_a_tap_of_a_later_round_and_a_dealer_draw_read_only_what_they_need(app, kv):

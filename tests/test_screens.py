@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import statements_of
 
 from scorekeeper import store as store_module
 from scorekeeper.errors import RuleError
@@ -282,20 +283,6 @@ def test_a_database_of_schema_6_keeps_its_saved_logs_and_replays_in_their_entrie
     assert s.tap_log(table.id, DRAFT).data["taps"] == [tap("a")]
 
 
-def traced(app, send) -> tuple[list[str], object]:
-    """The SQL statements ``send()`` runs in the app (sqlite3's trace callback)."""
-    from scorekeeper.web import tables
-
-    with app.test_request_context():
-        conn = tables.get_store().db.conn
-    statements: list[str] = []
-    conn.set_trace_callback(statements.append)
-    try:
-        return statements, send()
-    finally:
-        conn.set_trace_callback(None)
-
-
 def test_a_tap_finds_its_table_under_the_write_lock_with_its_draft(app, client, new_table):
     """The tap route finds its table inside its write, in the statement that reads the
     draft: the transaction, that read, the draft's write and the table's version (five
@@ -318,17 +305,21 @@ def test_a_tap_finds_its_table_under_the_write_lock_with_its_draft(app, client, 
             other.close()
 
     assert send("a", {"action": "lead", "seat": 0}, 0).status_code == 200
-    ran, response = traced(app, lambda: send("b", {"action": "card", "seat": 0, "card": "2C"}, 1))
+    ran, response = statements_of(
+        app, lambda: send("b", {"action": "card", "seat": 0, "card": "2C"}, 1)
+    )
     assert response.status_code == 200 and "Piotr plays" in response.get_data(as_text=True)
     assert ran[0] == "BEGIN IMMEDIATE" and ran[-1] == "COMMIT", ran
     assert ran[1].startswith("SELECT tables.") and "FROM drafts" in ran[1], ran
     assert len(ran) == 5, ran
     before = stored()
-    ran, response = traced(app, lambda: send("b", {"action": "card", "seat": 0, "card": "2C"}, 1))
+    ran, response = statements_of(
+        app, lambda: send("b", {"action": "card", "seat": 0, "card": "2C"}, 1)
+    )
     assert response.status_code == 200 and "Piotr plays" in response.get_data(as_text=True)
     assert stored() == before  # the retry stored nothing, not even a new version
     assert not [sql for sql in ran if sql.startswith(("INSERT", "UPDATE", "DELETE"))], ran
-    ran, response = traced(
+    ran, response = statements_of(
         app, lambda: client.post(url + "/szaman/undo", data={"tap_id": "b"}, headers=headers)
     )
     assert response.status_code == 200 and stored() == (before[0] + 1, ["a"])
