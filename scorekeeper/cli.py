@@ -15,7 +15,7 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
-from .messages import LANGUAGES, gettext  # pure: no Flask, no WeasyPrint
+from .messages import LANGUAGES, escaped, gettext  # pure: no Flask, no WeasyPrint
 
 
 def _emit(body: dict) -> None:
@@ -177,19 +177,6 @@ def _find(s, key: str):
     return table
 
 
-def shown(text: str) -> str:
-    """Text from the database as the terminal may print it: a control character
-    (an escape sequence, a bell, a line break) kept by a table from before names
-    refused them is written as its \\x/\\u code instead of acting on the terminal."""
-    from .validate import refused_character
-
-    if refused_character(text) is None:
-        return text
-    return "".join(
-        ch.encode("unicode_escape").decode() if refused_character(ch) else ch for ch in text
-    )
-
-
 def cmd_tables(args) -> int:
     s, app = _store(args)
     base = _base_url(args, app)
@@ -197,8 +184,11 @@ def cmd_tables(args) -> int:
     if not tables:
         print("No tables yet. Start one in the app.")
     for t in tables:
-        names = ", ".join(shown(p.name) for p in s.players(t.id))
-        print(f"{shown(t.name)}  [{t.game}]  {shown(t.created[:16].replace('T', ' '))}  {names}")
+        # a name kept from before names refused control characters may still hold one
+        names = ", ".join(escaped(p.name) for p in s.players(t.id))
+        print(
+            f"{escaped(t.name)}  [{t.game}]  {escaped(t.created[:16].replace('T', ' '))}  {names}"
+        )
         print(f"  scorer: {base}/t/{t.scorer_key}")
         print(f"  watch:  {base}/t/{t.watch_key}")
     return 0
@@ -265,7 +255,7 @@ def cmd_import(args) -> int:
         table = s.table(table_id)
         url = f"{_base_url(args, app)}/t/{table.scorer_key}"
         # Translators: %(name)s is the table's name, %(url)s its scorer link
-        print(gettext("Imported the table %(name)s: %(url)s", name=shown(table.name), url=url))
+        print(gettext("Imported the table %(name)s: %(url)s", name=escaped(table.name), url=url))
     return 0
 
 

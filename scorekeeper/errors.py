@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .messages import Text, Told
+from .messages import Text, Told, quotable
 
 
 class RuleError(Told, ValueError):
@@ -29,7 +29,7 @@ class UnknownKind(Told, LookupError):
     """No engine answers this kind."""
 
     def __init__(self, kind: str):
-        super().__init__(Text("There is no scoring kind called %(kind)r.", kind=kind))
+        super().__init__(Text("There is no scoring kind called “%(kind)s”.", kind=quotable(kind)))
         self.kind = kind
 
     def as_dict(self) -> dict:

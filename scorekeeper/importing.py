@@ -18,7 +18,7 @@ from . import api
 from . import validate as v
 from .errors import RuleError
 from .games import catalog
-from .messages import LANGUAGES, Text
+from .messages import LANGUAGES, Text, quotable
 from .store.errors import StoreError
 from .store.records import KEY_FORMAT, MAX_ROWID, MAX_TABLE_NAME
 
@@ -115,9 +115,9 @@ def _checked(data: object) -> dict:
     game = catalog.GAMES.get(t["game"]) if isinstance(t["game"], str) else None
     if game is None:
         raise RuleError(
-            "%(game)r is not one of the games (%(games)s).",
+            "“%(game)s” is not one of the games (%(games)s).",
             "table.game",
-            game=t["game"],
+            game=quotable(t["game"]),
             games=", ".join(catalog.GAMES),
         )
 
@@ -178,9 +178,9 @@ def _checked(data: object) -> dict:
         if not isinstance(e["kind"], str) or e["kind"] not in kinds:
             # Translators: %(game)s is the name of a game (Szaman)
             raise RuleError(
-                "%(kind)r is not a kind of entry a %(game)s table keeps.",
+                "“%(kind)s” is not a kind of entry a %(game)s table keeps.",
                 v.join(path, "kind"),
-                kind=e["kind"],
+                kind=quotable(e["kind"]),
                 game=Text(game.name),
             )
         request = v.mapping(e["request"], v.join(path, "request"))
@@ -203,7 +203,9 @@ def _checked(data: object) -> dict:
         for seat, value in v.mapping(e["points"], v.join(path, "points")).items():
             where = v.join(v.join(path, "points"), seat)
             if seat not in seats:
-                raise RuleError("%(seat)r is not a seat at this table.", where, seat=seat)
+                raise RuleError(
+                    "“%(seat)s” is not a seat at this table.", where, seat=quotable(seat)
+                )
             points[seat] = v.integer(value, where, -MAX_POINTS, MAX_POINTS)
         entries.append(
             {

@@ -15,6 +15,13 @@ catalogue of whoever shows it: the web layer installs the request's catalogue
 >>> str(Text("%(count)s tables", count=Number(10000)))
 '10,000 tables'
 
+A value a player sent is quoted by the sentence itself, so each language puts its own
+quotes around it (“Ana”, „Ana”, „Ana“), and passed through :func:`quotable`, which
+keeps its control characters from acting on what shows the message:
+
+>>> print(Text("“%(name)s” is typed twice.", name=quotable("Ana\\x1b[2J")))
+“Ana\\x1b[2J” is typed twice.
+
 A literal marked with :func:`N_` stays a plain string (a label in a table of data)
 and is translated by :func:`gettext` where it is read.
 """
@@ -22,6 +29,7 @@ and is translated by :func:`gettext` where it is read.
 from __future__ import annotations
 
 import gettext as _gettext
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -75,6 +83,54 @@ def _say(cat, msgid: str, plural: str | None, num: int | None, variables: dict) 
         return text
     shown = {k: shown_in(cat, v) for k, v in variables.items()}
     return text % shown
+
+
+# Characters no name may hold and no message may carry as they are: controls (NUL, BEL,
+# the ESC of a terminal's colour codes, line breaks), line and paragraph separators,
+# and the marks that reverse or isolate the direction of the text after them (shown by
+# a terminal or a page, they make a name read as something else). Joiners stay
+# allowed: emoji sequences need them.
+_BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+
+
+def refused_character(text: str) -> str | None:
+    """The first character of ``text`` that no name may hold, or None."""
+    for ch in text:
+        if unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") or ch in _BIDI_CONTROLS:
+            return ch
+    return None
+
+
+def escaped(text: str) -> str:
+    """``text`` as a message or a terminal may show it: each character no name may
+    hold (an escape sequence, a bell, a line break) written as its \\x/\\u code, as
+    Python's repr writes it, instead of acting on what shows it.
+
+    >>> print(escaped("A\\nB"), escaped("Šćepan"))
+    A\\nB Šćepan
+    """
+    if refused_character(text) is None:
+        return text
+    return "".join(
+        ch.encode("unicode_escape").decode() if refused_character(ch) else ch for ch in text
+    )
+
+
+def quotable(value: object, limit: int = 40) -> str:
+    """A value a player sent, fit to quote in a sentence whose msgid and catalogues
+    put the quotes around it (``“%(name)s”``): text cut to ``limit`` characters (a
+    name's longest), then :func:`escaped`; anything else (a number, a list, a JSON
+    null) as Python writes it, escaped the same way.
+
+    >>> quotable("Ana"), quotable(7), quotable(None), quotable(["A", 1]), quotable("T" * 41)
+    ('Ana', '7', 'None', "['A', 1]", 'TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTT…')
+    """
+    text = value if isinstance(value, str) else repr(value)
+    if len(text) > limit:
+        text = text[:limit] + "…"
+    return escaped(text)
 
 
 def shown_in(cat, value: Any) -> Any:

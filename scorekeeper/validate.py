@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 
 from .cards import Card, CardError, parse_card
 from .errors import RuleError
-from .messages import N_, Plural, Text
+from .messages import N_, Plural, Text, quotable, refused_character
 
 MAX_NAME = 40
 
@@ -39,14 +39,14 @@ def obj(
         if key not in allowed:
             names = ", ".join(sorted(allowed)) or Text("none")
             raise RuleError(
-                "Unknown field %(key)r (allowed here: %(names)s).",
+                "Unknown field “%(key)s” (allowed here: %(names)s).",
                 join(path, str(key)),
-                key=key,
+                key=quotable(key),
                 names=names,
             )
     for key in required:
         if key not in value:
-            raise RuleError("The field %(key)r is missing.", join(path, key), key=key)
+            raise RuleError("The field “%(key)s” is missing.", join(path, key), key=quotable(key))
     return dict(value)
 
 
@@ -125,22 +125,6 @@ def name(value: object, path: str) -> str:
             path,
         )
     return value
-
-
-# Characters a name may not hold: controls (NUL, BEL, the ESC of a terminal's colour
-# codes, line breaks), line and paragraph separators, and the marks that reverse or
-# isolate the direction of the text after them (shown by a terminal or a page, they
-# make a name read as something else). Joiners stay allowed: emoji sequences need them.
-_BIDI_CONTROLS = frozenset(
-    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-)
-
-
-def refused_character(text: str) -> str | None:
-    for ch in text:
-        if unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") or ch in _BIDI_CONTROLS:
-            return ch
-    return None
 
 
 # The format characters a name loses (Unicode's category Cf): a zero-width space or
@@ -249,16 +233,16 @@ def distinct_names(names: Iterable[str], path: str = "players") -> None:
         key = name_key(item)
         if key in seen and seen[key] == item:
             raise RuleError(
-                "%(item)r is typed twice: each player needs a different name.",
+                "“%(item)s” is typed twice: each player needs a different name.",
                 join(path, i),
-                item=item,
+                item=quotable(item),
             )
         if key in seen:
             raise RuleError(
-                "%(item)r and %(other)r are one name (case aside): each player needs a different name.",
+                "“%(item)s” and “%(other)s” are one name (case aside): each player needs a different name.",
                 join(path, i),
-                item=item,
-                other=seen[key],
+                item=quotable(item),
+                other=quotable(seen[key]),
             )
         seen[key] = item
 
@@ -283,7 +267,9 @@ def players(value: object, path: str = "players", lo: int = 2, hi: int = 8) -> l
         # "Bob" and "Bo\u200bb" read as one name
         shown = without_invisible(item)
         if shown in seen:
-            raise RuleError("%(item)r is listed twice among the players.", join(path, i), item=item)
+            raise RuleError(
+                "“%(item)s” is listed twice among the players.", join(path, i), item=quotable(item)
+            )
         seen.add(shown)
     return list(items)
 
@@ -291,11 +277,10 @@ def players(value: object, path: str = "players", lo: int = 2, hi: int = 8) -> l
 def player(value: object, path: str, known: Iterable[str]) -> str:
     known = tuple(known)
     if not isinstance(value, str) or value not in known:
-        shown = value if isinstance(value, str) else repr(value)
         raise RuleError(
-            "%(name)r is not one of the players (%(known)s).",
+            "“%(name)s” is not one of the players (%(known)s).",
             path,
-            name=shown,
+            name=quotable(value),
             known=", ".join(known),
         )
     return value
@@ -308,9 +293,9 @@ def player_keys(value: object, path: str, known: Iterable[str]) -> dict:
     for key in data:
         if key not in known:
             raise RuleError(
-                "%(name)r is not one of the players (%(known)s).",
+                "“%(name)s” is not one of the players (%(known)s).",
                 join(path, key),
-                name=key,
+                name=quotable(key),
                 known=", ".join(known),
             )
     return data

@@ -92,6 +92,21 @@ def test_every_sentence_of_the_catalogue_is_one_the_source_is_found_to_say(langu
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_no_sentence_quotes_a_value_as_python_writes_it(language):
+    """A ``%(x)r`` placeholder writes a value as Python's repr does, 'Ana' in ASCII
+    apostrophes whatever the language; a sentence quotes ``“%(x)s”`` instead, each
+    catalogue with its language's quotes, the value passed through ``messages.quotable``."""
+    python_quoted = [
+        text
+        for m in catalogue(language)
+        if m.id
+        for text in ids(m) + forms(m)
+        if re.search(r"%\(\w+\)r", text)
+    ]
+    assert python_quoted == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_every_entry_is_translated_and_not_fuzzy(language):
     cat = catalogue(language)
     untranslated = [ids(m)[0] for m in cat if m.id and not all(forms(m))]

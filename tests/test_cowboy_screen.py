@@ -1018,7 +1018,7 @@ def test_another_phone_sees_the_deal_in_the_poll(cowboy):
         ({"action": "hold", "seat": 0, "card": "RJ"}, "without jokers"),
         ({"action": "build", "seat": 0, "card": "KH"}, "never part of a gun"),
         ({"action": "feet", "seat": 0}, "no tap called"),
-        ({"action": "hold", "card": "KH"}, "needs 'seat'"),
+        ({"action": "hold", "card": "KH"}, "needs “seat”"),
         ({"action": "end", "seat": 0, "reason": "boredom"}, "reason must be"),
         ({"action": "marriage", "seat": 0, "suit": "X"}, "suit must be"),
         ({"action": "aim", "role": "judge", "seat": 0}, "role must be"),

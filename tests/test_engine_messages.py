@@ -114,7 +114,7 @@ def test_a_play_state_refusal_is_translated_and_names_its_tap(marks):
     body, status = play_respond("cowboy", json.dumps(request))
     assert status == 422
     assert body["error"] == {
-        "message": f"««Vajoming Kauboj» has no tap called 'nope'; the taps are {COWBOY_TAPS}.»",
+        "message": f"««Vajoming Kauboj» has no tap called “nope”; the taps are {COWBOY_TAPS}.»",
         "path": "taps[0].action",
         "tap": 0,
     }
@@ -220,8 +220,8 @@ def test_plural_asks_the_catalogue_with_both_forms_and_the_number():
 
 CATALOGUE = {
     "The request is not valid JSON.": "Żądanie nie jest poprawnym JSON-em.",
-    "%(game)s has no tap called %(action)r; the taps are %(arguments)s.": (
-        "%(game)s nie zna dotknięcia %(action)r; dotknięcia to %(arguments)s."
+    "%(game)s has no tap called “%(action)s”; the taps are %(arguments)s.": (
+        "%(game)s nie zna dotknięcia „%(action)s”; dotknięcia to %(arguments)s."
     ),
 }
 PLAYERS = (
@@ -273,11 +273,11 @@ def test_the_cli_score_and_play_speak_lang(polish_installed, tmp_path, capsys):
     )
     assert main(["play", "cowboy", "--lang", "pl", "--file", str(tap)]) == 2
     said = json.loads(capsys.readouterr().out)["error"]["message"]
-    assert said == f"Vajoming Kauboj nie zna dotknięcia 'nope'; dotknięcia to {COWBOY_TAPS}."
+    assert said == f"Vajoming Kauboj nie zna dotknięcia „nope”; dotknięcia to {COWBOY_TAPS}."
     # English by default, and once the command is over
     assert main(["play", "cowboy", "--file", str(tap)]) == 2
     said = json.loads(capsys.readouterr().out)["error"]["message"]
-    assert said == f"Vajoming Kauboj has no tap called 'nope'; the taps are {COWBOY_TAPS}."
+    assert said == f"Vajoming Kauboj has no tap called “nope”; the taps are {COWBOY_TAPS}."
 
 
 def test_the_cli_refuses_a_language_it_does_not_speak(capsys):
@@ -312,7 +312,7 @@ def test_the_api_speaks_accept_language_and_lang(polish_installed, client):
     )
     assert answer.status_code == 422
     said = answer.get_json()["error"]["message"]
-    assert said == f"Vajoming Kauboj nie zna dotknięcia 'nope'; dotknięcia to {COWBOY_TAPS}."
+    assert said == f"Vajoming Kauboj nie zna dotknięcia „nope”; dotknięcia to {COWBOY_TAPS}."
 
 
 # ---------------------------------------------------------------- the English stays
@@ -336,7 +336,9 @@ def test_an_engines_english_refusal_is_its_msgid_filled_in(key):
     text = caught.value.text
     filled = {k: v.english() if isinstance(v, Text) else v for k, v in text.variables.items()}
     assert caught.value.english == text.msgid % filled
-    assert caught.value.english == f"Unknown field {key!r} (allowed here: players, points)."
+    shown = messages.quotable(key)
+    assert caught.value.english == f"Unknown field “{shown}” (allowed here: players, points)."
+    assert messages.refused_character(caught.value.english) is None
 
 
 def test_a_finished_shots_reason_is_said_in_the_language_of_each_answer(monkeypatch):

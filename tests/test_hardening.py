@@ -286,10 +286,10 @@ REFUSED_IMPORTS = {
     "html key": (_set("table.scorer_key", "<b onclick=x>aaaaaaaaaaaaaaaaaaaaaa</b>"), "link"),
     "null key": (_set("table.scorer_key", None), "table.scorer_key"),
     "key of 21 characters": (_set("table.scorer_key", "A" * 21), "22 to 64"),
-    "game chess": (_set("table.game", "chess"), "'chess' is not one of the games"),
+    "game chess": (_set("table.game", "chess"), "“chess” is not one of the games"),
     "settings a list": (_set("table.settings", [1, 2]), "table.settings"),
     "setting out of range": (_set("table.settings.deals", 99), "between 1 and 30"),
-    "unknown setting": (_set("table.settings.colour", "red"), "no setting called 'colour'"),
+    "unknown setting": (_set("table.settings.colour", "red"), "no setting called “colour”"),
     "first dealer not seated": (_set("table.settings.first_dealer", 7), "first_dealer"),
     "no players": (_players([]), "0 given"),
     "pegs with 3 players": (_players(["A", "B", "C"], "pegs"), "4, 6 or 8"),
@@ -297,7 +297,7 @@ REFUSED_IMPORTS = {
     "names equal but for case": (_players(["Ana", "ana", "Ceca"]), "are one name"),
     "names equal but for an invisible character": (
         _players(["Bob", "Bo\u200bb", "Ceca"]),
-        "'Bob' is typed twice",
+        "“Bob” is typed twice",
     ),
     "name with nothing visible": (_players(["\u200b\u2060", "Bob", "Ceca"]), "must not be empty"),
     "table name with nothing visible": (_set("table.name", "\ufeff"), "must not be empty"),
@@ -309,8 +309,8 @@ REFUSED_IMPORTS = {
     "points a float": (_set("entries[0].points.0", 1.5), "whole number"),
     "points for no seat": (_set("entries[0].points.9", 1), "not a seat"),
     "entry id twice": (_set("entries[1].id", None), "entries[1].id"),
-    "unknown entry kind": (_set("entries[0].kind", "cheat"), "'cheat' is not a kind"),
-    "another game's entry": (_set("entries[0].kind", "pegs-apply"), "'pegs-apply' is not a kind"),
+    "unknown entry kind": (_set("entries[0].kind", "cheat"), "“cheat” is not a kind"),
+    "another game's entry": (_set("entries[0].kind", "pegs-apply"), "“pegs-apply” is not a kind"),
     "an engine's kind no table keeps": (_set("entries[0].kind", "kvanta-trick"), "not a kind"),
     "a request the rules refuse": (
         _set("entries[0].request.points.Ana", 10**6),
@@ -326,7 +326,7 @@ REFUSED_IMPORTS = {
     "round too large": (_set("entries[0].round", 2**63), "entries[0].round"),
     "roll of another kind": (_set("rolls[0].kind", "d20"), "rolls[0].kind"),
     "roll die of 7": (_set("rolls[0].dice", [7, 1, 1]), "rolls[0].dice[0]"),
-    "missing table field": (_set("table.updated", ...), "'updated' is missing"),
+    "missing table field": (_set("table.updated", ...), "“updated” is missing"),
     "format version 2": (_set("format_version", 2), "format version 2"),
 }
 
@@ -739,7 +739,7 @@ def test_a_replayed_submission_id_never_answers_with_another_tables_key(client, 
         (
             (unicodedata.normalize("NFC", "Šćepan"), unicodedata.normalize("NFD", "Šćepan"), "C"),
             # one name as it reads, whatever the phone's encoding: no matter of case
-            "'Šćepan' is typed twice",
+            "“Šćepan” is typed twice",
         ),
     ],
     ids=["nul", "bel", "ansi", "bidi", "case", "composed"],

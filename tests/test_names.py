@@ -94,9 +94,9 @@ def test_invisible_characters_are_dropped_from_a_players_and_a_tables_name(s, ty
 
 
 def test_a_name_that_differs_from_another_by_an_invisible_character_is_the_same_name(s):
-    with pytest.raises(StoreError, match="'Bob' is typed twice"):
+    with pytest.raises(StoreError, match="“Bob” is typed twice"):
         s.create_table("cowboy", "Friday", ["Bob", "Bo" + ZWSP + "b", "Ceca"], {})
-    with pytest.raises(StoreError, match="'bob' and 'Bob' are one name"):
+    with pytest.raises(StoreError, match="“bob” and “Bob” are one name"):
         s.create_table("cowboy", "Friday", ["Bob", "b" + WJ + "ob", "Ceca"], {})
     assert s.list_tables() == []
 
@@ -147,7 +147,7 @@ def post_start(client, players, **fields):
 def test_the_form_refuses_a_name_that_differs_by_an_invisible_character(client, store):
     answer, errors = post_start(client, ["Bob", "Bo" + ZWSP + "b", "Ceca"])
     assert answer.status_code == 422
-    assert "'Bob' is typed twice" in errors
+    assert "“Bob” is typed twice" in errors
     assert store.list_tables() == []
 
 

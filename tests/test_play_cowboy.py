@@ -245,7 +245,7 @@ def test_bad_taps_are_refused_with_their_field(tap, path):
 def test_an_unknown_tap_is_refused_naming_the_game_as_its_record_does_and_its_taps():
     error = refused({"action": "marriage", "seat": 0, "suit": "H"}, {"action": "fold"})
     assert error.message == (
-        "Vajoming Kauboj has no tap called 'fold'; the taps are marriage, withdraw_marriage, "
+        "Vajoming Kauboj has no tap called “fold”; the taps are marriage, withdraw_marriage, "
         "hold, unhold, build, unbuild, undraw, lay, unlay, end, ace_on_table, ace_off_table, "
         "shoot, aim, load, unload, victim_gun, victim_holds, victim_lacks, turn, choose, give, "
         "take_ace, shot_over, cancel_shot."

@@ -123,7 +123,7 @@ def test_an_unknown_tap_is_refused_alike_by_every_game(client, game):
     error = response.get_json()["error"]
     assert set(error) == {"message", "path", "tap"}
     assert error["path"] == "taps[0].action" and error["tap"] == 0
-    said = f"{catalog.GAMES[game].name} has no tap called 'nope'; the taps are "
+    said = f"{catalog.GAMES[game].name} has no tap called “nope”; the taps are "
     assert error["message"].startswith(said) and error["message"].endswith(".")
     listed = error["message"].removeprefix(said).removesuffix(".").split(", ")
     assert legal and legal <= set(listed)

@@ -356,7 +356,7 @@ def test_an_unknown_tap_is_refused_naming_the_game_and_its_taps():
     with pytest.raises(Refused) as caught:
         state(Log()("draw", seat=0, card="5H")("fly", seat=1).taps)
     assert caught.value.message == (
-        "Kvanta has no tap called 'fly'; the taps are draw, burn, turn, roll, reroll, card, "
+        "Kvanta has no tap called “fly”; the taps are draw, burn, turn, roll, reroll, card, "
         "uncard, cards, sum, no-hand, draw-winner, settle, trick-winner, play, exchange, call, "
         "next-trick, end."
     )

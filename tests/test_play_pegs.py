@@ -86,7 +86,7 @@ def test_an_unknown_tap_is_refused_naming_the_game_and_its_taps():
     with pytest.raises(Refused) as caught:
         race([tap(1, "move", seat=0, card="AS", steps=[step(0, "S", "T8")]), tap(2, "jump")])
     assert caught.value.message == (
-        "Arizona Pegs and Jokers has no tap called 'jump'; the taps are move, discard, place, "
+        "Arizona Pegs and Jokers has no tap called “jump”; the taps are move, discard, place, "
         "turn, pick, peg, first, hand, setpeg."
     )
     assert caught.value.as_dict()["error"] == {

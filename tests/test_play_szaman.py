@@ -243,7 +243,7 @@ def test_a_trick_is_entered_one_way_at_a_time():
 def test_unknown_taps_and_arguments_are_refused():
     assert refused({"action": "toggle", "seat": 0}).path == "taps[0].action"
     error = refused({"action": "lead", "seat": 0, "mode": "full"})
-    assert error.message == "The lead tap has no argument 'mode'." and error.path == "taps[0].mode"
+    assert error.message == "The lead tap has no argument “mode”." and error.path == "taps[0].mode"
     assert refused({"action": "lead", "seat": 3}).path == "taps[0].seat"
     assert refused({"action": "lead", "seat": True}).path == "taps[0].seat"
     assert refused(card(0, "JK")).path == "taps[0].card"

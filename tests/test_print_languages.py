@@ -685,7 +685,7 @@ def test_the_refusal_of_a_language_speaks_the_phones_language(client, store):
         response = client.get(link, query_string={"lang": "xx"})
         assert response.status_code == 400, link
         polish = i18n.catalogue_for("pl").gettext(
-            "%(language)r is not a language of Scorekeeper (%(languages)s)."
+            "“%(language)s” is not a language of Scorekeeper (%(languages)s)."
         )
         said = polish % {"language": "xx", "languages": ", ".join(LANGUAGES)}
         assert said in unescape(response.get_data(as_text=True)), link

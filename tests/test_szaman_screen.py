@@ -326,7 +326,7 @@ def test_undo_takes_back_the_last_tap_only(table, store):
         ([], {"action": "special", "card": "2C", "on": True}, "not a special"),
         ([], {"action": "special", "card": "8H"}, "needs its on"),
         ([], {"action": "off", "seat": 1, "on": "yes"}, "not a toggle"),
-        ([], {"action": "fly"}, "no tap called 'fly'"),
+        ([], {"action": "fly"}, "no tap called “fly”"),
         ([], {"action": "held", "seat": 0, "card": "2C", "on": True}, "once the deal is over"),
         ([], {"action": "end"}, "at least one trick"),
         (

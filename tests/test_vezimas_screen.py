@@ -896,7 +896,7 @@ def test_a_tap_answers_with_the_panel_alone_at_its_version(vz):
         ("/check/shuffle", {}, "no such control"),
         ("/tap", {"action": "loser", "seat": "x"}, "seat is a player's seat number, 0 to 3."),
         ("/tap", {"action": "loser", "seat": 9}, "seat is a player's seat number, 0 to 3."),
-        ("/tap", {"action": "king", "seat": 1}, "Vežimas has no tap called 'king'"),
+        ("/tap", {"action": "king", "seat": 1}, "Vežimas has no tap called “king”"),
         ("/tap", {"action": "queen", "seat": 1}, "The trumps are already set for this session."),
         ("/tap", {"action": "nine", "seat": 1}, "With 4 players the Q♣ holder leads"),
     ],

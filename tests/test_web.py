@@ -62,8 +62,8 @@ def test_start_a_table_and_see_players_in_seat_order(new_table):
         ("pegs", ("A", "B", "C", "D", "E"), "4, 6 or 8"),
         ("vezimas", ("A", "A"), "different name"),
         # the same name typed twice is no matter of case
-        ("cowboy", ("Ana", "Bojan", "Ana"), "'Ana' is typed twice: each player needs a different"),
-        ("cowboy", ("Ana", "Bojan", "ana"), "'ana' and 'Ana' are one name (case aside)"),
+        ("cowboy", ("Ana", "Bojan", "Ana"), "“Ana” is typed twice: each player needs a different"),
+        ("cowboy", ("Ana", "Bojan", "ana"), "“ana” and “Ana” are one name (case aside)"),
         ("chess", ("A", "B"), "five games"),
         ("kvanta", ("A" * 41, "B"), "at most 40"),
     ],

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RuleError
-from ..messages import Joined, Text
+from ..messages import Joined, Text, quotable
 from . import registry
 
 
@@ -227,10 +227,10 @@ class Game:
         for key in raw:
             if key not in known:
                 raise RuleError(
-                    "%(game)s has no setting called %(key)r.",
+                    "%(game)s has no setting called “%(key)s”.",
                     f"settings.{key}",
                     game=Text(self.name),
-                    key=key,
+                    key=quotable(key),
                 )
         out = {}
         for s in self.settings:
@@ -319,4 +319,6 @@ def game(slug: str) -> Game:
     try:
         return GAMES[slug]
     except KeyError:
-        raise RuleError("There is no game called %(slug)r.", "game", slug=slug) from None
+        raise RuleError(
+            "There is no game called “%(game)s”.", "game", game=quotable(slug)
+        ) from None

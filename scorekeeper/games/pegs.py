@@ -31,7 +31,7 @@ from typing import NamedTuple
 from .. import validate as v
 from ..cards import ACE, JACK, JOKER, KING, QUEEN, RANK_TEXT, Card, CardError, parse_card
 from ..errors import RuleError
-from ..messages import N_, Plural, Text, gettext
+from ..messages import N_, Plural, Text, gettext, quotable
 from . import catalog
 from .standings import Progress, Standings, names_text, rank_by
 
@@ -168,7 +168,8 @@ def parse_position(text: object, length: int = _MAX_LENGTH, path: str = "") -> i
             )
         raise InvalidNotationError(
             Text(
-                "%(text)r is not a peg position; write S, T<hole> or H1 to H5.", text=_shorten(text)
+                "“%(text)s” is not a peg position; write S, T<hole> or H1 to H5.",
+                text=quotable(text, _QUOTED),
             ),
             path,
         )
@@ -193,8 +194,7 @@ def parse_position(text: object, length: int = _MAX_LENGTH, path: str = "") -> i
     return home(number)
 
 
-def _shorten(text: str, limit: int = 20) -> str:
-    return text if len(text) <= limit else text[:limit] + "…"
+_QUOTED = 20  # how much of a mistyped position, step or move a refusal quotes
 
 
 def _card_name(card: Card) -> Text:
@@ -245,7 +245,10 @@ class Step(NamedTuple):
         frm, _, to = way.strip().partition("-")
         if not seat.isascii() or not seat.isdigit() or not to:
             raise InvalidNotationError(
-                Text("%(text)r is not a step; write it like 0 T8-T11.", text=_shorten(str(text)))
+                Text(
+                    "“%(text)s” is not a step; write it like 0 T8-T11.",
+                    text=quotable(text, _QUOTED),
+                )
             )
         return cls(int(seat), parse_position(frm, length), parse_position(to, length))
 
@@ -289,8 +292,8 @@ class Move(NamedTuple):
         if not player.isascii() or not player.isdigit() or not body.strip():
             raise InvalidNotationError(
                 Text(
-                    "%(text)r is not a move; write it like 0 7H: 0 T8-T15.",
-                    text=_shorten(str(text)),
+                    "“%(text)s” is not a move; write it like 0 7H: 0 T8-T15.",
+                    text=quotable(text, _QUOTED),
                 )
             )
         steps = tuple(Step.parse(part, length) for part in body.split(","))
@@ -401,7 +404,8 @@ class Board:
         for field in ("seats", "pegs"):
             if field not in raw:
                 raise InvalidBoardError(
-                    Text("The field %(field)r is missing.", field=field), v.join(path, field)
+                    Text("The field “%(key)s” is missing.", key=quotable(field)),
+                    v.join(path, field),
                 )
         seats = _seat_count(raw["seats"], v.join(path, "seats"))
         rules = _house_rules(raw.get("house_rules", {}), v.join(path, "house_rules"))
@@ -1361,8 +1365,9 @@ def _house_rules(value: object, path: str) -> dict:
     raw = v.mapping(value, path)
     for key in raw:
         if key not in HOUSE_RULES:
-            shown = key if isinstance(key, str) else repr(key)
-            raise RuleError("Unknown house rule %(rule)r.", v.join(path, str(key)), rule=shown)
+            raise RuleError(
+                "Unknown house rule “%(rule)s”.", v.join(path, str(key)), rule=quotable(key)
+            )
     return {key: v.choice(raw[key], v.join(path, key), HOUSE_RULES[key]) for key in raw}
 
 
@@ -1371,11 +1376,10 @@ def _checked_keys(pegs: dict, seats: int, path: str) -> dict:
     names = [str(s) for s in range(seats)]
     for key in pegs:
         if key not in names:
-            shown = key if isinstance(key, str) else repr(key)
             raise InvalidBoardError(
                 Text(
-                    "There is no seat %(seat)r; seats are numbered 0 to %(last)s.",
-                    seat=shown,
+                    "There is no seat “%(seat)s”; seats are numbered 0 to %(last)s.",
+                    seat=quotable(key),
                     last=seats - 1,
                 ),
                 v.join(path, str(key)),

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from .. import validate as v
 from ..errors import RuleError
-from ..messages import Text
+from ..messages import Text, quotable
 from . import catalog
 
 TOTAL_LIMIT = 1_000_000
@@ -76,10 +76,10 @@ def _settings(game: catalog.Game, value: object) -> dict:
         if key not in allowed:
             names = ", ".join(sorted(allowed)) or "none"
             raise RuleError(
-                "%(game)s's result has no setting %(key)r (allowed: %(names)s).",
+                "%(game)s's result has no setting “%(key)s” (allowed: %(names)s).",
                 v.join("settings", str(key)),
                 game=Text(game.name),
-                key=key,
+                key=quotable(key),
                 names=names,
             )
     out = {key: setting.default for key, setting in allowed.items()}

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 
 from .. import validate
 from ..errors import RuleError
-from ..messages import LANGUAGES, N_, Text
+from ..messages import LANGUAGES, N_, Text, quotable
 from .errors import StoreError
 
 KEY_BYTES = 18  # 144 bits from secrets, URL-safe: a link nobody can guess
@@ -145,8 +145,8 @@ def check_language(language: object) -> str:
     if not isinstance(language, str) or language not in LANGUAGES:
         raise StoreError(
             Text(
-                "%(language)r is not a language of Scorekeeper (%(languages)s).",
-                language=language,
+                "“%(language)s” is not a language of Scorekeeper (%(languages)s).",
+                language=quotable(language),
                 languages=", ".join(LANGUAGES),
             ),
         )

@@ -17,7 +17,7 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 from .. import i18n, printing, rulecards
 from ..games import catalog
 from ..i18n import gettext as _
-from ..messages import LANGUAGES
+from ..messages import LANGUAGES, quotable
 from ..store import Table
 from .db import get_store, load
 
@@ -51,12 +51,11 @@ def print_language() -> str:
     which would pass for what was asked; an empty or absent one asks for nothing."""
     asked = request.args.get("lang")
     if asked and i18n.known(asked) is None:
-        shown = asked if len(asked) <= 20 else asked[:20] + "…"
         abort(
             400,
             description=_(
-                "%(language)r is not a language of Scorekeeper (%(languages)s).",
-                language=shown,
+                "“%(language)s” is not a language of Scorekeeper (%(languages)s).",
+                language=quotable(asked, 20),
                 languages=", ".join(LANGUAGES),
             ),
         )

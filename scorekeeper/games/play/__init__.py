@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, Self
 
 from ...errors import RuleError
-from ...messages import Text, gettext, speaking
+from ...messages import Text, gettext, quotable, speaking
 from .. import catalog
 
 # A tap id is made on the phone: short and URL-safe, so it can sit in a form and a log.
@@ -111,13 +111,13 @@ def no_such_tap(game: str, action: str, actions: Iterable[str]) -> Refused:
     named as its record names it, and the taps it has, so the sender can correct it.
 
     >>> print(no_such_tap("kvanta", "fly", ["draw", "burn"]))
-    Kvanta has no tap called 'fly'; the taps are draw, burn.
+    Kvanta has no tap called “fly”; the taps are draw, burn.
     """
     return Refused(
-        "%(game)s has no tap called %(action)r; the taps are %(arguments)s.",
+        "%(game)s has no tap called “%(action)s”; the taps are %(arguments)s.",
         ".action",
         game=Text(catalog.GAMES[game].name),
-        action=action,
+        action=quotable(action),
         arguments=", ".join(actions),
     )
 
@@ -135,7 +135,10 @@ def check_arguments(
     for key in given:
         if key not in names:
             raise Refused(
-                "The %(action)s tap has no argument %(key)r.", "." + key, action=tap.action, key=key
+                "The %(action)s tap has no argument “%(key)s”.",
+                "." + key,
+                action=tap.action,
+                key=quotable(key),
             )
     for key in (required or {}).get(tap.action, names):
         if key not in given:
@@ -236,17 +239,19 @@ def state_type(game: str) -> type:
     loaded on first use); LookupError for a game without one."""
     record = catalog.GAMES.get(game) if isinstance(game, str) else None
     if record is None:
-        raise LookupError(Text("There is no game called %(game)r.", game=game))
+        raise LookupError(Text("There is no game called “%(game)s”.", game=quotable(game)))
     module, _, name = record.play_state.partition(":")
     if not module:
-        raise LookupError(Text("The play state of %(game)r is not available yet.", game=game))
+        raise LookupError(
+            Text("The play state of “%(game)s” is not available yet.", game=quotable(game))
+        )
     try:
         found = importlib.import_module(module)
     except ModuleNotFoundError as exc:
         if exc.name != module:
             raise
         raise LookupError(
-            Text("The play state of %(game)r is not available yet.", game=game)
+            Text("The play state of “%(game)s” is not available yet.", game=quotable(game))
         ) from None
     return getattr(found, name)
 
@@ -262,13 +267,13 @@ def play(game: str, request: object) -> dict:
         if key not in REQUEST_FIELDS:
             allowed = ", ".join(REQUEST_FIELDS)
             raise Refused(
-                "Unknown field %(key)r (allowed here: %(names)s).",
+                "Unknown field “%(key)s” (allowed here: %(names)s).",
                 str(key),
-                key=key,
+                key=quotable(key),
                 names=allowed,
             )
     if "players" not in request:
-        raise Refused("The field 'players' is missing.", "players")
+        raise Refused("The field “%(key)s” is missing.", "players", key="players")
     players, settings = request.get("players"), request.get("settings", {})
     taps = request.get("taps", [])
     if not isinstance(taps, list):

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 from ... import validate as v
 from ...cards import ACE, KING, RANKS, SUITS, Card, CardError, parse_card
 from ...errors import RuleError
-from ...messages import N_, Text, gettext, speaking
+from ...messages import N_, Text, gettext, quotable, speaking
 from .. import catalog
 from .. import cowboy as engine
 from . import Checks, Refused, Tap, no_such_tap
@@ -259,15 +259,18 @@ class CowboyDeal(Checks):
             if name not in allowed:
                 listed = ", ".join(allowed) or "none"
                 raise Refused(
-                    "Unknown argument %(name)r (allowed here: %(listed)s).",
+                    "Unknown argument “%(name)s” (allowed here: %(listed)s).",
                     "." + name,
-                    name=name,
+                    name=quotable(name),
                     listed=listed,
                 )
         for name in allowed:
             if tap.get(name) is None:
                 raise Refused(
-                    "The tap %(action)r needs %(name)r.", "." + name, action=tap.action, name=name
+                    "The tap “%(action)s” needs “%(name)s”.",
+                    "." + name,
+                    action=quotable(tap.action),
+                    name=quotable(name),
                 )
         try:
             return getattr(self, f"_{tap.action}")(tap)

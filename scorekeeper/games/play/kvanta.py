@@ -29,7 +29,7 @@ from ... import validate as v
 from ...cards import ACE, JACK, KING, QUEEN, RANK_TEXT, Card, CardError, parse_card
 from ...dice import FACES, FLUX_FACE, TARGET_DICE
 from ...errors import RuleError
-from ...messages import N_, Text, gettext
+from ...messages import N_, Text, gettext, quotable
 from .. import catalog
 from .. import kvanta as engine
 from ..poker import hand_sum
@@ -447,10 +447,10 @@ class KvantaRound(Checks):
         for key, _value in tap.args:
             if key not in allowed:
                 raise Refused(
-                    "The %(action)s tap has no argument %(key)r.",
+                    "The %(action)s tap has no argument “%(key)s”.",
                     "." + key,
                     action=tap.action,
-                    key=key,
+                    key=quotable(key),
                 )
         return handler(self, tap)
 

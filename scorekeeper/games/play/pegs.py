@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from ... import validate as v
 from ...cards import JOKER, RANK_TEXT, SUITS, Card, CardError, parse_card
 from ...errors import RuleError
-from ...messages import Plural, Text, gettext
+from ...messages import Plural, Text, gettext, quotable
 from .. import catalog
 from .. import pegs as engine
 from . import Checks, Refused, Tap, no_such_tap, refusing
@@ -355,10 +355,10 @@ class PegsRace(Checks):
         for key, _value in tap.args:
             if key not in _ARGS[tap.action]:
                 raise Refused(
-                    "The %(action)s tap has no argument %(key)r.",
+                    "The %(action)s tap has no argument “%(key)s”.",
                     "." + key,
                     action=tap.action,
-                    key=key,
+                    key=quotable(key),
                 )
         return handler(self, tap)
 
