@@ -734,6 +734,57 @@ def test_a_downloads_name_says_its_language(client, store, monkeypatch):
         assert response.headers["Content-Disposition"].endswith(f'-{spoken}.pdf"'), link
 
 
+def rules_links(store) -> list[str]:
+    """Every Rules page: the games' index, a game's page, and a (Slovak) table's."""
+    out = store.create_table(
+        "kvanta",
+        "Friday night",
+        ["Ana", "Bojan"],
+        catalog.GAMES["kvanta"].defaults(),
+        language="sk",
+    )
+    return ["/rules", "/rules/kvanta", f"/t/{store.table(out['table_id']).scorer_key}/rules"]
+
+
+@pytest.mark.parametrize("asked", ["xx", "de", "en-GB", "'><b>" + "x" * 300])
+def test_a_rules_page_asking_for_a_language_the_app_lacks_is_refused(client, store, asked):
+    for link in rules_links(store):
+        response = client.get(link, query_string={"lang": asked})
+        assert response.status_code == 400, link
+        page = response.get_data(as_text=True)
+        assert "rc-title" not in page and "Rules of the five games" not in page, link
+        assert "<b>x" not in page and "x" * 40 not in page, link  # escaped, and cut short
+        if link.startswith("/t/"):
+            continue  # the table's language: below
+        assert "is not a language of Scorekeeper" in page, link
+        assert "(en, sr-Latn, sr-Cyrl, pl, lt, sk)" in page, link
+
+
+def test_a_rules_pages_refusal_speaks_the_phones_or_the_tables_language(client, store):
+    def refusal(language: str) -> str:
+        said = i18n.catalogue_for(language).gettext(
+            "%(language)r is not a language of Scorekeeper (%(languages)s)."
+        )
+        return said % {"language": "xx", "languages": ", ".join(LANGUAGES)}
+
+    links = rules_links(store)
+    table_page = client.get(links[-1], query_string={"lang": "xx"})
+    assert refusal("sk") in unescape(table_page.get_data(as_text=True))
+    client.set_cookie(i18n.COOKIE, "pl")
+    for link in links:
+        response = client.get(link, query_string={"lang": "xx"})
+        assert response.status_code == 400, link
+        assert refusal("pl") in unescape(response.get_data(as_text=True)), link
+
+
+def test_a_known_language_or_none_on_a_rules_page_shows_it(client, store):
+    for link in rules_links(store):
+        for query in ({}, {"lang": ""}, {"lang": "sk"}, {"lang": "sr-latn"}):
+            assert client.get(link, query_string=query).status_code == 200, (link, query)
+    html = client.get("/rules/kvanta", query_string={"lang": "sr_latn"}).get_data(as_text=True)
+    assert '<html lang="sr-Latn"' in html
+
+
 def test_the_rules_page_shows_the_card_in_the_requests_language(client, polish_request):
     html = client.get("/rules/szaman").get_data(as_text=True)
     card = rulecards.card("szaman")

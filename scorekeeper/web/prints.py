@@ -4,8 +4,8 @@ the in-app Rules pages. (``printing`` imports WeasyPrint only when it renders.)
 Both table links may read here: printing a sheet changes nothing, so the watch
 link gets the same downloads as the scorer link. Every PDF is printed in the
 request's language (``printing.request_language``), as the Rules page is shown; a
-``?lang=`` that names none of the app's languages is refused (``print_language``),
-not printed in another. PDFs come from
+``?lang=`` that names none of the app's languages is refused on both
+(``refuse_unknown_language``), not answered in another. PDFs come from
 ``printing``'s per-app cache; a repeated download is a lookup, and a browser that
 sends the ETag back gets a 304 without the body.
 """
@@ -45,10 +45,11 @@ def _game_or_404(slug: str) -> catalog.Game:
     return game
 
 
-def print_language() -> str:
-    """The language a PDF is printed in: the request's. A link whose ``?lang=`` names
-    none of the app's languages is refused (400) rather than printed in another one,
-    which would pass for what was asked; an empty or absent one asks for nothing."""
+def refuse_unknown_language() -> None:
+    """A link whose ``?lang=`` names none of the app's languages is refused (400)
+    rather than answered in another one, which would pass for what was asked; an
+    empty or absent one asks for nothing. The refusal speaks the request's language
+    (a table's page: load the table first)."""
     asked = request.args.get("lang")
     if asked and i18n.known(asked) is None:
         abort(
@@ -59,6 +60,11 @@ def print_language() -> str:
                 languages=", ".join(LANGUAGES),
             ),
         )
+
+
+def print_language() -> str:
+    """The language a PDF is printed in: the request's, unless refused."""
+    refuse_unknown_language()
     return printing.request_language()
 
 
@@ -110,18 +116,21 @@ def _rules_page(slug: str, table: Table | None = None, key: str | None = None):
 
 @bp.get("/rules")
 def rules_index():
+    refuse_unknown_language()
     return render_template("prints/rules_index.html", games=catalog.GAMES)
 
 
 @bp.get("/rules/<slug>")
 def rules(slug: str):
     _game_or_404(slug)
+    refuse_unknown_language()
     return _rules_page(slug)
 
 
 @bp.get("/t/<key>/rules")
 def table_rules(key: str):
-    table, _access = load(key)
+    table, _access = load(key)  # first: a refusal speaks the table's language
+    refuse_unknown_language()
     return _rules_page(table.game, table, key)
 
 
