@@ -11,6 +11,7 @@ import pytest
 
 from scorekeeper import store
 from scorekeeper.store import (
+    MAX_TABLE_NAME,
     Conflict,
     DraftChanged,
     Migration,
@@ -365,7 +366,7 @@ def test_rematch_copies_game_players_seats_and_settings(s):
     t = s.table(again["table_id"])
     assert (t.game, t.name, t.settings, t.rematch_of) == (
         "szaman",
-        "Night",
+        "Night (2)",
         {"deals": 4, "target": 66},
         out["table_id"],
     )
@@ -384,6 +385,54 @@ def test_a_second_rematch_of_a_table_joins_the_first(s):
     # the rematch's own rematch is a new table again
     third = s.rematch(first["table_id"], "next-rematch")
     assert third["table_id"] not in (out["table_id"], first["table_id"])
+
+
+def test_a_rematch_is_named_by_its_number_in_the_chain(s):
+    """Two tables "Friday" on the home page's list could not be told apart."""
+    table_id = s.create_table("cowboy", "Friday", ["Ana", "Bojan", "Ceca"], {})["table_id"]
+    names = []
+    for _ in range(3):
+        table_id = s.rematch(table_id)["table_id"]
+        names.append(s.table(table_id).name)
+    assert names == ["Friday (2)", "Friday (3)", "Friday (4)"]
+
+
+@pytest.mark.parametrize(
+    ("name", "rematch"),
+    [
+        ("Room (1)", "Room (2)"),
+        ("Room (9)", "Room (10)"),
+        ("Room (2) ", "Room (3)"),  # kept trimmed: "Room (2)"
+        ("Room (02)", "Room (02) (2)"),  # not a number this app writes
+        ("Room (0)", "Room (0) (2)"),
+        ("Room(2)", "Room(2) (2)"),
+        ("(2)", "(2) (2)"),  # a name that is only a number keeps it
+        ("Ana & Bojan (x)", "Ana & Bojan (x) (2)"),
+    ],
+)
+def test_a_rematch_counts_on_from_the_number_its_name_ends_in(s, name, rematch):
+    table_id = s.create_table("kvanta", name, ["Ana", "Bojan"], {})["table_id"]
+    assert s.table(s.rematch(table_id)["table_id"]).name == rematch
+
+
+def test_a_rematch_of_a_long_name_keeps_to_the_limit(s):
+    longest = "Ž" * (MAX_TABLE_NAME - 5) + " abcd"
+    chain = [s.create_table("kvanta", longest, ["Ana", "Bojan"], {})["table_id"]]
+    for _ in range(10):
+        chain.append(s.rematch(chain[-1])["table_id"])
+    names = [s.table(t).name for t in chain[1:]]
+    # cut to make room for the number, and no space left at the cut
+    assert names[0] == "Ž" * (MAX_TABLE_NAME - 5) + " (2)"
+    assert names[-1] == "Ž" * (MAX_TABLE_NAME - 5) + " (11)"
+    assert all(len(name) <= MAX_TABLE_NAME for name in names)
+
+
+def test_a_rematch_of_a_table_without_a_name_is_given_the_usual_one(s):
+    """No table is started without a name, but a file from elsewhere may hold one."""
+    table_id = s.create_table("kvanta", "x", ["Ana", "Bojan"], {})["table_id"]
+    s.db.execute("UPDATE tables SET name = ? WHERE id = ?", ["\u200b ", table_id])
+    again = s.rematch(table_id, usual_name="Kvanta, 6 Dec 2026")
+    assert s.table(again["table_id"]).name == "Kvanta, 6 Dec 2026 (2)"
 
 
 # ---------------------------------------------------------------- links

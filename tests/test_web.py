@@ -586,6 +586,31 @@ def test_rematch_starts_a_fresh_table_with_the_same_players(client, new_table, p
     assert re.search(r'Piotr <span class="badge dealer" title="Deals next">', fresh.html)
 
 
+def test_a_rematch_is_named_apart_from_the_table_it_follows(client, new_table, parsed, store):
+    """The recent tables' list showed two "Friday"s a player could not tell apart."""
+    url, table = new_table("kvanta", ("Ana", "Bojan"), name="Friday")
+    names = []
+    for number in range(2):
+        response = client.post(
+            f"{url}/rematch", data={"csrf_token": table.csrf, "submission_id": f"rm-{number}"}
+        )
+        url = response.headers["Location"]
+        table = parsed(client.get(url))
+        names.append(re.search(r'<h1 class="table-name">(.*?)</h1>', table.html)[1])
+        assert f'data-name="{names[-1]}"' in table.html  # what the recent tables' list shows
+    assert names == ["Friday (2)", "Friday (3)"]
+
+
+def test_a_rematch_of_a_table_without_a_name_is_named_as_a_new_one(client, new_table, store):
+    url, table = new_table("kvanta", ("Ana", "Bojan"), language="pl")
+    (started,) = store.list_tables()
+    store.db.execute("UPDATE tables SET name = '' WHERE id = ?", [started.id])
+    response = client.post(f"{url}/rematch", data={"csrf_token": table.csrf, "submission_id": "rm"})
+    assert response.status_code == 303
+    again = max(store.list_tables(), key=lambda t: t.id)
+    assert again.name == started.name + " (2)"  # "Kvanta, <today>", as the table began
+
+
 def test_a_cowboy_rematch_is_dealt_first_by_the_player_on_the_right(client, new_table, store):
     """Cowboy's deal passes to the right: after one deal dealt by Ana, Ceca deals next,
     so she deals the rematch's first deal."""

@@ -140,6 +140,26 @@ def clean_table_name(name: object) -> str:
         raise StoreError(exc.text) from None
 
 
+# " (3)" at a name's end: the number a rematch was given (no 0, no leading zero)
+_REMATCH_NUMBER = re.compile(r"(?P<base>.*\S) \((?P<number>[1-9][0-9]{0,8})\)", re.DOTALL)
+
+
+def rematch_name(name: str, unnamed: str) -> str:
+    """A rematch's name: the table's, numbered by its place in the chain of rematches
+    ("Friday" → "Friday (2)" → "Friday (3)"), so the recent tables' list tells them
+    apart. The number is read off the name, which stays when an earlier table of the
+    chain is deleted. The base is cut to leave room for the number within
+    MAX_TABLE_NAME; a name that shows nothing is ``unnamed``."""
+    base, number = name.strip(), 1
+    found = _REMATCH_NUMBER.fullmatch(base)
+    if found:
+        base, number = found["base"], int(found["number"])
+    if not validate.without_invisible(base).strip():
+        base = unnamed.strip()
+    suffix = f" ({number + 1})"
+    return base[: MAX_TABLE_NAME - len(suffix)].rstrip() + suffix
+
+
 def check_language(language: object) -> str:
     """A table's language: one of ``messages.LANGUAGES`` (StoreError otherwise)."""
     if not isinstance(language, str) or language not in LANGUAGES:

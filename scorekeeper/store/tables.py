@@ -22,6 +22,7 @@ from .records import (
     closed_draft,
     new_key,
     now,
+    rematch_name,
 )
 
 
@@ -187,16 +188,22 @@ class Tables:
             self.db.execute("DELETE FROM tables WHERE id = ?", [table_id])
 
     def rematch(
-        self, table_id: int, submission_id: str | None = None, settings: dict | None = None
+        self,
+        table_id: int,
+        submission_id: str | None = None,
+        settings: dict | None = None,
+        usual_name: str | None = None,
     ) -> dict:
         """A new table with the same game, players and seats, and the same settings
-        unless given; the one already started when the table has had its rematch (two
-        phones tapped Rematch)."""
+        unless given, named after the table with the next number (``rematch_name``);
+        the one already started when the table has had its rematch (two phones tapped
+        Rematch). ``usual_name``: what a table started without a name is called, for a
+        table whose name shows nothing (the game's slug without one)."""
         table = self.table(table_id)
         names = [p.name for p in self.players(table_id)]
         return self.create_table(
             table.game,
-            table.name,
+            rematch_name(table.name, usual_name or table.game),
             names,
             table.settings if settings is None else settings,
             submission_id,

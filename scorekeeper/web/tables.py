@@ -72,6 +72,16 @@ def _blank(typed: str) -> bool:
     return not validate.without_invisible(typed).strip()
 
 
+def usual_table_name(game: catalog.Game, language: str) -> str:
+    """The name of a table started without one: the game and today's date. Every phone
+    at the table reads it: made in the table's language, not this phone's."""
+    return Text(
+        "%(game)s, %(date)s",
+        game=Text(game.name),
+        date=format_date(datetime.now(UTC), "medium", locale=i18n.directory_name(language)),
+    ).render(i18n.catalogue_for(language))
+
+
 def parse_table_form(form) -> tuple[dict, dict]:
     """(clean values, errors by field) for the start-a-table form."""
     errors: dict[str, str] = {}
@@ -146,12 +156,7 @@ def parse_table_form(form) -> tuple[dict, dict]:
             errors["name"] = exc.message
     # the table's language: as chosen, else the one this page speaks
     language = i18n.known(form.get("language")) or i18n.current_language()
-    # every phone at the table reads its name: made in the table's language, not this phone's
-    table_name = table_name or Text(
-        "%(game)s, %(date)s",
-        game=Text(game.name),
-        date=format_date(datetime.now(UTC), "medium", locale=i18n.directory_name(language)),
-    ).render(i18n.catalogue_for(language))
+    table_name = table_name or usual_table_name(game, language)
     values.update(game=slug, names=names, settings=settings, name=table_name, language=language)
     return values, errors
 
@@ -635,7 +640,12 @@ def rematch(key: str):
     # the deal passes on: whoever was to deal next deals the rematch's first deal
     next_dealer = summarize(s, table, history_rows=0).standings.dealer
     settings = rematch_settings(table.settings, names, next_dealer)
-    outcome = s.rematch(table.id, request.form.get("submission_id") or None, settings)
+    outcome = s.rematch(
+        table.id,
+        request.form.get("submission_id") or None,
+        settings,
+        usual_name=usual_table_name(catalog.GAMES[table.game], table.language),
+    )
     url = url_for("tables.table_page", key=outcome["scorer_key"])
     if wants_partial():
         response = Response(status=204)
