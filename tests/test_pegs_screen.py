@@ -1033,6 +1033,24 @@ def test_a_slovak_table_hears_whose_pegs_share_a_hole(pg):
     assert not re.search(r"\b(?:seats?|miest\w*)\b", panel_error(html), re.I)
 
 
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [
+        ("en", "Ana discards and draws: next player"),
+        ("sk", "Ana odhodí kartu a potiahne si: ďalší hráč"),
+        ("pl", "Ana odrzuca kartę i dobiera: następny gracz"),
+    ],
+)
+def test_the_pass_button_says_the_player_discards_and_draws(pg, language, says):
+    """RULES §5: a player who cannot move discards one card and draws; the button said
+    only "discards", as if the hand went down a card."""
+    t = pg(FOUR, language=language)
+    t.tap("player", player=0)
+    button = re.search(r'class="small pg-pass"[^>]*>([^<]*)</button>', t.page().html)
+    assert button is not None
+    assert unescape(button.group(1)) == says
+
+
 @pytest.mark.parametrize("language", ["en", "sk", "sr-Cyrl"])
 def test_a_peg_in_start_is_called_start_in_words_never_the_boards_s(pg, language):
     """The board's notation says S; a player reads the start in the table's language:

@@ -84,7 +84,7 @@ def test_a_six_seat_game_on_the_board(page, browser, live_server, taps, shots, c
     counts["bump"] = taps.count - start
     shots(page, "pegs-bump")
     # Filip has nothing that moves: he discards
-    expect(page.locator(".pg-pass")).to_contain_text("Filip discards")
+    expect(page.locator(".pg-pass")).to_contain_text("Filip discards and draws: next player")
     taps(".pg-pass")
     expect(page.locator('.pg-players [data-seat="0"]')).to_have_attribute("aria-pressed", "true")
 
@@ -230,7 +230,7 @@ def test_undo_twice_then_redo_twice_names_the_right_player(page, live_server, ta
 def test_must_play_refuses_a_discard_and_every_discard_is_recorded(
     page, live_server, taps, console_errors
 ):
-    """Issue #24: with the hand entered, "discards: next player" is refused while a card
+    """Issue #24: with the hand entered, "discards and draws: next player" is refused while a card
     other than a joker can move, naming it; an allowed discard shows in "Last:" and in
     the history, and passes the turn."""
     start_table(page, live_server, "pegs", ["Ana", "Bojan", "Ceca", "Dule"])
