@@ -44,18 +44,46 @@ def _field_names(english: str) -> set[str]:
     return set(re.findall(r"(?:^|[.;:] )([a-z][a-z_]+) (?:must|can|needs|has|is|holds)\b", english))
 
 
+# A letter standing alone (or with a subscript word: vmax) stands for something: a
+# formula's variable (Kvanta's v and vmax), a trump (Vežimas' T and N), a suit (S, H,
+# D, C). Not beside a letter, a digit, an apostrophe or a hyphen (d'Artagnan, 3-5-7).
+_LONE_LETTER = r"(?<![\w'’-])(?:[A-Za-z](?:max|min)?)(?![\w'’-])"
+# ... unless Serbian writes it as a word: "a", "i", "u", "s" (and "o", "k")
+SERBIAN_ONE_LETTER_WORDS = frozenset("aiousk")
+
+
+def _symbols(english: str, text: str) -> set[str]:
+    """The letters standing alone in both the English msgid and its translation:
+    symbols (v, vmax, N, S), which every language writes in the same Latin letters."""
+
+    def lone(found: str) -> set[str]:
+        # a placeholder's or a tag's name is no letter of the text (KEPT keeps them)
+        return set(re.findall(_LONE_LETTER, re.sub(r"%\(\w+\)|<[^>]+>|&\w+;", " ", found)))
+
+    return (lone(english) & lone(text)) - SERBIAN_ONE_LETTER_WORDS
+
+
 def cyrillic(text: str, terms: tuple[str, ...] = (), english: str = "") -> str:
     """``text`` in Cyrillic. ``terms``: kept in their spelling; ``english``: the msgid,
-    whose words met again in ``text`` are names of fields or terms kept as they are."""
+    whose words met again in ``text`` are names of fields or terms kept as they are,
+    and whose letters standing alone met again are symbols (``_symbols``), kept Latin
+    so a formula reads the same in every language."""
     import cyrtranslit
 
     pieces, last = [], 0
     kept = KEPT
     shared = _field_names(english) & set(re.findall(r"\b\w+\b", text))
     keep = sorted({*terms, *shared}, key=len, reverse=True)
+    patterns = [KEPT.pattern]
     if keep:
         words = "|".join(re.escape(t) for t in keep)
-        kept = re.compile(rf"{KEPT.pattern}|\b(?:{words})\b")
+        patterns.append(rf"\b(?:{words})\b")
+    symbols = sorted(_symbols(english, text), key=len, reverse=True)
+    if symbols:
+        letters = "|".join(re.escape(t) for t in symbols)
+        patterns.append(rf"(?<![\w'’-])(?:{letters})(?![\w'’-])")
+    if len(patterns) > 1:
+        kept = re.compile("|".join(patterns))
     for found in kept.finditer(text):
         pieces.append(cyrtranslit.to_cyrillic(text[last : found.start()], "sr"))
         pieces.append(found.group(0))

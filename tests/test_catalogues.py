@@ -179,3 +179,58 @@ def test_cyrillic_keeps_what_is_not_serbian_text():
         "%(name)s: **Маријаж** K♥ и 10♦, <b>џокер</b> (C-D4) &nbsp;Љубљана"
     )
     assert cyrillic.cyrillic("Hand ili Zilch", ("Hand", "Zilch")) == "Hand или Zilch"
+
+
+@pytest.mark.parametrize(
+    ("english", "latin", "cyrillic_text"),
+    [
+        (  # Kvanta's prize: its variables, in the formula and in the words around it
+            "⌈(vmax − v) / 2⌉; 2 if v is the highest, ties too",
+            "⌈(vmax − v) / 2⌉; 2 ako je v najviša, i pri nerešenom",
+            "⌈(vmax − v) / 2⌉; 2 ако је v највиша, и при нерешеном",
+        ),
+        (
+            "v: the value of the winner's five; vmax: the best value among the hands shown.",
+            "v: vrednost dobitnikovih pet karata; vmax: najveća vrednost među pokazanim rukama.",
+            "v: вредност добитникових пет карата; vmax: највећа вредност међу показаним рукама.",
+        ),
+        (
+            "%(rank)s: v = %(value)s (%(winner)s), vmax = %(vmax)s; (vmax − v) / %(divisor)s",
+            "%(rank)s: v = %(value)s (%(winner)s), vmax = %(vmax)s; (vmax − v) / %(divisor)s",
+            "%(rank)s: v = %(value)s (%(winner)s), vmax = %(vmax)s; (vmax − v) / %(divisor)s",
+        ),
+        (  # Vežimas: T and N stand for trumps, both Latin (N was Н beside a Latin T)
+            "Top card is an **N**: any **T**; a higher **N** will not do.",
+            "Gornja je **N**: bilo koja **T**; viša **N** ne važi.",
+            "Горња је **N**: било која **T**; виша **N** не важи.",
+        ),
+        (  # the suits' letters a request is written in
+            "the suit must be S, H, D or C",
+            "boja mora biti S, H, D ili C",
+            "боја мора бити S, H, D или C",
+        ),
+        (  # Serbian's one-letter words are words, whatever the English has
+            "A suit is named only when a joker leads, but %(lead)s leads.",
+            "Boja se imenuje samo kad otvara džoker, a otvara %(lead)s.",
+            "Боја се именује само кад отвара џокер, а отвара %(lead)s.",
+        ),
+    ],
+)
+def test_cyrillic_keeps_the_letters_a_formula_or_a_rule_stands_for_latin(
+    english, latin, cyrillic_text
+):
+    """A letter the English msgid has on its own too (v, vmax, N, S) stands for a
+    number or a card, the same in every language: the Cyrillic formula read
+    ⌈(вмаx − в) / 2⌉, half transliterated, matching no other language's."""
+    from scorekeeper import cyrillic
+
+    assert cyrillic.cyrillic(latin, cyrillic.FOREIGN, english) == cyrillic_text
+
+
+def test_the_cyrillic_prize_formulas_are_the_other_languages():
+    """Every Kvanta prize line and rule text with v and vmax keeps them in Cyrillic."""
+    with_variables = [m for m in catalogue("sr_Cyrl") if m.id and "vmax" in ids(m)[0]]
+    assert len(with_variables) >= 5
+    for m in with_variables:
+        for text in forms(m):
+            assert "vmax" in text and not re.search(r"(?<!\w)(?:в|вмаx|вмакс)(?!\w)", text), text
