@@ -2,8 +2,9 @@
 
 Serbian's two scripts map letter for letter, so the Cyrillic catalogue is the Latin
 one transliterated by cyrtranslit, a maintained library for exactly this. What is
-not Serbian text stays as it is: placeholders, HTML, card codes and ranks, decision
-ids, a request's field names, and the foreign words Serbian writes in Latin letters in
+not Serbian text stays as it is: placeholders, HTML, card codes and ranks, peg
+positions, decision ids, a request's field names, the letters a formula or a rule
+stands for (``_symbols``), and the foreign words Serbian writes in Latin letters in
 either script (:data:`FOREIGN`). Serbian words, names of games among them (Kvanta,
 Vajoming Kauboj), are transliterated like any other.
 
@@ -26,6 +27,8 @@ KEPT = re.compile(
     r"%\(\w+\)[sdrif]|%[sdrif]|%%|<[^>]+>|&\w+;|https?://\S+"
     r"|\b[CKVSPH]-D\d+\b"  # decision ids
     r"|\b(?:10|[2-9AJQKT])[♠♥♦♣SHDC]?\b"  # card codes and ranks
+    r"|\b[TH]\d+\b"  # peg positions: T8, H1
+    r"|\b\d{4}-\d\d-\d\dT[\d:.+-]+"  # an export's date and time
     r"|\bJK\b|\bPDF\b|\bQR\b|\bCSV\b|\bJSON\b|\bURL\b|\bScorekeeper\b"
     r"|'[^'\s]*'"  # a request's field names and values, quoted
     r"|--[a-z][a-z-]*"  # a command's options: --db, --lang

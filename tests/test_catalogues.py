@@ -181,6 +181,19 @@ def test_cyrillic_keeps_what_is_not_serbian_text():
     assert cyrillic.cyrillic("Hand ili Zilch", ("Hand", "Zilch")) == "Hand или Zilch"
 
 
+def test_cyrillic_keeps_what_a_player_or_a_file_writes_latin():
+    """Peg positions (T8, H1) and the export's dates are typed or read as they are:
+    Cyrillic told a player to write Х1 or 0 Т8-Т15, which the board does not read."""
+    from scorekeeper import cyrillic
+
+    assert cyrillic.cyrillic("pokret se piše kao 0 7H: 0 T8-T15; kućna staza H1–H5") == (
+        "покрет се пише као 0 7H: 0 T8-T15; кућна стаза H1–H5"
+    )
+    assert cyrillic.cyrillic("u obliku (2026-12-01T20:15:00.000+00:00).") == (
+        "у облику (2026-12-01T20:15:00.000+00:00)."
+    )
+
+
 @pytest.mark.parametrize(
     ("english", "latin", "cyrillic_text"),
     [
