@@ -763,7 +763,7 @@ def test_a_rules_page_asking_for_a_language_the_app_lacks_is_refused(client, sto
 def test_a_rules_pages_refusal_speaks_the_phones_or_the_tables_language(client, store):
     def refusal(language: str) -> str:
         said = i18n.catalogue_for(language).gettext(
-            "%(language)r is not a language of Scorekeeper (%(languages)s)."
+            "“%(language)s” is not a language of Scorekeeper (%(languages)s)."
         )
         return said % {"language": "xx", "languages": ", ".join(LANGUAGES)}
 
