@@ -273,16 +273,44 @@ def words_broken_in_standings(page) -> list:
     )
 
 
+def names_spilled_or_lost(page) -> list:
+    """Standings names drawn past their own box (onto the points beside them) without
+    being cut short with "…", or whose whole name is neither their title nor their text."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll("#standings .total-row")].flatMap((row) => {
+            const who = row.querySelector(".who");
+            const name = row.querySelector(".points").dataset.player;
+            const style = getComputedStyle(who);
+            const spills = who.scrollWidth > who.clientWidth + 1
+                && !(style.overflowX === "hidden" && style.textOverflow === "ellipsis");
+            const lost = who.title !== name || !who.textContent.includes(name);
+            const a = who.getBoundingClientRect();
+            const b = row.querySelector(".points").getBoundingClientRect();
+            const onPoints = a.right > b.left + 1 && b.right > a.left + 1
+                && a.bottom > b.top + 1 && b.bottom > a.top + 1;
+            return spills || lost || onPoints ? [name] : [];
+        })"""
+    )
+
+
 @pytest.mark.parametrize(
     ("game", "names"),
     [
         ("pegs", ["Aleksandra", "Bojan", "Ceca", "Dule", "Ema", "Filip", "Goga", "Hrvoje"]),
         ("kvanta", ["Aleksandra", "Bojan", "Ceca", "Dule", "Ema", "Filip"]),
+        # twelve letters two to a line: wider than a 390 px phone's half of the standings
+        (
+            "kvanta",
+            ["Aleksandrina", "Konstantinos", "Ceca", "Dule", "Maximiliánka", "Filip"],
+        ),
+        # and a word no half of a phone holds: cut short with "…", never broken
+        ("szaman", ["Aleksandrina", "Konstantinos", "Wolfeschlegelstein", "Dule", "Ema", "Filip"]),
     ],
 )
 def test_standings_two_to_a_line_never_break_a_name_inside_a_word(page, live_server, game, names):
     """Eight Pegs seats show "0/5 home" beside each name, two to a line: the name keeps
-    its words whole (and the dealer's badge its word), in every language's width."""
+    its words whole (and the dealer's badge its word), in every language's width; a
+    word too long for its line ends in "…", the whole name still its title and text."""
     url = start_table(page, live_server, game, names)
     if game == "pegs":  # a move: the standings show how many pegs are home
         page.locator('.pg-cards [data-card="A"]').tap()
@@ -292,6 +320,7 @@ def test_standings_two_to_a_line_never_break_a_name_inside_a_word(page, live_ser
         page.goto(f"{url}?lang={language}")
         expect(page.locator("#standings .who").first).to_be_visible()
         assert words_broken_in_standings(page) == [], language
+        assert names_spilled_or_lost(page) == [], language
         assert_inside_viewport(page, "#standings *")
 
 
