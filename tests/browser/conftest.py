@@ -24,6 +24,8 @@ from scorekeeper import create_app
 CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 PHONE = {"width": 390, "height": 844}
+# a 390 px phone at 200 % zoom: the page is laid out 195 CSS px wide
+ZOOMED = {"width": PHONE["width"] // 2, "height": PHONE["height"] // 2}
 
 
 def pytest_collection_modifyitems(items):
@@ -146,6 +148,17 @@ def live_server(tmp_path_factory):
     )
     with served(app) as url:
         yield url
+
+
+@pytest.fixture
+def zoomed(browser):
+    """A second phone, a 390 px one at 200 % zoom."""
+    context = listen(
+        browser.new_context(viewport=ZOOMED, has_touch=True, is_mobile=True, device_scale_factor=4),
+        "Z",
+    )
+    yield context.new_page()
+    context.close()
 
 
 @pytest.fixture

@@ -8,10 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE, listen, phone_context, start_table
-
-# a 390 px phone at 200 % zoom: the page is laid out 195 CSS px wide
-ZOOMED = {"width": PHONE["width"] // 2, "height": PHONE["height"] // 2}
+from .conftest import PHONE, ZOOMED, phone_context, start_table
 
 GAMES = {
     "cowboy": ["Ana", "Bob", "Cid"],
@@ -20,16 +17,6 @@ GAMES = {
     "szaman": ["Ana", "Bob", "Cid", "Dan"],
     "pegs": ["Ana", "Bob", "Cid", "Dan"],
 }
-
-
-@pytest.fixture
-def zoomed(browser):
-    context = listen(
-        browser.new_context(viewport=ZOOMED, has_touch=True, is_mobile=True, device_scale_factor=4),
-        "Z",
-    )
-    yield context.new_page()
-    context.close()
 
 
 def open_every_details(page):
