@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from scorekeeper import api, create_app
 
 from .conftest import assert_inside_viewport, phone_context, served, start_table, totals
+from .test_accessibility import open_every_details, sideways_overflow
 
 
 class Scripted:
@@ -641,3 +642,34 @@ def test_a_fourth_copy_is_refused_with_a_reason_every_phone_can_read(
     expect(panel(page).locator(".kv-used-up:visible .kv-card")).to_have_text(["K♠"])
     expect(panel(page).locator(".kv-used-up:visible")).not_to_contain_text("All three")
     assert_inside_viewport(page)
+
+
+def test_the_call_at_200_percent_zoom_fits_the_screen(
+    page, zoomed, kvanta_server, taps, console_errors
+):
+    """Zoomed in (a 390 px phone at 200 %: 195 CSS px), the call's table of sums,
+    distances and points with its badges ("caller", "wins", "Zilch ×2") pushed the
+    page sideways."""
+    DICE.faces.extend([4, 5, 5, 2])  # target 14; Konstantin rolls a 2 and calls
+    names = ["Aleksandra", "Konstantin", "Ceca", "Dule"]
+    url = start_table(page, kvanta_server, "kvanta", names)
+    for code in ("2C", "9D", "KS", "QH"):  # Aleksandra deals, Konstantin rolls and leads
+        tap_and_wait(page, taps, card(code))
+    tap_and_wait(page, taps, '#kv-panel .kv-burn button[data-action="burn"]:text-is("0")')
+    tap_and_wait(page, taps, card("7H"))
+    tap_and_wait(page, taps, button("Roll the three dice"))
+    tap_and_wait(page, taps, button("No Hand: play the tricks"))
+    tap_and_wait(page, taps, '#kv-panel .kv-players button:text-is("Konstantin")')
+    tap_and_wait(page, taps, button("Roll the exchange die"))
+    tap_and_wait(page, taps, button("Konstantin calls"))
+    for name, value in zip(names, ("12", "19", "40", "14"), strict=True):
+        for digit in value:
+            tap_and_wait(page, taps, key(digit))
+        if name != names[-1]:
+            taps(NEXT)
+    expect(panel(page).locator(".kv-call")).to_be_visible()
+    for language in ("en", "sk"):
+        zoomed.goto(f"{url}?lang={language}")
+        expect(zoomed.locator("#kv-panel .kv-call")).to_be_visible()
+        open_every_details(zoomed)
+        assert sideways_overflow(zoomed) == [], language
