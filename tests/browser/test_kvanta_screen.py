@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from scorekeeper import api, create_app
 
-from .conftest import assert_inside_viewport, phone_context, served, start_table, totals
+from .conftest import assert_inside_viewport, listen, phone_context, served, start_table, totals
 from .test_accessibility import open_every_details, sideways_overflow
 
 
@@ -673,3 +673,42 @@ def test_the_call_at_200_percent_zoom_fits_the_screen(
         expect(zoomed.locator("#kv-panel .kv-call")).to_be_visible()
         open_every_details(zoomed)
         assert sideways_overflow(zoomed) == [], language
+
+
+def cards_per_row_and_narrowest(page) -> tuple[int, float, float]:
+    """The card picker as drawn: the cards on its first row, the narrowest and the
+    lowest card shown."""
+    return page.evaluate(
+        """() => {
+            const picks = [...document.querySelectorAll("#kv-panel .pick")]
+                .map((el) => el.getBoundingClientRect()).filter((r) => r.width);
+            const top = picks[0].top;
+            return [picks.filter((r) => Math.abs(r.top - top) < 1).length,
+                    Math.min(...picks.map((r) => r.width)), Math.min(...picks.map((r) => r.height))];
+        }"""
+    )
+
+
+def test_cards_on_a_360_px_phone_take_a_thumb(page, browser, kvanta_server, taps, console_errors):
+    """On a 360 px phone seven cards to a row were 41 px wide, under the 44 px a tap
+    target takes; the 390 px phone keeps its seven to a row as they were."""
+    url = start_table(page, kvanta_server, "kvanta", ["Ana", "Bojan", "Ceca", "Dule"])
+    assert cards_per_row_and_narrowest(page)[0] == 7
+    narrow = listen(
+        browser.new_context(viewport={"width": 360, "height": 780}, has_touch=True, is_mobile=True),
+        "N",
+    ).new_page()
+    narrow.goto(url)
+    expect(panel(narrow)).to_have_attribute("data-phase", "dealer")
+    per_row, width, height = cards_per_row_and_narrowest(narrow)
+    assert width >= 44 and height >= 44, (per_row, width, height)
+    assert per_row == 7  # still a suit in two rows
+    assert_inside_viewport(narrow)
+    for code in ("2C", "9D", "KS", "QH"):  # the draw for the deal: Ana deals
+        tap_and_wait(narrow, taps, card(code))
+    tap_and_wait(narrow, taps, '#kv-panel .kv-burn button[data-action="burn"]:text-is("0")')
+    expect(panel(narrow)).to_have_attribute("data-phase", "turn")
+    per_row, width, height = cards_per_row_and_narrowest(narrow)  # the turned card's picker
+    assert width >= 44 and height >= 44, (per_row, width, height)
+    assert_inside_viewport(narrow)
+    narrow.context.close()
