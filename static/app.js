@@ -674,6 +674,23 @@
   document.addEventListener("htmx:afterSettle", function () { applyViews(document); applyOpenWith(); });
   document.addEventListener("htmx:oobAfterSwap", function () { applyViews(document); applyOpenWith(); });
 
+  // ---- a board wider than its frame (the Pegs board zoomed in) scrolls sideways in it:
+  // first shown centred (the player's side), then where the player left it, as a tap's
+  // answer or the poll redraws it
+  var boardScroll = null;
+  document.addEventListener("scroll", function (ev) {
+    if (ev.target.classList && ev.target.classList.contains("pg-board")) boardScroll = ev.target.scrollLeft;
+  }, true);
+  function placeBoards() {
+    document.querySelectorAll(".pg-board").forEach(function (frame) {
+      var room = frame.scrollWidth - frame.clientWidth;
+      if (room > 0) frame.scrollLeft = boardScroll === null ? room / 2 : boardScroll;
+    });
+  }
+  document.addEventListener("htmx:afterSettle", placeBoards);
+  document.addEventListener("htmx:oobAfterSwap", placeBoards);
+  document.addEventListener("DOMContentLoaded", placeBoards);
+
   document.addEventListener("DOMContentLoaded", function () {
     applyViews(document);
     applyOpenWith();

@@ -25,14 +25,21 @@ def open_every_details(page):
 
 def sideways_overflow(page) -> list[str]:
     """What reaches past the right edge of the screen (nothing may: the page would
-    scroll sideways)."""
+    scroll sideways). What lies in a frame that scrolls sideways itself (the Pegs board
+    zoomed in) is reached in that frame; the frame itself is on the screen."""
     return page.evaluate(
         """() => {
             const width = document.documentElement.clientWidth;
+            const scrolls = (el) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX);
+            const inFrame = (el) => {
+                for (let up = el.parentElement; up && up !== document.body; up = up.parentElement)
+                    if (scrolls(up)) return true;
+                return false;
+            };
             const bad = [];
             for (const el of document.querySelectorAll('body *')) {
                 const r = el.getBoundingClientRect();
-                if (r.width && r.right > width + 1) bad.push(el.outerHTML.slice(0, 70));
+                if (r.width && r.right > width + 1 && !inFrame(el)) bad.push(el.outerHTML.slice(0, 70));
             }
             if (document.documentElement.scrollWidth > width) bad.push('page scrolls sideways');
             return bad;

@@ -175,3 +175,46 @@ def test_edit_of_a_saved_move_from_the_history_and_undoing_the_edit(
     expect(page.locator("#pg-last")).to_contain_text("Ana played K")
     expect(page.locator('.pg-svg .peg[data-seat="0"][data-pos="T8"]')).to_have_count(1)
     expect(page.locator("#pg-title")).to_have_text("Bojan to play")
+
+
+def test_the_board_at_200_percent_zoom_keeps_thumb_sized_holes(page, zoomed, live_server):
+    """Zoomed in (a 390 px phone at 200 %: 195 CSS px), the board shrank to the page's
+    width and its tap areas to 24 px. It keeps the width its tap areas are sized for and
+    scrolls sideways inside its own frame (the page does not), where the player scrolled
+    it staying put when a tap's answer redraws it; nothing sticks over the page."""
+    url = start_table(page, live_server, "pegs", NAMES[:4])
+    zoomed.goto(url)
+    expect(zoomed.locator("#pg-title")).to_have_text("Ana to play")
+    zoomed.locator('.pg-cards [data-card="A"]').tap()
+    expect(zoomed.locator('.pg-cards [data-card="A"]')).to_have_attribute("aria-pressed", "true")
+    expect(zoomed.locator('.pg-layer-play .hit[data-hit="T8"]')).to_have_count(1)
+    assert boxes_too_small(zoomed) == []
+    frame = zoomed.evaluate(
+        """() => { const board = document.querySelector(".pg-svg").parentElement;
+                   const page = document.documentElement;
+                   return {board: board.scrollWidth - board.clientWidth, at: board.scrollLeft,
+                           page: page.scrollWidth - page.clientWidth}; }"""
+    )
+    assert frame["page"] <= 0 and frame["board"] > 0, frame
+    assert abs(frame["at"] - frame["board"] / 2) <= 1, frame  # shown centred: Ana's side
+    # the board's frame scrolled to its right edge stays there through a tap's answer
+    zoomed.evaluate(
+        "() => { const b = document.querySelector('.pg-svg').parentElement; b.scrollLeft = b.scrollWidth; }"
+    )
+    scrolled = zoomed.evaluate("() => document.querySelector('.pg-svg').parentElement.scrollLeft")
+    version = zoomed.locator("#pegs-panel").get_attribute("data-deal-version")
+    zoomed.locator('.pg-cards [data-card="K"]').tap()
+    expect(zoomed.locator("#pegs-panel")).not_to_have_attribute("data-deal-version", version)
+    expect(zoomed.locator('.pg-cards [data-card="K"]')).to_have_attribute("aria-pressed", "true")
+    assert (
+        zoomed.evaluate("() => document.querySelector('.pg-svg').parentElement.scrollLeft")
+        == scrolled
+    )
+    # the board taller than this screen does not stick over the page: set-up is reached
+    mode = zoomed.locator('.pg-mode [data-mode="setup"]')
+    mode.tap()
+    board = zoomed.locator(".pg-svg")
+    expect(board).to_have_attribute("viewBox", board.get_attribute("data-viewbox-setup"))
+    assert boxes_too_small(zoomed) == []
+    # the page itself never scrolls sideways; only the board does, in its frame
+    assert_inside_viewport(zoomed, "#pegs-panel *:not(.pg-board *)")
