@@ -364,3 +364,18 @@ def test_kvanta_facts_at_200_percent_zoom_keep_their_words(page, zoomed, live_se
     expect(zoomed.locator(".kv-facts")).to_be_visible()
     assert spilled_text(zoomed, ".kv-fact, .kv-fact small") == []
     assert sideways_overflow(zoomed) == []
+
+
+def test_standings_of_six_at_200_percent_zoom_keep_names_and_badges_whole(
+    page, zoomed, live_server
+):
+    """Two to a line in a 195 px page, a name had some 30 px: "Ana" was cut to "A…" and
+    the dealer's badge to "de"."""
+    from .test_table_page import words_broken_in_standings
+
+    url = start_table(page, live_server, "pegs", ["Ana", "Bojan", "Ceca", "Dule", "Ema", "Filip"])
+    zoomed.goto(url)
+    expect(zoomed.locator("#standings .badge.dealer")).to_have_count(1)
+    assert words_broken_in_standings(zoomed) == []
+    assert spilled_text(zoomed, "#standings .who") == []
+    assert sideways_overflow(zoomed) == []
