@@ -465,5 +465,6 @@ def test_a_held_card_of_a_rank_that_does_not_score_changes_no_score(request, dat
     card = data.draw(st.sampled_from(idle))
     player = data.draw(st.sampled_from(request["players"]))
     more = copy.deepcopy(request)
-    more["held"][player] = [*more["held"][player], card]
+    held = more.setdefault("held", {})  # (a player may hold nothing yet)
+    held[player] = [*held.get(player, []), card]
     assert outcome("cowboy-deal", more) == outcome("cowboy-deal", request)
