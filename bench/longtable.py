@@ -60,14 +60,15 @@ def bulk_table(db: Path, entries: int):
             points = {p.id: (n * 7 + p.seat * 13) % 41 - 15 for p in players}
             request = {"players": [p.name for p in players], "points": {}}
             entry_id = s.db.conn.execute(
-                "INSERT INTO entries (table_id, round, kind, request, result, created)"
-                " VALUES (?, ?, 'manual-points', ?, '{}', '2026-01-01T20:00:00.000+00:00')",
-                [table_id, n, json.dumps(request)],
+                "INSERT INTO entries (table_id, round, kind, request, result, created, points)"
+                " VALUES (?, ?, 'manual-points', ?, '{}', '2026-01-01T20:00:00.000+00:00', ?)",
+                [
+                    table_id,
+                    n,
+                    json.dumps(request),
+                    json.dumps({pid: v for pid, v in points.items() if v}),
+                ],
             ).lastrowid
-            s.db.conn.executemany(
-                "INSERT INTO entry_points (entry_id, player_id, points) VALUES (?, ?, ?)",
-                [(entry_id, pid, v) for pid, v in points.items() if v],
-            )
             if n % 9 == 0:
                 s.db.conn.execute(
                     "INSERT INTO entry_events (entry_id, event, created) VALUES (?, 'voided', ?)",

@@ -135,7 +135,8 @@ def test_export_import_round_trip_and_backup(tmp_path, capsys):
     assert main(["import", str(export), *other, "--base-url", "http://x"]) == 0
     assert f"http://x/t/{key}" in capsys.readouterr().out
     copy = sqlite3.connect(tmp_path / "other.sqlite")
-    assert copy.execute("SELECT SUM(points) FROM entry_points").fetchone()[0] == 20
+    points = "SELECT SUM(p.value) FROM entries e, json_each(e.points) p"
+    assert copy.execute(points).fetchone()[0] == 20
 
     backup = tmp_path / "backup.sqlite"
     assert main(["backup", str(backup), *db_args(tmp_path)]) == 0

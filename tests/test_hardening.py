@@ -17,7 +17,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 import pytest
-from conftest import Page, post_start_form, snapshot, start_table
+from conftest import Page, old_entry, post_start_form, snapshot, start_table
 
 from scorekeeper import create_app, store
 from scorekeeper.cli import main
@@ -124,9 +124,13 @@ def _v3_database(path: Path) -> sqlite3.Connection:
     first = s.create_table("cowboy", "Friday", ["Ana", "Bojan", "Ceca"], {"first_dealer": 0})
     table_id = first["table_id"]
     ids = [p.id for p in s.players(table_id)]
-    e1 = s.add_entry(table_id, 1, "manual-points", {"a": 1}, {"b": 2}, {ids[0]: 5, ids[1]: -5})
-    e2 = s.add_entry(table_id, 1, "manual-points", {}, {}, {ids[0]: 7}, supersedes=e1["entry_id"])
-    s.void_entry(table_id, e2["entry_id"])
+    e1 = old_entry(db, table_id, 1, {ids[0]: 5, ids[1]: -5}, request={"a": 1}, result={"b": 2})
+    e2 = old_entry(db, table_id, 1, {ids[0]: 7}, supersedes=e1)
+    db.execute(  # e2 supersedes e1, and is undone
+        "INSERT INTO entry_events (entry_id, event, by_entry, created) VALUES (?, ?, ?, ?)",
+        [e1, "superseded", e2, store.now()],
+    )
+    s.void_entry(table_id, e2)
     s.add_roll(table_id, 1, "kvanta-target", [1, 2, 3], {"target": 6})
     # a draft as that release wrote it (today's drafts carry more columns)
     db.execute(
@@ -149,7 +153,7 @@ def _v3_database(path: Path) -> sqlite3.Connection:
 
 
 NUMBERED = ("tables", "players", "entries", "entry_events", "rolls")
-KEPT = (*NUMBERED, "entry_points", "drafts")
+KEPT = (*NUMBERED, "drafts")
 
 
 def test_upgrading_a_v3_database_keeps_every_row_and_never_reuses_an_id(tmp_path):
@@ -163,6 +167,10 @@ def test_upgrading_a_v3_database_keeps_every_row_and_never_reuses_an_id(tmp_path
         "SELECT id, table_id, created, outcome, action FROM submissions ORDER BY id"
     ).fetchall()
     live_before = db.execute("SELECT id FROM live_entries ORDER BY id").fetchall()
+    points_before = db.execute(
+        "SELECT entry_id, player_id, points FROM entry_points ORDER BY entry_id, player_id"
+    ).fetchall()
+    assert points_before  # (the file has points to keep)
     db.close()
 
     s = Store.open(tmp_path / "v3.sqlite")  # what the app does at start
@@ -178,6 +186,11 @@ def test_upgrading_a_v3_database_keeps_every_row_and_never_reuses_an_id(tmp_path
         == subs_before
     )
     assert db.execute("SELECT id FROM live_entries ORDER BY id").fetchall() == live_before
+    # every entry's points, now in its row (migration 8)
+    points_after = (
+        "SELECT e.id, CAST(p.key AS INTEGER), p.value FROM entries e, json_each(e.points) p"
+    )
+    assert db.execute(points_after + " ORDER BY 1, 2").fetchall() == points_before
     for t in NUMBERED:
         sql = db.execute("SELECT sql FROM sqlite_master WHERE name = ?", [t]).fetchone()[0]
         assert "AUTOINCREMENT" in sql, t
@@ -206,7 +219,9 @@ def test_upgrading_a_v3_database_keeps_every_row_and_never_reuses_an_id(tmp_path
     assert db.execute("SELECT COUNT(*) FROM players WHERE table_id = ?", [friday]).fetchone() == (
         0,
     )
-    assert db.execute("SELECT COUNT(*) FROM entry_points").fetchone() == (0,)
+    assert db.execute("SELECT COUNT(*) FROM entries WHERE table_id = ?", [friday]).fetchone() == (
+        0,
+    )
     s.close()
 
 

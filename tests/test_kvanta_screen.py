@@ -155,7 +155,7 @@ class Kvanta:
         db = self.store.db
         return [
             db.execute(f"SELECT * FROM {t} ORDER BY rowid").fetchall()
-            for t in ("entries", "entry_points", "entry_events", "rolls", "drafts")
+            for t in ("entries", "entry_events", "rolls", "drafts")
         ]
 
     def draft(self):

@@ -65,14 +65,15 @@ def bulk_rounds(s: Store, table_id: int, count: int, undo_every: int = 0) -> Non
                 "points": {p.name: v for p in players if (v := points[p.id])},
             }
             entry_id = conn.execute(
-                "INSERT INTO entries (table_id, round, kind, request, result, created)"
-                " VALUES (?, ?, 'manual-points', ?, '{}', '2026-01-01T20:00:00.000+00:00')",
-                [table_id, n, json.dumps(request)],
+                "INSERT INTO entries (table_id, round, kind, request, result, created, points)"
+                " VALUES (?, ?, 'manual-points', ?, '{}', '2026-01-01T20:00:00.000+00:00', ?)",
+                [
+                    table_id,
+                    n,
+                    json.dumps(request),
+                    json.dumps({pid: v for pid, v in points.items() if v}),
+                ],
             ).lastrowid
-            conn.executemany(
-                "INSERT INTO entry_points (entry_id, player_id, points) VALUES (?, ?, ?)",
-                [(entry_id, pid, v) for pid, v in points.items() if v],
-            )
             if undo_every and n % undo_every == 0:
                 conn.execute(
                     "INSERT INTO entry_events (entry_id, event, created) VALUES (?, 'voided', ?)",

@@ -312,7 +312,7 @@ def test_a_full_disk_is_a_503_that_says_nothing_was_saved(
     served_store.db.execute(f"PRAGMA max_page_count = {pages}")  # the disk, as good as full
     before = snapshot(store)
     data = {"csrf_token": page.csrf, "submission_id": "full-1", field: "7"}
-    for n in range(40):  # until the file must grow (short of the game's end: 500)
+    for n in range(90):  # until the file must grow (short of the game's end: 500 points)
         data[field] = str(1 + n % 9)
         data["submission_id"] = f"full-{n}"
         response = client.post(url + "/rounds", data=data, headers=HX if htmx else {})

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import statements_of
+from conftest import old_entry, statements_of
 
 from scorekeeper import store as store_module
 from scorekeeper.errors import RuleError
@@ -136,9 +136,10 @@ def test_a_deal_is_saved_in_one_row_that_closes_its_draft_and_carries_its_submis
     finally:
         s.db.conn.set_trace_callback(None)
     writes = [sql.split(" (")[0] for sql in ran if sql.split()[0] in ("INSERT", "UPDATE", "DELETE")]
-    # no entry_taps row, no draft deleted, no submission row: the entries and the version
-    assert writes[:3] == ["INSERT INTO entries", "INSERT INTO entry_points", "INSERT INTO entries"]
-    assert len(writes) == 4 and writes[3].startswith("UPDATE tables SET version")
+    # no entry_taps row, no points row, no draft deleted, no submission row: the entries
+    # (each with its points) and the version
+    assert writes[:2] == ["INSERT INTO entries", "INSERT INTO entries"]
+    assert len(writes) == 3 and writes[2].startswith("UPDATE tables SET version")
     first, more = s.entries(table_id)
     assert outcome == {"entry_id": first.id, "round": 1, "supersedes": None, "also": [more.id]}
     assert s.entry_taps(first.id) == log.data["taps"] and s.entry_taps(more.id) is None
@@ -236,7 +237,7 @@ def test_a_database_of_schema_4_upgrades_with_nothing_lost(tmp_path):
         "INSERT INTO drafts (table_id, name, data, version, updated) VALUES (?, ?, ?, 1, ?)",
         [table.id, DRAFT, json.dumps(old_draft), "2026-01-01T00:00:00"],
     )
-    old.add_entry(table.id, 1, "manual-points", {"players": ["Ola", "Piotr"]}, {}, {})
+    old_entry(db, table.id, 1, request={"players": ["Ola", "Piotr"]})
     names = ("tables", "players", "entries", "drafts")
     # the columns of schema 4: later migrations may add columns, never change these
     columns = {n: ", ".join(c[1] for c in db.execute(f"PRAGMA table_info({n})")) for n in names}
@@ -255,7 +256,7 @@ def test_a_database_of_schema_6_keeps_its_saved_logs_and_replays_in_their_entrie
     Edit and Undo find it there; the saves recorded before are still answered from
     their submissions; a draft being entered stays open."""
     db, old, table = old_database(tmp_path, 6)
-    saved = old.add_entry(table.id, 1, "manual-points", {"players": ["Ola", "Piotr"]}, {}, {})
+    saved = {"entry_id": old_entry(db, table.id, 1, request={"players": ["Ola", "Piotr"]})}
     log = {"taps": [tap("a")], "context": CONTEXT, "also": []}
     db.execute(  # as that release kept a saved deal's log, and its save's submission
         "INSERT INTO entry_taps (entry_id, draft, data) VALUES (?, ?, ?)",

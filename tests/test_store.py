@@ -8,6 +8,7 @@ import os
 import sqlite3
 
 import pytest
+from conftest import old_entry
 
 from scorekeeper import store
 from scorekeeper.store import (
@@ -62,9 +63,8 @@ def test_fresh_database_gets_every_migration_and_wal(tmp_path):
     assert applied == [m.version for m in store.MIGRATIONS]
     assert store.schema_version(db) == store.MIGRATIONS[-1].version
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert {"tables", "players", "entries", "entry_points", "entry_events", "rolls"} <= set(
-        db.table_names()
-    )
+    assert {"tables", "players", "entries", "entry_events", "rolls"} <= set(db.table_names())
+    assert "entry_points" not in db.table_names()  # an entry's points are in its row
     assert migrate(db) == []  # nothing pending the second time
 
 
@@ -74,7 +74,7 @@ def test_upgrading_an_old_database_file_keeps_its_data(tmp_path):
     migrate(db, store.MIGRATIONS[:1])  # a file made by the first release
     old = Store(db)
     table_id, ids = make_table(old)
-    pad(old, table_id, ids, 1, {"Ana": 5, "Bojan": 0, "Ceca": 0})
+    old_entry(db, table_id, 1, {ids["Ana"]: 5, ids["Bojan"]: 0, ids["Ceca"]: 0})
 
     def add_column(db):
         db.execute("ALTER TABLE tables ADD COLUMN note TEXT NOT NULL DEFAULT ''")

@@ -11,6 +11,7 @@ import json
 import sqlite3
 
 import pytest
+from conftest import old_entry
 
 from scorekeeper import messages, store
 from scorekeeper.store import (
@@ -227,8 +228,9 @@ def test_a_database_of_schema_5_gets_its_tables_speaking_english_with_nothing_lo
     assert "language" not in db["tables"].columns_dict
     old = Store(db)
     tid = old.create_table("kvanta", "Old", ["Ana", "Bojan"], {"first_dealer": 1})["table_id"]
-    old.add_entry(tid, 1, "manual-points", {}, {}, {old.players(tid)[0].id: 5})
-    names = ("tables", "players", "entries", "entry_points", "submissions")
+    old_entry(db, tid, 1, {old.players(tid)[0].id: 5})
+    names = ("tables", "players", "entries", "submissions")
+    points = db.execute("SELECT entry_id, player_id, points FROM entry_points").fetchall()
     columns = {n: ", ".join(c[1] for c in db.execute(f"PRAGMA table_info({n})")) for n in names}
     dump = {n: db.execute(f"SELECT {columns[n]} FROM {n} ORDER BY rowid").fetchall() for n in names}
 
@@ -236,6 +238,8 @@ def test_a_database_of_schema_5_gets_its_tables_speaking_english_with_nothing_lo
     assert schema_version(db) == MIGRATIONS[-1].version
     for n in names:
         assert db.execute(f"SELECT {columns[n]} FROM {n} ORDER BY rowid").fetchall() == dump[n], n
+    # the entry's points, now in its row (migration 8)
+    assert [(e.id, *p) for e in old.entries(tid) for p in e.points.items()] == points
     assert old.table(tid).language == "en"
     assert db.execute("PRAGMA table_info(tables)").fetchall()[-1][1:5] == (
         "language",

@@ -1,7 +1,7 @@
 """Storage: one SQLite file through sqlite-utils.
 
 A table's history is append-only. An entry stores the engine request and the
-result it produced, with per-player points in a child table; it is never changed
+result it produced, with its per-player points in its own row; it is never changed
 or deleted. Undo, redo and edit are *events* on entries (``voided``,
 ``restored``, ``superseded``), and an entry is live while its latest event is
 neither ``voided`` nor ``superseded``. Totals are sums over live entries, in SQL.

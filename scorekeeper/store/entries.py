@@ -50,8 +50,12 @@ def _entry(row: tuple, points: dict[int, int]) -> Entry:
     )
 
 
+# a player's id in an entry's points (``json_each(e.points) ep``: its keys are text)
+_POINT_PLAYER = "CAST(ep.key AS INTEGER)"
+
+
 def _points_json(text: str | None) -> dict[int, int]:
-    """An entry's points as ``json_group_object`` gives them (player ids as keys)."""
+    """An entry's points as its row keeps them (player ids as keys)."""
     return {int(pid): pts for pid, pts in json.loads(text).items()} if text else {}
 
 
@@ -372,12 +376,12 @@ class Entries:
         is the entry's latest event), at most ``limit`` in ``order``."""
 
         def read() -> tuple[Entry, ...]:
-            # each entry's points come along (one statement, not two)
+            # each entry's points come along, in its row
             rows = self.db.execute(
-                f"""SELECT *, (SELECT json_group_object(ep.player_id, ep.points)
-                               FROM entry_points ep WHERE ep.entry_id = e.id) FROM (
+                f"""SELECT * FROM (
                         SELECT e.id, e.round, e.kind, e.request, e.result, e.created,
-                               e.submission_id, e.supersedes, {_LAST_EVENT} AS last_event
+                               e.submission_id, e.supersedes, {_LAST_EVENT} AS last_event,
+                               e.points
                         FROM entries e WHERE e.table_id = ?) e
                     WHERE {where} ORDER BY {order} LIMIT ?""",
                 [table_id, *params, limit],
@@ -453,9 +457,9 @@ class Entries:
         totals = {pid: 0 for (pid,) in one("SELECT id FROM players WHERE table_id = ?", [table_id])}
         totals.update(
             one(
-                f"""SELECT ep.player_id, SUM(ep.points)
-                    FROM entries e JOIN entry_points ep ON ep.entry_id = e.id
-                    WHERE e.table_id = ? AND {_LIVE} GROUP BY ep.player_id""",
+                f"""SELECT {_POINT_PLAYER}, SUM(ep.value)
+                    FROM entries e JOIN json_each(e.points) ep
+                    WHERE e.table_id = ? AND {_LIVE} GROUP BY 1""",
                 [table_id],
             ).fetchall()
         )
@@ -493,8 +497,7 @@ class Entries:
         # what a round has of live deal entries now (one indexed count per row read)
         live_in_round = f"""(SELECT COUNT(*) FROM entries e WHERE e.table_id = :t
             AND e.round = o.round AND e.kind NOT IN ({marks}) AND {_LIVE})"""
-        points = """(SELECT json_group_object(ep.player_id, ep.points)
-            FROM entry_points ep WHERE ep.entry_id = o.id)"""
+        points = "o.points"
         # (``+o.table_id``, NOT INDEXED: read the rows after the last ids counted, by
         # row id, not every row of the table or every event by an index)
         rows = self.db.execute(
@@ -735,8 +738,7 @@ class Entries:
             rows = self.db.execute(
                 f"""SELECT e.id, e.round, e.kind, e.request, e.result, e.created,
                            e.submission_id, e.supersedes, {_LAST_EVENT},
-                           (SELECT json_group_object(ep.player_id, ep.points)
-                            FROM entry_points ep WHERE ep.entry_id = e.id),
+                           e.points,
                            e.id IN ({recent}), e.id IN ({latest}), e.id IN ({pages})
                     FROM entries e
                     WHERE e.id IN ({recent} UNION ALL {latest} UNION ALL {pages})
@@ -856,10 +858,10 @@ class Entries:
         assert side in ("<", ">")
         return dict(
             self.db.execute(
-                f"""SELECT ep.player_id, SUM(ep.points)
-                    FROM entries e JOIN entry_points ep ON ep.entry_id = e.id
+                f"""SELECT {_POINT_PLAYER}, SUM(ep.value)
+                    FROM entries e JOIN json_each(e.points) ep
                     WHERE e.table_id = ? AND (e.round, e.id) {side} (?, ?) AND {_LIVE}
-                    GROUP BY ep.player_id""",
+                    GROUP BY 1""",
                 [table_id, *cursor],
             ).fetchall()
         )
@@ -883,11 +885,11 @@ class Entries:
     def totals(self, table_id: int) -> dict[int, int]:
         """Player id → sum of points over live entries (0 for players with none)."""
         rows = self.db.execute(
-            """SELECT p.id, COALESCE(SUM(ep.points), 0)
-               FROM players p
-               LEFT JOIN entry_points ep ON ep.player_id = p.id
-                    AND ep.entry_id IN (SELECT id FROM live_entries WHERE table_id = ?)
-               WHERE p.table_id = ? GROUP BY p.id""",
+            f"""SELECT p.id, COALESCE(t.total, 0) FROM players p LEFT JOIN (
+                   SELECT {_POINT_PLAYER} AS player_id, SUM(ep.value) AS total
+                   FROM live_entries e JOIN json_each(e.points) ep
+                   WHERE e.table_id = ? GROUP BY 1) t ON t.player_id = p.id
+               WHERE p.table_id = ?""",
             [table_id, table_id],
         ).fetchall()
         return {pid: total for pid, total in rows}
@@ -946,16 +948,11 @@ class Entries:
                 "created": created,
                 "submission_id": submission_id,
                 "supersedes": supersedes,
+                "points": json.dumps({str(pid): int(pts) for pid, pts in points.items()}),
                 **({} if log is None else {"taps": log}),
                 **({} if closes is None else {"closes": closes[0], "closes_at": closes[1]}),
             },
         )
-        if points:  # one statement for every player's points
-            self.db.conn.execute(
-                "INSERT INTO entry_points (entry_id, player_id, points) VALUES "
-                + ", ".join(["(?, ?, ?)"] * len(points)),
-                [value for pid, pts in points.items() for value in (entry_id, pid, int(pts))],
-            )
         self._wrote(NEW_ENTRY_READS, before)
         open_write = self._open_write
         if open_write is not None and open_write.added is not None:
@@ -1017,8 +1014,8 @@ class Entries:
 
     def _points(self, table_id: int) -> dict[int, dict[int, int]]:
         rows = self.db.execute(
-            """SELECT ep.entry_id, ep.player_id, ep.points FROM entry_points ep
-               JOIN entries e ON e.id = ep.entry_id WHERE e.table_id = ?""",
+            f"""SELECT e.id, {_POINT_PLAYER}, ep.value
+               FROM entries e JOIN json_each(e.points) ep WHERE e.table_id = ?""",
             [table_id],
         ).fetchall()
         out: dict[int, dict[int, int]] = {}

@@ -265,3 +265,18 @@ def _schema_v7(db: sqlite_utils.Database) -> None:
         "CREATE INDEX entries_closes ON entries(table_id, closes, closes_at)"
         " WHERE closes_at IS NOT NULL"
     )
+
+
+@migration(8, "an entry carries its points: player id → points, in its own row")
+def _schema_v8(db: sqlite_utils.Database) -> None:
+    """An entry's points are part of what it says, written with it and never changed:
+    its row keeps them (``points``, a JSON object of player id → points; those with
+    none are left out), so saving a deal writes one row, not two. The points kept in
+    ``entry_points`` move into their entries, and that table goes."""
+    db.execute("ALTER TABLE entries ADD COLUMN points TEXT NOT NULL DEFAULT '{}'")
+    db.execute(
+        """UPDATE entries SET points = (SELECT json_group_object(ep.player_id, ep.points)
+               FROM entry_points ep WHERE ep.entry_id = entries.id)
+           WHERE id IN (SELECT entry_id FROM entry_points)"""
+    )
+    db.execute("DROP TABLE entry_points")

@@ -124,15 +124,17 @@ class Transfer:
                                 "result": json.dumps(e["result"], ensure_ascii=False),
                                 "created": e["created"],
                                 "supersedes": entry_ids.get(e["supersedes"]),
+                                "points": json.dumps(
+                                    {
+                                        str(player_by_seat[seat]): int(pts)
+                                        for seat, pts in e["points"].items()
+                                    }
+                                ),
                             }
                         )
                         .last_pk
                     )
                     entry_ids[e["id"]] = new_id
-                    self.db["entry_points"].insert_all(
-                        {"entry_id": new_id, "player_id": player_by_seat[seat], "points": int(pts)}
-                        for seat, pts in e["points"].items()
-                    )
                 for ev in data["events"]:
                     self.db["entry_events"].insert(
                         {
