@@ -57,8 +57,9 @@ def as_progress_entry(entry: Entry, name_of: dict[int, str]) -> dict:
     }
 
 
-def entry_label(entry: Entry) -> str:
-    """The history's name for an entry (a msgid: translated where it is shown)."""
+def entry_label(entry: Entry, settings: dict | None = None) -> str:
+    """The history's name for an entry (a msgid: translated where it is shown), at a
+    table of these ``settings``."""
     if entry.kind in GENERIC_LABELS:
         return GENERIC_LABELS[entry.kind]
     found = catalog.kind_record(entry.kind)
@@ -68,22 +69,26 @@ def entry_label(entry: Entry) -> str:
     for field, label in found[1].variants:
         if field in request:
             return label
+    for key, value, label in found[1].setting_labels:
+        if (settings or {}).get(key) == value:
+            return label
     return found[1].label
 
 
-def step_of_round(entry: Entry, stays: int) -> str | None:
+def step_of_round(entry: Entry, stays: int, settings: dict | None = None) -> str | None:
     """What an undo or redo of ``entry`` in the history took back or put back, when
     that was a step of its round and not the round: the history's name for the entry
     (a msgid), when ``stays`` other live rows of the round were left as they were (a
     Kvanta round's other steps) or the entry is no deal of its own (a Pegs move, a
     marriage shown, the game's end). None: the round itself."""
     if stays or entry.kind in non_deal_kinds() or not entry.round:
-        return entry_label(entry)
+        return entry_label(entry, settings)
     return None
 
 
-def history_row(entry: Entry, players: list[Player]) -> HistoryRow:
-    return HistoryRow(entry, entry_label(entry), [entry.points.get(p.id) for p in players])
+def history_row(entry: Entry, players: list[Player], settings: dict | None = None) -> HistoryRow:
+    label = entry_label(entry, settings)
+    return HistoryRow(entry, label, [entry.points.get(p.id) for p in players])
 
 
 def table_progress(
@@ -114,5 +119,5 @@ def summarize(s: Store, table: Table, history_rows: int = 20) -> TableSummary:
     progress = table_progress(s, table, players, tally)
     st = standings(table.game, [p.name for p in players], totals, table.settings, progress)
     hidden = tally.history_rows - len(latest) if older else 0
-    history = [history_row(e, players) for e in reversed(latest)]
+    history = [history_row(e, players, table.settings) for e in reversed(latest)]
     return TableSummary(table, game, players, totals, st, history, entries, progress, hidden)

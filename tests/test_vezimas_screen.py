@@ -587,6 +587,29 @@ def test_v_d6_with_letters_the_table_shows_letters_and_vezimas_ends_the_session(
     assert len(t.entries("vezimas-deal")) == 8 and t.draft() == (None, 0)
 
 
+def history_kinds(html: str) -> list[str]:
+    return [k.strip() for k in re.findall(r'class="round-kind">([^<·]*)', html)]
+
+
+@pytest.mark.parametrize(
+    ("tally", "english", "polish"), [("letters", "Letter", "Litera"), ("carts", "Cart", "Wóz")]
+)
+def test_v_d6_with_letters_a_lost_deal_is_a_letter_in_the_history(
+    vz, client, tally, english, polish
+):
+    """V-D6: with letters kept, the history names a lost deal a letter (not a cart), on
+    the table's page and the history's own, in the reader's language; with carts, a cart."""
+    t = vz(THREE, **{"vezimas-tally": tally})
+    t.set_trumps("Asta", "Asta")
+    t.cart("Jonas")
+    board = t.save("d1")
+    assert history_kinds(board) == [english, "Trumps"]  # the newest first
+    history = client.get(t.url + "/history").get_data(as_text=True)
+    assert history_kinds(history) == [english, "Trumps"]
+    client.set_cookie("lang", "pl")
+    assert history_kinds(t.page().html) == [polish, "Atuty"]
+
+
 def test_v_d6_the_deal_that_completes_the_word_names_no_next_dealer(vz):
     """V-D6: the deal whose loser takes the last letter ends the session: neither its
     preview nor the message once saved says who deals or leads next."""

@@ -96,7 +96,9 @@ class Kind:
     ``deal``: an entry of it makes its round a deal (the dealer draw, a marriage shown
     or a board move do not). ``points``: the per-player points of its result.
     ``variants``: (request field, label): an entry whose request names the field is
-    that instead (a Pegs discard is stored as the board unchanged). ``breakdown``:
+    that instead (a Pegs discard is stored as the board unchanged). ``setting_labels``:
+    (setting, value, label): an entry of a table whose setting has that value is named
+    so instead (a lost Vežimas deal gives a letter when letters are kept, V-D6). ``breakdown``:
     where the history finds why an entry scored what it did ("module:function", most
     often in the game's own module: ``(request, result, seat_names) → lines``, made of
     ``games/wording.py``'s pieces)."""
@@ -106,6 +108,7 @@ class Kind:
     deal: bool = True
     points: Callable[[dict], dict[str, int]] = _points
     variants: tuple[tuple[str, str], ...] = ()
+    setting_labels: tuple[tuple[str, str, str], ...] = ()
     breakdown: str = ""
 
 

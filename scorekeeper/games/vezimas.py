@@ -661,7 +661,10 @@ GAME = catalog.Game(
     engines=KINDS,
     kinds=(
         catalog.Kind(
-            "vezimas-deal", N_("Cart"), breakdown="scorekeeper.games.vezimas:deal_breakdown"
+            "vezimas-deal",
+            N_("Cart"),
+            setting_labels=(("tally", LETTER_TALLY, N_("Letter")),),  # V-D6
+            breakdown="scorekeeper.games.vezimas:deal_breakdown",
         ),
         catalog.Kind("vezimas-trumps", N_("Trumps"), deal=False),
     ),

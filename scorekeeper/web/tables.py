@@ -269,7 +269,7 @@ def full_history(key: str):
     rows, older = s.history_page(table.id, before, HISTORY_PAGE)
     last = (rows[-1].round, rows[-1].id) if rows else before
     ctx.update(
-        history=[history_row(e, ctx["players"]) for e in reversed(rows)],
+        history=[history_row(e, ctx["players"], table.settings) for e in reversed(rows)],
         history_page=True,  # no board here: its Undo, Redo and Edit are plain requests
         history_hidden=0,
         history_total=s.tally(table.id, NON_DEAL_KINDS).history_rows,
@@ -526,7 +526,7 @@ def _entry_notice(s: store.Store, table: store.Table, out: dict, edit: bool = Fa
             return _("Round %(n)d: the change undone; the round is as it was before.", n=n)
         return _("Round %(n)d: the change made again.", n=n)
     # a retry answered from an outcome stored before outcomes said what stays: the round
-    step = step_of_round(entry, out["stays"]) if "stays" in out else None
+    step = step_of_round(entry, out["stays"], table.settings) if "stays" in out else None
     if step is None:
         return _("Round %(n)d undone.", n=n) if undone else _("Round %(n)d restored.", n=n)
     heading = _("Round %(n)d", n=n) if n else _("Set-up")
