@@ -559,6 +559,18 @@ def test_edit_of_a_saved_round_changes_one_card(page, kvanta_server, taps, shots
     assert page.url.startswith(url)
 
 
+def to_the_call(page, taps, caller: str, turned: str) -> None:
+    """From the burn: none burned, ``turned`` turned, the dice rolled, no Hand; the
+    caller wins the tricks, rolls the exchange die and calls."""
+    tap_and_wait(page, taps, '#kv-panel .kv-burn button[data-action="burn"]:text-is("0")')
+    tap_and_wait(page, taps, card(turned))
+    tap_and_wait(page, taps, button("Roll the three dice"))
+    tap_and_wait(page, taps, button("No Hand: play the tricks"))
+    tap_and_wait(page, taps, f'#kv-panel .kv-players button:text-is("{caller}")')
+    tap_and_wait(page, taps, button("Roll the exchange die"))
+    tap_and_wait(page, taps, button(f"{caller} calls"))
+
+
 def test_an_edit_changes_the_call_and_keeps_the_poker(page, kvanta_server, taps, console_errors):
     """#20: "change the call" of a saved round: in the Edit, one tap goes back to the
     call; Bojan's sum corrected and the call settled again, the poker that followed
@@ -567,13 +579,7 @@ def test_an_edit_changes_the_call_and_keeps_the_poker(page, kvanta_server, taps,
     start_table(page, kvanta_server, "kvanta", ["Ana", "Bojan"])
     tap_and_wait(page, taps, card("3D"))
     tap_and_wait(page, taps, card("3S"))  # Ana deals, Bojan rolls and leads
-    tap_and_wait(page, taps, '#kv-panel .kv-burn button[data-action="burn"]:text-is("0")')
-    tap_and_wait(page, taps, card("2C"))
-    tap_and_wait(page, taps, button("Roll the three dice"))
-    tap_and_wait(page, taps, button("No Hand: play the tricks"))
-    tap_and_wait(page, taps, '#kv-panel .kv-players button:text-is("Ana")')
-    tap_and_wait(page, taps, button("Roll the exchange die"))
-    tap_and_wait(page, taps, button("Ana calls"))
+    to_the_call(page, taps, "Ana", turned="2C")
     for digit in "14":
         tap_and_wait(page, taps, key(digit))
     taps(NEXT)
@@ -655,13 +661,7 @@ def test_the_call_at_200_percent_zoom_fits_the_screen(
     url = start_table(page, kvanta_server, "kvanta", names)
     for code in ("2C", "9D", "KS", "QH"):  # Aleksandra deals, Konstantin rolls and leads
         tap_and_wait(page, taps, card(code))
-    tap_and_wait(page, taps, '#kv-panel .kv-burn button[data-action="burn"]:text-is("0")')
-    tap_and_wait(page, taps, card("7H"))
-    tap_and_wait(page, taps, button("Roll the three dice"))
-    tap_and_wait(page, taps, button("No Hand: play the tricks"))
-    tap_and_wait(page, taps, '#kv-panel .kv-players button:text-is("Konstantin")')
-    tap_and_wait(page, taps, button("Roll the exchange die"))
-    tap_and_wait(page, taps, button("Konstantin calls"))
+    to_the_call(page, taps, "Konstantin", turned="7H")
     for name, value in zip(names, ("12", "19", "40", "14"), strict=True):
         for digit in value:
             tap_and_wait(page, taps, key(digit))
