@@ -389,6 +389,45 @@ def test_a_submission_read_serves_the_next_request_while_the_table_is_unchanged(
         mine.db.conn.set_trace_callback(None)
 
 
+def test_an_entry_given_a_round_no_entry_has_counts_in_the_tally_unread(mine, other):
+    """An entry given its round (a Kvanta step, a marriage) whose round has no live
+    entry, as the next round read under the write's lock says, makes that round a deal
+    in the tally kept across requests, with nothing read; one given a round another
+    worker has since filled is counted by reading what changed."""
+    table, ids = start(mine)
+    pad(mine, table.id, ids, {"Ana": 5})  # round 1
+    request = {"players": list(ids), "points": {"Bojan": 3}}
+
+    def step(s, round_number, sid):
+        def find():
+            return s.table_by_key(table.scorer_key, draft="deal", submission_id=sid)[0].id
+
+        with s.tap_write(find):
+            s.add_entry(
+                table.id, round_number, "manual-points", request, {"points": {"Bojan": 3}},
+                {ids["Bojan"]: 3}, submission_id=sid,
+            )  # fmt: skip
+
+    mine.begin_memo()
+    assert mine.tally(table.id, NON_DEAL_KINDS).deals == 1
+    read: list[str] = []
+    mine.db.conn.set_trace_callback(read.append)
+    try:
+        step(mine, 2, "step-2")
+        tally = mine.tally(table.id, NON_DEAL_KINDS)
+    finally:
+        mine.db.conn.set_trace_callback(None)
+    assert (tally.deals, tally.totals[ids["Bojan"]]) == (2, 3)
+    assert [sql for sql in read if sql.startswith("SELECT")] == [read[1]], read  # the lookup
+    mine.begin_memo()
+    mine.tally(table.id, NON_DEAL_KINDS)
+    pad(other, table.id, ids, {"Ceca": 1})  # round 3, by another worker
+    mine.begin_memo()
+    step(mine, 3, "step-3")  # round 3 is no new round now
+    tally = mine.tally(table.id, NON_DEAL_KINDS)
+    assert (tally.deals, tally.totals[ids["Bojan"]], tally.totals[ids["Ceca"]]) == (3, 6, 1)
+
+
 def test_a_write_trusts_no_submission_read_before_its_lock(mine, other):
     """A request found an id unused on its table; before its write, another table
     stored it (this table's version unchanged). The write, its table found under its

@@ -133,6 +133,12 @@ class Entries:
                             next=following,
                         )
                     )
+            round_known = new_round
+            if not new_round and supersedes is None:
+                # a round given: new when no live entry has it or a later one, as the
+                # next round read under this lock says (when it was read: not read for this)
+                following = self._kept(table_id, ("next_round",))
+                round_known = following is not None and round_number >= following
             if supersedes is not None:
                 self._row_to_supersede(table_id, supersedes)
             elif (
@@ -151,7 +157,7 @@ class Entries:
                 )
             made = (kind, request, result, points)
             entry_id = self._write_entry(
-                table_id, round_number, *made, submission_id, supersedes, new_round=new_round
+                table_id, round_number, *made, submission_id, supersedes, new_round=round_known
             )
             for old_id in replaces:
                 self._entry_if(
