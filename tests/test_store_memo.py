@@ -603,6 +603,7 @@ def test_what_a_write_adding_entries_brings_up_to_date_is_what_a_read_finds(step
         s.next_round(table.id)
         s.entry_count(table.id)
         existing = [e.id for e in Store(s.db).entries(table.id)]
+        added_in_write: list = []
         points = {players[pick % 3]: swing} if swing else {}
         plain = action in ("next", "close", "round", "marriage", "scored")
         try:
@@ -613,9 +614,11 @@ def test_what_a_write_adding_entries_brings_up_to_date_is_what_a_read_finds(step
                 s.add_entry(table.id, pick % 6 + 1, kind, {}, {}, points)
             elif action == "scored":  # a tap that scores: the entry in the tap's write
 
-                def then(_log, number=number, points=points):
+                def then(_log, number=number, points=points, kinds=kinds, got=added_in_write):
                     s.recent_entries(table.id, kinds=("manual-points", "cowboy-marriage"))
                     s.add_entry(table.id, None, "manual-points", {"n": number}, {}, points)
+                    # read in the write once it added the entry: the entry is there
+                    got.append(s._latest(table.id, kinds, 21))
 
                 s.append_tap(table.id, "deal", {"id": f"s{number}"}, _accept, _begin, then)
             elif action == "close":
@@ -648,11 +651,19 @@ def test_what_a_write_adding_entries_brings_up_to_date_is_what_a_read_finds(step
             in_write = s.recent_entries(table.id, step_kinds) if action == "scored" else None
             next_round, count = s.next_round(table.id), s.entry_count(table.id)
             tally = s.tally(table.id, NON_DEAL_KINDS)
+            # the latest history of every kind the table has now (kinds it had none of
+            # before included: ``_brought_up_anew``)
+            now_kinds = tuple(sorted(tally.kinds))
+            latest_now = s._latest(table.id, now_kinds, 21)
         finally:
             s.db.conn.set_trace_callback(None)
+        newest_first = list(s.live_newest_first(table.id, step_kinds))
         s.end_memo()
         fresh = Store(s.db)
         assert latest == fresh._latest(table.id, kinds, 21)
+        assert added_in_write in ([], [latest])
+        assert latest_now == fresh._latest(table.id, now_kinds, 21)
+        assert newest_first == list(fresh.live_newest_first(table.id, step_kinds))
         if in_write is not None:
             assert in_write == fresh.recent_entries(table.id, step_kinds)
         assert (next_round, count) == (fresh.next_round(table.id), fresh.entry_count(table.id))

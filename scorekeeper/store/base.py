@@ -646,6 +646,13 @@ class StoreBase:
         how."""
         return None
 
+    def _brought_up_anew(
+        self, table_id: int, version: int, before: dict, write: _OpenWrite
+    ) -> list:
+        """Reads of the history that no one made before the write (at ``version``) and
+        that it makes known, as (key, value): the entries' part of the store knows."""
+        return []
+
     def _count_written(self, table_id: int, version: int, added: list) -> None:
         """After a write that added these entries alone: the sums kept across requests
         count them. The entries' part of the store knows how."""
@@ -687,6 +694,9 @@ class StoreBase:
                         value = self._brought_up(key, value, open_write)
                         if value is not None:
                             kept[key] = value
+                anew = self._brought_up_anew(table_id, before[0], before[1], open_write)
+                for key, value in anew:
+                    kept.setdefault(key, value)
         for key, row_at in written:  # what the write itself stored: as a read would find it
             kept[key] = row_at(version)
         memo.clear()

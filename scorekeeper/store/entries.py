@@ -629,6 +629,34 @@ class Entries:
             "history": page[: history or 0],
         }
 
+    def _brought_up_anew(self, table_id: int, version: int, before: dict, write) -> list:
+        """A write that adds the first entries of kinds the table had none of: the latest
+        history of every kind it has now, which the next view asks for (the kinds are
+        the tally's), from the one of every kind it had, read before it (its newest
+        entry of each new kind is one this write added)."""
+        if not write.added:
+            return []
+        had = next(
+            (
+                tally.kinds
+                for (tid, _not_deals), tally in self.__dict__.get("_tallies", {}).items()
+                if tid == table_id and tally.version == version
+            ),
+            None,
+        )
+        if had is None:
+            return []
+        new = {entry.kind for entry, _new_round in write.added} - had
+        if not new:
+            return []
+        every = tuple(sorted(had))
+        found = []
+        for key, value in before.items():
+            if key[0] == "latest" and key[1] == every:
+                anew = ("latest", tuple(sorted(had | new)), key[2])
+                found.append((anew, self._brought_up(anew, value, write)))
+        return found
+
     @staticmethod
     def _rolls_with(key: tuple, value, rolled: list[dict]):
         """``rolls`` or ``last_roll_id`` as read before a write, with the rolls it
@@ -741,6 +769,9 @@ class Entries:
         pages = pages if history is not None else "SELECT NULL WHERE 0"
 
         def read() -> dict:
+            if self._tally_kinds(table_id) == () and not self._adding_entries():
+                # no entry at all, as the tally at this version says (a game's first)
+                return {"entries": [], "recent": [], "history": []}
             rows = self.db.execute(
                 f"""SELECT e.id, e.round, e.kind, e.request, e.result, e.created,
                            e.submission_id, e.supersedes, {_LAST_EVENT},
@@ -785,6 +816,10 @@ class Entries:
                 return tuple(sorted(tally.kinds))
         return None
 
+    def _adding_entries(self) -> bool:
+        """A write under way has changed an entry: the tally does not count it yet."""
+        return self._open_write is not None and self._open_write.entries_changing
+
     def _has_only(self, table_id: int, kinds: Iterable[str]) -> bool:
         """Whether the table's entries are of these kinds alone (as its tally says)."""
         known = self._tally_kinds(table_id)
@@ -811,6 +846,8 @@ class Entries:
             # this request read every entry down to the last recent one: those first
             wanted = set(kinds)
             yield from (e for e in read["recent"] if e.live and e.kind in wanted)
+            if self._kept(table_id, ("entry_count",)) == len(read["recent"]):
+                return  # they are every entry the table has: none is older
             after = [read["recent"][-1].round, read["recent"][-1].id]
         while True:
             cursor = "" if not after else " AND (e.round, e.id) < (?, ?)"
