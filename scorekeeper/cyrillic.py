@@ -24,7 +24,9 @@ CYRILLIC = TRANSLATIONS / "sr_Cyrl"
 
 # what is not Serbian text: kept character for character
 KEPT = re.compile(
-    r"%\(\w+\)[sdrif]|%[sdrif]|%%|<[^>]+>|&\w+;|https?://\S+"
+    r"%\(\w+\)[sdrif]|%[sdrif]|%%|&\w+;|https?://\S+"
+    # a tag (not a word between angle brackets: T<rupa> is a peg position's pattern)
+    r"|</?(?:a|b|br|code|em|i|kbd|p|small|span|strong|sub|sup|u)\b[^<>]*>"
     r"|\b[CKVSPH]-D\d+\b"  # decision ids
     r"|\b(?:10|[2-9AJQKT])[♠♥♦♣SHDC]?\b"  # card codes and ranks
     r"|\b[TH]\d+\b"  # peg positions: T8, H1

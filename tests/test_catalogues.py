@@ -194,6 +194,17 @@ def test_cyrillic_keeps_what_a_player_or_a_file_writes_latin():
     )
 
 
+def test_cyrillic_writes_a_patterns_word_between_angle_brackets_in_cyrillic():
+    """T<rupa> is how a peg position is written (T, then the hole): its word is Serbian
+    text, not a tag, so a Cyrillic reader reads T<рупа>; a tag stays as it is."""
+    from scorekeeper import cyrillic
+
+    assert cyrillic.cyrillic("napiši T<rupa> ili H1 do H5") == "напиши T<рупа> или H1 до H5"
+    assert cyrillic.cyrillic('<span class="x">rupa</span><br/>') == (
+        '<span class="x">рупа</span><br/>'
+    )
+
+
 @pytest.mark.parametrize(
     ("english", "latin", "cyrillic_text"),
     [
