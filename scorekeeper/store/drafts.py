@@ -13,7 +13,19 @@ from collections.abc import Callable, Iterable
 from ..messages import Text
 from .base import DRAFT_READS, NEW_ENTRY_READS
 from .errors import Conflict, DraftChanged, NotFound, Unchanged
-from .records import ALSO_CLOSED, SPENT_TAP_IDS, Entry, TapLog, closed_draft, now, spent_taps
+from .records import (
+    ALSO_CLOSED,
+    SPENT_TAP_IDS,
+    TAP_LOG_CLOSED,
+    TAP_LOG_DATA,
+    TAP_LOG_DRAFT,
+    TAP_LOG_VERSION,
+    Entry,
+    TapLog,
+    closed_draft,
+    now,
+    spent_taps,
+)
 
 # a draft write's ``at``: the table version the write makes (bumped as it ends)
 _NEXT_VERSION = "(SELECT version + 1 FROM tables WHERE id = :t)"
@@ -85,13 +97,9 @@ class Drafts:
         """The draft ``name`` of a table as it stands (``data`` None: no deal begun)."""
 
         def read() -> tuple:
-            # a closed draft reads as none, but for the tap ids of the log it closed
             row = self.db.execute(
-                f"""SELECT CASE WHEN d.closed THEN NULL ELSE d.data END,
-                          CASE WHEN d.closed THEN NULL ELSE d.version END, t.version,
-                          CASE WHEN d.closed THEN d.data END
-                   FROM tables t LEFT JOIN (SELECT d.*, {closed_draft("d")} AS closed
-                       FROM drafts d WHERE d.table_id = :t AND d.name = :name) d
+                f"""SELECT {TAP_LOG_DATA}, {TAP_LOG_VERSION}, t.version, {TAP_LOG_CLOSED}
+                   FROM tables t LEFT JOIN {TAP_LOG_DRAFT} ON d.table_id = t.id
                    WHERE t.id = :t""",
                 {"t": table_id, "name": name},
             ).fetchone()

@@ -74,6 +74,15 @@ def closed_draft(alias: str) -> str:
     )
 
 
+# a tap log's draft ``d`` (named ``:name``), joined on its table: a closed draft reads as
+# none, but for the data of the log it closed (its spent tap ids)
+TAP_LOG_DRAFT = f"""(SELECT d.table_id, d.data, d.version, {closed_draft("d")} AS closed
+    FROM drafts d WHERE d.name = :name) d"""
+TAP_LOG_DATA = "CASE WHEN d.closed THEN NULL ELSE d.data END"
+TAP_LOG_VERSION = "CASE WHEN d.closed THEN NULL ELSE d.version END"
+TAP_LOG_CLOSED = "CASE WHEN d.closed THEN d.data END"
+
+
 # the entries closed from one tap log besides the first (which holds the log), as a
 # JSON array: those of the same draft and write; a log kept before migration 7 lists them
 ALSO_CLOSED = """COALESCE(json_extract(e.taps, '$.also'),

@@ -13,13 +13,16 @@ from .errors import Conflict, NotFound, StoreError
 from .records import (
     SUBMISSION_SQL,
     TABLE_FIELDS,
+    TAP_LOG_CLOSED,
+    TAP_LOG_DATA,
+    TAP_LOG_DRAFT,
+    TAP_LOG_VERSION,
     Player,
     Table,
     _unencodable,
     check_language,
     clean_player_names,
     clean_table_name,
-    closed_draft,
     new_key,
     now,
     rematch_name,
@@ -117,12 +120,8 @@ class Tables:
         submission_id = submission_id if under_lock and draft is not None else None
         joins, more = "", ""
         if draft is not None:
-            joins += f""" LEFT JOIN (SELECT d.table_id, d.data, d.version,
-                {closed_draft("d")} AS closed FROM drafts d WHERE d.name = :draft) d
-                ON d.table_id = tables.id"""
-            more += """, CASE WHEN d.closed THEN NULL ELSE d.data END,
-                CASE WHEN d.closed THEN NULL ELSE d.version END,
-                CASE WHEN d.closed THEN d.data END"""
+            joins += f" LEFT JOIN {TAP_LOG_DRAFT} ON d.table_id = tables.id"
+            more += f", {TAP_LOG_DATA}, {TAP_LOG_VERSION}, {TAP_LOG_CLOSED}"
         if submission_id is not None:
             joins += f" LEFT JOIN ({SUBMISSION_SQL}) s"
             more += """, s.outcome, s.action, s.scope,
@@ -136,7 +135,7 @@ class Tables:
             "(SELECT json_group_array(json_array(p.id, p.seat, p.name)) FROM "
             " (SELECT id, seat, name FROM players WHERE table_id = tables.id ORDER BY seat) p)"
             f"{more} FROM tables{joins} WHERE scorer_key = :key OR watch_key = :key",
-            {"key": key, "draft": draft, "id": submission_id},
+            {"key": key, "name": draft, "id": submission_id},
         ).fetchone()
         if row is None:
             raise NotFound(
