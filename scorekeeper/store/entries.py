@@ -9,13 +9,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TypedDict, Unpack
 
 from ..messages import N_, Text
-from .base import (
-    DRAFT_READS,
-    ENTRY_READS,
-    NEW_ENTRY_READS,
-    ROLL_READS,
-    writes_as,
-)
+from .base import DRAFT_READS, ENTRY_READS, NEW_ENTRY_READS, ROLL_READS, writes_as
 from .errors import Conflict, NotFound, RoundAhead, StoreError
 from .records import (
     _LAST_EVENT,
@@ -636,14 +630,7 @@ class Entries:
         entry of each new kind is one this write added)."""
         if not write.added:
             return []
-        had = next(
-            (
-                tally.kinds
-                for (tid, _not_deals), tally in self.__dict__.get("_tallies", {}).items()
-                if tid == table_id and tally.version == version
-            ),
-            None,
-        )
+        had = self._kinds_at(table_id, version)
         if had is None:
             return []
         new = {entry.kind for entry, _new_round in write.added} - had
@@ -809,11 +796,16 @@ class Entries:
         """The kinds of the table's entries, as its tally at the version this request
         read says; None when that is not known."""
         seen = self._seen_version(table_id)
-        if seen is None:
-            return None
+        kinds = None if seen is None else self._kinds_at(table_id, *seen)
+        return None if kinds is None else tuple(sorted(kinds))
+
+    def _kinds_at(self, table_id: int, version: int, scorer_key=...) -> set[str] | None:
+        """The kinds of the table's entries at ``version`` (with that scorer key, when
+        one is given), as a tally kept at that version says; None when none is."""
         for (tid, _not_deals), tally in self.__dict__.get("_tallies", {}).items():
-            if tid == table_id and seen == (tally.version, tally.scorer_key):
-                return tuple(sorted(tally.kinds))
+            same_key = scorer_key is ... or scorer_key == tally.scorer_key
+            if tid == table_id and tally.version == version and same_key:
+                return tally.kinds
         return None
 
     def _adding_entries(self) -> bool:

@@ -270,8 +270,8 @@ def _schema_v7(db: sqlite_utils.Database) -> None:
 @migration(8, "an entry carries its points: player id → points, in its own row")
 def _schema_v8(db: sqlite_utils.Database) -> None:
     """An entry's points are part of what it says, written with it and never changed:
-    its row keeps them (``points``, a JSON object of player id → points; those with
-    none are left out), so saving a deal writes one row, not two. The points kept in
+    its row keeps them (``points``, a JSON object of player id → points, as the entry
+    was given them), so saving a deal writes one row, not two. The points kept in
     ``entry_points`` move into their entries, and that table goes."""
     db.execute("ALTER TABLE entries ADD COLUMN points TEXT NOT NULL DEFAULT '{}'")
     db.execute(
