@@ -359,17 +359,15 @@ def table_in_write(submission_id: str | None = None) -> Iterator[None]:
         yield
 
 
-def _tap_submission(screen: TapScreen) -> str | None:
-    """The submission id of the entry the posted tap may store: its own id for a tap
-    that closes the deal at once, else its deal's ``tap_submission``. Read before the
-    write, so its lookup reads that submission too."""
-    try:
-        tap = posted_tap()
-    except (Refusal, RuleError):  # refused inside the write, once its table is found
+def _tap_submission(deal: deals.Deal, tap: Tap | None) -> str | None:
+    """The submission id of the entry a tap may store: its own id for a tap that closes
+    the deal at once, else its deal's ``tap_submission``. Known before the write, so
+    its lookup reads that submission too."""
+    if tap is None:
         return None
-    if tap.action in screen.deal.closes:
+    if tap.action in deal.closes:
         return tap.id
-    return screen.deal.tap_submission(tap) if screen.deal.tap_submission else None
+    return deal.tap_submission(tap) if deal.tap_submission else None
 
 
 @finds_table
@@ -377,11 +375,16 @@ def tap_route(key: str):
     """One tap: added to the deal's log (a replayed id once), with the entries the log
     then stands for in the same write, or refused with nothing stored."""
     s = get_store()
+    try:  # read before the write; refused inside it, once its table is found
+        tap, bad = posted_tap(), None
+    except (Refusal, RuleError) as exc:
+        tap, bad = None, exc
     try:
-        with table_in_write(_tap_submission(_SCREENS[request.blueprint])):
+        with table_in_write(_tap_submission(_SCREENS[request.blueprint].deal, tap)):
             table, access, screen = request_screen()
             seen_version, seen_round = deal_seen()
-            tap = posted_tap()
+            if bad is not None:
+                raise bad
             if tap.action in screen.deal.closes:
                 message = deals.close_at_once(screen.deal, s, table, tap, seen_version, seen_round)
             else:
