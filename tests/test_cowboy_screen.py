@@ -997,6 +997,39 @@ def test_the_watch_page_shows_the_deal_without_controls(cowboy):
     assert re.search(rf'data-player="Bojan"[^>]*>.*?class="cb-total">{total}<', panel, re.S)
 
 
+def watched_panel(t) -> str:
+    page = t.client.get(f"/t/{t.table.watch_key}").get_data(as_text=True)
+    return re.search(r'<section id="cowboy-panel".*?</section>', page, re.S).group(0)
+
+
+def test_the_watch_page_follows_the_shot_being_judged(cowboy):
+    """A watcher sees who shoots at whom with which gun, then the verdict, and the deal's
+    shots so far, without any control."""
+    t = cowboy()
+    t.tap("aim", role="attacker", seat=0)
+    t.tap("aim", role="victim", seat=1)
+    panel = watched_panel(t)
+    assert "<button" not in panel and "hx-post" not in panel
+    aim = re.search(r'<p class="cb-aim">(.*?)</p>', panel, re.S).group(1)
+    assert re.sub(r"<[^>]+>", "", aim) == "Ana → Bojan"
+    assert "The shot is being judged." in panel and "data-outcome" not in panel
+    shot(t, ["2S", "2H"], ["KD", "6C"])
+    panel = watched_panel(t)
+    assert outcome(panel) == "backfire" and "<button" not in panel
+    assert re.search(r'class="cb-gun-cards"[^>]*>.*?2.*?</p>', panel, re.S)
+    t.press("cb-next-shot")
+    panel = watched_panel(t)
+    assert "cb-aim" not in panel and outcome(panel) is None
+    listed = re.search(r'<ol class="cb-shots">(.*?)</ol>', panel, re.S).group(1)
+    assert re.sub(r"<[^>]+>", "", listed).strip() == "Ana → Bojan: Backfire"
+
+
+def test_the_watch_page_of_a_deal_without_shots_shows_no_referee(cowboy):
+    t = cowboy()
+    t.marriage("Ana", "H")
+    assert "cb-shot" not in watched_panel(t)
+
+
 def test_another_phone_sees_the_deal_in_the_poll(cowboy):
     t = cowboy()
     version = t.store.version(t.table.id)

@@ -238,12 +238,16 @@ def outcome_of(code: str) -> tuple[str, str]:
     }.get(code, ("info", code))
 
 
-def _shot(v: panel.View, st: dict, names: list[str]) -> dict:
-    """The referee: who shoots at whom with which gun, the victim's cards, the verdict;
-    every choice offered is one of the state's legal taps."""
+def _current_shot(st: dict) -> dict:
+    """The shot being judged, or the one being aimed (its gun still loading)."""
+    return st["shot"] or st["aim"] or {"attacker": None, "victim": None, "gun": []}
+
+
+def shot_facts(st: dict, names: list[str]) -> dict:
+    """What the referee knows of the shot, as every phone may see it (a watch link
+    too): who shoots at whom with which gun, its verdict, the deal's shots before."""
     shot, aim = st["shot"], st["aim"]
-    legal = {e["action"]: e for e in st["legal"]}
-    current = shot or aim or {"attacker": None, "victim": None, "gun": []}
+    current = _current_shot(st)
     attacker, victim = current["attacker"], current["victim"]
     out: dict = {
         "active": bool(shot or aim),
@@ -253,9 +257,8 @@ def _shot(v: panel.View, st: dict, names: list[str]) -> dict:
         "gun_cards": current["gun"],
         "gun_name": gun_name(current.get("gun_name")),
         "gun_reason": aim["reason"] if aim and aim["gun"] else "",
-        "cancel": _button(v, "cancel_shot") if shot or aim else None,
-        "over": _button(v, "shot_over") if "shot_over" in legal else None,
         "error": shot and shot["error"] and shot["error"]["message"],
+        "outcome": None,
         "shots": [
             {
                 **x,
@@ -267,6 +270,32 @@ def _shot(v: panel.View, st: dict, names: list[str]) -> dict:
             for x in st["shots"]
         ],
     }
+    verdict = shot and shot["verdict"]
+    if verdict:
+        code = verdict["outcome"]
+        tone, label = outcome_of(code)
+        out["outcome"] = {
+            "code": code,
+            "tone": tone,
+            "label": label,
+            "gun": gun_name(engine.GUN_NAMES.get(verdict.get("gun"))),
+            "reason": verdict.get("reason", ""),
+            "ends_deal": bool(verdict.get("ends_deal")),
+            "declined": code == "dodge" and shot["declines_ace"],
+        }
+    return out
+
+
+def _shot(v: panel.View, st: dict, names: list[str]) -> dict:
+    """The referee (``shot_facts``) with its controls: every choice offered is one of
+    the state's legal taps."""
+    shot, aim = st["shot"], st["aim"]
+    legal = {e["action"]: e for e in st["legal"]}
+    current = _current_shot(st)
+    attacker, victim = current["attacker"], current["victim"]
+    out = shot_facts(st, names)
+    out["cancel"] = _button(v, "cancel_shot") if shot or aim else None
+    out["over"] = _button(v, "shot_over") if "shot_over" in legal else None
     aiming = "aim" in legal
     out["roles"] = [
         {
@@ -300,19 +329,6 @@ def _shot(v: panel.View, st: dict, names: list[str]) -> dict:
         )
         yes_no = ((True, _("Yes")), (False, _("No")))
         out["drawn"] = _choices(v, "victim_gun", "drawn", yes_no, shot["has_gun_drawn"], victim)
-        verdict = shot["verdict"]
-        if verdict:
-            code = verdict["outcome"]
-            tone, label = outcome_of(code)
-            out["outcome"] = {
-                "code": code,
-                "tone": tone,
-                "label": label,
-                "gun": gun_name(engine.GUN_NAMES.get(verdict.get("gun"))),
-                "reason": verdict.get("reason", ""),
-                "ends_deal": bool(verdict.get("ends_deal")),
-                "declined": code == "dodge" and shot["declines_ace"],
-            }
         if "turn" in legal:
             turnable = set(legal["turn"]["card"])
             suits = []
@@ -433,7 +449,7 @@ def view(v: panel.View) -> dict:
         "seats": _once(lambda: _seats(v, names, shown, end, reasons)),
         "shot_of": (names, _shot_of(st)) if v.writable else None,
         "shot_active": bool(st["shot"] or st["aim"]),
-        "shot": _once(lambda: _shot(v, st, names) if v.writable else {}),
+        "shot": _once(lambda: _shot(v, st, names) if v.writable else shot_facts(st, names)),
         "end_seat": str(end["seat"]) if end else "",
         "ended_by": (
             {"name": names[end["seat"]], "how": dict(reasons).get(end["reason"], "")}
