@@ -43,6 +43,10 @@ SUBMISSION_READS = frozenset({"submission"})
 # date (``_brought_up``) and any other change of it drops, and submissions (a stored
 # one never changes; a write trusts only what it read under its own lock)
 CARRIED_READS = ROLL_READS | {"latest", "submission"}
+# the submissions a next request is served, the latest read: a retry comes soon after
+# what it retries, and every tap of a long game reads one (carried all, a table's kept
+# reads would grow with its game, and every request's time with them)
+SUBMISSIONS_CARRIED = 32
 # reads a write that only adds entries (or rolls) brings up to date from them, unread
 BROUGHT_UP_READS = frozenset({"latest", "next_round", "entry_count"}) | ROLL_READS
 
@@ -183,6 +187,9 @@ class StoreBase:
         for table_id, kept in (memo or {}).items():
             seen = self._memo_seen.get(table_id)
             rolls = {k: v for k, v in kept.items() if k[0] in CARRIED_READS}
+            submissions = [k for k in rolls if k[0] == "submission"]
+            for key in submissions[:-SUBMISSIONS_CARRIED]:  # the oldest read first
+                del rolls[key]
             if rolls and seen is not None and seen[2] and seen[1] is not None:
                 carried[table_id] = (seen[0], seen[1], rolls)
         return carried
