@@ -355,6 +355,45 @@ def test_p_d3_second_part_sees_the_first_parts_bumps():
     assert "no peg on T39" in refusal(request, 0, "7H", "2 T39-T43", "0 T10-T13").message
 
 
+def _split_of(moves: list[Move], *steps: str) -> Move:
+    [move] = [m for m in moves if [str(s) for s in m.steps] == list(steps)]
+    return move
+
+
+def test_p_d3_each_part_of_a_split_has_its_own_bumps():
+    # the first part lands on the partner on T15, who goes to its in-spot T39 and sends
+    # the opponent there to start; the second part sends the opponent on T22 to start
+    board = Board.from_json(state(s0=["T10", "T20"], s2=["T15"], s1=["T39"], s3=["T22"]))
+    steps = ("0 T10-T15", "0 T20-T22")
+    first, second = ("2 T15-T39", "1 T39-S"), ("3 T22-S",)
+    for move in (
+        _split_of(board.legal_moves(0, "7H"), *steps),
+        _split_of(board.all_step_lists(0, "7H"), *steps),
+        board.verify_move(Move.parse("0 7H: " + ", ".join(steps), board.length)),
+    ):
+        assert [str(b) for b in move.bumps] == [*first, *second]
+        parts = [tuple(str(b) for b in bumps) for bumps in move.step_bumps()]
+        assert parts == [first, second]
+
+
+def test_p_d3_a_second_part_landing_where_the_first_went_bumps_on_its_own():
+    # the first part bumps nobody; the partner's part lands on that peg and sends it to
+    # its in-spot T3: a bump that starts where the first part ended is the second's
+    board = Board.from_json(state(s0=["T8"], s2=["T7"]))
+    steps = ("0 T8-T11", "2 T7-T11")
+    for move in (
+        _split_of(board.all_step_lists(0, "7H"), *steps),
+        board.verify_move(Move.parse("0 7H: " + ", ".join(steps), board.length)),
+    ):
+        assert [[str(b) for b in bumps] for bumps in move.step_bumps()] == [[], ["0 T11-T3"]]
+
+
+def test_a_single_step_makes_every_bump_of_its_move():
+    board = Board.from_json(state(s0=["T10"], s2=["T15"], s1=["T39"]))
+    [move] = [m for m in board.legal_moves(0, "5S") if str(m.steps[0]) == "0 T10-T15"]
+    assert move.step_bumps() == (move.bumps,) and len(move.bumps) == 2
+
+
 def test_p_d3_same_colour_parts_see_each_other_on_the_track():
     # split_back: T16 backs up 5 to T11, into the path of T10's 4 forward — and the other
     # order passes T14; neither is legal (P-D5)

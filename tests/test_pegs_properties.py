@@ -156,6 +156,23 @@ def test_one_move_per_resulting_board_and_none_missing(request):
     assert {board_after(m) for m in full} == by_board
 
 
+@SETTINGS
+@given(questions(seat_counts=(4, 6), cards=SPLIT_CARDS + ["5S", "JK"]))
+def test_each_step_has_its_own_bumps_and_together_they_are_the_moves(request):
+    """A move's bumps, step by step: concatenated they are the move's bumps in order,
+    each step's begin on the hole it lands on, and the referee splits them the same."""
+    board = board_of(request)
+    player, card = request["player"], request["card"]
+    full = board.all_step_lists(player, card)
+    for move in full[:: max(1, len(full) // 60)]:
+        parts = move.step_bumps()
+        assert len(parts) == len(move.steps)
+        assert tuple(b for bumps in parts for b in bumps) == move.bumps
+        for step, bumps in zip(move.steps, parts, strict=True):
+            assert not bumps or bumps[0].frm == step.to
+        assert board.verify_move(Move(player, move.card, move.steps)) == move
+
+
 # ── the referee agrees with the generator ───────────────────────────────────────
 
 

@@ -487,6 +487,40 @@ def test_a_split_seven_part_by_part(pg):
     assert t.board().positions(0)[-1] == "T11" and t.board().positions(2)[-1] == "T48"
 
 
+def dest_button(html, seat, frm, to):
+    """The destination button of a step, as the panel draws it."""
+    found = re.search(rf'data-step="{seat}-{frm}-{to}"', html)
+    start_at = html.rindex("<button", 0, found.start())
+    return unescape(html[start_at : html.index("</button>", found.end())])
+
+
+def test_each_part_of_a_split_marks_only_its_own_bump(pg):
+    """A 7 split in two parts that each bump: the first part's button marks Bojan's bump
+    (↩ and its note), the second part's only Dule's, never Bojan's again."""
+    t = pg(FOUR, **{"pegs-team_pegs": "own"})
+    t.set_board(
+        {
+            **start(4),
+            "0": ["T8", "T20", "S", "S", "S"],
+            "1": ["T11", "S", "S", "S", "S"],
+            "3": ["T24", "S", "S", "S", "S"],
+        }
+    )
+    html = t.turn(0, "7")
+    first = dest_button(html, 0, "T8", "T11")
+    assert "↩" in first and "Bojan's peg on T11 went back to start." in first
+    assert "Dule" not in first
+    quiet = dest_button(html, 0, "T8", "T10")  # lands on an empty hole: no mark
+    assert "↩" not in quiet and "title=" not in quiet
+    t.step(0, "T8", "T11")
+    second = dest_button(t.page().html, 0, "T20", "T24")
+    assert "↩" in second and "Dule's peg on T24 went back to start." in second
+    assert "Bojan" not in second
+    t.step(0, "T20", "T24")
+    [entry] = t.entries(pegs_table.APPLY_KIND)
+    assert [b["seat"] for b in entry.result["bumps"]] == [1, 3]
+
+
 def test_a_teammate_goes_to_its_in_spot_and_a_home_entry(pg):
     t = pg(FOUR)
     t.set_board({**start(4), "0": ["T0", "S", "S", "S", "S"], "2": ["T10", "S", "S", "S", "S"]})

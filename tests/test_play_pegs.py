@@ -174,6 +174,30 @@ def test_step_options_for_a_split_seven():
     assert seconds and all(o["complete"] for o in seconds)
 
 
+def test_each_part_of_a_split_offers_its_own_bumps():
+    # a 7 split: T8 → T11 sends Ján's peg to start, T20 → T24 Peter's; the second part
+    # is offered with Peter's bump alone, the first part with Ján's
+    pegs = {
+        "0": ["T8", "T20", "S", "S", "S"],
+        "1": ["T11", "S", "S", "S", "S"],
+        "2": ["S"] * 5,
+        "3": ["T24", "S", "S", "S", "S"],
+    }
+    state = race([], pegs=pegs, team_pegs="own")
+    from scorekeeper.games.pegs import Step
+
+    first = {(o["seat"], o["from"], o["to"]): o for o in state.options("7H")}
+    assert first[0, "T8", "T11"]["continues"] and not first[0, "T8", "T11"]["complete"]
+    assert first[0, "T8", "T11"]["bumps"] == [step(1, "T11", "S")]
+    second = state.options("7H", Step.from_json(step(0, "T8", "T11"), 4))
+    [part] = [o for o in second if (o["from"], o["to"]) == ("T20", "T24")]
+    assert part["complete"] and part["bumps"] == [step(3, "T24", "S")]
+    # the move as played still bumps both, in playing order
+    moved = race([tap(1, "move", seat=0, card="7H", steps=[step(0, "T8", "T11"),
+                  step(0, "T20", "T24")])], pegs=pegs, team_pegs="own")  # fmt: skip
+    assert moved.to_json()["log"][0]["bumps"] == [step(1, "T11", "S"), step(3, "T24", "S")]
+
+
 def test_legal_lists_the_ranks_that_can_move():
     legal = race([]).to_json()["legal"]
     move = next(e for e in legal if e["action"] == "move")

@@ -264,12 +264,28 @@ class Step(NamedTuple):
 
 
 class Move(NamedTuple):
-    """A card played by ``player``: its steps in playing order and the pegs it bumps."""
+    """A card played by ``player``: its steps in playing order and the pegs it bumps,
+    the first step's bumps first; ``first_bumps`` says how many of them the first step
+    makes, so a screen can show each part of a split with its own bumps."""
 
     player: int
     card: Card
     steps: tuple[Step, ...]
     bumps: tuple[Step, ...] = ()
+    first_bumps: int = 0
+
+    def step_bumps(self) -> tuple[tuple[Step, ...], ...]:
+        """Each step's own bumps, in playing order (together: ``bumps``).
+
+        >>> board = Board(4, {0: ["T8", "T20", "S", "S", "S"], 1: ["T11", "S", "S", "S", "S"],
+        ...                   2: ["S"] * 5, 3: ["T24", "S", "S", "S", "S"]})
+        >>> played = board.push(Move.parse("0 7H: 0 T8-T11, 0 T20-T24", board.length))
+        >>> [[str(b) for b in bumps] for bumps in played.step_bumps()]
+        [['1 T11-S'], ['3 T24-S']]
+        """
+        if len(self.steps) < 2:
+            return (self.bumps,)
+        return (self.bumps[: self.first_bumps], self.bumps[self.first_bumps :])
 
     def __str__(self) -> str:
         return f"{self.player} {self.card}: " + ", ".join(str(s) for s in self.steps)
@@ -342,12 +358,12 @@ def _as_steps(raw: Iterable[tuple]) -> tuple[Step, ...]:
     return tuple(Step._make(item) for item in raw)
 
 
-def _moves_json(moves: list[tuple[tuple, tuple]]) -> list[dict]:
-    """CONTRACT moves from (steps, bumps); written out by hand as a full board lists
+def _moves_json(moves: list[tuple[tuple, tuple, int]]) -> list[dict]:
+    """CONTRACT moves from (steps, bumps, first); written out by hand as a full board lists
     thousands of them."""
     names = _NAMES
     out = []
-    for steps, bumps in moves:
+    for steps, bumps, _ in moves:
         seat, frm, to = steps[0]
         listed = [{"seat": seat, "from": names[frm], "to": names[to]}]
         if len(steps) == 2:
@@ -484,8 +500,8 @@ class Board:
         player = self.verify_player(player)
         card = _as_card(card)
         return [
-            Move(player, card, _as_steps(steps), _as_steps(bumps))
-            for steps, bumps in self._unique_moves(player, card)
+            Move(player, card, _as_steps(steps), _as_steps(bumps), first)
+            for steps, bumps, first in self._unique_moves(player, card)
         ]
 
     def all_step_lists(self, player: int, card: Card | str) -> list[Move]:
@@ -493,31 +509,33 @@ class Board:
         player = self.verify_player(player)
         card = _as_card(card)
         return [
-            Move(player, card, _as_steps(steps), _as_steps(bumps))
+            Move(player, card, _as_steps(steps), _as_steps(bumps), first)
             for batch in self._batches(player, card)
-            for steps, bumps, _ in batch
+            for steps, bumps, _, first in batch
         ]
 
     def has_legal_move(self, player: int, card: Card | str) -> bool:
         player = self.verify_player(player)
         return any(self._batches(player, _as_card(card)))
 
-    def _unique_moves(self, player: int, card: Card) -> list[tuple[tuple, tuple]]:
-        """(steps, bumps) as plain tuples, the first of each resulting board."""
+    def _unique_moves(self, player: int, card: Card) -> list[tuple[tuple, tuple, int]]:
+        """(steps, bumps, first step's bump count) as plain tuples, the first of each
+        resulting board."""
         seen: set[tuple] = set()
         unique = []
         for batch in self._batches(player, card, unique=True):
-            for steps, bumps, change in batch:
+            for steps, bumps, change, first in batch:
                 if change not in seen:
                     seen.add(change)
-                    unique.append((steps, bumps))
+                    unique.append((steps, bumps, first))
         return unique
 
     def _batches(
         self, player: int, card: Card, unique: bool = False
-    ) -> Iterator[list[tuple[tuple, tuple, tuple]]]:
-        """Every legal (steps, bumps, change), a list at a time (a batch is cheaper to
-        hand over than each candidate); steps and bumps are (seat, from, to) tuples.
+    ) -> Iterator[list[tuple[tuple, tuple, tuple, int]]]:
+        """Every legal (steps, bumps, change, first), a list at a time (a batch is cheaper
+        to hand over than each candidate); steps and bumps are (seat, from, to) tuples,
+        ``first`` how many of the bumps the first step makes.
         ``unique``: leave out step lists sure to repeat another's board (see
         ``_SplitSearch``)."""
         rank = card.rank
@@ -535,7 +553,7 @@ class Board:
             back = rank == 9 and self.nine == "split_back"
             yield from self._split_moves(player, value, back, unique)
 
-    def _come_outs(self, player: int) -> list[tuple[tuple, tuple, tuple]]:
+    def _come_outs(self, player: int) -> list[tuple[tuple, tuple, tuple, int]]:
         found = []
         for seat in self.movable_seats(player):
             if START in self.pegs[seat]:
@@ -545,26 +563,26 @@ class Board:
                 bumps = self._landing(seat, START, hole)
                 if bumps.__class__ is tuple:
                     steps = ((seat, START, hole),)
-                    found.append((steps, bumps, _board_change(steps + bumps)))
+                    found.append((steps, bumps, _board_change(steps + bumps), len(bumps)))
         return found
 
-    def _single_moves(self, player: int, distance: int) -> list[tuple[tuple, tuple, tuple]]:
+    def _single_moves(self, player: int, distance: int) -> list[tuple[tuple, tuple, tuple, int]]:
         found = []
         for seat in self.movable_seats(player):
             for pos in self.pegs[seat]:
                 if pos != START:
                     for to, bumps in self._options(seat, pos, distance):
                         steps = ((seat, pos, to),)
-                        found.append((steps, bumps, _board_change(steps + bumps)))
+                        found.append((steps, bumps, _board_change(steps + bumps), len(bumps)))
         return found
 
     def _split_moves(
         self, player: int, value: int, back: bool, unique: bool = False
-    ) -> Iterator[list[tuple[tuple, tuple, tuple]]]:
+    ) -> Iterator[list[tuple[tuple, tuple, tuple, int]]]:
         """7 and 9 splits (P-D3), one batch per first part: see ``_SplitSearch``."""
         return _SplitSearch(self, player, value, back, unique).batches()
 
-    def _joker_moves(self, player: int) -> list[tuple[tuple, tuple, tuple]]:
+    def _joker_moves(self, player: int) -> list[tuple[tuple, tuple, tuple, int]]:
         """P-D4: onto any track hole holding another colour's peg; start pegs first."""
         seats = self.movable_seats(player)
         from_start = [s for s in seats if START in self.pegs[s]]
@@ -580,7 +598,7 @@ class Board:
                     bumps = self._landing(seat, pos, hole)
                     if bumps.__class__ is tuple:
                         steps = ((seat, pos, hole),)
-                        found.append((steps, bumps, _board_change(steps + bumps)))
+                        found.append((steps, bumps, _board_change(steps + bumps), len(bumps)))
         return found
 
     def _own(self, seat: int) -> tuple[list[int], list[int]]:
@@ -802,6 +820,7 @@ class Board:
         _verify_step_count(card, steps, self.nine)
         undo: list = []
         bumps: list[Step] = []
+        first_bumps = 0
         try:
             first_peg = None
             for index, step in enumerate(steps):
@@ -818,11 +837,13 @@ class Board:
                 more = self._verify_step(player, card, steps, index, path)
                 undo.append(self._relocate(peg, step.to, more))
                 bumps.extend(more)
+                if index == 0:
+                    first_bumps = len(more)
                 first_peg = peg
         except RuleError:
             self._undo(undo)
             raise
-        return Move(player, card, steps, _as_steps(bumps)), undo
+        return Move(player, card, steps, _as_steps(bumps), first_bumps), undo
 
     def _verify_peg(self, player: int, step: Step, path: str) -> tuple[int, int]:
         """The (seat, slot) the step moves: a peg the player may move (P-D2) on ``frm``."""
@@ -1038,7 +1059,7 @@ class _SplitSearch:
         self.seats = board.movable_seats(player)
         self.before = self._parts_before()
 
-    def batches(self) -> Iterator[list[tuple[tuple, tuple, tuple]]]:
+    def batches(self) -> Iterator[list[tuple[tuple, tuple, tuple, int]]]:
         pegs = self.board.pegs
         for index, parts in enumerate(self.before):
             if parts is None:
@@ -1079,12 +1100,13 @@ class _SplitSearch:
 
     def _second_parts(
         self, first_peg: tuple, step: tuple, bumps: tuple, distance: int
-    ) -> list[tuple[tuple, tuple, tuple]]:
+    ) -> list[tuple[tuple, tuple, tuple, int]]:
         """Play the first part, list every second part of ``distance``, undo."""
         board = self.board
         first_seat, first_slot = first_peg
         _, first_from, first_to = step
         length = board.length
+        first = len(bumps)
         if bumps:
             undo = board._relocate(first_peg, first_to, bumps)
             moved = {first_seat, *[bump[0] for bump in bumps]}
@@ -1160,7 +1182,7 @@ class _SplitSearch:
                             (left, gone) if left < gone else (gone, left),
                             (arrived, lands) if arrived < lands else (lands, arrived),
                         )
-                    found.append(((step, (seat, pos, to)), bumps + more, change))
+                    found.append(((step, (seat, pos, to)), bumps + more, change, first))
         if undo is None:
             board.pegs[first_seat][first_slot] = first_from
             if first_to >= 0:

@@ -168,19 +168,20 @@ class PegsRace(Checks):
     def options(self, card: str, first: engine.Step | None = None) -> list[dict]:
         """What a screen may offer step by step: each step to take next (the first part
         of a split, or given ``first`` its second part), whether it ends the move
-        (``complete``) or needs a second part (``continues``), and the bumps it makes."""
+        (``complete``) or needs a second part (``continues``), and the bumps that step
+        makes itself (a split's second part: not the first part's again)."""
         found: dict[engine.Step, dict] = {}
+        part = 0 if first is None else 1
         for move in self.board().all_step_lists(self.turn, card):
-            if first is None:
-                step = move.steps[0]
-            elif len(move.steps) == 2 and move.steps[0] == first:
-                step = move.steps[1]
-            else:
+            if first is not None and (len(move.steps) != 2 or move.steps[0] != first):
                 continue
-            item = found.setdefault(step, {"complete": False, "continues": False, "bumps": []})
-            if first is not None or len(move.steps) == 1:
+            step = move.steps[part]
+            item = found.get(step)
+            if item is None:
+                bumps = [b.as_json() for b in move.step_bumps()[part]]
+                item = found[step] = {"complete": False, "continues": False, "bumps": bumps}
+            if part == len(move.steps) - 1:
                 item["complete"] = True
-                item["bumps"] = [b.as_json() for b in move.bumps]
             else:
                 item["continues"] = True
         return [{**step.as_json(), **item} for step, item in found.items()]
