@@ -218,3 +218,45 @@ def test_the_board_at_200_percent_zoom_keeps_thumb_sized_holes(page, zoomed, liv
     assert boxes_too_small(zoomed) == []
     # the page itself never scrolls sideways; only the board does, in its frame
     assert_inside_viewport(zoomed, "#pegs-panel *:not(.pg-board *)")
+
+
+@pytest.mark.parametrize("seats", [4, 8])
+def test_at_200_percent_zoom_the_board_and_the_moves_are_on_screen_together(
+    page, zoomed, live_server, seats
+):
+    """Zoomed in, the cards' picker alone is taller than the screen's room under the
+    board, and the moves listed under it were a whole screen below the board. A player
+    who scrolls down to the moves (the first one just in at the bottom of the screen)
+    now has the board on the screen with them, under the page's top bar."""
+    url = start_table(page, live_server, "pegs", NAMES[:seats])
+    zoomed.goto(url)
+    expect(zoomed.locator("#pg-title")).to_have_text("Ana to play")
+    zoomed.locator('.pg-cards [data-card="A"]').tap()
+    first = zoomed.locator(".pg-move").first
+    expect(first).to_be_visible()
+    first.evaluate("(el) => el.scrollIntoView({block: 'end'})")
+    seen = zoomed.evaluate(
+        """() => {
+            const bar = document.querySelector(".topbar").getBoundingClientRect().bottom;
+            const shown = (el) => {
+                const r = el.getBoundingClientRect();
+                return {top: r.top, bottom: r.bottom, height: r.height,
+                        seen: Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, bar))};
+            };
+            return {bar, height: innerHeight,
+                    board: shown(document.querySelector(".pg-board")),
+                    move: shown(document.querySelector(".pg-move"))};
+        }"""
+    )
+    move, board = seen["move"], seen["board"]
+    assert move["seen"] >= move["height"] - 1, seen  # the whole first move
+    assert board["seen"] >= board["height"] / 2, seen  # and most of the board, if not all
+    # what the screen shows there is the board and the move, nothing over them
+    assert in_view(zoomed, ".pg-move")
+    x, y = zoomed.evaluate(
+        """() => { const r = document.querySelector(".pg-board").getBoundingClientRect();
+                   return [r.left + r.width / 2, Math.min(r.bottom, innerHeight) - 4]; }"""
+    )
+    assert zoomed.evaluate(
+        "([x, y]) => !!document.elementFromPoint(x, y).closest('.pg-board')", [x, y]
+    )
