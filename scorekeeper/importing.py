@@ -31,13 +31,17 @@ MAX_STAMP = 64
 MAX_MESSAGE = 300  # a refusal is one line, however long the field it names
 
 
-GENERIC_KINDS = ("manual-points", "game-end")  # entries of every game's table
+SCORE_PAD = "manual-points"
+GENERIC_KINDS = (SCORE_PAD, "game-end")  # entries of every game's table
 
 
 def entry_kinds(game: str) -> frozenset[str]:
-    """The kinds of entry a table of ``game`` keeps: the score pad's and the game end's,
-    and those its own screen stores (the ones the history names)."""
-    return frozenset((*GENERIC_KINDS, *catalog.GAMES[game].entry_kinds))
+    """The kinds of entry a table of ``game`` keeps: the score pad's (when its tables
+    have the pad: a race has none) and the game end's, and those its own screen stores
+    (the ones the history names)."""
+    record = catalog.GAMES[game]
+    generic = [k for k in GENERIC_KINDS if record.score_pad or k != SCORE_PAD]
+    return frozenset((*generic, *record.entry_kinds))
 
 
 def check_export(data: object) -> dict:
@@ -175,6 +179,16 @@ def _checked(data: object) -> dict:
         if entry_id in ids:
             raise RuleError("Entry %(entry)s is given twice.", v.join(path, "id"), entry=entry_id)
         ids.add(entry_id)
+        if e["kind"] == SCORE_PAD and not game.score_pad:
+            # the table's page offers no pad and refuses points posted to it: a file
+            # brings in no round of it either
+            raise RuleError(
+                "Entry %(entry)s is a score-pad round, but nobody scores points in "
+                "%(game)s: its tables have no score pad.",
+                v.join(path, "kind"),
+                entry=entry_id,
+                game=Text(game.name),
+            )
         if not isinstance(e["kind"], str) or e["kind"] not in kinds:
             # Translators: %(game)s is the name of a game (Szaman)
             raise RuleError(

@@ -412,6 +412,70 @@ def test_a_pegs_move_the_rules_refuse_is_not_imported(tmp_path, capsys, client, 
     assert client.get(f"/t/{export['table']['scorer_key']}").status_code == 404
 
 
+def _pegs_export(tmp_path) -> dict:
+    """A Pegs table's export: one move, Ana's ace out of start."""
+    from scorekeeper import api
+
+    s = Store.open(tmp_path / "pegs-source.sqlite")
+    names = ["Ana", "Bojan", "Ceca", "Dule"]
+    table_id = s.create_table("pegs", "Race", names, {})["table_id"]
+    move = {
+        "seats": 4,
+        "pegs": {str(seat): ["S"] * 5 for seat in range(4)},
+        "player": 0,
+        "card": "AS",
+        "steps": [{"seat": 0, "from": "S", "to": "T8"}],
+    }
+    s.add_entry(table_id, 1, "pegs-apply", move, api.evaluate("pegs-apply", move), {})
+    data = s.export_table(table_id)
+    s.close()
+    return data
+
+
+@pytest.mark.parametrize(
+    ("lang", "says"),
+    [
+        (
+            "en",
+            "This export cannot be imported (entries[1].kind): Entry 2 is a score-pad round, "
+            "but nobody scores points in Arizona Pegs and Jokers: its tables have no score pad.",
+        ),
+        ("pl", "Wpis 2 to runda z notesu punktów"),
+    ],
+)
+def test_a_pegs_table_takes_no_score_pad_round_from_a_file(tmp_path, capsys, lang, says):
+    """A race's table has no score pad, and its page refuses points posted to it; an
+    export naming a score-pad round among its moves is refused as well, saying so, and
+    nothing is written. Without that round the same file is imported."""
+    data = _pegs_export(tmp_path)
+    pad = {
+        "id": 2,
+        "round": 2,
+        "kind": "manual-points",
+        "request": {"players": ["Ana", "Bojan"], "points": {"Ana": 5, "Bojan": -5}},
+        "result": {"points": {"Ana": 5, "Bojan": -5}},
+        "created": "2026-01-01T20:05:00+00:00",
+        "supersedes": None,
+        "points": {"0": 5, "1": -5},
+    }
+    path = tmp_path / "pegs.json"
+    path.write_text(json.dumps({**data, "entries": [*data["entries"], pad]}))
+    target = tmp_path / "target.sqlite"
+    s = Store.open(target)
+    s.create_table("cowboy", "Already here", ["X", "Y", "Z"], {})
+    before = snapshot(s)
+    assert main(["import", str(path), "--db", str(target), "--lang", lang]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and out.err.count("\n") == 1, out.err
+    assert says in out.err, out.err
+    assert snapshot(s) == before
+    path.write_text(json.dumps(data))
+    assert main(["import", str(path), "--db", str(target)]) == 0
+    (kinds,) = {tuple(e.kind for e in s.entries(t.id)) for t in s.list_tables() if t.game == "pegs"}
+    assert kinds == ("pegs-apply",)
+    s.close()
+
+
 def test_an_imported_table_opens_in_the_app(tmp_path, capsys, client, app):
     data = _export(tmp_path)
     path = tmp_path / "table.json"
