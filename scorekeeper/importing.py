@@ -31,16 +31,17 @@ MAX_STAMP = 64
 MAX_MESSAGE = 300  # a refusal is one line, however long the field it names
 
 
-SCORE_PAD = "manual-points"
-GENERIC_KINDS = (SCORE_PAD, "game-end")  # entries of every game's table
+SCORE_PAD, GAME_END = "manual-points", "game-end"
+GENERIC_KINDS = (SCORE_PAD, GAME_END)  # entries of every game's table
 
 
 def entry_kinds(game: str) -> frozenset[str]:
     """The kinds of entry a table of ``game`` keeps: the score pad's (when its tables
-    have the pad: a race has none) and the game end's, and those its own screen stores
-    (the ones the history names)."""
+    have the pad: a race has none) and the game end's (when its players end it), and
+    those its own screen stores (the ones the history names)."""
     record = catalog.GAMES[game]
-    generic = [k for k in GENERIC_KINDS if record.score_pad or k != SCORE_PAD]
+    offered = {SCORE_PAD: record.score_pad, GAME_END: record.players_end}
+    generic = [k for k in GENERIC_KINDS if offered[k]]
     return frozenset((*generic, *record.entry_kinds))
 
 
@@ -185,6 +186,14 @@ def _checked(data: object) -> dict:
             raise RuleError(
                 "Entry %(entry)s is a score-pad round, but nobody scores points in "
                 "%(game)s: its tables have no score pad.",
+                v.join(path, "kind"),
+                entry=entry_id,
+                game=Text(game.name),
+            )
+        if e["kind"] == GAME_END and not game.players_end:
+            raise RuleError(
+                "Entry %(entry)s ends the game by hand, but %(game)s ends by its own "
+                "rules: its tables offer no “End the game”.",
                 v.join(path, "kind"),
                 entry=entry_id,
                 game=Text(game.name),

@@ -476,6 +476,36 @@ def test_a_pegs_table_takes_no_score_pad_round_from_a_file(tmp_path, capsys, lan
     s.close()
 
 
+def test_a_table_whose_rules_end_the_game_takes_no_game_end_from_a_file(tmp_path, capsys):
+    """Only Vežimas and Kvanta offer "End the game"; a race ends when a team is home. An
+    export whose Pegs table holds a game end made by hand is refused, and nothing is
+    written."""
+    data = _pegs_export(tmp_path)
+    end = {
+        "id": 2,
+        "round": 1,
+        "kind": "game-end",
+        "request": {},
+        "result": {},
+        "created": "2026-01-01T20:05:00+00:00",
+        "supersedes": None,
+        "points": {},
+    }
+    path = tmp_path / "pegs.json"
+    path.write_text(json.dumps({**data, "entries": [*data["entries"], end]}))
+    target = tmp_path / "target.sqlite"
+    s = Store.open(target)
+    before = snapshot(s)
+    assert main(["import", str(path), "--db", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert (
+        "(entries[1].kind): Entry 2 ends the game by hand, but Arizona Pegs and Jokers ends "
+        "by its own rules: its tables offer no “End the game”." in err
+    ), err
+    assert snapshot(s) == before
+    s.close()
+
+
 def test_an_imported_table_opens_in_the_app(tmp_path, capsys, client, app):
     data = _export(tmp_path)
     path = tmp_path / "table.json"

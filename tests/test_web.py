@@ -683,6 +683,19 @@ def test_ending_a_game_that_is_over_says_so(client, new_table, parsed, store):
     assert len(store.entries(store.list_tables()[0].id)) == entries
 
 
+@pytest.mark.parametrize("game", ["cowboy", "szaman", "pegs"])
+def test_a_game_its_rules_end_cannot_be_ended_by_hand(client, new_table, parsed, store, game):
+    """Only Vežimas and Kvanta offer "End the game": a post to it on another game's
+    table (made by hand, or by an old page) is refused, saying why, and stores nothing."""
+    url, table = new_table(game, ("Ana", "Bojan", "Ceca", "Dule"))
+    version = store.version(store.list_tables()[0].id)
+    ended = parsed(client.post(f"{url}/end", data={"csrf_token": table.csrf}, headers=HX))
+    assert ended.status == 409
+    assert "ends by its own rules" in " ".join(ended.errors())
+    assert store.entries(store.list_tables()[0].id) == []
+    assert store.version(store.list_tables()[0].id) == version
+
+
 def test_a_score_pad_left_on_a_phone_adds_no_round_to_a_game_that_is_over(
     client, new_table, parsed, store
 ):

@@ -556,6 +556,13 @@ def _game_is_over(s: store.Store, table: store.Table) -> bool:
 def end_game(key: str):
     """The players close the game (Vežimas, or Kvanta's burned cards reached)."""
     table, access = load(key, write=True)
+    game = catalog.GAMES[table.game]
+    if not game.players_end:  # the page offers no "End the game": its rules end it
+        error = _(
+            "%(game)s ends by its own rules: its tables offer no “End the game”.",
+            game=Text(game.name),
+        )
+        return render_board(table, access, 409, error=error)
     s = get_store()
     submission_id = request.form.get("submission_id") or None
     if s.submission(submission_id, s.add_entry, table.id) is None and _game_is_over(s, table):
