@@ -12,7 +12,7 @@ import functools
 import re
 from typing import NamedTuple
 
-from .messages import N_, Text
+from .messages import N_, Text, quotable
 
 SUITS = ("S", "H", "D", "C")
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -58,11 +58,11 @@ class CardError(ValueError):
     def __init__(self, token: object, why: Text | None = None):
         self.token = token
         if why is None:
-            # Translators: %(token)s is what was written, quoted as Python writes it ('11H')
-            self.text = Text("%(token)s is not a card.", token=repr(token))
+            # Translators: %(token)s is what was written (11H)
+            self.text = Text("“%(token)s” is not a card.", token=quotable(token))
         else:
             # Translators: %(why)s says how a card is written
-            self.text = Text("%(token)s is not a card (%(why)s).", token=repr(token), why=why)
+            self.text = Text("“%(token)s” is not a card (%(why)s).", token=quotable(token), why=why)
         super().__init__(self.text.english())
 
     @property

@@ -3,10 +3,11 @@
 Serbian's two scripts map letter for letter, so the Cyrillic catalogue is the Latin
 one transliterated by cyrtranslit, a maintained library for exactly this. What is
 not Serbian text stays as it is: placeholders, HTML, card codes and ranks, peg
-positions, decision ids, a request's field names, the letters a formula or a rule
-stands for (``_symbols``), and the foreign words Serbian writes in Latin letters in
-either script (:data:`FOREIGN`). Serbian words, names of games among them (Kvanta,
-Vajoming Kauboj), are transliterated like any other.
+positions, decision ids, a request's field names, the words the English msgid quotes
+as they are written (``_quoted_words``), the letters a formula or a rule stands for
+(``_symbols``), and the foreign words Serbian writes in Latin letters in either script
+(:data:`FOREIGN`). Serbian words, names of games among them (Kvanta, Vajoming
+Kauboj), are transliterated like any other.
 
 >>> cyrillic("Džoker %(name)s dobija **Marijaž** (K+Q) za C-D1.")
 'Џокер %(name)s добија **Маријаж** (K+Q) за C-D1.'
@@ -32,7 +33,7 @@ KEPT = re.compile(
     r"|\b[TH]\d+\b"  # peg positions: T8, H1
     r"|\b\d{4}-\d\d-\d\dT[\d:.+-]+"  # an export's date and time
     r"|\bJK\b|\bPDF\b|\bQR\b|\bCSV\b|\bJSON\b|\bURL\b|\bScorekeeper\b"
-    r"|'[^'\s]*'"  # a request's field names and values, quoted
+    r'|"[^"\s]*"'  # a string of a request's JSON, as it is typed: ["Ola", "2C"]
     r"|--[a-z][a-z-]*"  # a command's options: --db, --lang
     r"|\b[A-Za-z]\w*(?:[._\[]\w+\]?)+"  # field paths: aces_on_table, settings.round, held[2]
     r"|\b(?:true|false|null)\b"
@@ -68,6 +69,14 @@ def _symbols(english: str, text: str) -> set[str]:
     return (lone(english) & lone(text)) - SERBIAN_ONE_LETTER_WORDS
 
 
+def _quoted_words(english: str, text: str) -> set[str]:
+    """The words quoted in both the English msgid (“card”) and its translation („card“):
+    what is written as it is in every language, a request's field name or value (card,
+    nine_of_diamonds, joker) or a heading of the English rules. A word the translation
+    quotes in Serbian („Pucanj“, a button's label) is not in the English."""
+    return set(re.findall(r"“([^“”]+)”", english)) & set(re.findall(r"„([^„“]+)“", text))
+
+
 def cyrillic(text: str, terms: tuple[str, ...] = (), english: str = "") -> str:
     """``text`` in Cyrillic. ``terms``: kept in their spelling; ``english``: the msgid,
     whose words met again in ``text`` are names of fields or terms kept as they are,
@@ -80,6 +89,10 @@ def cyrillic(text: str, terms: tuple[str, ...] = (), english: str = "") -> str:
     shared = _field_names(english) & set(re.findall(r"\b\w+\b", text))
     keep = sorted({*terms, *shared}, key=len, reverse=True)
     patterns = [KEPT.pattern]
+    quoted = sorted(_quoted_words(english, text), key=len, reverse=True)
+    if quoted:
+        words = "|".join(re.escape(t) for t in quoted)
+        patterns.append(rf"(?<=„)(?:{words})(?=“)")
     if keep:
         words = "|".join(re.escape(t) for t in keep)
         patterns.append(rf"\b(?:{words})\b")

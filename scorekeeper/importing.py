@@ -69,7 +69,7 @@ def check_export(data: object) -> dict:
 def _key(value: object, path: str) -> str:
     if not isinstance(value, str) or not KEY_FORMAT.fullmatch(value):
         raise RuleError(
-            "A table's link must be 22 to 64 letters, digits, '-' or '_', drawn at random "
+            "A table's link must be 22 to 64 letters, digits, “-” or “_”, drawn at random "
             "as Scorekeeper draws them.",
             path,
         )

@@ -133,6 +133,21 @@ def quotable(value: object, limit: int = 40) -> str:
     return escaped(text)
 
 
+def quoted(word: object) -> Text:
+    """A word a sentence names as it is written, a field name or a value a request
+    takes, in the quotation marks of the reader's language (“forward”, „forward”,
+    „forward“), for a list of them made in code; a sentence that names one word
+    quotes it in its own msgid (“card”) instead.
+
+    >>> str(quoted("forward"))
+    '“forward”'
+    """
+    # Translators: a word quoted as it is written (a field name or a value a request
+    # takes, or an option of a setting as the start form labels it), in the quotation
+    # marks of the language
+    return Text("“%(word)s”", word=word)
+
+
 def shown_in(cat, value: Any) -> Any:
     """A variable as it reads in ``cat``: a ``Text``, ``Number`` or ``Joined`` rendered."""
     return value.render(cat) if isinstance(value, (Text, Number, Joined)) else value

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 
 from .cards import Card, CardError, parse_card
 from .errors import RuleError
-from .messages import N_, Plural, Text, quotable, refused_character
+from .messages import N_, Joined, Plural, Text, quotable, quoted, refused_character
 
 MAX_NAME = 40
 
@@ -105,7 +105,7 @@ def boolean(value: object, path: str) -> bool:
 def choice(value: object, path: str, options: Iterable[str]) -> str:
     options = tuple(options)
     if not isinstance(value, str) or value not in options:
-        listed = ", ".join(repr(o) for o in options)
+        listed = Joined([quoted(o) for o in options], ", ")
         raise RuleError("%(path)s must be one of %(listed)s.", path, path=path, listed=listed)
     return value
 

@@ -106,6 +106,46 @@ def test_no_sentence_quotes_a_value_as_python_writes_it(language):
     assert python_quoted == []
 
 
+# A word between ASCII apostrophes or double quotes ('card', "Guns"), not an apostrophe
+# in a word (player's, players'); a tag's attributes and a request's JSON written out
+# as an example (["Ola", "2C"]) are what is typed, so their quotes are JSON's and HTML's.
+ASCII_QUOTED = re.compile(r"""(?<![\w'"])(['"])[^'"\s](?:[^'"]*?[^'"\s])?\1(?![\w'"])""")
+TYPED = re.compile(r'<[^<>]*>|\[(?:"[^"\\]*"(?:, )?)+\]')
+
+
+@pytest.mark.parametrize("text", ["Send either 'card' or 'hand'.", 'RULES §1 "Guns"', "'-'"])
+def test_a_word_in_ascii_quotes_is_found(text):
+    assert ASCII_QUOTED.search(TYPED.sub(" ", text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the players' cards and the dealer's",
+        'e.g. ["Ola", "2C"]',
+        '<a href="%(url)s">“card”</a>',
+        "„card“ or „card”",
+    ],
+)
+def test_a_word_in_the_languages_quotes_or_typed_is_not(text):
+    assert not ASCII_QUOTED.search(TYPED.sub(" ", text))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_sentence_quotes_a_word_in_ascii_quotes(language):
+    """A field name, a value a request takes or a fixed word ('card', 'joker', '-') is
+    quoted as a value a player sent is: “card” in English, „card” in Polish, „card“ in
+    Lithuanian, Slovak and Serbian; never in ASCII apostrophes, the same in every language."""
+    ascii_quoted = [
+        text
+        for m in catalogue(language)
+        if m.id
+        for text in ids(m) + forms(m)
+        if ASCII_QUOTED.search(TYPED.sub(" ", text))
+    ]
+    assert ascii_quoted == []
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_entry_is_translated_and_not_fuzzy(language):
     cat = catalogue(language)
@@ -203,6 +243,22 @@ def test_cyrillic_writes_a_patterns_word_between_angle_brackets_in_cyrillic():
     assert cyrillic.cyrillic('<span class="x">rupa</span><br/>') == (
         '<span class="x">рупа</span><br/>'
     )
+
+
+def test_cyrillic_keeps_a_word_the_english_quotes_as_it_is_written():
+    """A field name or a value a request takes, quoted in the English msgid (“card”)
+    and in the translation („card“), is typed as it is, like a request's JSON written
+    out; a word the translation alone quotes (a button's label) is Serbian text."""
+    from scorekeeper import cyrillic
+
+    english = "Send either “card” or “hand”."
+    assert cyrillic.cyrillic("Pošalji ili „card“ ili „hand“.", (), english) == (
+        "Пошаљи или „card“ или „hand“."
+    )
+    assert cyrillic.cyrillic("Dodirni „Kraj deljenja“.", (), "Tap “End of deal”.") == (
+        "Додирни „Крај дељења“."
+    )
+    assert cyrillic.cyrillic('npr. ["Ola", "2C"]') == 'нпр. ["Ola", "2C"]'
 
 
 @pytest.mark.parametrize(

@@ -128,3 +128,104 @@ def test_a_value_that_is_not_text_still_reads_as_itself(sent, shown):
 
 def test_a_name_is_quoted_as_it_is_emoji_and_all():
     assert messages.quotable("Šćepan 👩\u200d💻") == "Šćepan 👩\u200d💻"
+
+
+# ---------------------------------------------------------------- fixed words
+
+
+def api_refusal(client, kind: str, request: dict, language: str) -> dict:
+    answer = client.post(
+        f"/api/v1/score/{kind}?lang={language}",
+        data=json.dumps(request),
+        content_type="application/json",
+    )
+    assert answer.status_code == 422
+    return answer.get_json()["error"]
+
+
+NEITHER_CARD_NOR_HAND = {
+    "players": ["Asta", "Milica"],
+    "trumps": {"Asta": "C", "Milica": "S"},
+    "player": "Milica",
+    "top": "JC",
+    "out": [],
+}
+
+
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [
+        ("en", "Send either “card” or “hand”."),
+        ("pl", "Wyślij „card” albo „hand”."),
+        ("lt", "Siųskite arba „card“, arba „hand“."),
+        ("sk", "Pošlite buď „card“, alebo „hand“."),
+        ("sr-Latn", "Pošalji ili „card“ ili „hand“."),
+        ("sr-Cyrl", "Пошаљи или „card“ или „hand“."),
+    ],
+)
+def test_the_api_quotes_a_field_name_as_the_readers_language_quotes(client, language, says):
+    """A field name is quoted as a value is, and stays as the request writes it."""
+    error = api_refusal(client, "vezimas-beat", NEITHER_CARD_NOR_HAND, language)
+    assert error["message"] == says
+
+
+PEGS_MOVE = {
+    "seats": 4,
+    "pegs": {
+        "0": ["S", "T10", "S", "T69", "S"],
+        "1": ["H2", "T14", "S", "T20", "T51"],
+        "2": ["T28", "S", "T32", "T3", "S"],
+        "3": ["T39", "S", "H2", "T62", "S"],
+    },
+    "player": 1,
+    "card": "3C",
+    "steps": [{"seat": 1, "from": "T14", "to": "T17"}],
+}
+
+
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [
+        ("en", "house_rules.nine must be one of “split_forward”, “split_back”, “forward”."),
+        ("pl", "house_rules.nine musi być jednym z: „split_forward”, „split_back”, „forward”."),
+        (
+            "sr-Cyrl",
+            "house_rules.nine мора бити једно од: „split_forward“, „split_back“, „forward“.",
+        ),
+    ],
+)
+def test_the_api_quotes_the_values_a_setting_takes_as_the_readers_language_quotes(
+    client, language, says
+):
+    request = {**PEGS_MOVE, "house_rules": {"nine": "sideways"}}
+    error = api_refusal(client, "pegs-apply", request, language)
+    assert error == {"message": says, "path": "house_rules.nine"}
+
+
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [("en", "“ZZ” is not a card"), ("pl", "„ZZ” to nie karta"), ("lt", "„ZZ“ nėra korta")],
+)
+def test_the_api_quotes_what_is_not_a_card_as_the_readers_language_quotes(client, language, says):
+    error = api_refusal(client, "pegs-apply", {**PEGS_MOVE, "card": "ZZ"}, language)
+    assert error["message"].startswith(says)
+    assert error["path"] == "card"
+
+
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [
+        ("en", "Send either “card” or “hand”."),
+        ("pl", "Wyślij „card” albo „hand”."),
+        ("sr-Cyrl", "Пошаљи или „card“ или „hand“."),
+    ],
+)
+def test_the_cli_quotes_a_field_name_as_the_readers_language_quotes(
+    tmp_path, capsys, language, says
+):
+    from scorekeeper.cli import main
+
+    request = tmp_path / "beat.json"
+    request.write_text(json.dumps(NEITHER_CARD_NOR_HAND))
+    assert main(["score", "vezimas-beat", "--lang", language, "--file", str(request)]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["message"] == says

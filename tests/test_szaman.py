@@ -433,7 +433,7 @@ def test_refused_malformed_requests(change, path):
         ({"winner": "Ola", "off_suit": ["Piotr", "Piotr"]}, "tricks[0].off_suit[1]", "twice"),
         ({"winner": "Ola", "specials": ["QS"]}, "tricks[0].specials[0]", "Russian"),
         ({"winner": "Ola", "specials": ["9H"]}, "tricks[0].specials[0]", "not a special"),
-        ({"winner": "Ola", "specials": ["RJ"]}, "tricks[0].specials[0]", "'joker'"),
+        ({"winner": "Ola", "specials": ["RJ"]}, "tricks[0].specials[0]", "“joker”"),
         ({"winner": "Ola", "specials": ["joker", "JOKER"]}, "tricks[0].specials[1]", "twice"),
         ({"winner": "Ola", "specials": ["8H", "8♥"]}, "tricks[0].specials[1]", "more than once"),
         ({"winner": "Kuba"}, "tricks[0].winner", "not one of the players"),

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RuleError
-from ..messages import Joined, Text, quotable
+from ..messages import Joined, Text, quotable, quoted
 from . import registry
 
 
@@ -52,9 +52,7 @@ class Setting:
         if self.kind == "choice":
             allowed = [value for value, _ in self.options]
             if raw not in allowed:
-                # Translators: an option of a setting as the start form labels it,
-                # in the quotation marks of the language
-                labels = [Text("“%(option)s”", option=Text(label)) for _, label in self.options]
+                labels = [quoted(Text(label)) for _, label in self.options]
                 raise RuleError(
                     "%(setting)s: choose one of %(values)s.",
                     path,

@@ -552,7 +552,7 @@ def parse_deal(request: dict) -> Deal:
     end_by = v.player(end["by"], "end.by", players)
     reason = end["reason"]
     if reason not in ("tens", "aces"):
-        raise RuleError("The end of a deal is either 'tens' or 'aces'.", "end.reason")
+        raise RuleError("The end of a deal is either “tens” or “aces”.", "end.reason")
 
     raw_held = v.player_keys(req["held"], "held", players)
     held = {p: _cards(raw_held[p], v.join("held", p)) if p in raw_held else [] for p in players}

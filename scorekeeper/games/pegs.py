@@ -1520,7 +1520,7 @@ def pegs_moves(request: dict) -> dict:
     if "hand" in req:
         return _hand_answer(board, player, req["hand"])
     if "card" not in req:
-        raise RuleError("The field 'card' (or 'hand') is missing.", "card")
+        raise RuleError("The field “card” (or “hand”) is missing.", "card")
     card = v.card(req["card"], "card")
     return {"moves": _moves_json(board._unique_moves(player, card))}
 

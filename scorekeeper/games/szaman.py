@@ -29,7 +29,7 @@ from typing import NamedTuple
 from .. import validate as v
 from ..cards import JACK, JOKER, QUEEN, Card
 from ..errors import RuleError
-from ..messages import N_, Plural, Text, gettext, ngettext, signed
+from ..messages import N_, Joined, Plural, Text, gettext, ngettext, quoted, signed
 from . import catalog, results
 from .standings import Progress, win_text
 from .wording import as_dict, as_list, cards_text
@@ -192,7 +192,7 @@ def trick_winner(plays: Sequence[Sequence], joker_suit: str | None = None) -> st
     for i, pair in enumerate(plays):
         at = v.join("plays", i)
         if not isinstance(pair, SEQUENCES) or len(pair) != 2:
-            raise RuleError("Each play is a pair [player, card], e.g. ['Ola', '2C'].", at)
+            raise RuleError('Each play is a pair [player, card], e.g. ["Ola", "2C"].', at)
         names.append(pair[0])
         cards.append(szaman_card(pair[1], v.join(at, 1)))
     if joker_suit is not None:
@@ -445,7 +445,7 @@ class Reader:
             # paths are plain f-strings here: this loop is the engine's hot spot
             if not isinstance(pair, SEQUENCES) or len(pair) != 2:
                 raise RuleError(
-                    "Each play is a pair [player, card], e.g. ['Ola', '2C'].",
+                    'Each play is a pair [player, card], e.g. ["Ola", "2C"].',
                     path + "[" + str(i) + "]",
                 )
             name = pair[0]
@@ -485,14 +485,14 @@ class Reader:
     def specials(self, value: object, path: str, number: int) -> tuple[str, ...]:
         items = v.array(value, path)
         allowed = SPECIAL_CARDS[self.variant]
-        listed = ", ".join([*(str(card) for card in allowed), repr(WON_BY_JOKER)])
+        listed = Joined([*(str(card) for card in allowed), quoted(WON_BY_JOKER)], ", ")
         found: list[str] = []
         for i, item in enumerate(items):
             at = v.join(path, i)
             if isinstance(item, str) and item.strip().lower() == WON_BY_JOKER:
                 if WON_BY_JOKER in found:
                     raise RuleError(
-                        "'joker' is listed twice in trick %(number)s; one card wins a trick.",
+                        "“joker” is listed twice in trick %(number)s; one card wins a trick.",
                         at,
                         number=number,
                     )
@@ -501,7 +501,7 @@ class Reader:
                 continue
             card = szaman_card(item, at)
             if card.rank == JOKER:
-                raise RuleError("Write 'joker' for a trick won by a joker.", at)
+                raise RuleError("Write “joker” for a trick won by a joker.", at)
             if card not in allowed:
                 why = (
                     Text("Q♠ is special only in the Russian variant")

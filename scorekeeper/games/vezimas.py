@@ -366,7 +366,7 @@ def read_out(value: object, players: list[str]) -> list[str]:
         path = v.join("out", index)
         name = v.player(item, path, players)
         if name in out:
-            raise RuleError("%(name)s is listed twice in 'out'.", path, name=name)
+            raise RuleError("%(name)s is listed twice in “out”.", path, name=name)
         out.append(name)
     return out
 
@@ -410,13 +410,13 @@ def read_first_lead(req: dict, players: list[str], queen: str) -> str:
     if len(players) == 4:
         if "nine_of_diamonds" in req:
             raise RuleError(
-                "With 4 players the Q♣ holder leads; leave out 'nine_of_diamonds'.",
+                "With 4 players the Q♣ holder leads; leave out “nine_of_diamonds”.",
                 "nine_of_diamonds",
             )
         return queen
     if "nine_of_diamonds" not in req:
         raise RuleError(
-            "With 2 or 3 players the 9♦ holder leads: name him in 'nine_of_diamonds'.",
+            "With 2 or 3 players the 9♦ holder leads: name him in “nine_of_diamonds”.",
             "nine_of_diamonds",
         )
     return v.player(req["nine_of_diamonds"], "nine_of_diamonds", players)
@@ -431,7 +431,7 @@ def beat_kind(request: object) -> dict:
         optional=("out", "card", "hand"),
     )
     if ("card" in req) == ("hand" in req):
-        raise RuleError("Send either 'card' or 'hand'.", "")
+        raise RuleError("Send either “card” or “hand”.", "")
     players = read_players(req["players"])
     trumps = read_trumps(req["trumps"], players)
     out = read_out(req.get("out", []), players)

@@ -27,7 +27,7 @@ MAX_SUBMISSION_ID = 64
 SUBMISSION_ID_FORMAT = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_SUBMISSION_ID}}}")
 BAD_SUBMISSION_ID = N_(
     "This form's submission id is not one the app makes (at most 64 letters, digits, "
-    "'-' or '_'); nothing was saved. Reload the page and try again."
+    "“-” or “_”); nothing was saved. Reload the page and try again."
 )
 
 MAX_TABLE_NAME = 80

@@ -351,7 +351,7 @@ class CowboyDeal(Checks):
         if card in h.building or any(card in g for g in h.guns):
             return self
         if parse_card(card).rank not in GUN_RANKS:
-            raise Refused('%(card)s is never part of a gun (RULES §1 "Guns").', ".card", card=card)
+            raise Refused("%(card)s is never part of a gun (RULES §1 “Guns”).", ".card", card=card)
         self._place(seat, "gun", card)
         if len(h.building) >= MAX_GUN:
             raise Refused(
@@ -478,7 +478,7 @@ class CowboyDeal(Checks):
         if card in aim.gun:
             return self
         if parse_card(card).rank not in GUN_RANKS:
-            raise Refused('%(card)s is never part of a gun (RULES §1 "Guns").', ".card", card=card)
+            raise Refused("%(card)s is never part of a gun (RULES §1 “Guns”).", ".card", card=card)
         if len(aim.gun) >= MAX_GUN:
             raise Refused(
                 "A gun has at most %(most)s cards, and %(cards)s are no gun: take one out first.",
