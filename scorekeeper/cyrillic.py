@@ -3,11 +3,12 @@
 Serbian's two scripts map letter for letter, so the Cyrillic catalogue is the Latin
 one transliterated by cyrtranslit, a maintained library for exactly this. What is
 not Serbian text stays as it is: placeholders, HTML, card codes and ranks, peg
-positions, decision ids, a request's field names, the words the English msgid quotes
-as they are written (``_quoted_words``), the letters a formula or a rule stands for
-(``_symbols``), and the foreign words Serbian writes in Latin letters in either script
-(:data:`FOREIGN`). Serbian words, names of games among them (Kvanta, Vajoming
-Kauboj), are transliterated like any other.
+positions, decision ids, a request's field names and settings with their values
+(``nine=forward``), the words the English msgid quotes as they are written
+(``_quoted_words``), the letters a formula or a rule stands for (``_symbols``), and
+the foreign words Serbian writes in Latin letters in either script (:data:`FOREIGN`).
+Serbian words, names of games among them (Kvanta, Vajoming Kauboj), are
+transliterated like any other.
 
 >>> cyrillic("Džoker %(name)s dobija **Marijaž** (K+Q) za C-D1.")
 'Џокер %(name)s добија **Маријаж** (K+Q) за C-D1.'
@@ -33,8 +34,10 @@ KEPT = re.compile(
     r"|\b[TH]\d+\b"  # peg positions: T8, H1
     r"|\b\d{4}-\d\d-\d\dT[\d:.+-]+"  # an export's date and time
     r"|\bJK\b|\bPDF\b|\bQR\b|\bCSV\b|\bJSON\b|\bURL\b|\bScorekeeper\b"
+    r"|\bRULES\b"  # the rules' document, by its name: RULES §2
     r'|"[^"\s]*"'  # a string of a request's JSON, as it is typed: ["Ola", "2C"]
     r"|--[a-z][a-z-]*"  # a command's options: --db, --lang
+    r"|\b[a-z][a-z_]*=\w+"  # a setting with its value, as typed: nine=forward, team_pegs=own
     r"|\b[A-Za-z]\w*(?:[._\[]\w+\]?)+"  # field paths: aces_on_table, settings.round, held[2]
     r"|\b(?:true|false|null)\b"
 )

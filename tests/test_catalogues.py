@@ -234,6 +234,48 @@ def test_cyrillic_keeps_what_a_player_or_a_file_writes_latin():
     )
 
 
+@pytest.mark.parametrize(
+    ("latin", "cyrillic_text"),
+    [
+        (  # Pegs' house rules: нине=форwард was no value a table takes
+            "Po kućnom pravilu nine=forward devetka se ne deli (P-D3).",
+            "По кућном правилу nine=forward деветка се не дели (P-D3).",
+        ),
+        (
+            "Po kućnom pravilu team_pegs=own pomeraš samo svoje klinove (P-D2).",
+            "По кућном правилу team_pegs=own помераш само своје клинове (P-D2).",
+        ),
+        ("uz pravilo tally=letters i x=1", "уз правило tally=letters и x=1"),
+    ],
+)
+def test_cyrillic_keeps_a_setting_and_its_value_as_they_are_typed(latin, cyrillic_text):
+    """A setting with its value (nine=forward) is written as a player types it and as
+    the API takes it, the same in every language: transliterated, the Cyrillic
+    catalogue named a house rule no table has."""
+    from scorekeeper import cyrillic
+
+    assert cyrillic.cyrillic(latin) == cyrillic_text
+
+
+def test_the_cyrillic_catalogue_names_pegs_house_rules_in_latin_letters():
+    settings = [
+        text
+        for m in catalogue("sr_Cyrl")
+        if m.id and "house rule" in ids(m)[0]
+        for text in forms(m)
+        if "=" in text
+    ]
+    assert len(settings) == 4
+    for text in settings:
+        assert re.search(r"\b(?:nine|team_pegs)=(?:forward|split_back|own|own_first)\b", text)
+
+
+def test_cyrillic_keeps_the_rules_document_by_its_name():
+    from scorekeeper import cyrillic
+
+    assert cyrillic.cyrillic("RULES §2: 6.") == "RULES §2: 6."
+
+
 def test_cyrillic_writes_a_patterns_word_between_angle_brackets_in_cyrillic():
     """T<rupa> is how a peg position is written (T, then the hole): its word is Serbian
     text, not a tag, so a Cyrillic reader reads T<рупа>; a tag stays as it is."""
