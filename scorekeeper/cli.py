@@ -15,7 +15,7 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
-from .messages import LANGUAGES, escaped, gettext  # pure: no Flask, no WeasyPrint
+from .messages import LANGUAGES, escaped, gettext, quotable  # pure: no Flask, no WeasyPrint
 
 
 def _emit(body: dict) -> None:
@@ -86,7 +86,7 @@ def cmd_roll(args) -> int:
     roll = catalog.roll(args.kind)
     if roll is None:
         kinds = ", ".join(catalog.roll_kinds())
-        sys.stderr.write(f"There is no roll called {args.kind!r} (one of {kinds}).\n")
+        sys.stderr.write(f"There is no roll called “{quotable(args.kind)}” (one of {kinds}).\n")
         return 2
     _emit(roll())
     return 0
@@ -382,7 +382,7 @@ def _port(text: str) -> int:
         value = -1
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a port: a whole number from 0 to 65535 (0: any free one)"
+            f"“{quotable(text)}” is not a port: a whole number from 0 to 65535 (0: any free one)"
         )
     return value
 
@@ -393,12 +393,25 @@ def _positive(text: str) -> int:
     except ValueError:
         value = 0
     if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 1 or more")
+        raise argparse.ArgumentTypeError(f"“{quotable(text)}” is not a whole number of 1 or more")
     return value
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, refusing a choice as the command's other messages quote what
+    was typed (“de”, its control characters written as codes), not as Python's repr
+    ('de'). Its subcommands' parsers are of this class too."""
+
+    def _check_value(self, action, value):  # argparse's check of ``choices``
+        if action.choices is not None and value not in action.choices:
+            listed = ", ".join(map(str, action.choices))
+            raise argparse.ArgumentError(
+                action, f"invalid choice: “{quotable(value)}” (choose from {listed})"
+            )
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="scorekeeper", description="A table's score keeper.")
+    parser = Parser(prog="scorekeeper", description="A table's score keeper.")
     sub = parser.add_subparsers(dest="command", required=True)
 
     def with_db(p):

@@ -398,6 +398,40 @@ def test_serve_refuses_a_port_out_of_range(value, capsys):
 
 
 @pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (
+            ["roll", "dice\x1b[2J"],
+            "There is no roll called “dice\\x1b[2J” (one of kvanta-target, kvanta-exchange).",
+        ),
+        (
+            ["serve", "--port", "80\n80"],
+            "argument --port: “80\\n80” is not a port: a whole number from 0 to 65535",
+        ),
+        (["serve", "--workers", "many"], "argument --workers: “many” is not a whole number of 1"),
+        (
+            ["score", "manual-points", "--lang", "de"],
+            "argument --lang: invalid choice: “de” (choose from en, sr-Latn, sr-Cyrl, pl, lt, sk)",
+        ),
+        (
+            ["export", "x", "--format", "xml\x07"],
+            "argument --format: invalid choice: “xml\\x07” (choose from json, csv)",
+        ),
+        (["tally"], "argument command: invalid choice: “tally” (choose from score, play, "),
+    ],
+)
+def test_the_commands_own_refusals_quote_what_was_typed_as_its_other_refusals_do(args, says):
+    """What the command itself refuses is quoted in the quotation marks of the English
+    refusals (“de”), not as Python writes a string ('de'), and a control character
+    typed in it is written as its code instead of acting on the terminal."""
+    out = run(*args)
+    assert out.returncode == 2
+    assert says in out.stderr
+    assert "'" not in out.stderr.splitlines()[-1]
+    assert not set(out.stderr) & {"\x1b", "\x07"}
+
+
+@pytest.mark.parametrize(
     "host", ["999.1.1.1", os.fsdecode(b"h\xff"), "a" * 300], ids=["no-address", "not-utf8", "long"]
 )
 def test_serve_says_so_when_its_host_cannot_be_listened_on(tmp_path, host):

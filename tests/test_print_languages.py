@@ -842,7 +842,7 @@ def test_print_refuses_a_language_it_does_not_speak(tmp_path, capsys):
     with pytest.raises(SystemExit) as exited:
         main(["print", "--lang", "de", "--db", str(tmp_path / "db.sqlite")])
     assert exited.value.code == 2
-    assert "invalid choice: 'de'" in capsys.readouterr().err
+    assert "invalid choice: “de”" in capsys.readouterr().err
 
 
 def _printed_over_its_cell(document) -> list[tuple[str, float]]:

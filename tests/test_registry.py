@@ -160,7 +160,7 @@ def test_the_cli_rolls_the_new_games_dice(knock, capsys):
     assert main(["roll", "knock-shake"]) == 0
     assert json.loads(capsys.readouterr().out) == {"dice": [4], "knocks": 4}
     assert main(["roll", "knock-kick"]) == 2
-    assert "no roll called 'knock-kick'" in capsys.readouterr().err
+    assert "no roll called “knock-kick”" in capsys.readouterr().err
     assert catalog.roll_kinds() == ("kvanta-target", "kvanta-exchange", "knock-shake")
 
 
