@@ -198,6 +198,75 @@ def test_a_repeated_card_tap_is_already_true_and_changes_nothing():
     assert state_after(card(0, "2C"), card(1, "KC"), card(2, "5C"), card(2, "5C")) == done
 
 
+def change(trick: int, seat: int, code: str) -> dict:
+    return {"action": "change", "trick": trick, "seat": seat, "card": code}
+
+
+def test_a_card_of_an_earlier_trick_is_changed_in_place():
+    """A card noticed wrong three tricks later: changed with one tap, the tricks after it
+    kept, the old card free again and the new one placed."""
+    tricks = (card(0, "2C"), card(1, "KC"), card(2, "5C"))  # Bojan wins and leads
+    later = (card(1, "3D"), card(2, "9D"), card(0, "4D"))  # Ceca wins
+    state = state_after(*tricks, *later, change(1, 2, "6C"))
+    assert state["tricks"][0]["plays"] == [[0, "2C"], [1, "KC"], [2, "6C"]]
+    assert state["tricks"][1]["plays"] == [[1, "3D"], [2, "9D"], [0, "4D"]]
+    assert "5C" not in state["used"] and state["used"]["6C"] == "trick 1"
+    assert state["turn"] == 2
+    # the card now free may be played; the one placed may not
+    assert state_after(*tricks, *later, change(1, 2, "6C"), card(2, "5C"))["current"]
+    error = refused(*tricks, *later, change(1, 2, "6C"), change(2, 1, "6C"))
+    assert error.message == "6C is already in this deal (trick 1)."
+    # the points follow the card: a special card in, its points with it
+    state = state_after(*tricks, *later, change(2, 0, "8D"))
+    assert state["tricks"][1]["winner"] == 2 and state["tricks"][1]["points"] == {"Ceca": 5}
+
+
+def test_a_changed_card_that_would_change_the_winner_is_refused():
+    tricks = (card(0, "2C"), card(1, "KC"), card(2, "5C"))
+    error = refused(*tricks, change(1, 0, "AC"))
+    assert error.message == (
+        "With AC, Ana would win trick 1, not Bojan, and every trick after it would change: "
+        "undo back to trick 1 instead."
+    )
+    assert error.path == "taps[3].card" and error.index == 3
+    error = refused(*tricks, change(1, 2, "KC"))
+    assert error.message == "KC is already in this deal (trick 1)."
+
+
+def test_a_change_says_what_is_so_and_a_repeat_changes_nothing():
+    tricks = (card(0, "2C"), card(1, "KC"), card(2, "5C"))
+    once = state_after(*tricks, change(1, 2, "6C"))
+    assert state_after(*tricks, change(1, 2, "6C"), change(1, 2, "6C")) == once
+    assert state_after(*tricks, change(1, 2, "5C")) == state_after(*tricks)
+
+
+def test_only_a_trick_entered_card_by_card_has_cards_to_change():
+    assert refused(change(1, 0, "2C")).message == (
+        "No trick has been entered yet: there is no card to change."
+    )
+    tricks = (card(0, "2C"), card(1, "KC"), card(2, "5C"))
+    assert refused(*tricks, change(2, 0, "3C")).message == (
+        "trick is the number of a trick entered, 1 to 1."
+    )
+    assert refused(*tricks, change(True, 0, "3C")).path == "taps[3].trick"
+    quick = ({"action": "winner", "seat": 1},)
+    assert refused(*tricks, *quick, change(2, 0, "3C")).message == (
+        "Trick 2 was noted quickly: it has no cards to change."
+    )
+
+
+def test_a_led_jokers_card_stays_as_it_named_the_suit_s_d2():
+    named = (
+        card(0, "BJ"),
+        {"action": "suit", "seat": 0, "suit": "C"},
+        card(1, "AC"),
+        card(2, "3C"),
+    )
+    assert "names the suit" in refused(*named, change(1, 0, "2S")).message
+    plain = (card(0, "2C"), card(1, "KC"), card(2, "5C"))
+    assert "names the suit" in refused(*plain, change(1, 0, "RJ")).message
+
+
 def test_quick_marks_say_what_is_so_and_are_no_toggles():
     on = {"action": "special", "card": "8H", "on": True}
     state = state_after(on, on, {"action": "off", "seat": 2, "on": True})
@@ -449,6 +518,34 @@ def test_a_tap_id_applied_twice_changes_nothing(case, data):
         again = data.draw(st.sampled_from(log))
         state = replay(start_of(names, variant), log)
         assert replay(start_of(names, variant), [*log, again]) == state
+
+
+@FAST
+@given(logs(), st.data())
+def test_a_changed_card_keeps_every_winner_or_is_refused_with_nothing_changed(case, data):
+    """Any card of a trick entered card by card, changed to any card: refused, or the
+    same tricks with the same winners, that one card changed, the deck's record with it,
+    and the engine accepts the deal."""
+    names, variant, log = case
+    state = replay(start_of(names, variant), log)
+    full = [(n, t) for n, t in enumerate(state.tricks, start=1) if t.full]
+    if not full:
+        return
+    number, trick = data.draw(st.sampled_from(full))
+    seat, old = data.draw(st.sampled_from(trick.plays))
+    new = data.draw(st.sampled_from(module.DECK))
+    tap = {"id": "change", "action": "change", "trick": number, "seat": seat, "card": new}
+    try:
+        after = state.apply(Tap.from_json(tap))
+    except Refused:
+        return  # (a refused tap changes nothing: the state is immutable)
+    assert [t.winner for t in after.tricks] == [t.winner for t in state.tricks]
+    changed = dict(after.tricks[number - 1].plays)
+    assert changed[seat] == new and {**dict(trick.plays), seat: new} == changed
+    assert after.placed == (state.placed - {old}) | {new} == set(after.where())
+    assert replay(start_of(names, variant), [*log, tap]) == after
+    if after.tricks:
+        api.evaluate(engine.KIND, after.request())
 
 
 @FAST

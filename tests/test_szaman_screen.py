@@ -783,6 +783,76 @@ def test_edit_of_a_saved_deal_changes_one_card_and_supersedes_it(table, client, 
     }
 
 
+def change_block(screen, trick, seat_no, key=None) -> tuple[int, str]:
+    """The choices a phone gets for changing one card of an earlier trick."""
+    key = key or screen.url
+    response = screen.client.get(f"{key}/szaman/change?trick={trick}&seat={seat_no}", headers=HX)
+    return response.status_code, response.get_data(as_text=True)
+
+
+def change_fields(screen, block: str, code: str) -> dict:
+    """What the block's button for ``code`` sends: its tap, the block's trick and seat
+    (inherited hx-vals) and the version the panel shows."""
+    block_vals = json.loads(html.unescape(re.search(r"<details[^>]*hx-vals='([^']*)'", block)[1]))
+    button = re.search(rf'<button[^>]*data-card="{code}"[^>]*>', block)[0]
+    assert " disabled" not in button, button
+    own = json.loads(html.unescape(re.search(r"hx-vals='([^']*)'", button)[1]))
+    return {"v": screen.version, **block_vals, **own}
+
+
+def test_a_card_of_an_earlier_trick_is_changed_without_undoing_the_tricks_after_it(table, store):
+    """Adam's 9♣ of trick 1 was really the 6♣, noticed at trick 5: the trick's card is
+    tapped, the cards it may become come for this phone alone, one tap changes it, and
+    the three tricks after it stay."""
+    screen = table()
+    enter_full_tricks(screen, FULL_DEAL[:4])
+    before = len(taps_of(store, screen))
+    assert 'data-change="1-3"' in screen.panel  # the trick's cards are buttons
+    status, block = change_block(screen, 1, seat("Adam"))
+    assert status == 200 and 'data-changing="1-3"' in block
+    assert re.search(
+        r'data-card="9C"[^>]*aria-pressed="true"|aria-pressed="true"[^>]*data-card="9C"', block
+    )
+    assert re.search(r'<button[^>]*data-card="KC"[^>]*disabled', block)  # Piotr's, in trick 1
+    assert len(taps_of(store, screen)) == before  # a look stores nothing
+    fields = change_fields(screen, block, "6C")
+    screen.post("/szaman/tap", {**{k: str(v) for k, v in fields.items()}, "tap_id": "change-1"})
+    assert screen.status == 200
+    state = store.draft(screen.table_id, DRAFT)[0]
+    assert state["taps"][-1] == {
+        "id": "change-1",
+        "action": "change",
+        "trick": 1,
+        "seat": 3,
+        "card": "6C",
+    }
+    trick_one = re.search(r'<li data-trick="1"[^>]*>.*?</li>', screen.panel, re.S)[0]
+    assert 'data-change="1-3"' in trick_one and "6♣" in trick_one and "9♣" not in trick_one
+    assert "4 tricks" in screen.panel
+    # a change that would give the trick to another player is refused, nothing stored
+    status, block = change_block(screen, 1, seat("Ola"))
+    fields = change_fields(screen, block, "AC")
+    screen.post("/szaman/tap", {**{k: str(v) for k, v in fields.items()}, "tap_id": "change-2"})
+    assert screen.status == 422
+    assert "Ola would win trick 1, not Piotr" in html.unescape(screen.panel)
+    assert len(taps_of(store, screen)) == before + 1
+
+
+def test_the_card_changer_answers_only_for_a_card_of_a_trick_on_the_scorer_link(
+    table, client, store
+):
+    screen = table()
+    enter_full_tricks(screen, FULL_DEAL[:1])
+    for trick, seat_no in (("2", "0"), ("1", "9"), ("x", "0"), ("1", ""), ("1" * 9, "0")):
+        status, block = change_block(screen, trick, seat_no)
+        assert status == 422 and "not in a trick entered card by card" in block, (trick, seat_no)
+    watch = store.table(screen.table_id).watch_key
+    status, _block = change_block(screen, 1, 0, key=f"/t/{watch}")
+    assert status == 403
+    page = client.get(f"/t/{watch}").get_data(as_text=True)
+    assert "data-change=" not in page and "sz-trick-card" not in page
+
+
 def test_edit_is_refused_while_a_deal_is_entered_and_can_be_given_up(table, client, store):
     screen = table()
     save_full_deal(screen)

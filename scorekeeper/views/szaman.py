@@ -118,7 +118,7 @@ def trick_rows(st: dict, names: list[str]) -> list[dict]:
             "points": points_line(names, t["points"]),
             "full": t["full"],
             "cards": [
-                {"name": names[s], "card": c, "won": s == t["winner"]}
+                {"name": names[s], "seat": s, "card": c, "won": s == t["winner"]}
                 for s, c in t.get("plays", ())
             ],
             "joker_suit": SUIT_SYMBOLS.get(t.get("joker_suit") or "", ""),
@@ -127,6 +127,32 @@ def trick_rows(st: dict, names: list[str]) -> list[dict]:
         }
         for t in st["tricks"]
     ]
+
+
+def change_choices(v: panel.View, number: int, seat: int) -> dict | None:
+    """What one card of an earlier trick may become (the state's ``change`` tap): every
+    card not elsewhere in the deal, in suit groups, the card played shown chosen; the
+    trick and the seat are the block's (``BLOCK_SLOT``), so the buttons are the same for
+    every card changed. None when that trick has no card of that seat."""
+    st, names = v.state.to_json(), list(v.state.players)
+    trick = st["tricks"][number - 1] if 1 <= number <= len(st["tricks"]) else {}
+    played = dict((s, c) for s, c in trick.get("plays", ()))
+    if seat not in played:
+        return None
+    card, used = played[seat], taken(st, names)
+    used.pop(card, None)
+    slot = {"trick": panel.BLOCK_SLOT, "seat": panel.BLOCK_SLOT}
+    return {
+        "trick": number,
+        "seat": seat,
+        "name": names[seat],
+        "card": card,
+        "vals": {"trick": number, "seat": seat},
+        "groups": [
+            {**g, "buttons": v.picker(g["cards"], "change", slot, used, [card])}
+            for g in picker_groups(None)
+        ],
+    }
 
 
 def legal_actions(st: dict) -> set[str]:
@@ -273,6 +299,7 @@ def view(v: panel.View) -> dict:
         "v": v,
         "tap_button": functools.partial(fragments.action_tap, v),
         "tap_url": v.url("tap"),
+        "change_url": v.url("change"),
         "save_url": v.url("save"),
         "undo_url": v.url("undo"),
         "redo_url": v.url("redo"),

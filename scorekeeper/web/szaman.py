@@ -4,14 +4,16 @@
 
 from __future__ import annotations
 
-from flask import Blueprint
+from flask import Blueprint, render_template, request
 
 from .. import deals, store
 from ..deals.szaman import DEAL
 from ..games import catalog
+from ..i18n import gettext as _
 from ..summary import TableSummary
-from ..views.szaman import view
+from ..views.szaman import change_choices, view
 from . import screens
+from .db import get_store
 
 bp = Blueprint("szaman", __name__, url_prefix="/t/<key>/szaman")
 
@@ -27,3 +29,21 @@ def panel_context(table: store.Table, summary: TableSummary, access: str) -> dic
             "can_write": access == "score",
         }
     return screens.screen_panel(SCREEN, table, summary, access, finished=finished)
+
+
+@bp.get("/change")
+def change(key: str):
+    """The cards one card of an earlier trick may become, for the phone that asked
+    (which card it changes is that phone's own, never the draft's): each button is the
+    deal's ``change`` tap."""
+    table, access, screen = screens.request_screen()
+    number, seat = (request.args.get(name, "") for name in ("trick", "seat"))
+    choices = None
+    if number.isdigit() and seat.isdigit() and len(number) + len(seat) <= 6:
+        log = get_store().tap_log(table.id, screen.deal.draft)
+        v = screens.view_of(screen, table, access, log)
+        choices = change_choices(v, int(number), int(seat))
+    if choices is None:
+        said = _("That card is not in a trick entered card by card: reload the page.")
+        return render_template("games/szaman/_change.html", error=said), 422
+    return render_template("games/szaman/_change.html", ch=choices)

@@ -411,3 +411,39 @@ def test_a_tricks_points_with_long_names_stay_on_the_screen(
     page.locator(f"{PANEL} .sz-tricks summary").tap()
     expect(page.locator(f'{PANEL} .sz-trick-list li[data-trick="2"]')).to_be_visible()
     assert_inside_viewport(page, f"{PANEL} .sz-trick-list li, {PANEL} .sz-pts")
+
+
+def test_a_card_of_an_earlier_trick_is_changed_with_two_taps(
+    page, live_server, taps, shots, console_errors
+):
+    """Adam's 9♣ of trick 1 was the 6♣, noticed at trick 4: open the tricks, tap his
+    card, tap the right one. The tricks after it stay; a card that would give the trick
+    to another player is refused, saying why."""
+    open_table(page, live_server, NAMES)
+    tap(page, taps, f'[data-op="lead"][data-seat="{seat(FULL_DEAL[0][0][0])}"]')
+    for i, plays in enumerate(FULL_DEAL[:3]):
+        for j, (_name, card) in enumerate(plays):
+            tap(page, taps, f'.pick[data-card="{card}"]')
+            if j == 0 and i in JOKER_SUITS:
+                tap(page, taps, f'[data-suit="{JOKER_SUITS[i]}"]')
+    expect(ask(page)).to_contain_text("Trick 4")
+    taps(f"{PANEL} .sz-tricks > summary")
+    taps(f'{PANEL} [data-change="1-{seat("Adam")}"]')
+    choices = page.locator(f"{PANEL} .sz-trick-choices")
+    expect(choices).to_contain_text("Trick 1: the card Adam played")
+    expect(choices.locator('.pick[data-card="9C"]')).to_have_attribute("aria-pressed", "true")
+    expect(choices.locator('.pick[data-card="KC"]')).to_be_disabled()  # Piotr's, trick 1
+    shots(page, "szaman-change-card")
+    assert_inside_viewport(page)
+    tap(page, taps, '.sz-trick-choices .pick[data-card="6C"]')
+    trick_one = page.locator(f'{PANEL} .sz-trick-list li[data-trick="1"]')
+    expect(trick_one).to_contain_text("Adam 6♣")
+    expect(page.locator(f"{PANEL} .sz-trick-choices")).to_have_count(0)
+    expect(ask(page)).to_contain_text("Trick 4")  # the tricks after it stay
+    expect(page.locator(f"{PANEL} .sz-tricks > summary")).to_contain_text("3 tricks")
+    # the ace would win trick 1 for Ola: refused, nothing changes
+    taps(f'{PANEL} [data-change="1-{seat("Ola")}"]')
+    settled(page)
+    taps(f'{PANEL} .sz-trick-choices .pick[data-card="AC"]')
+    expect(page.locator(f"{PANEL} [role=alert]")).to_contain_text("Ola would win trick 1")
+    expect(trick_one).to_contain_text("Ola 2♣")

@@ -10,6 +10,8 @@ deal ends by itself when a hand runs out (classic, checked before the draw, S-D3
 every hand is empty (Russian); ``end`` ends it earlier. A classic deal then needs every
 player's remaining cards (``held`` per card, ``done`` once a player's list is final);
 a player whose list has as many cards as he should hold is final without ``done``.
+A card of a trick entered card by card is put right later by ``change`` (the trick
+keeping its winner), without undoing the tricks after it.
 
 Every tap names its seat (0 = the first player) where a seat is meant, and says what
 is so, never "toggle": ``{"action": "held", "seat": 2, "card": "KH", "on": true}``.
@@ -48,6 +50,7 @@ ARGS = {  # every action's arguments: a tap with any other is refused
     "end": (),
     "held": ("seat", "card", "on"),
     "done": ("seat", "on"),
+    "change": ("trick", "seat", "card"),
 }
 REQUIRED = {"done": ("seat",)}  # the rest need all their arguments
 
@@ -362,6 +365,57 @@ class SzamanDeal(Checks):
         return replace(
             self, tricks=(*self.tricks, trick), plays=(), joker_suit=None, placed=placed
         )._after()
+
+    def _change(self, tap: Tap) -> SzamanDeal:
+        """A card of a trick entered card by card, changed afterwards: the trick's winner
+        must stay (who led the next trick, who drew and the tricks after it stand on
+        it), and a led joker's card stays (its named suit does)."""
+        number = tap.get("trick")
+        if not self.tricks:
+            raise Refused("No trick has been entered yet: there is no card to change.", ".trick")
+        if isinstance(number, bool) or not isinstance(number, int):
+            number = 0
+        if not 1 <= number <= len(self.tricks):
+            raise Refused(
+                "trick is the number of a trick entered, 1 to %(last)s.",
+                ".trick",
+                last=len(self.tricks),
+            )
+        trick, seat = self.tricks[number - 1], self._seat(tap)
+        if not trick.full:
+            raise Refused(
+                "Trick %(trick)s was noted quickly: it has no cards to change.",
+                ".trick",
+                trick=number,
+            )
+        card = _card(tap["card"])
+        at = next(i for i, (s, _c) in enumerate(trick.plays) if s == seat)
+        old = trick.plays[at][1]
+        if card == old:
+            return self  # already so: a repeated tap changes nothing
+        if at == 0 and (old in JOKERS or card in JOKERS):
+            raise Refused(
+                "A joker leading trick %(trick)s names the suit: undo back to that trick to "
+                "change its first card.",
+                ".card",
+                trick=number,
+            )
+        self._fresh(card)
+        plays = self._with(trick.plays, at, (seat, card))
+        cards = [Card.parse(c) for _s, c in plays]
+        best, _off = engine.take_trick(cards, engine.led_suit_of(cards[0], trick.joker_suit))
+        if plays[best][0] != trick.winner:
+            raise Refused(
+                "With %(card)s, %(new)s would win trick %(trick)s, not %(old)s, and every "
+                "trick after it would change: undo back to trick %(trick)s instead.",
+                ".card",
+                card=card,
+                new=self.players[plays[best][0]],
+                old=self.players[trick.winner],
+                trick=number,
+            )
+        tricks = self._with(self.tricks, number - 1, replace(trick, plays=plays))
+        return replace(self, tricks=tricks, placed=(self.placed - {old}) | {card})
 
     def _suit(self, tap: Tap) -> SzamanDeal:
         self._playing()
