@@ -44,6 +44,7 @@ def kvanta_server(tmp_path_factory):
             "SECRET_KEY": "kvanta-browser",
             "POLL_INTERVAL_MS": 700,
             "DICE_RNG": DICE,
+            "CREATE_RATE_LIMIT": "1000000 per minute",  # every test starts tables
         }
     )
     with served(app) as url:
