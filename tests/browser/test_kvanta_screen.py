@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from scorekeeper import api, create_app
 
 from .conftest import assert_inside_viewport, listen, phone_context, served, start_table, totals
-from .test_accessibility import open_every_details, sideways_overflow
+from .test_accessibility import open_every_details, sideways_overflow, spilled_text
 
 
 class Scripted:
@@ -712,4 +712,75 @@ def test_cards_on_a_360_px_phone_take_a_thumb(page, browser, kvanta_server, taps
     per_row, width, height = cards_per_row_and_narrowest(narrow)  # the turned card's picker
     assert width >= 44 and height >= 44, (per_row, width, height)
     assert_inside_viewport(narrow)
+    narrow.context.close()
+
+
+def kvanta_tables_fit(page, selector: str, language: str) -> None:
+    """Nothing reaches past the screen's edge, no cell's text runs out of its own box
+    and no badge is cut in two at the end of a line."""
+    open_every_details(page)
+    expect(page.locator(selector)).to_be_visible()
+    assert sideways_overflow(page) == [], language
+    assert spilled_text(page, f"{selector} td, {selector} td *") == [], language
+    split = (
+        "(els) => els.filter((el) => el.getClientRects().length > 1).map((el) => el.textContent)"
+    )
+    assert page.locator(f"{selector} .badge").evaluate_all(split) == [], language
+
+
+def test_the_hand_and_poker_previews_at_200_percent_zoom_fit_the_screen(
+    page, zoomed, browser, kvanta_server, taps, console_errors
+):
+    """Zoomed in (a 390 px phone at 200 %: 195 CSS px), the Hand check's table of sums
+    and points (a "hits 14" badge by a name) and the poker's table of best hands (the
+    hand's name, five cards, a "cancelled" badge) pushed the page sideways, as the call's
+    table did; a 360 px phone shows them whole too."""
+    DICE.faces.extend([4, 5, 5])  # target 14
+    names = ["Aleksandra", "Konstantin", "Ceca", "Dule"]
+    url = start_table(page, kvanta_server, "kvanta", names)
+    for code in ("2C", "9D", "KS", "QH"):  # Aleksandra deals, Konstantin rolls
+        tap_and_wait(page, taps, card(code))
+    tap_and_wait(page, taps, '#kv-panel .kv-burn button[data-action="burn"]:text-is("0")')
+    tap_and_wait(page, taps, card("7H"))
+    tap_and_wait(page, taps, button("Roll the three dice"))
+    expect(panel(page)).to_have_attribute("data-target", "14")
+    narrow = listen(
+        browser.new_context(viewport={"width": 360, "height": 780}, has_touch=True, is_mobile=True),
+        "N",
+    ).new_page()
+
+    # the Hand check: Konstantin's sum hits the target
+    taps("#kv-panel .kv-hand-check > summary")
+    for name, value in zip(names, ("12", "14", "19", "23"), strict=True):
+        expect(editing(page)).to_have_attribute("data-editing", name)
+        for digit in value:
+            tap_and_wait(page, taps, key(digit))
+        if name != names[-1]:
+            taps(NEXT)
+    expect(panel(page).locator('[data-verdict="hand"]')).to_contain_text("Konstantin has Hand")
+    for language in ("en", "sk"):
+        zoomed.goto(f"{url}?lang={language}")
+        kvanta_tables_fit(zoomed, "#kv-panel .kv-breakdown", language)
+    narrow.goto(url)
+    kvanta_tables_fit(narrow, "#kv-panel .kv-breakdown", "en at 360 px")
+
+    # the poker: Aleksandra's and Konstantin's four aces cancel (K-D4), Ceca's straight wins
+    tap_and_wait(page, taps, button("Save Hand: +15 to Konstantin"))
+    hands = {
+        "Aleksandra": ["AS", "AH", "AD", "AC", "KS"],
+        "Konstantin": ["AS", "AH", "AD", "AC", "KS"],
+        "Ceca": ["2S", "3S", "4S", "5S", "6D"],
+        "Dule": ["KH", "KD", "4D", "4C", "9C"],
+    }
+    for name, codes in hands.items():
+        expect(editing(page)).to_have_attribute("data-editing", name)
+        for code in codes:
+            tap_and_wait(page, taps, card(code))
+    expect(panel(page).locator('[data-verdict="poker"]')).to_contain_text("Ceca wins")
+    expect(panel(page).locator(".kv-poker .badge")).to_have_count(2)
+    for language in ("en", "sk", "lt"):
+        zoomed.goto(f"{url}?lang={language}")
+        kvanta_tables_fit(zoomed, "#kv-panel .kv-poker", language)
+    narrow.goto(url)
+    kvanta_tables_fit(narrow, "#kv-panel .kv-poker", "en at 360 px")
     narrow.context.close()
