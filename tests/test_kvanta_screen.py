@@ -1279,7 +1279,8 @@ def test_once_the_prize_card_is_chosen_its_picker_is_folded_away_from_the_hands(
 
 
 def history_lines_of(html: str, entry_id: int) -> list[str]:
-    part = html.split(f'data-entry="{entry_id}"', 1)[1].split("</li>\n  \n", 1)[0]
+    """The lines of one row of the history, up to the next row."""
+    part = html.split(f'data-entry="{entry_id}"', 1)[1].split('data-entry="', 1)[0]
     return [line.strip() for line in re.findall(r"<li>([^<]+)</li>", part)]
 
 
@@ -1304,6 +1305,108 @@ def test_the_history_shows_every_roll_of_the_round_abandoned_ones_marked(app, kv
         "Target: 2 2 2, target 6 (virtual) — rolled again",
         "Target again (asked by Ceca): 4 5 5, target 14 (virtual)",
         "Exchange die (Bojan): 6, Flux (virtual)",
+    ]
+
+
+def test_a_flux_row_lists_the_dice_of_its_own_time_not_those_rolled_after_it(app, kv):
+    """A Flux is stored mid-round, the first row of its round, and the history listed
+    every die of the round on it: trick 2's exchange die, rolled after the Flux, showed
+    on the Flux's row. Each row lists the dice rolled up to it, and an earlier round's
+    Flux row keeps its dice as later rounds roll others."""
+    # round 1: target 4 5 5, Bojan's Flux, Ceca's 3; round 2: target 1 2 3, Ceca's Flux
+    app.config["DICE_RNG"] = Scripted(4, 5, 5, 6, 3, 1, 2, 3, 6)
+    kv.dealt()
+    kv.roll(seat=1)
+    kv.tap("no-hand")
+    kv.exchange("Bojan")
+    (first_flux,) = kv.entries("kvanta-flux")
+    own_dice = [
+        "Target: 4 5 5, target 14 (virtual)",
+        "Exchange die (Bojan): 6, Flux (virtual)",
+    ]
+    assert history_lines_of(kv.page().html, first_flux.id)[1:] == own_dice
+    kv.tap("next-trick", seat=1)
+    kv.exchange("Ceca")  # rolled after the Flux: the panel lists it, the Flux's row not
+    assert history_lines_of(kv.page().html, first_flux.id)[1:] == own_dice
+    kv.tap("call", seat=2)
+    kv.sums({"Ana": 14, "Bojan": 4, "Ceca": 10})
+    kv.tap("settle")
+    (call,) = kv.entries("kvanta-call")
+    assert (
+        history_lines_of(kv.page().html, call.id)[-1]
+        == "Exchange die (Ceca): 3, exchange 3 (virtual)"
+    )
+    kv.cards(POKER_HANDS)
+    assert kv.tap("settle").round == "2"
+    # a page of the history ending at the Flux: trick 2's die is the call's, on the
+    # newer page, not one of a round left after the Flux
+    older = kv.client.get(f"{kv.url}/history?before=1.{call.id}").get_data(as_text=True)
+    assert f'data-entry="{call.id}"' not in older
+    assert history_lines_of(older, first_flux.id)[1:] == own_dice
+
+    kv.tap("turn", seat=1, card="8H")  # Bojan deals round 2, Ceca rolls
+    kv.roll(seat=2)
+    kv.tap("no-hand")
+    kv.exchange("Ceca")
+    (second_flux,) = [e for e in kv.entries("kvanta-flux") if e.round == 2]
+    html = kv.page().html
+    assert history_lines_of(html, first_flux.id)[1:] == own_dice
+    assert history_lines_of(html, second_flux.id)[1:] == [
+        "Target: 1 2 3, target 6 (virtual)",
+        "Exchange die (Ceca): 6, Flux (virtual)",
+    ]
+
+
+def test_an_undone_flux_keeps_its_dice_when_its_round_is_dealt_again(app, kv):
+    """The Flux undone and its round abandoned, the round is dealt again under the same
+    number: the new deal's dice showed on the old Flux's row. The Flux's row keeps the
+    first deal's dice (marked as its abandoned round's), the new deal's are on its own
+    rows."""
+    app.config["DICE_RNG"] = Scripted(4, 5, 5, 6, 1, 2, 3, 5)
+    kv.dealt()
+    kv.roll(seat=1)
+    kv.tap("no-hand")
+    kv.exchange("Bojan")
+    (flux,) = kv.entries("kvanta-flux")
+    assert history_action(kv, "undo", flux.id, "undo-flux").status_code == 200
+    assert kv.post("discard", v=kv.page().v).round == "1"  # no live entry: round 1 again
+    kv.tap("burn", seat=0, count=3)
+    kv.tap("turn", seat=0, card="8H")
+    kv.roll(seat=1)  # target 1 2 3
+    kv.tap("no-hand")
+    kv.exchange("Ceca")  # 5
+    kv.tap("call", seat=2)
+    kv.sums({"Ana": 6, "Bojan": 4, "Ceca": 10})
+    kv.tap("settle")
+    (call,) = kv.entries("kvanta-call")
+    html = kv.page().html
+    assert history_lines_of(html, flux.id)[1:] == [
+        "Target: 4 5 5, target 14 (virtual) — its round was abandoned",
+        "Exchange die (Bojan): 6, Flux (virtual) — its round was abandoned",
+    ]
+    assert history_lines_of(html, call.id)[-2:] == [
+        "Target: 1 2 3, target 6 (virtual)",
+        "Exchange die (Ceca): 5, exchange 5 (virtual)",
+    ]
+
+
+def test_dice_rolled_after_a_flux_in_a_round_abandoned_are_listed_on_its_row_marked(app, kv):
+    """The rest of a round abandoned after its Flux: the dice rolled after the Flux have
+    no later row of their round, so they are listed on the Flux's, as its abandoned
+    round's."""
+    app.config["DICE_RNG"] = Scripted(4, 5, 5, 6, 3)
+    kv.dealt()
+    kv.roll(seat=1)
+    kv.tap("no-hand")
+    kv.exchange("Bojan")
+    kv.tap("next-trick", seat=1)
+    kv.exchange("Ceca")
+    (flux,) = kv.entries("kvanta-flux")
+    assert kv.post("discard", v=kv.page().v).round == "2"
+    assert history_lines_of(kv.page().html, flux.id)[1:] == [
+        "Target: 4 5 5, target 14 (virtual)",
+        "Exchange die (Bojan): 6, Flux (virtual)",
+        "Exchange die (Ceca): 3, exchange 3 (virtual) — its round was abandoned",
     ]
 
 

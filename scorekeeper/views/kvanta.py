@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 
 from .. import dice, store
 from ..cards import RANK_TEXT
-from ..deals.kvanta import EXCHANGE_ROLL, GAME_DRAFT, TARGET_ROLL
+from ..deals.kvanta import DRAFT, EXCHANGE_ROLL, GAME_DRAFT, TARGET_ROLL
 from ..errors import RuleError
 from ..games import kvanta as engine
 from ..games import poker
@@ -24,6 +24,7 @@ from . import fragments, panel
 
 EARLIER_ROLLS = 30  # the earlier dice a round's panel lists, newest first
 ROLLS_IN_HISTORY = 300  # the latest dice the history reads for the rounds it shows
+FLUX_KIND = "kvanta-flux"
 SUIT_ROWS = ("S", "H", "D", "C")
 RANK_ROW = (14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2)  # Kvanta's order A K Q J 10 … 2
 CARDS_BY_SUIT = [[f"{RANK_TEXT[r]}{s}" for r in RANK_ROW] for s in SUIT_ROWS]
@@ -122,37 +123,100 @@ def _attempts(rolls: list[dict]) -> list[list[dict]]:
 
 
 def history_lines(s: store.Store, table, history: list) -> dict[int, list[str]]:
-    """#24: the history shows every roll of each round it lists, on the round's first
-    row: the target rolls (a roll again with who asked for it) and the exchange dice,
-    each marked when it no longer counts (rolled again, or its round abandoned)."""
-    first_row: dict[int, int] = {}
+    """#24: the history shows every roll of each round it lists: the target rolls (a
+    roll again with who asked for it) and the exchange dice, each marked when it no
+    longer counts (rolled again, or its round abandoned). Each roll is on the row of its
+    own time, the first row of its round stored after it (``_rows_of_rolls``): a row
+    stored mid-round (a Flux) never lists the dice rolled after it."""
+    rows_of: dict[int, list[store.Entry]] = {}
     for row in history:  # oldest first
         if row.entry.round >= 1:
-            first_row.setdefault(row.entry.round, row.entry.id)
-    if not first_row:
+            rows_of.setdefault(row.entry.round, []).append(row.entry)
+    if not rows_of:
         return {}
     rolls = s.rolls(table.id, latest=ROLLS_IN_HISTORY)
     out: dict[int, list[str]] = {}
-    for number, entry_id in first_row.items():
+    for number, entries in rows_of.items():
         attempts = _attempts([r for r in rolls if r["round"] == number])
-        lines = out.setdefault(entry_id, []) if attempts else []
+        abandoned: set[int] = set()
+        again: set[int] = set()
         for k, attempt in enumerate(attempts):
             targets = [r["id"] for r in attempt if r["kind"] == TARGET_ROLL]
-            for roll in attempt:
-                shown = roll_view(roll, None)
-                line = _(
-                    "%(roll)s: %(dice)s, %(outcome)s (%(how)s)",
-                    roll=shown["label"],
-                    dice=" ".join(str(f["n"]) for f in shown["faces"]),
-                    outcome=shown["outcome"],
-                    how=_("physical") if roll["physical"] else _("virtual"),
-                )
-                if k < len(attempts) - 1:
-                    line = _("%(roll)s — its round was abandoned", roll=line)
-                elif roll["id"] in targets[:-1]:
-                    line = _("%(roll)s — rolled again", roll=line)
-                lines.append(line)
+            if k < len(attempts) - 1:
+                abandoned.update(r["id"] for r in attempt)
+            again.update(targets[:-1])
+        placed, after_last = _rows_of_rolls(entries, [r for a in attempts for r in a])
+        if after_last and not _played_on(s, table, number, entries[-1]):
+            # rolled after the round's last row, and the round was left there
+            placed[entries[-1].id] += after_last
+            abandoned.update(r["id"] for r in after_last)
+        for entry_id, its_rolls in placed.items():
+            if its_rolls:
+                out[entry_id] = [
+                    _roll_line(r, r["id"] in abandoned, r["id"] in again) for r in its_rolls
+                ]
     return out
+
+
+def _roll_line(roll: dict, abandoned: bool, rolled_again: bool) -> str:
+    shown = roll_view(roll, None)
+    line = _(
+        "%(roll)s: %(dice)s, %(outcome)s (%(how)s)",
+        roll=shown["label"],
+        dice=" ".join(str(f["n"]) for f in shown["faces"]),
+        outcome=shown["outcome"],
+        how=_("physical") if roll["physical"] else _("virtual"),
+    )
+    if abandoned:
+        return _("%(roll)s — its round was abandoned", roll=line)
+    if rolled_again:
+        return _("%(roll)s — rolled again", roll=line)
+    return line
+
+
+def _rows_of_rolls(
+    entries: list[store.Entry], rolls: list[dict]
+) -> tuple[dict[int, list[dict]], list[dict]]:
+    """A round's rolls (oldest first) on its rows (oldest first): each roll on the first
+    row stored after it; a Flux's row also takes the die that made it (stored with it,
+    a moment after), and an edited round's Flux row, stored when the edit was saved,
+    the dice up to that die. The rolls after the last row are returned apart."""
+    placed: dict[int, list[dict]] = {}
+    rest = list(rolls)
+    for entry in entries:
+        own = _flux_die(entry, rest)
+        if own is not None:
+            cut = rest.index(own) + 1
+        else:
+            later = (i for i, r in enumerate(rest) if r["created"] > entry.created)
+            cut = next(later, len(rest))
+        placed[entry.id], rest = rest[:cut], rest[cut:]
+    return placed, rest
+
+
+def _flux_die(entry: store.Entry, rolls: list[dict]) -> dict | None:
+    """The exchange die (a 6, by the Flux's player) that made a Flux entry, the first
+    such among ``rolls``; None for an entry of another kind."""
+    if entry.kind != FLUX_KIND:
+        return None
+    player = entry.request.get("player") if isinstance(entry.request, dict) else None
+    for roll in rolls:
+        result = roll["result"]
+        if roll["kind"] == EXCHANGE_ROLL and result.get("flux"):
+            if result.get("player", player) == player:
+                return roll
+    return None
+
+
+def _played_on(s: store.Store, table, number: int, last: store.Entry) -> bool:
+    """Whether round ``number`` may still have a row after ``last``, its newest row
+    listed: it is the round on the screen (its dice wait in its panel's list until its
+    next step is stored), or a newer row of it is on a newer page of the history."""
+    data, _version = s.draft(table.id, DRAFT)
+    if isinstance(data, dict) and (data.get("context") or data).get("round") == number:
+        return True
+    newest, _older = s.history_page(table.id, (number + 1, 0), 1)
+    return bool(newest) and newest[0].round == number and newest[0].id > last.id
 
 
 # ---------------------------------------------------------------- seats
