@@ -15,6 +15,7 @@ from szaman_deal import FULL_DEAL, JOKER_SUITS, LEFT, NAMES, QUICK_DEAL, full_re
 from scorekeeper import api
 
 from .conftest import assert_inside_viewport, phone_context, start_table, totals
+from .test_accessibility import sideways_overflow, spilled_text
 
 PANEL = "#szaman-panel"
 POLL = re.compile(r"/live\?v=")  # the table's poll
@@ -414,7 +415,7 @@ def test_a_tricks_points_with_long_names_stay_on_the_screen(
 
 
 def test_a_card_of_an_earlier_trick_is_changed_with_two_taps(
-    page, live_server, taps, shots, console_errors
+    page, zoomed, live_server, taps, shots, console_errors
 ):
     """Adam's 9♣ of trick 1 was the 6♣, noticed at trick 4: open the tricks, tap his
     card, tap the right one. The tricks after it stay; a card that would give the trick
@@ -435,6 +436,13 @@ def test_a_card_of_an_earlier_trick_is_changed_with_two_taps(
     expect(choices.locator('.pick[data-card="KC"]')).to_be_disabled()  # Piotr's, trick 1
     shots(page, "szaman-change-card")
     assert_inside_viewport(page)
+    # zoomed in (195 CSS px), the tricks' cards and the choices stay on the screen
+    zoomed.goto(page.url)
+    zoomed.locator(f"{PANEL} .sz-tricks > summary").click()
+    zoomed.locator(f'{PANEL} [data-change="1-{seat("Adam")}"]').click()
+    expect(zoomed.locator(f"{PANEL} .sz-trick-choices .pick").first).to_be_visible()
+    assert sideways_overflow(zoomed) == []
+    assert spilled_text(zoomed, f"{PANEL} .sz-trick-card, {PANEL} .sz-trick-choices summary") == []
     tap(page, taps, '.sz-trick-choices .pick[data-card="6C"]')
     trick_one = page.locator(f'{PANEL} .sz-trick-list li[data-trick="1"]')
     expect(trick_one).to_contain_text("Adam 6♣")
