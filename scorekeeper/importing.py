@@ -18,7 +18,7 @@ from . import api
 from . import validate as v
 from .errors import RuleError
 from .games import catalog
-from .messages import LANGUAGES, Text, quotable
+from .messages import LANGUAGES, N_, Text, quotable
 from .store.errors import StoreError
 from .store.records import KEY_FORMAT, MAX_ROWID, MAX_TABLE_NAME
 
@@ -32,7 +32,23 @@ MAX_MESSAGE = 300  # a refusal is one line, however long the field it names
 
 
 SCORE_PAD, GAME_END = "manual-points", "game-end"
-GENERIC_KINDS = (SCORE_PAD, GAME_END)  # entries of every game's table
+GENERIC_KINDS = (SCORE_PAD, GAME_END)  # entries of every game's table that offers them
+# why a table whose game does not offer one of them takes no entry of it
+NOT_OFFERED = {
+    # the table's page offers no pad and refuses points posted to it: nor does a file
+    SCORE_PAD: N_(
+        "Entry %(entry)s is a score-pad round, but nobody scores points in %(game)s: its "
+        "tables have no score pad."
+    ),
+    GAME_END: N_(
+        "Entry %(entry)s ends the game by hand, but %(game)s ends by its own rules: its "
+        "tables offer no “End the game”."
+    ),
+}
+
+
+def _offered(record: catalog.Game) -> dict[str, bool]:
+    return {SCORE_PAD: record.score_pad, GAME_END: record.players_end}
 
 
 def entry_kinds(game: str) -> frozenset[str]:
@@ -40,8 +56,7 @@ def entry_kinds(game: str) -> frozenset[str]:
     have the pad: a race has none) and the game end's (when its players end it), and
     those its own screen stores (the ones the history names)."""
     record = catalog.GAMES[game]
-    offered = {SCORE_PAD: record.score_pad, GAME_END: record.players_end}
-    generic = [k for k in GENERIC_KINDS if offered[k]]
+    generic = [k for k, offered in _offered(record).items() if offered]
     return frozenset((*generic, *record.entry_kinds))
 
 
@@ -180,24 +195,9 @@ def _checked(data: object) -> dict:
         if entry_id in ids:
             raise RuleError("Entry %(entry)s is given twice.", v.join(path, "id"), entry=entry_id)
         ids.add(entry_id)
-        if e["kind"] == SCORE_PAD and not game.score_pad:
-            # the table's page offers no pad and refuses points posted to it: a file
-            # brings in no round of it either
-            raise RuleError(
-                "Entry %(entry)s is a score-pad round, but nobody scores points in "
-                "%(game)s: its tables have no score pad.",
-                v.join(path, "kind"),
-                entry=entry_id,
-                game=Text(game.name),
-            )
-        if e["kind"] == GAME_END and not game.players_end:
-            raise RuleError(
-                "Entry %(entry)s ends the game by hand, but %(game)s ends by its own "
-                "rules: its tables offer no “End the game”.",
-                v.join(path, "kind"),
-                entry=entry_id,
-                game=Text(game.name),
-            )
+        if _offered(game).get(e["kind"]) is False:
+            why = NOT_OFFERED[e["kind"]]
+            raise RuleError(why, v.join(path, "kind"), entry=entry_id, game=Text(game.name))
         if not isinstance(e["kind"], str) or e["kind"] not in kinds:
             # Translators: %(game)s is the name of a game (Szaman)
             raise RuleError(
