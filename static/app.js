@@ -724,4 +724,13 @@
   document.addEventListener("htmx:afterSettle", function (ev) {
     if (ev.target && ev.target.id === "board") initPad(document);
   });
+
+  // ---- a control that opens something of this phone's own (Szaman's card changer,
+  // data-clears="<selector>") empties what the one before opened: one open at a time
+  document.addEventListener("htmx:beforeRequest", function (ev) {
+    var elt = ev.detail.elt;
+    var which = elt && elt.getAttribute ? elt.getAttribute("data-clears") : null;
+    if (!which) return;
+    document.querySelectorAll(which).forEach(function (box) { box.textContent = ""; });
+  });
 })();

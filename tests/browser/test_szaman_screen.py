@@ -443,6 +443,13 @@ def test_a_card_of_an_earlier_trick_is_changed_with_two_taps(
     expect(zoomed.locator(f"{PANEL} .sz-trick-choices .pick").first).to_be_visible()
     assert sideways_overflow(zoomed) == []
     assert spilled_text(zoomed, f"{PANEL} .sz-trick-card, {PANEL} .sz-trick-choices summary") == []
+    # another trick's card: its choices replace the first one's (one open at a time)
+    taps(f'{PANEL} [data-change="2-{seat("Zosia")}"]')
+    expect(page.locator(f"{PANEL} .sz-trick-choices")).to_contain_text("Trick 2: the card Zosia")
+    expect(page.locator(f"{PANEL} .sz-trick-choices")).to_have_count(1)
+    taps(f'{PANEL} [data-change="1-{seat("Adam")}"]')
+    expect(page.locator(f"{PANEL} .sz-trick-choices")).to_contain_text("Trick 1: the card Adam")
+    expect(page.locator(f"{PANEL} .sz-trick-choices")).to_have_count(1)
     tap(page, taps, '.sz-trick-choices .pick[data-card="6C"]')
     trick_one = page.locator(f'{PANEL} .sz-trick-list li[data-trick="1"]')
     expect(trick_one).to_contain_text("Adam 6♣")
