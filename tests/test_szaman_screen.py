@@ -12,6 +12,8 @@ import re
 import pytest
 import tinyhtml5
 from conftest import Page, another_phone_first
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from szaman_deal import FULL_DEAL, JOKER_SUITS, LEFT, NAMES, QUICK_DEAL, full_request, quick_request
 
 from scorekeeper import api
@@ -683,6 +685,10 @@ def test_the_game_ends_after_the_set_deals(table, store):
     assert screen.status == 409
     assert len(store.entries(screen.table_id)) == 1
     assert store.draft(screen.table_id, DRAFT) == (None, 0)
+    # a card changer left open on a phone: the game is over, said as such
+    status, block = change_block(screen, 1, 0)
+    assert status == 409 and "The game is over" in block
+    assert store.draft(screen.table_id, DRAFT) == (None, 0)
 
 
 def test_a_rename_in_the_middle_of_a_deal_keeps_the_draft(table, client, store):
@@ -851,6 +857,29 @@ def test_the_card_changer_answers_only_for_a_card_of_a_trick_on_the_scorer_link(
     assert status == 403
     page = client.get(f"/t/{watch}").get_data(as_text=True)
     assert "data-change=" not in page and "sz-trick-card" not in page
+
+
+QUERY = st.text(max_size=8) | st.integers(-3, 40).map(str)
+
+
+@settings(
+    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(queries=st.lists(st.tuples(QUERY, QUERY), min_size=1, max_size=25))
+def test_the_card_changer_survives_any_query(table, store, queries):
+    """Whatever a query says, the changer answers with the choices or why not, never a
+    500, and stores nothing."""
+    screen = table()
+    enter_full_tricks(screen, FULL_DEAL[:1])
+    before = taps_of(store, screen)
+    for trick, seat_no in queries:
+        response = screen.client.get(
+            f"{screen.url}/szaman/change",
+            query_string={"trick": trick, "seat": seat_no},
+            headers=HX,
+        )
+        assert response.status_code in (200, 422), (trick, seat_no)
+    assert taps_of(store, screen) == before
 
 
 def test_edit_is_refused_while_a_deal_is_entered_and_can_be_given_up(table, client, store):

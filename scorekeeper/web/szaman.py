@@ -39,10 +39,13 @@ def change(key: str):
     table, access, screen = screens.request_screen()
     number, seat = (request.args.get(name, "") for name in ("trick", "seat"))
     choices = None
-    if number.isdigit() and seat.isdigit() and len(number) + len(seat) <= 6:
-        log = get_store().tap_log(table.id, screen.deal.draft)
-        v = screens.view_of(screen, table, access, log)
-        choices = change_choices(v, int(number), int(seat))
+    try:
+        if number.isdigit() and seat.isdigit() and len(number) + len(seat) <= 6:
+            log = get_store().tap_log(table.id, screen.deal.draft)
+            v = screens.view_of(screen, table, access, log)
+            choices = change_choices(v, int(number), int(seat))
+    except deals.Refusal as exc:  # no deal may begin: the game is over
+        return render_template("games/szaman/_change.html", error=exc.message), exc.status
     if choices is None:
         said = _("That card is not in a trick entered card by card: reload the page.")
         return render_template("games/szaman/_change.html", error=said), 422
