@@ -96,6 +96,15 @@ def integer(value: object, path: str, lo: int | None = None, hi: int | None = No
     return value
 
 
+def small_number(text: str, digits: int = 6) -> int | None:
+    """A form field's whole number (a seat, a count, a trick) of at most ``digits``
+    ASCII digits, else None. (``str.isdigit`` alone also takes "²", which ``int``
+    refuses.)"""
+    if 0 < len(text) <= digits and text.isascii() and text.isdigit():
+        return int(text)
+    return None
+
+
 def boolean(value: object, path: str) -> bool:
     if not isinstance(value, bool):
         raise RuleError("%(path)s must be true or false.", path, path=path)

@@ -402,6 +402,20 @@ def test_bad_or_missing_fields_store_nothing(table, store):
     assert store.entries(screen.table_id) == []
 
 
+@pytest.mark.parametrize("seat_given", ["²", "٣x", "-1", "", "1234567"])
+def test_a_seat_its_block_gives_that_is_no_small_number_is_refused(table, store, seat_given):
+    """A card picker's seat comes from its block: a value that is no small whole number
+    (a superscript digit is a digit, not a number) is refused, nothing stored."""
+    screen = table()
+    screen.tap("lead", seat=0)
+    before = taps_of(store, screen)
+    tap = json.dumps({"action": "card", "seat": "__block__", "card": "2C"})
+    fields = {"tap_id": "b1", "tap": tap, "seat": seat_given, "v": screen.version, "round": 1}
+    screen.post("/szaman/tap", fields)
+    assert screen.status == 422 and "not something this screen can do" in screen.panel
+    assert taps_of(store, screen) == before
+
+
 def test_a_replayed_tap_id_is_applied_once(table, store):
     """The same tap sent again (a lost answer, the browser retrying) changes nothing
     and is answered with the deal as it stands."""
@@ -849,7 +863,14 @@ def test_the_card_changer_answers_only_for_a_card_of_a_trick_on_the_scorer_link(
 ):
     screen = table()
     enter_full_tricks(screen, FULL_DEAL[:1])
-    for trick, seat_no in (("2", "0"), ("1", "9"), ("x", "0"), ("1", ""), ("1" * 9, "0")):
+    for trick, seat_no in (
+        ("2", "0"),
+        ("1", "9"),
+        ("x", "0"),
+        ("1", ""),
+        ("1" * 9, "0"),
+        ("¹", "0"),
+    ):
         status, block = change_block(screen, trick, seat_no)
         assert status == 422 and "not in a trick entered card by card" in block, (trick, seat_no)
     watch = store.table(screen.table_id).watch_key

@@ -912,6 +912,7 @@ def test_a_tap_answers_with_the_panel_alone_at_its_version(vz):
         ("/check/card", {"card": "RJ"}, "not in the Vežimas deck"),
         ("/check/player", {"seat": "999"}, "Choose one of the players"),
         ("/check/player", {"seat": "Ana"}, "Choose one of the players"),
+        ("/check/player", {"seat": "²"}, "Choose one of the players"),  # a digit, not a number
         ("/check/mode", {"mode": "all"}, "one card or the whole hand"),
         ("/check/hand", {"card": "10S", "on": "yes"}, "on (1) or off (0)"),
         ("/check/hand", {"card": "9S", "on": "1"}, "it is not in the hand"),

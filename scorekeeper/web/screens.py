@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from flask import Blueprint, abort, current_app, g, render_template, request
 
-from .. import deals, i18n, store
+from .. import deals, i18n, store, validate
 from ..cards import card_colour, card_symbol, symbols
 from ..deals import Refusal, stale_notice
 from ..errors import RuleError
@@ -302,10 +302,10 @@ def _block_args(raw: dict) -> dict:
     """The tap's arguments its block gives (``BLOCK_SLOT``), each a small whole number."""
     out = {}
     for name in [k for k, v in raw.items() if v == BLOCK_SLOT]:
-        value = request.form.get(name, "")
-        if not value.isdigit() or len(value) > 6:  # a seat, a count: a small number
+        value = validate.small_number(request.form.get(name, ""))
+        if value is None:
             raise Refusal(_("That is not something this screen can do."), "tap")
-        out[name] = int(value)
+        out[name] = value
     return out
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 
-from .. import deals, store
+from .. import deals, store, validate
 from ..deals.szaman import DEAL
 from ..games import catalog
 from ..i18n import gettext as _
@@ -37,13 +37,13 @@ def change(key: str):
     (which card it changes is that phone's own, never the draft's): each button is the
     deal's ``change`` tap."""
     table, access, screen = screens.request_screen()
-    number, seat = (request.args.get(name, "") for name in ("trick", "seat"))
+    number, seat = (validate.small_number(request.args.get(n, ""), 3) for n in ("trick", "seat"))
     choices = None
     try:
-        if number.isdigit() and seat.isdigit() and len(number) + len(seat) <= 6:
+        if number is not None and seat is not None:
             log = get_store().tap_log(table.id, screen.deal.draft)
             v = screens.view_of(screen, table, access, log)
-            choices = change_choices(v, int(number), int(seat))
+            choices = change_choices(v, number, seat)
     except deals.Refusal as exc:  # no deal may begin: the game is over
         return render_template("games/szaman/_change.html", error=exc.message), exc.status
     if choices is None:

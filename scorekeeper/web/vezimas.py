@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from flask import Blueprint, request
 
-from .. import store
+from .. import store, validate
 from ..deals import vezimas as rules
 from ..deals.vezimas import DEAL, DRAFT, trumps_entry
 from ..errors import RuleError
@@ -32,10 +32,10 @@ ERROR_PLACES = {"queen": "setup", "nine": "setup", "loser": "cart"}
 
 
 def form_seat(n: int, field: str = "seat") -> int:
-    raw = request.form.get(field, "")
-    if not raw.isdigit() or int(raw) >= n:
+    seat = validate.small_number(request.form.get(field, ""))
+    if seat is None or seat >= n:
         raise screens.Refusal(_("Choose one of the players at this table."), field)
-    return int(raw)
+    return seat
 
 
 def form_card(field: str = "card") -> str:
