@@ -6,6 +6,7 @@ the refusal type, a tap's statements, and the upgrade of an existing database.""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from conftest import old_entry, statements_of
@@ -392,3 +393,23 @@ def test_a_closing_with_its_own_result_is_stored_as_made_without_points(s, table
     assert entry.points == {}
     assert s.entry_taps(entry.id) == [tap("a")]
     assert s.tap_log(table_id, DRAFT).data is None  # closed in the same write
+
+
+@pytest.mark.parametrize("game", ["szaman", "vezimas", "cowboy", "kvanta", "pegs"])
+@pytest.mark.parametrize(
+    "body",
+    [{"action": []}, {"action": {"a": 1}}, {"action": 5}, {"action": None}, {"action": "x" * 60}],
+)
+def test_a_tap_whose_action_is_no_word_is_refused_on_every_screen(client, new_table, game, body):
+    """A tap's action of another type (a list, an object, a number) is refused with the
+    message, never a 500 (Vežimas read it to choose where to say it), and stores nothing."""
+    names = ("Ana", "Bojan", "Ceca", "Dule")
+    url, page = new_table(game, names)
+    headers = {"HX-Request": "true", "X-CSRFToken": page.csrf}
+    shown = re.search(r'data-deal-version="(\d+)"', page.html)
+    version = shown.group(1) if shown else "0"
+    data = {"tap_id": "odd", "tap": json.dumps(body), "v": str(version), "round": "1"}
+    response = client.post(f"{url}/{game}/tap", data=data, headers=headers)
+    assert response.status_code == 422, response.get_data(as_text=True)[-500:]
+    said = response.get_data(as_text=True)
+    assert "A tap needs an action." in said or "has no tap called" in said, said[-800:]

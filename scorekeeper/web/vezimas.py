@@ -105,6 +105,8 @@ def error_place() -> str:
         action = json.loads(request.form.get("tap") or "{}").get("action")
     except (ValueError, AttributeError):
         action = None
+    if not isinstance(action, str):  # a tap refused for its action: said by the cart
+        action = None
     return where.get(request.endpoint) or ERROR_PLACES.get(action, "cart")
 
 
