@@ -119,7 +119,43 @@ FIELD_NAMES = st.one_of(
     ),
     st.text(min_size=1, max_size=12),
 )
-FORMS = st.dictionaries(FIELD_NAMES, FIELD_VALUES, max_size=8)
+# a game screen's tap as a button posts it (its JSON notation, its id, the deal's
+# version and round), its action and arguments of any JSON type: a list where a word is
+# meant, an object where a number is, a block's or a form's slot
+ACTIONS = [
+    *("lead", "card", "suit", "special", "off", "winner", "end", "held", "done", "change"),
+    *("hold", "unhold", "build", "unbuild", "lay", "unlay", "undraw", "marriage", "aim"),
+    *("load", "unload", "victim_holds", "victim_lacks", "victim_gun", "turn", "choose"),
+    *("give", "take_ace", "ace_on_table", "ace_off_table", "shot_over", "cancel_shot"),
+    *("draw", "burn", "roll", "reroll", "no-hand", "trick-winner", "exchange", "call", "sum"),
+    *("settle", "play", "move", "discard", "place", "loser", "queen", "nine", "take"),
+]
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 60)
+    | st.text(max_size=8)
+    | st.sampled_from(["__block__", "__form__", "2C", "KH", "RJ", "T8", "H1", "S", "joker"]),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+TAP_ARGS = ("seat", "card", "trick", "on", "suit", "role", "count", "gun", "steps", "sum")
+TAPS = st.fixed_dictionaries(
+    {"action": st.sampled_from(ACTIONS) | JSON_VALUES},
+    optional={name: JSON_VALUES for name in TAP_ARGS},
+).map(json.dumps)
+TAP_FORMS = st.fixed_dictionaries(
+    {
+        "tap": TAPS,
+        "tap_id": st.sampled_from(["t1", "seed"]) | st.text(min_size=1, max_size=12),
+        "v": st.sampled_from(["0", "1", "2"]) | FIELD_VALUES,
+        "round": st.sampled_from(["1", "2"]) | FIELD_VALUES,
+    },
+    optional={"seat": FIELD_VALUES, "trick": FIELD_VALUES, "have": st.text(max_size=40)},
+)
+FORMS = st.dictionaries(FIELD_NAMES, FIELD_VALUES, max_size=8) | TAP_FORMS
 
 
 def url_rules() -> list:
