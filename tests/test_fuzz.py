@@ -255,6 +255,41 @@ def test_every_form_endpoint_survives_generated_input(client, store, table, rout
     check()
 
 
+def get_routes() -> list[str]:
+    """Every page and fragment a phone reads (the static files left out)."""
+    return sorted(
+        r.rule for r in RULES if "GET" in r.methods and r.endpoint != "static" and "<" in r.rule
+    )
+
+
+GET_ROUTES = get_routes()
+QUERY_NAMES = st.sampled_from(["v", "have", "before", "lang", "trick", "seat", "page", "next"])
+QUERIES = st.dictionaries(QUERY_NAMES | st.text(min_size=1, max_size=6), FIELD_VALUES, max_size=4)
+
+
+def test_the_pages_were_found():
+    assert "/t/<key>/history" in GET_ROUTES and "/t/<key>/szaman/change" in GET_ROUTES
+
+
+@pytest.mark.parametrize("route", GET_ROUTES)
+def test_every_page_survives_a_generated_query(client, store, table, route):
+    """A page or fragment asked with any query answers, or says why not: never a 500,
+    and reading changes nothing."""
+
+    @FUZZ
+    @given(query=QUERIES)
+    def check(query):
+        path = fill(
+            route.replace("<slug>", "cowboy"), table["key"], table["entry"], table["player"]
+        )
+        before = snapshot(store)
+        response = client.get(path, query_string=query, headers={"HX-Request": "true"})
+        assert response.status_code < 500, (path, query, response.get_data(as_text=True)[:500])
+        assert snapshot(store) == before, (path, query)
+
+    check()
+
+
 @pytest.mark.parametrize("kind", [*api.KINDS, "nope"])
 def test_every_score_kind_survives_generated_json(client, kind):
     json_values = st.recursive(
