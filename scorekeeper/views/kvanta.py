@@ -530,7 +530,7 @@ def _tricks(v: panel.View, st: dict, seat_of: dict) -> dict:
         out["call"] = _tap(v, "call", seat=seat)
         out["next"] = _tap(v, "next-trick", seat=seat)
         if trick["flux"]:
-            flux = [s for s in st["scoring"] if s["kind"] == "kvanta-flux"]
+            flux = [s for s in st["scoring"] if s["kind"] == FLUX_KIND]
             out["flux_points"] = flux[-1]["points"].get(winner, 0) if flux else 0
             out["flux_live"] = _flux_live(v, st)
     return out
