@@ -369,7 +369,7 @@ class SzamanDeal(Checks):
     def _change(self, tap: Tap) -> SzamanDeal:
         """A card of a trick entered card by card, changed afterwards: the trick's winner
         must stay (who led the next trick, who drew and the tricks after it stand on
-        it), and a led joker's card stays (its named suit does)."""
+        it), and a led joker's card stays (its named suit does, S-D2)."""
         number = tap.get("trick")
         if not self.tricks:
             raise Refused("No trick has been entered yet: there is no card to change.", ".trick")
