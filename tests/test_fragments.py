@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 import tinyhtml5
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from jinja2 import Environment
 from jinja2.utils import htmlsafe_json_dumps
@@ -553,7 +553,7 @@ class Vals:
     def vals(self):
         return {"round": self.round_number}
 
-    def tap_vals(self, action, **args):
+    def tap_vals(self, action, /, **args):
         return {**self.vals(), "tap": json.dumps({"action": action, **args}, separators=(",", ":"))}
 
 
@@ -569,6 +569,7 @@ json_values = st.recursive(
     action=st.text(min_size=1),
     args=st.dictionaries(st.text().filter(lambda k: k != "action"), json_values, max_size=4),
 )
+@example(round_number=None, action="0", args={"view": None})  # a field named as the view
 def test_a_taps_fields_are_written_as_htmlsafe_json_dumps_writes_them(round_number, action, args):
     view = Vals(round_number)
     made = fragments.tap_vals_json(view, action, **args)

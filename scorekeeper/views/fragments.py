@@ -43,7 +43,7 @@ compact_json = json.JSONEncoder(separators=(",", ":")).encode
 _HTML_UNSAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "'": "\\u0027"})
 
 
-def tap_vals_json(view, action: str, **args) -> Markup:
+def tap_vals_json(view, action: str, /, **args) -> Markup:
     """``htmlsafe_json_dumps(view.tap_vals(action, **args))``, the same text: written once
     per tap and round (a Pegs panel writes some fifty of them on every answer, most of
     them as the answer before did), the tap's notation the one JSON made and the fields

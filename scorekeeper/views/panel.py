@@ -89,7 +89,7 @@ class View:
         part of the panel is kept (``fragments``) and a phone keeps its parts too."""
         return {"round": self.context.get("round"), **extra}
 
-    def tap_vals(self, action: str, **args) -> dict:
+    def tap_vals(self, action: str, /, **args) -> dict:
         """One tap button's fields: what the player means, as the state's tap notation."""
         return self.vals(tap=compact_json({"action": action, **args}))
 
