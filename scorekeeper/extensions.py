@@ -14,6 +14,8 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFProtect, generate_csrf
 
+from .messages import quotable
+
 
 class CSRFCheck(CSRFProtect):
     """flask-wtf's CSRF protection, remembering what it has signed and accepted.
@@ -128,7 +130,8 @@ def limit_table_creation(app: Flask, endpoints: tuple[str, ...]) -> None:
         parse_many(limit)
     except ValueError:
         raise ValueError(
-            f"CREATE_RATE_LIMIT {limit!r} is not a rate limit (e.g. '10 per minute; 100 per day')"
+            f"CREATE_RATE_LIMIT “{quotable(limit)}” is not a rate limit"
+            " (e.g. “10 per minute; 100 per day”)"
         ) from None
     limiter = Limiter(get_remote_address, app=app)
     app.extensions["scorekeeper.limiter"] = limiter

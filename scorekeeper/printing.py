@@ -59,7 +59,7 @@ from . import i18n, pegs_table, rulecards
 from .cards import CardError, parse_card
 from .games import catalog, vezimas
 from .history import sheet_chart
-from .messages import LANGUAGES, N_, Text, grouped, points, signed
+from .messages import LANGUAGES, N_, Text, grouped, points, quotable, signed
 from .resources import resource_dir
 from .store import Store, Table
 from .summary import TableSummary, summarize
@@ -370,7 +370,7 @@ def _speaking(language: str) -> dict:
     """The template context that makes a printable speak ``language``."""
     tag = language_tag(language)
     if tag is None:
-        raise ValueError(f"not a language of the app: {language!r}")
+        raise ValueError(f"not a language of the app: “{quotable(language)}”")
     found = catalogue(tag)
 
     @pass_context

@@ -736,7 +736,7 @@ def test_the_creation_limit_is_a_setting(tmp_path, monkeypatch):
     )
     assert again.status_code == 429
     monkeypatch.setenv("SCOREKEEPER_CREATE_RATE_LIMIT", "lots")
-    with pytest.raises(ValueError, match="CREATE_RATE_LIMIT"):
+    with pytest.raises(ValueError, match="CREATE_RATE_LIMIT “lots” is not a rate limit"):
         create_app()
 
 

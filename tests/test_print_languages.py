@@ -489,7 +489,7 @@ def speaks_the_compiled_catalogue() -> None:
 
 
 def test_an_unknown_language_is_refused(ctx):
-    with pytest.raises(ValueError, match="not a language of the app: 'de'"):
+    with pytest.raises(ValueError, match="not a language of the app: “de”"):
         printing.rule_card_html("cowboy", language="de")
     assert printing.language_tag("sr_latn") == "sr-Latn"
     assert printing.language_tag(Locale.parse("sr_Cyrl")) == "sr-Cyrl"
