@@ -53,11 +53,12 @@ def games() -> dict[str, tuple[tuple[str, ...], list[dict]]]:
 
 def play(game: str, count: int) -> None:
     """The table started, its page read, and its first ``count`` taps sent."""
-    from scorekeeper import create_app
+    from scorekeeper.app import compile_templates, create_app
 
     players, taps = games()[game]
     folder = tempfile.mkdtemp()
     app = create_app({"TESTING": True, "DATABASE": f"{folder}/b.sqlite", "SECRET_KEY": "b"})
+    compile_templates(app)  # as a server's worker does as it starts
     if game == "kvanta":
         app.config["DICE_RNG"] = bench.Dice([4, 5, 5, 3])
     client = app.test_client()

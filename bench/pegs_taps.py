@@ -1,7 +1,8 @@
 """A Pegs and Jokers turn on its screen, whole, in-process: the turn's first tap (it
 begins the turn's log from the board as stored), a card tap (the log only, answered
 with the panel) and the move that follows (one tap that closes the log into its
-entry, answered with the table's fragments). Prints the SQL statements each runs (sqlite3's trace callback)
+entry, answered with the table's fragments), on an app built as a server's worker
+builds it (its templates compiled as it starts). Prints the SQL statements each runs (sqlite3's trace callback)
 and its server CPU (``time.process_time`` over the WSGI call, the answer's body made and
 compressed as a phone accepts it over http, its CSRF token checked as a phone's is), and
 the answer's size as sent. ``bench/instructions.py`` replays the same turns (``turns``)
@@ -25,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorekeeper import create_app  # noqa: E402
+from scorekeeper.app import compile_templates, create_app  # noqa: E402
 from scorekeeper.web import tables  # noqa: E402
 
 TURNS = 24
@@ -38,6 +39,7 @@ def table() -> tuple:
     """A new 4-seat table: its app, a test client with a phone's headers, and its URL."""
     folder = tempfile.mkdtemp()
     app = create_app({"TESTING": True, "DATABASE": f"{folder}/bench.sqlite", "SECRET_KEY": "b"})
+    compile_templates(app)  # as a server's worker does as it starts
     client = app.test_client()
     # as a phone: the session's CSRF token on every post (the page's hx-headers)
     token = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/").get_data(as_text=True))

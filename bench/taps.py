@@ -1,5 +1,6 @@
 """A tap on a game screen, whole, in-process: the request through Flask, the write of the
-tap log and the panel it answers with. Prints per game the SQL statements one tap runs
+tap log and the panel it answers with, on an app built as a server's worker builds it
+(its templates compiled as it starts). Prints per game the SQL statements one tap runs
 (counted with sqlite3's trace callback) and its server CPU (``time.process_time`` over
 the WSGI call, the answer's body made; the test client's own work left out; the disk's
 flush is waiting, not CPU), with the answer compressed as a phone accepts it over http
@@ -31,7 +32,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from phone import Phone  # noqa: E402
 from szaman_deal import NAMES, full_taps  # noqa: E402
 
-from scorekeeper import create_app  # noqa: E402
+from scorekeeper.app import compile_templates, create_app  # noqa: E402
 from scorekeeper.web import tables  # noqa: E402
 
 TARGET_STATEMENTS, TARGET_MS = 6, 2.0
@@ -87,6 +88,7 @@ def decoded(response) -> bytes:
 def measure(game: str, players: tuple[str, ...], taps: list[dict], config=None) -> dict:
     folder = tempfile.mkdtemp()
     app = create_app({"TESTING": True, "DATABASE": f"{folder}/bench.sqlite", "SECRET_KEY": "bench"})
+    compile_templates(app)  # as a server's worker does as it starts
     app.config.update(config or {})
     served: list[float] = []
     inner = app.wsgi_app

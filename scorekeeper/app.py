@@ -441,3 +441,14 @@ def create_app(test_config: dict | None = None, *, database: str | None = None) 
         )
 
     return app
+
+
+def compile_templates(app: Flask) -> int:
+    """Every template of the app compiled now, once (returns how many): a server's worker
+    does this as it starts, so that no player's tap waits for the first drawing of a
+    phase's template (compiling one takes 5 to 20 ms, the rest of a tap about 2)."""
+    env = app.jinja_env
+    names = env.list_templates(extensions=("html",))
+    for name in names:
+        env.get_template(name)
+    return len(names)

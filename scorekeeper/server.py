@@ -123,10 +123,12 @@ def worker_app():
 
 def build_app():
     sys.setswitchinterval(SWITCH_INTERVAL_S)
-    from .app import create_app
+    from .app import compile_templates, create_app
 
     database = os.environ.get(DATABASE_ENV)
-    return create_app(database=database)  # settings from the environment too
+    app = create_app(database=database)  # settings from the environment too
+    compile_templates(app)
+    return app
 
 
 def _when_listening(host: str, port: int, ready: Callable[[], None]) -> None:

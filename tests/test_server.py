@@ -231,3 +231,25 @@ def test_each_worker_may_hold_a_connection_per_phone_of_a_club(tmp_path):
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
+
+
+def test_a_workers_app_has_every_template_compiled_before_its_first_request(
+    tmp_path, monkeypatch
+):
+    """A worker compiles the templates as it starts: the first tap of a phase after a
+    (re)start waits for no compile."""
+    monkeypatch.setenv(server.DATABASE_ENV, str(tmp_path / "worker.sqlite"))
+    monkeypatch.setattr(server.sys, "setswitchinterval", lambda interval: None)
+    app = server.build_app()
+    env = app.jinja_env
+
+    def compiled_in_a_request(*args, **kwargs):
+        raise AssertionError("a template was compiled after the worker started")
+
+    monkeypatch.setattr(env, "compile", compiled_in_a_request)
+    names = env.list_templates(extensions=("html",))
+    assert "games/kvanta/_panel.html" in names and "tables/table.html" in names
+    for name in names:
+        assert env.get_template(name).name == name
+    with app.test_client() as phone:
+        assert phone.get("/").status_code == 200  # the home page, from compiled templates
