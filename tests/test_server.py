@@ -233,9 +233,7 @@ def test_each_worker_may_hold_a_connection_per_phone_of_a_club(tmp_path):
         proc.wait(timeout=10)
 
 
-def test_a_workers_app_has_every_template_compiled_before_its_first_request(
-    tmp_path, monkeypatch
-):
+def test_a_workers_app_has_every_template_compiled_before_its_first_request(tmp_path, monkeypatch):
     """A worker compiles the templates as it starts: the first tap of a phase after a
     (re)start waits for no compile."""
     monkeypatch.setenv(server.DATABASE_ENV, str(tmp_path / "worker.sqlite"))
