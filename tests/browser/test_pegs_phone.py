@@ -260,3 +260,23 @@ def test_at_200_percent_zoom_the_board_and_the_moves_are_on_screen_together(
     assert zoomed.evaluate(
         "([x, y]) => !!document.elementFromPoint(x, y).closest('.pg-board')", [x, y]
     )
+
+
+def test_the_hint_under_the_moves_is_never_cut_by_their_scrolling_frame(page, live_server, taps):
+    """The moves scroll in a frame a third of the screen high, so that the board stays
+    in view; what the buttons' marks mean (… a split, ↩ a bump) is read under that
+    frame, whole, and a frame with more moves than it shows is shaded at that edge."""
+    start_table(page, live_server, "pegs", NAMES[:4])
+    page.evaluate("document.getElementById('pegs-panel').scrollIntoView({block: 'start'})")
+    taps('.pg-cards [data-card="A"]')
+    expect(page.locator(".pg-move").first).to_be_visible()
+    hint = page.locator(".pg-moves-hint")
+    expect(hint).to_contain_text("↩")
+    assert page.locator("#pg-options .pg-moves-hint").count() == 0, "in the scrolling frame"
+    hint.scroll_into_view_if_needed()
+    assert in_view(page, ".pg-moves-hint")
+    # the frame's edge shades (a shade stays at its edge; a cover scrolls with the moves)
+    edges = page.eval_on_selector(
+        "#pg-options", "(el) => getComputedStyle(el).backgroundAttachment"
+    )
+    assert edges.split(", ") == ["local", "local", "scroll", "scroll"], edges
