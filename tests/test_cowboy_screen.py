@@ -304,6 +304,9 @@ def test_the_gun_builder_names_the_gun_or_says_why_not(cowboy):
     assert "not a gun yet" in ceca
     t.gun("Ceca", ["7H"])
     assert "357 Quick Draw" in seat_panel(t.panel, "Ceca")
+    # the parts after a drawn gun still name the player, not the gun
+    assert "10s laid out by Ceca" in seat_panel(t.panel, "Ceca")
+    assert 'aria-label="Gun cards of Ceca"' in seat_panel(t.panel, "Ceca")
     h = t.state()["holdings"][2]
     assert [g["cards"] for g in h["guns"]] == [["3H", "5H", "7H"]] and h["building"] is None
     t.gun("Ceca", ["4S", "5S"])

@@ -182,11 +182,11 @@ def cards_html(sc: dict) -> Markup:
         if h["guns"]:
             out.append('        <ul class="cb-guns">\n')
             for g in h["guns"]:
-                name = gun_name(g["name"])
-                aria = Markup(_("Remove the gun %(gun)s", gun=escape(name)))
+                gun = gun_name(g["name"])
+                aria = Markup(_("Remove the gun %(gun)s", gun=escape(gun)))
                 remove = sc["tap"](g["remove"], "✕", "small cb-remove", f'aria-label="{aria}"')
                 out.append(
-                    f"          <li><strong>{escape(name)}</strong>\n"
+                    f"          <li><strong>{escape(gun)}</strong>\n"
                     f"            {_codes(g['cards'])}\n"
                     f"            {remove}</li>\n"
                 )
