@@ -325,12 +325,12 @@ def seats(v: panel.View, st: dict, kind: str, error: dict | None = None) -> dict
         if kind == "draw":
             card = st["draws"][name]
             row.update(cards=[card] if card else [], size=1)
-            row["settled"] = row["full"] = card is not None
+            row["settled"] = row["full"] = row["done"] = card is not None
             action = "draw"
         elif kind == "play":
             card = st["trick"]["plays"][name]
             row.update(cards=[card] if card else [], size=1)
-            row["settled"] = row["full"] = card is not None
+            row["settled"] = row["full"] = row["done"] = card is not None
             action = "play"
         else:
             show = st["shows"][name]
@@ -342,6 +342,9 @@ def seats(v: panel.View, st: dict, kind: str, error: dict | None = None) -> dict
             full = len(show["cards"]) == size
             row.update(cards=show["cards"], sum=show["sum"], size=size, full=full)
             row["settled"] = full or (phase in POKER_PHASES and show["complete"])
+            # a poker hand of 5 is complete, but its player may be entering all 7: the
+            # editor stays on that player until the seventh card or "Next player ›"
+            row["done"] = full
             keypad_of = ("sum", show["sum"] if typed else None) if sums else None
             row["typed"] = typed
             action = "card"

@@ -239,11 +239,14 @@ def test_a_kvanta_round_with_flux_undercut_and_poker_prize(
         "Ceca": ["2S", "3S", "4S", "5S", "7D"],
     }
     for name, cards in hands.items():
+        expect(editing(page)).to_have_attribute("data-editing", name)
         for code in cards:
             tap_and_wait(page, taps, card(code))
         if name == "Ana":
             shots(page, "kvanta-poker-picker")
             assert_inside_viewport(page)
+        if name != "Ceca":  # five of seven: the player moves on by "Next player ›"
+            taps(NEXT)
     poker = api.evaluate("kvanta-poker", {"prize_card": "7H", "hands": hands, "totals": after_call})
     assert poker["winner"] == "Ana" and poker["prize"] == 7
     expect(panel(page).locator('[data-verdict="poker"]')).to_contain_text(
@@ -327,6 +330,8 @@ def test_a_hand_tie_a_disputed_trick_and_the_final_comparison(
     for cards in hands.values():
         for code in cards:
             tap_and_wait(page, taps, card(code))
+        if cards is hands["Ana"]:
+            taps(NEXT)
     poker = api.evaluate(
         "kvanta-poker", {"prize_card": "QS", "hands": hands, "totals": {"Ana": 0, "Bojan": 15}}
     )
@@ -487,6 +492,41 @@ def test_the_cards_typed_for_a_hand_are_carried_into_the_poker(
     assert_inside_viewport(page)
 
 
+def test_a_poker_hand_of_seven_stays_with_its_player_past_the_fifth_card(
+    page, kvanta_server, taps, console_errors
+):
+    """A poker hand is entered as the 5 cards kept or all 7 (K-D8): after the fifth card
+    the editor stays on that player, so the sixth and seventh are not put in the next
+    player's hand; it moves on by itself at the seventh."""
+    DICE.faces.extend([4, 5, 5])  # target 14
+    start_table(page, kvanta_server, "kvanta", ["Ana", "Bojan"])
+    tap_and_wait(page, taps, card("3D"))
+    tap_and_wait(page, taps, card("3S"))  # Ana deals, Bojan rolls
+    tap_and_wait(page, taps, '#kv-panel .kv-burn button[data-action="burn"]:text-is("0")')
+    tap_and_wait(page, taps, card("2C"))
+    tap_and_wait(page, taps, button("Roll the three dice"))
+    taps("#kv-panel .kv-hand-check > summary")
+    for digit in "14":
+        tap_and_wait(page, taps, key(digit))
+    taps(NEXT)
+    tap_and_wait(page, taps, key("3"))
+    tap_and_wait(page, taps, button("Save Hand: +15 to Ana"))
+    expect(panel(page)).to_have_attribute("data-phase", "poker")
+
+    seven = ["AS", "AH", "AD", "KS", "KH", "2D", "3D"]
+    for number, code in enumerate(seven, start=1):
+        expect(editing(page)).to_have_attribute("data-editing", "Ana")
+        tap_and_wait(page, taps, card(code))
+        if number < len(seven):
+            expect(panel(page).locator('.kv-seat[data-player="Ana"]')).to_contain_text(
+                f"{number}/7"
+            )
+    expect(panel(page).locator('.kv-seat[data-player="Ana"]')).to_contain_text("7/7")
+    expect(panel(page).locator('.kv-seat[data-player="Bojan"] .kv-seat-value')).to_have_text("—")
+    expect(editing(page)).to_have_attribute("data-editing", "Bojan")
+    assert_inside_viewport(page)
+
+
 def test_edit_of_a_saved_round_changes_one_card(page, kvanta_server, taps, shots, console_errors):
     """#20: a saved Kvanta round has Edit in the history: its taps come back on the
     screen with every card as it was; one of Ana's poker cards changed and saved, the
@@ -510,6 +550,8 @@ def test_edit_of_a_saved_round_changes_one_card(page, kvanta_server, taps, shots
         expect(editing(page)).to_have_attribute("data-editing", name)
         for code in cards:
             tap_and_wait(page, taps, card(code))
+        if name == "Ana":
+            taps(NEXT)
     tap_and_wait(page, taps, button("Save the poker prize"))
     expect(panel(page)).to_have_attribute("data-round", "2")
     hand_totals = {"Ana": 15, "Bojan": 0}
@@ -529,6 +571,7 @@ def test_edit_of_a_saved_round_changes_one_card(page, kvanta_server, taps, shots
     tap_and_wait(page, taps, '#kv-panel [data-op="undo"]')  # back to the poker's hands
     expect(panel(page)).to_have_attribute("data-phase", "poker")
     expect(panel(page).locator('.kv-seat[data-player="Ana"]')).to_contain_text("9♦")
+    taps('#kv-panel .kv-seat[data-player="Ana"] .kv-seat-pick')  # Ana's hand, to change
     expect(editing(page)).to_have_attribute("data-editing", "Ana")
     tap_and_wait(page, taps, '#kv-panel .kv-editor:visible .kv-chip:has-text("9♦")')  # 9♦ out …
     tap_and_wait(page, taps, card("7D"))  # … 7♦ in
@@ -591,6 +634,8 @@ def test_an_edit_changes_the_call_and_keeps_the_poker(page, kvanta_server, taps,
         expect(editing(page)).to_have_attribute("data-editing", name)
         for code in cards:
             tap_and_wait(page, taps, card(code))
+        if name == "Ana":
+            taps(NEXT)
     tap_and_wait(page, taps, button("Save the poker prize"))
     expect(panel(page)).to_have_attribute("data-round", "2")
 
@@ -776,6 +821,8 @@ def test_the_hand_and_poker_previews_at_200_percent_zoom_fit_the_screen(
         expect(editing(page)).to_have_attribute("data-editing", name)
         for code in codes:
             tap_and_wait(page, taps, card(code))
+        if name != "Dule":
+            taps(NEXT)
     expect(panel(page).locator('[data-verdict="poker"]')).to_contain_text("Ceca wins")
     expect(panel(page).locator(".kv-poker .badge")).to_have_count(2)
     for language in ("en", "sk", "lt"):
