@@ -424,7 +424,10 @@ def view(v: panel.View) -> dict:
         "round": context.get("round"),
         "dealer": context.get("dealer"),
         "editing": context.get("supersedes") is not None,
-        "view_key": f"cowboy:{key}",
+        # a deal's own: what this phone chose in one deal (its part, whose cards, the
+        # ender) does not carry into the next, nor into an edit of a saved one
+        "view_key": f"cowboy:{key}:{context.get('round')}:{context.get('supersedes') or ''}",
+        "fold_key": f"cowboy:{key}",
         "part": "shot" if st["shot"] or st["aim"] else ("end" if end else "play"),
         "step": st["next"],
         "rules_on": sum(bool(table.settings.get(s.key, s.default)) for s in _house_rules()),

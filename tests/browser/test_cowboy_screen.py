@@ -176,6 +176,11 @@ def test_a_whole_deal_for_four_players_by_taps(page, live_server, taps, shots, c
     assert totals(page) == {name: expected[name]["total"] for name in NAMES}
     expect(page.locator("#history .round.undone")).to_have_count(0)
     expect(page.locator("#cowboy-panel")).to_have_attribute("data-round", "2")
+    # the next deal opens as new on this phone too: during play, nobody's end chosen,
+    # the first player's cards (this phone had chosen the end, Bojan and Dragan's cards)
+    expect(page.locator("#cowboy-panel")).to_have_attribute("data-view", "play")
+    expect(page.locator('[data-end-by="Bojan"]')).to_have_attribute("aria-pressed", "false")
+    expect(page.locator('.cb-tab[data-player="Ana"]')).to_have_attribute("aria-pressed", "true")
     page.reload()
     assert totals(page) == {name: expected[name]["total"] for name in NAMES}
     shots(page, "cowboy-6-saved")
