@@ -205,6 +205,10 @@ def test_a_full_deal_tap_by_tap_is_a_draft_then_one_entry(table, store):
     # trick 8 emptied Adam's hand: the deal is over, the app asks for the held cards
     assert screen.step == "end"
     assert re.search(r'<li class="done" data-seat="3"', screen.panel)  # Adam holds none
+    # whose held cards a phone enters is kept for this deal alone, not carried into the
+    # next deal's (app.js keeps a phone's choice under its scope's data-view-key)
+    held_scope = re.search(r'class="sz-end" data-view-key="([^"]+)"', screen.panel).group(1)
+    assert held_scope.endswith(":1:"), held_scope  # deal 1, not an edit
     assert "should hold 3 cards" in screen.panel and "should hold 1 card" in screen.panel
     enter_left(screen)
     assert "21 → −3" in screen.panel and "13 → −2" in screen.panel and "34 → −4" in screen.panel
