@@ -377,6 +377,23 @@
     var refusal = board.querySelector(".board-flash .flash.error");
     if (refusal) refusal.scrollIntoView({ block: "start" });
   });
+  // a tap refused on a game screen is answered with its panel, the refusal heading it,
+  // maybe far above the button tapped (a card picker scrolled down to): the refusal is
+  // brought into view, as little as needed, so the tap is not seen to do nothing
+  document.addEventListener("htmx:afterSettle", function (ev) {
+    var xhr = ev.detail.xhr;
+    if (isPoll(ev) || writesBoard(ev) || !xhr || xhr.status < 400) return;
+    var board = document.getElementById("board");
+    var alerts = board ? Array.prototype.filter.call(
+      board.querySelectorAll("[data-deal-version] [role=alert]"), shown) : [];
+    // the answer's own, not a problem the panel showed before the tap (a hand that
+    // does not add up), unless it is the same refusal again
+    var refusal = alerts.filter(function (el) { return saidBefore.indexOf(textOf(el)) < 0; })[0] || alerts[0];
+    if (!refusal) return;
+    var box = refusal.getBoundingClientRect();
+    var top = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+    if (box.top < top || box.bottom > window.innerHeight) refusal.scrollIntoView({ block: "nearest" });
+  });
   // ---- a write answered with the whole board (every Save: the game screens', the score
   // pad's, End game) disables what sent it until its answer arrives, and the board that
   // answer brings ignores taps for a moment: the second tap of a double tap on Save

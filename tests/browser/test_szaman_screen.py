@@ -462,3 +462,30 @@ def test_a_card_of_an_earlier_trick_is_changed_with_two_taps(
     taps(f'{PANEL} .sz-trick-choices .pick[data-card="AC"]')
     expect(page.locator(f"{PANEL} [role=alert]")).to_contain_text("Ola would win trick 1")
     expect(trick_one).to_contain_text("Ola 2♣")
+
+
+def test_a_refused_tap_brings_its_message_into_view(page, live_server, taps, console_errors):
+    """A refusal heads the panel, far above a card picker a player has scrolled down to:
+    the message is brought into view (as little as needed), so the tap is not seen to
+    do nothing."""
+    open_table(page, live_server, ["Ola", "Piotr"])
+    tap(page, taps, '[data-op="lead"][data-seat="0"]')
+    for card in ("2S", "3S"):
+        tap(page, taps, f'.pick[data-card="{card}"]')
+    tap(page, taps, '[data-op="end"]')
+    tap(page, taps, '.pick[data-card="4D"]')  # Ola holds 4♦
+    taps(f'{PANEL} .sz-change[data-view-set="1"]')  # now Piotr's cards
+    card = page.locator(f'{PANEL} .pick[data-card="9S"]:visible')
+    card.evaluate("(el) => el.scrollIntoView({block: 'center'})")  # scrolled down to the cards
+    assert (
+        page.locator(f"{PANEL} .sz-held").evaluate("(el) => el.getBoundingClientRect().bottom") < 72
+    )
+    version = page.locator(PANEL).get_attribute("data-deal-version")
+    taps(f'{PANEL} .pick[data-card="9S"]:visible')  # every player would hold cards: refused
+    refusal = page.locator(f"{PANEL} [role=alert]")
+    expect(refusal).to_contain_text("no cards left")
+    assert page.locator(PANEL).get_attribute("data-deal-version") == version  # nothing stored
+    expect(refusal).to_be_in_viewport()
+    top = refusal.evaluate("(el) => el.getBoundingClientRect().top")
+    bar = page.locator("header").first.evaluate("(el) => el.getBoundingClientRect().bottom")
+    assert top >= bar - 1, (top, bar)  # not under the page's top bar
