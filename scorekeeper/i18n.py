@@ -47,6 +47,10 @@ NAMES = {
     "sk": "Slovenčina",
 }
 
+# The language button's short name, in the language's own script: the two Serbian
+# scripts told apart at a glance
+CODES = {"en": "EN", "sr-Latn": "SR", "sr-Cyrl": "СР", "pl": "PL", "lt": "LT", "sk": "SK"}
+
 # Accept-Language tags that are read best in one of ours: Serbian's close neighbours
 # read Serbian Latin; Czech readers read Slovak. (Serbian itself: see best_match.)
 _NEIGHBOURS = {
@@ -254,5 +258,6 @@ def install(app: Flask, babel: flask_babel.Babel) -> None:
     def language_context() -> dict:
         return {
             "html_lang": current_language(),
+            "language_code": CODES[current_language()],
             "languages": NAMES,
         }
