@@ -17,6 +17,7 @@ from conftest import another_phone_first, statements_of
 
 from scorekeeper import api, store
 from scorekeeper.deals import kvanta as deal
+from scorekeeper.messages import signed
 
 NAMES = ("Ana", "Bojan", "Ceca")
 SEAT = {name: i for i, name in enumerate(NAMES)}
@@ -533,6 +534,11 @@ def test_call_preview_before_settling_then_the_entry(app, kv):
     )
     assert "undercut" in answer.verdicts()
     assert answer.points("kv-call") == expected["points"]
+    # a payment is written as a change of score, with a real minus sign
+    for name, paid in expected["points"].items():
+        cell = f'data-points="{paid}">{signed(paid)}</td>'
+        assert re.search(rf'<tr data-player="{name}".*?{re.escape(cell)}', answer.html, re.S)
+    assert any(paid < 0 for paid in expected["points"].values())
     assert kv.entries("kvanta-call") == []  # the preview stores nothing
     assert answer.taps("settle") == [{"action": "settle"}]
     saved = kv.tap("settle", at=answer, tap_id="settle-call")

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper import api, create_app
+from scorekeeper.messages import signed
 
 from .conftest import assert_inside_viewport, listen, phone_context, served, start_table, totals
 from .test_accessibility import open_every_details, sideways_overflow, spilled_text
@@ -222,7 +223,7 @@ def test_a_kvanta_round_with_flux_undercut_and_poker_prize(
     for name in names:
         expect(
             panel(page).locator(f'.kv-call tr[data-player="{name}"] td[data-points]')
-        ).to_have_text(str(call["points"][name]))
+        ).to_have_text(signed(call["points"][name]))  # −12, +12: a real minus sign
     shots(page, "kvanta-call-preview")
     assert_inside_viewport(page)
     before_call = totals(page)
@@ -383,7 +384,7 @@ def test_a_hand_tie_a_disputed_trick_and_the_final_comparison(
     for name in names:
         expect(
             panel(page).locator(f'.kv-call tr[data-player="{name}"] td[data-points]')
-        ).to_have_text(str(final["points"][name]))
+        ).to_have_text(signed(final["points"][name]))
     shots(page, "kvanta-final-comparison")
     assert_inside_viewport(page)
     tap_and_wait(page, taps, button("Save and end the game"))
