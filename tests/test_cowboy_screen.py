@@ -1000,6 +1000,18 @@ def test_the_watch_page_shows_the_deal_without_controls(cowboy):
     assert re.search(rf'data-player="Bojan"[^>]*>.*?class="cb-total">{total}<', panel, re.S)
 
 
+def test_the_watch_page_says_what_stands_and_asks_nothing(cowboy):
+    """A watcher of a deal whose end is being entered is told that the scores come once
+    the hands are in, not asked to enter them or to close the deal."""
+    t = cowboy()
+    t.tap("end", seat=seat("Bojan"), reason="tens")
+    t.hold("Ana", "KH", "AH")
+    panel = watched_panel(t)
+    assert "The scores show here once every hand is entered." in panel
+    assert "Enter what each player holds" not in panel
+    assert "Enter what each player holds" in t.panel  # the scorer's phone is asked
+
+
 def watched_panel(t) -> str:
     page = t.client.get(f"/t/{t.table.watch_key}").get_data(as_text=True)
     return re.search(r'<section id="cowboy-panel".*?</section>', page, re.S).group(0)
