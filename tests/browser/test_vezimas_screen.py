@@ -375,3 +375,70 @@ def test_common_long_names_stay_whole_on_the_player_buttons(page, live_server, c
     expect(page.locator(pick("Whose turn", "Małgorzata"))).to_be_visible()
     assert page.evaluate(WORDS_BROKEN, ".vz-player .vz-name") == []
     assert_inside_viewport(page)
+
+
+def tap_the_queen_holder(page, queen: str):
+    """Tap who holds Q♣: the trumps' seat list shows, not saved yet."""
+    tap_and_wait(page, Taps(page), pick("Who holds the queen of clubs", queen))
+    expect(page.locator(".vz-setup .vz-seats li")).not_to_have_count(0)
+
+
+def test_seat_names_wrap_between_words_with_the_full_name_as_title(
+    page, zoomed, live_server, console_errors
+):
+    """Zoomed in (a 195 px page), two seats to a row broke every name inside a word
+    ("Boja n", "Cec a"): the seats go one to a row, a name wraps between its words
+    only, and each seat carries the whole name as its title; before and after the
+    trumps are saved, at 390 px and zoomed in."""
+    names = ["Ana Marija", "Bojan", "Ceca", "Dule Aleksandrović"]
+    url = start_table(page, live_server, "vezimas", names)
+    tap_the_queen_holder(page, "Bojan")
+    for saved in (False, True):
+        if saved:
+            page.locator(".vz-save-trumps").tap()
+            expect(page.locator(".vz-trumps")).to_contain_text("Bojan leads")
+        zoomed.goto(url)
+        seats = ".vz-trumps .vz-seats" if saved else ".vz-setup .vz-seats"
+        for phone in (page, zoomed):
+            expect(phone.locator(f"{seats} li")).to_have_count(4)
+            for i, name in enumerate(names):
+                expect(phone.locator(f"{seats} li").nth(i)).to_have_attribute("title", name)
+            assert phone.evaluate(WORDS_BROKEN, f"{seats} .vz-name") == [], (saved, phone)
+            assert_inside_viewport(phone)
+
+
+SEAT_NAMES_CUT = """() => {
+    // a seat's name whose first letter is cut off, or that overflows without an ellipsis
+    const out = [];
+    for (const li of document.querySelectorAll('.vz-seats li')) {
+        const name = li.querySelector('.vz-name');
+        const first = document.createRange();
+        first.setStart(name.firstChild, 0); first.setEnd(name.firstChild, 1);
+        const overflows = name.scrollWidth > name.clientWidth;
+        if (first.getBoundingClientRect().left < li.getBoundingClientRect().left
+            || (overflows && getComputedStyle(name).textOverflow !== 'ellipsis'))
+            out.push(li.title);
+    }
+    return out;
+}"""
+
+
+def test_a_seat_name_too_long_for_its_row_shows_its_start_and_an_ellipsis(
+    page, zoomed, live_server, console_errors
+):
+    """A single word wider than its seat is cut at its end, not broken onto lines of
+    its own: "Brzęczyszczykiewicz" reads "Brzęczyszczy…", its title the whole name."""
+    url = start_table(
+        page, live_server, "vezimas", ["Brzęczyszczykiewicz", "Bojan", "Ceca", "Dule"]
+    )
+    tap_the_queen_holder(page, "Bojan")
+    page.locator(".vz-save-trumps").tap()
+    expect(page.locator(".vz-trumps")).to_contain_text("Bojan leads")
+    zoomed.goto(url)
+    for phone in (page, zoomed):
+        long_name = phone.locator('.vz-seats li[title="Brzęczyszczykiewicz"] .vz-name')
+        expect(long_name).to_be_visible()
+        assert long_name.evaluate("n => n.scrollWidth > n.clientWidth")  # cut, at its end
+        assert phone.evaluate(WORDS_BROKEN, ".vz-seats .vz-name") == []
+        assert phone.evaluate(SEAT_NAMES_CUT) == []
+        assert_inside_viewport(phone)
