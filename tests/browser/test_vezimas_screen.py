@@ -442,3 +442,50 @@ def test_a_seat_name_too_long_for_its_row_shows_its_start_and_an_ellipsis(
         assert phone.evaluate(WORDS_BROKEN, ".vz-seats .vz-name") == []
         assert phone.evaluate(SEAT_NAMES_CUT) == []
         assert_inside_viewport(phone)
+
+
+ROOM_LEFT = """() => {
+    // the height between the sticky top bar and the answer bar (or the screen's end)
+    const bar = document.querySelector('#vz-answer').getBoundingClientRect();
+    const top = document.querySelector('.topbar').getBoundingClientRect();
+    return {share: (Math.min(bar.top, innerHeight) - top.bottom) / innerHeight,
+            stuck: Math.abs(bar.bottom - innerHeight) < 1};
+}"""
+
+
+def test_zoomed_in_the_answer_bar_leaves_the_cards_most_of_the_screen(
+    page, zoomed, live_server, console_errors
+):
+    """At 200 % zoom (195×422 CSS px) the sticky answer bar took 147 px with no question
+    yet and 314 px with a verdict: with the top bar, the cards had half the screen, then
+    none. Zoomed in, it stays at the end of the check; at 390 px it stays stuck to the
+    bottom of the screen while the cards scroll under it."""
+    url = start_table(page, live_server, "vezimas", NAMES)
+    tap_the_queen_holder(page, "Jonas")
+    page.locator(".vz-save-trumps").tap()
+    expect(page.locator(".vz-trumps")).to_contain_text("Jonas leads")
+
+    def room_left(phone, picker: str) -> dict:
+        phone.locator(f'[aria-label="{picker}"]').evaluate(
+            "el => el.scrollIntoView({block: 'center'})"
+        )
+        return phone.evaluate(ROOM_LEFT)
+
+    zoomed.goto(url)
+    expect(zoomed.locator("#vz-answer")).to_contain_text("whose turn?")
+    assert room_left(zoomed, "Top card")["share"] >= 0.6
+
+    for group, what in (("Top card", "9S"), ("Whose turn", "Jonas"), ("Their card", "10S")):
+        tap_and_wait(page, Taps(page), pick(group, what))
+    expect(page.locator("#vz-verdict")).to_have_attribute("data-case", "2")
+    zoomed.goto(url)
+    expect(zoomed.locator("#vz-verdict")).to_have_attribute("data-case", "2")
+    for picker in ("Top card", "Their card"):
+        assert room_left(zoomed, picker)["share"] >= 0.6, picker
+    assert_inside_viewport(zoomed)
+
+    # at 390 px the bar and its verdict stay in sight under the pickers
+    for picker in ("Top card", "Their card"):
+        room = room_left(page, picker)
+        assert room["stuck"] and room["share"] >= 0.6, (picker, room)
+        expect(page.locator("#vz-verdict")).to_be_in_viewport()
