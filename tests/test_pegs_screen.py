@@ -871,7 +871,7 @@ def test_a_card_stored_with_a_suit_in_any_spelling_is_shown_by_its_rank(app):
 
 def test_an_undone_move_is_named_as_the_history_names_it(pg, client):
     """Each move or discard is a row of its own; its undo's notice names it as its row
-    does ("Move", "Discard"), not as a round of play taken back."""
+    does ("Turn 1", "Move", "Discard"), not as a round of play taken back."""
     t = pg(FOUR)
     t.turn(0, "A")
     t.step(0, "S", "T8")
@@ -880,16 +880,78 @@ def test_an_undone_move_is_named_as_the_history_names_it(pg, client):
     def notice(response):
         return " ".join(re.findall(r'class="flash ok">([^<]+)<', response.get_data(as_text=True)))
 
-    assert notice(t.undo(move.id, "u1")) == f"Round {move.round}: Move undone."
+    assert notice(t.undo(move.id, "u1")) == f"Turn {move.round}: Move undone."
     redone = client.post(
         f"{t.url}/entries/{move.id}/redo",
         data={"csrf_token": t.csrf, "submission_id": "r1"},
         headers=HX,
     )
-    assert notice(redone) == f"Round {move.round}: Move restored."
+    assert notice(redone) == f"Turn {move.round}: Move restored."
     t.discard(submission_id="p1")
     discard = t.entries(pegs_table.BOARD_KIND)[-1]
-    assert notice(t.undo(discard.id, "u2")) == f"Round {discard.round}: Discard undone."
+    assert notice(t.undo(discard.id, "u2")) == f"Turn {discard.round}: Discard undone."
+
+
+def history_numbers(html):
+    """The numbers the history's rows are headed with, newest row first."""
+    return re.findall(r'<span class="round-no">([^<]+)</span>', html)
+
+
+def history_part(html):
+    return html.split('id="history"', 1)[1]
+
+
+def test_the_history_numbers_each_move_as_a_turn(pg, new_table, client):
+    """Every move is an entry of its own: the history heads it as a turn, never as a
+    round; a game whose entries are rounds of deals still says "Round"."""
+    t = pg(FOUR)
+    t.turn(0, "A")
+    t.step(0, "S", "T8")
+    t.turn(1, "K")
+    t.step(1, "S", "T26")
+    html = t.page().html
+    assert history_numbers(html) == ["Turn 2", "Turn 1"]
+    assert "Round" not in history_part(html)
+    older = t.page(f"{t.url}/history").html  # the whole history, a page at a time
+    assert history_numbers(older) == ["Turn 2", "Turn 1"]
+    assert "Turns 1–2, newest first; 2 entries in all." in older
+    assert "Round" not in history_part(older)
+
+    url, page = new_table("cowboy", ("Ana", "Bojan", "Ceca"))
+    points = dict.fromkeys(page.player_fields(), "0") | {page.player_fields()[0]: "25"}
+    data = {"csrf_token": page.csrf, "submission_id": page.submission_id, "round": "1"}
+    saved = client.post(f"{url}/rounds", data={**data, **points}, headers=HX)
+    assert re.search(r'class="flash ok">Round 1 saved\.<', saved.get_data(as_text=True))
+    assert history_numbers(client.get(url).get_data(as_text=True)) == ["Round 1"]
+
+
+def test_a_move_reopened_and_changed_is_named_as_a_turn(pg, client):
+    """Edit reopens the move as its turn; undoing the change names the turn too."""
+    t = pg(FOUR)
+    t.turn(0, "K")
+    t.step(0, "S", "T8")
+    (move,) = t.entries(pegs_table.APPLY_KIND)
+    reopened = t.post(f"/edit/{move.id}").get_data(as_text=True)
+    assert "Turn 1 is open again: play it again." in reopened
+    t.turn(0, "A")
+    t.step(0, "S", "T8")
+    changed = t.entries(pegs_table.APPLY_KIND)[-1]
+    assert changed.supersedes == move.id
+    undone = t.undo(changed.id, "u1").get_data(as_text=True)
+    assert re.search(
+        r'class="flash ok">Turn 1: the change undone; the move is as it was before\.<', undone
+    )
+
+
+def test_a_polish_table_numbers_its_turns_in_polish(pg):
+    t = pg(FOUR, language="pl")
+    t.turn(0, "A")
+    t.step(0, "S", "T8")
+    (move,) = t.entries(pegs_table.APPLY_KIND)
+    undone = t.undo(move.id, "u1").get_data(as_text=True)
+    assert re.search(r'class="flash ok">Tura 1: Ruch — cofnięte\.<', undone)
+    assert history_numbers(t.page().html) == ["Tura 1"]
+    assert "Runda" not in history_part(t.page().html)
 
 
 def test_undo_twice_then_redo_twice_names_the_right_player(pg, client):
@@ -1444,8 +1506,8 @@ def test_undo_of_a_move_before_the_last_says_only_the_last_can_be(pg, language, 
 @pytest.mark.parametrize(
     ("language", "row", "undone"),
     [
-        ("pl", "Odrzucenie", "Runda 1: Odrzucenie — cofnięte."),
-        ("sk", "Odhodenie", "Kolo 1: Odhodenie — vrátené."),
+        ("pl", "Odrzucenie", "Tura 1: Odrzucenie — cofnięte."),
+        ("sk", "Odhodenie", "Ťah 1: Odhodenie — vrátené."),
     ],
 )
 def test_a_discard_s_row_is_named_as_a_thing_done(pg, language, row, undone):

@@ -853,7 +853,8 @@ def test_a_word_spelled_out_is_never_broken_at_its_hyphens():
 
 def test_filled_pegs_sheet_prints_each_move_and_the_pegs_home_per_team(ctx, store):
     """A move scores no points: its row says who played which card, each peg from →
-    to and the pegs it bumped, and the sheet ends in the pegs home per team (P-D1)."""
+    to and the pegs it bumped, numbered as its turn, and the sheet ends in the pegs
+    home per team (P-D1)."""
     table = make_table(store, "pegs", ["Ana", "Bojan", "Ceca", "Dule"])
     board = {"0": ["T8", "S", "S", "S", "H1"], "1": ["S"] * 5, "2": ["S"] * 5, "3": ["S"] * 5}
     move = {"player": 0, "card": "7H", "steps": [{"seat": 0, "from": "T1", "to": "T8"}]}
@@ -863,10 +864,25 @@ def test_filled_pegs_sheet_prints_each_move_and_the_pegs_home_per_team(ctx, stor
     joker = {"player": 1, "card": "JK", "steps": [{"seat": 1, "from": "S", "to": "T20"}]}
     store.add_entry(table.id, 2, "pegs-apply", joker, {**result, "bumps": []}, {})
     text = pdf_text(printing.filled_sheet(store, store.table(table.id)).pdf)
+    assert "Turn Entry Move: card, each peg from → to, bumps" in text
+    assert "Round" not in text
     assert "Ana: 7 · Ana's peg T1 → T8 · bumps Bojan's peg T8 → start" in text
     assert "Bojan: Joker · Bojan's peg start → T20" in text
     assert "Pegs home Team 1 (Ana, Ceca): 1 of 10 · Team 2 (Bojan, Dule): 0 of 10" in text
     assert "Total 0 0 0 0" not in text
+
+
+def test_a_long_pegs_sheet_carries_its_earlier_turns_forward(ctx, store):
+    """A Pegs sheet longer than a sheet holds names the moves it does not print as turns."""
+    table = make_table(store, "pegs", ["Ana", "Bojan", "Ceca", "Dule"])
+    board = {str(seat): ["S"] * 5 for seat in range(4)}
+    result = {"seats": 4, "pegs": board, "bumps": [], "winner_team": None}
+    for n in range(1, printing.SHEET_ROWS + 6):
+        move = {"player": n % 4, "card": "3H", "steps": [{"seat": n % 4, "from": "T1", "to": "T4"}]}
+        store.add_entry(table.id, n, "pegs-apply", move, result, {})
+    html = printing.sheet_html(store, store.table(table.id))
+    assert "Carried forward from turns 1–5" in html
+    assert "Round" not in html and "rounds" not in html
 
 
 def test_filled_kvanta_sheet_prints_each_rounds_target_and_turned_card(ctx, store):

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RuleError
-from ..messages import Joined, Text, quotable, quoted
+from ..messages import N_, Joined, Text, quotable, quoted
 from . import registry
 
 
@@ -111,6 +111,26 @@ class Kind:
 
 
 @dataclass(frozen=True)
+class Numbering:
+    """What a game's numbered entries are called where the history, the printed sheet and
+    the notices after an undo, a redo or an edit number them (msgids, ``N_``): rounds of
+    deals by default; a Pegs table's turns, where each move is an entry of its own."""
+
+    heading: str = N_("Round %(n)d")  # a history row's number
+    column: str = N_("Round")  # the printed history's column of numbers
+    pages: str = N_("Rounds %(first)s–%(last)s, newest first; %(total)s entries in all.")
+    carried: str = N_("Carried forward from rounds %(first)s–%(last)s")
+    undone: str = N_("Round %(n)d undone.")
+    restored: str = N_("Round %(n)d restored.")
+    change_undone: str = N_("Round %(n)d: the change undone; the round is as it was before.")
+    change_redone: str = N_("Round %(n)d: the change made again.")
+    reopened: str = N_("Round %(n)d is open again: change it, then save.")
+
+
+ROUNDS = Numbering()
+
+
+@dataclass(frozen=True)
 class ResultSetting:
     """A setting the game's result depends on: its default and how ``game-result``
     checks a value given (``check(value, path)``)."""
@@ -154,6 +174,7 @@ class Game:
     # kind → engine: the engine module's KINDS (the API and CLI answer these)
     engines: Mapping[str, Engine] = field(default_factory=dict)
     kinds: tuple[Kind, ...] = ()  # what the kinds are: labels, deals, points
+    numbering: Numbering = ROUNDS  # what its numbered entries are called: rounds, turns
     result: Result | None = None  # how game-result answers; None: no totals to rank
     no_result: str = ""  # why game-result has no answer for it (a msgid)
     # standings for a game without a result: (players, totals, settings, progress,

@@ -1700,6 +1700,21 @@ GAME = catalog.Game(
             breakdown="scorekeeper.pegs_table:board_breakdown",
         ),
     ),
+    # each move is an entry of its own, numbered as a turn: a round is a deal elsewhere
+    numbering=catalog.Numbering(
+        # Translators: a history row's number in Arizona Pegs and Jokers: one player's
+        # turn at the board, a move or a discard ("Turn 3")
+        heading=N_("Turn %(n)d"),
+        # Translators: the printed history's column of turn numbers (as "Turn %(n)d")
+        column=N_("Turn"),
+        pages=N_("Turns %(first)s–%(last)s, newest first; %(total)s entries in all."),
+        carried=N_("Carried forward from turns %(first)s–%(last)s"),
+        undone=N_("Turn %(n)d undone."),
+        restored=N_("Turn %(n)d restored."),
+        change_undone=N_("Turn %(n)d: the change undone; the move is as it was before."),
+        change_redone=N_("Turn %(n)d: the change made again."),
+        reopened=N_("Turn %(n)d is open again: play it again."),
+    ),
     no_result=N_("Arizona Pegs and Jokers has no totals: its winner comes from pegs-apply."),
     score_pad=False,  # a race: nobody scores points
     standings=_standings,

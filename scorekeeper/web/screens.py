@@ -472,9 +472,8 @@ def edit_route(key: str, entry_id: int):
         abort(404)
     except (store.StoreError, Refusal) as exc:
         return _board_refusal(table, access, exc)
-    return after_write(
-        table, message=_("Round %(n)d is open again: change it, then save.", n=round_number)
-    )
+    reopened = catalog.game(table.game).numbering.reopened  # a round, or a Pegs turn
+    return after_write(table, message=_(reopened, n=round_number))
 
 
 def discard_route(key: str):

@@ -516,20 +516,19 @@ def _entry_action(key: str, entry_id: int, action: str):
 
 
 def _entry_notice(s: store.Store, table: store.Table, out: dict, edit: bool = False) -> str:
-    """What an undo or redo in the history changed: the round, or the step of it that
-    other rows of the round stayed with ("Round 2: Poker prize undone."), by the name
-    its row has in the history."""
+    """What an undo or redo in the history changed: the round (a Pegs turn), or the step
+    of it that other rows of the round stayed with ("Round 2: Poker prize undone."), by
+    the name its row has in the history."""
     n, undone = out["round"], out["action"] == "voided"
+    numbering = catalog.game(table.game).numbering  # a round, or a Pegs turn
     entry = s.entry(table.id, out["entry_id"])
     if edit or entry.supersedes is not None:  # an edit: the round as it was comes back
-        if undone:
-            return _("Round %(n)d: the change undone; the round is as it was before.", n=n)
-        return _("Round %(n)d: the change made again.", n=n)
+        return _(numbering.change_undone if undone else numbering.change_redone, n=n)
     # a retry answered from an outcome stored before outcomes said what stays: the round
     step = step_of_round(entry, out["stays"], table.settings) if "stays" in out else None
     if step is None:
-        return _("Round %(n)d undone.", n=n) if undone else _("Round %(n)d restored.", n=n)
-    heading = _("Round %(n)d", n=n) if n else _("Set-up")
+        return _(numbering.undone if undone else numbering.restored, n=n)
+    heading = _(numbering.heading, n=n) if n else _("Set-up")
     if undone:
         # Translators: a notice; round: "Round 2" (or "Set-up"), step: the history's
         # name for the entry undone ("Poker prize", "Move"), as its row shows it

@@ -246,7 +246,7 @@ def test_must_play_refuses_a_discard_and_every_discard_is_recorded(
     taps('.pg-discards [data-rank="5"]')
     expect(page.locator("#pg-last")).to_contain_text("Ana discarded 5.")
     expect(page.locator("#pg-title")).to_have_text("Bojan to play")
-    expect(page.locator("#history li.round").first).to_contain_text("Round 1")
+    expect(page.locator("#history li.round").first).to_contain_text("Turn 1")
     # its history row says what it was (issue #24), not "Board set"
     expect(page.locator("#history li.round").first.locator(".round-kind")).to_have_text("Discard")
     expect(page.locator("#history li.round").first).to_contain_text("Ana discards 5")
@@ -361,7 +361,7 @@ def test_changing_the_last_move(page, live_server, taps, console_errors):
 def test_the_message_of_an_edit_or_an_undo_goes_once_a_move_is_saved(
     page, live_server, taps, console_errors
 ):
-    """Edit's "Round 1 is open again: change it, then save." heads the board while the
+    """Edit's "Turn 1 is open again: play it again." heads the board while the
     move is entered again; a move saves itself, so once it is saved (and after the next
     move) the message is gone, as is an undo's once play goes on."""
     start_table(page, live_server, "pegs", ["Ana", "Bojan", "Ceca", "Dule"])
@@ -370,9 +370,9 @@ def test_the_message_of_an_edit_or_an_undo_goes_once_a_move_is_saved(
     expect(page.locator("#pg-title")).to_have_text("Bojan to play")
     taps(".pg-edit")
     top = page.locator("#board .board-flash")
-    expect(top).to_have_text("Round 1 is open again: change it, then save.")
+    expect(top).to_have_text("Turn 1 is open again: play it again.")
     choose(page, taps, '.pg-cards [data-card="A"]')
-    expect(top).to_have_text("Round 1 is open again: change it, then save.")  # still editing
+    expect(top).to_have_text("Turn 1 is open again: play it again.")  # still editing
     taps('.hit[data-hit="T8"]')
     expect(page.locator("#pegs-panel .pg-message")).to_contain_text("Move changed.")
     expect(top).to_have_text("")
