@@ -493,19 +493,18 @@ def test_the_cards_typed_for_a_hand_are_carried_into_the_poker(
     assert_inside_viewport(page)
 
 
-def test_a_poker_hand_of_seven_stays_with_its_player_past_the_fifth_card(
-    page, kvanta_server, taps, console_errors
-):
-    """A poker hand is entered as the 5 cards kept or all 7 (K-D8): after the fifth card
-    the editor stays on that player, so the sixth and seventh are not put in the next
-    player's hand; it moves on by itself at the seventh."""
-    DICE.faces.extend([4, 5, 5])  # target 14
-    start_table(page, kvanta_server, "kvanta", ["Ana", "Bojan"])
+def hand_to_ana_then_poker(page, kvanta_server, taps, faces: list[int]) -> str:
+    """Ana and Bojan: Ana deals, the dice roll ``faces`` (a target of 14), Ana declares
+    Hand with a sum of 14 against Bojan's 3 and it is saved: on to the poker. The
+    table's URL."""
+    DICE.faces.extend(faces)
+    url = start_table(page, kvanta_server, "kvanta", ["Ana", "Bojan"])
     tap_and_wait(page, taps, card("3D"))
     tap_and_wait(page, taps, card("3S"))  # Ana deals, Bojan rolls
     tap_and_wait(page, taps, '#kv-panel .kv-burn button[data-action="burn"]:text-is("0")')
     tap_and_wait(page, taps, card("2C"))
     tap_and_wait(page, taps, button("Roll the three dice"))
+    expect(panel(page)).to_have_attribute("data-target", "14")
     taps("#kv-panel .kv-hand-check > summary")
     for digit in "14":
         tap_and_wait(page, taps, key(digit))
@@ -513,7 +512,16 @@ def test_a_poker_hand_of_seven_stays_with_its_player_past_the_fifth_card(
     tap_and_wait(page, taps, key("3"))
     tap_and_wait(page, taps, button("Save Hand: +15 to Ana"))
     expect(panel(page)).to_have_attribute("data-phase", "poker")
+    return url
 
+
+def test_a_poker_hand_of_seven_stays_with_its_player_past_the_fifth_card(
+    page, kvanta_server, taps, console_errors
+):
+    """A poker hand is entered as the 5 cards kept or all 7 (K-D8): after the fifth card
+    the editor stays on that player, so the sixth and seventh are not put in the next
+    player's hand; it moves on by itself at the seventh."""
+    hand_to_ana_then_poker(page, kvanta_server, taps, [4, 5, 5])
     seven = ["AS", "AH", "AD", "KS", "KH", "2D", "3D"]
     for number, code in enumerate(seven, start=1):
         expect(editing(page)).to_have_attribute("data-editing", "Ana")
@@ -533,19 +541,7 @@ def test_edit_of_a_saved_round_changes_one_card(page, kvanta_server, taps, shots
     screen with every card as it was; one of Ana's poker cards changed and saved, the
     round's new entries supersede the old ones and the totals follow; undoing the edit
     brings the old round back."""
-    DICE.faces.extend([6, 6, 2])  # target 14
-    url = start_table(page, kvanta_server, "kvanta", ["Ana", "Bojan"])
-    tap_and_wait(page, taps, card("3D"))
-    tap_and_wait(page, taps, card("3S"))  # Ana deals, Bojan rolls
-    tap_and_wait(page, taps, '#kv-panel .kv-burn button[data-action="burn"]:text-is("0")')
-    tap_and_wait(page, taps, card("2C"))
-    tap_and_wait(page, taps, button("Roll the three dice"))
-    taps("#kv-panel .kv-hand-check > summary")
-    for digit in "14":
-        tap_and_wait(page, taps, key(digit))
-    taps(NEXT)
-    tap_and_wait(page, taps, key("3"))
-    tap_and_wait(page, taps, button("Save Hand: +15 to Ana"))
+    url = hand_to_ana_then_poker(page, kvanta_server, taps, [6, 6, 2])
     hands = {"Ana": ["9H", "9D", "2S", "3C", "4C"], "Bojan": ["5S", "6S", "8H", "JD", "KC"]}
     for name, cards in hands.items():
         expect(editing(page)).to_have_attribute("data-editing", name)
