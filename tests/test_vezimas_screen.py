@@ -333,6 +333,11 @@ def test_a_player_out_frees_his_suit_and_the_next_player_skips_him(vz):
     assert t.question()["out"] == [t.seat("Rūta")]
     assert buttons(html, "check/player")["Rūta"] == (False, True)
     assert buttons(html, "check/out")["Rūta"] == (True, False)
+    # her button to play says she is out, in words, not in markup shown as text
+    her_turn = re.search(
+        r'<button[^>]*data-player="Rūta"[^>]*/check/player"[^>]*>(.*?)</button>', html
+    )
+    assert her_turn[1].endswith("<small>out</small>") and "&lt;" not in her_turn[1]
     refused = t.post("/check/player", {"seat": t.who("Rūta")})
     assert refused.status_code == 422
     assert "Rūta is out of this deal" in refused.get_data(as_text=True)

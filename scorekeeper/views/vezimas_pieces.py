@@ -82,7 +82,7 @@ class Pieces:
             number = _get(seat, "seat")
             on, gone = number in pressed, number in off
             vals = vals_json({"seat": number, "on": 0 if on else 1} if switch else {"seat": number})
-            small = "<small>" + escape(_("out")) + "</small>" if gone else ""
+            small = f"<small>{escape(_('out'))}</small>" if gone else ""
             out.append(
                 f'<button type="button" class="vz-player{" on" if on else ""}" '
                 f'data-player="{escape(_get(seat, "name"))}" hx-post="{escape(action)}" '
