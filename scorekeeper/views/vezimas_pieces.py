@@ -25,7 +25,8 @@ class Pieces:
         self.view = view
 
     def who(self, seat) -> Markup:
-        """A player with his personal trump: "♣ Jonas" (the suit coloured)."""
+        """A player with his personal trump: "♣ Jonas" (the suit coloured), titled with
+        the whole name (a word too long for its place is cut with an ellipsis)."""
         suit = ""
         if _get(seat, "suit"):
             symbol, trump = escape(_get(seat, "symbol")), escape(_("trump"))
@@ -34,7 +35,16 @@ class Pieces:
                 f'aria-label="{trump} {symbol}">{symbol}</span> '
             )
         name = escape(_get(seat, "name"))
-        return Markup(f'<span class="vz-who">{suit}<span class="vz-name">{name}</span></span>')
+        return Markup(
+            f'<span class="vz-who" title="{name}">{suit}<span class="vz-name">{name}</span></span>'
+        )
+
+    @staticmethod
+    def name(text) -> Markup:
+        """A player's name in a sentence, titled with the whole name (a word too long
+        for its line is cut with an ellipsis)."""
+        text = escape(text)
+        return Markup(f'<span class="vz-name" title="{text}">{text}</span>')
 
     @staticmethod
     def suit(badge) -> Markup:

@@ -489,3 +489,112 @@ def test_zoomed_in_the_answer_bar_leaves_the_cards_most_of_the_screen(
         room = room_left(page, picker)
         assert room["stuck"] and room["share"] >= 0.6, (picker, room)
         expect(page.locator("#vz-verdict")).to_be_in_viewport()
+
+
+NAMES_CUT = """(selector) => {
+    // a name without its whole self as the title of what shows it, whose first letter
+    // is cut off, that overflows without an ellipsis or that spills out of its box
+    const out = [];
+    for (const name of document.querySelectorAll(selector)) {
+        const text = name.textContent;
+        const box = name.closest('button, li, h2, .vz-next, p').getBoundingClientRect();
+        const first = document.createRange();
+        first.setStart(name.firstChild, 0); first.setEnd(name.firstChild, 1);
+        if (name.closest('[title]')?.title !== text) out.push(`${text}: no title`);
+        else if (first.getBoundingClientRect().left < box.left - 1) out.push(`${text}: start cut`);
+        else if (name.scrollWidth > name.clientWidth
+                 && getComputedStyle(name).textOverflow !== 'ellipsis')
+            out.push(`${text}: cut without an ellipsis`);
+        else if (name.getBoundingClientRect().right > box.right + 1) out.push(`${text}: spills`);
+    }
+    return out;
+}"""
+
+LONG_NAMES = ["Ana Marija", "Bojan", "Brzęczyszczykiewicz", "Dule Aleksandrović"]
+
+
+def names_kept_whole(phone, selector: str):
+    """Every name of `selector` wraps between its words only, a word too long for its
+    place ends in an ellipsis, its title the whole name; nothing overflows sideways."""
+    assert phone.evaluate(WORDS_BROKEN, selector) == [], (selector, phone.viewport_size)
+    assert phone.evaluate(NAMES_CUT, selector) == [], (selector, phone.viewport_size)
+    assert_inside_viewport(phone, "#vezimas-panel *")
+
+
+def is_cut(phone, selector: str) -> bool:
+    return phone.locator(selector).evaluate("n => n.scrollWidth > n.clientWidth")
+
+
+def test_player_buttons_keep_names_whole_and_cut_a_too_long_word(
+    page, zoomed, live_server, console_errors
+):
+    """Zoomed in, the player buttons broke names inside the word ("An a", "Boj an"):
+    every button naming a player (who holds Q♣, whose turn, who is out of cards, who got
+    the cart) wraps a name between its words only, and cuts a single word too long for
+    it with an ellipsis, the whole name in its title; its "out" stays in the button."""
+    url = start_table(page, live_server, "vezimas", LONG_NAMES)
+    zoomed.goto(url)
+    for phone in (page, zoomed):
+        expect(phone.locator(".vz-setup .vz-player")).to_have_count(4)
+        names_kept_whole(phone, ".vz-player .vz-name")
+    tap_the_queen_holder(page, "Bojan")
+    page.locator(".vz-save-trumps").tap()
+    expect(page.locator(".vz-trumps")).to_contain_text("Bojan leads")
+    tap_and_wait(page, Taps(page), pick("Players out of cards", "Brzęczyszczykiewicz"))
+    zoomed.goto(url)
+    for phone in (page, zoomed):
+        for group in ("Whose turn", "Players out of cards", "Who got the cart"):
+            expect(phone.locator(f'[aria-label="{group}"] .vz-player')).to_have_count(4)
+        names_kept_whole(phone, ".vz-player .vz-name")
+        out = phone.locator(f"{pick('Whose turn', 'Brzęczyszczykiewicz')} small")
+        expect(out).to_have_text("out")
+        assert out.evaluate(
+            "s => s.getBoundingClientRect().right <= s.closest('button').getBoundingClientRect().right"
+        )
+        # a short name is read whole ("B…" was all two buttons to a row left of Bojan)
+        for name in ("Ana Marija", "Bojan"):
+            assert not is_cut(phone, f"{pick('Who got the cart', name)} .vz-name"), name
+    assert is_cut(zoomed, f"{pick('Who got the cart', 'Brzęczyszczykiewicz')} .vz-name")
+
+
+def test_the_round_heading_and_the_next_player_keep_names_whole(
+    page, zoomed, live_server, console_errors
+):
+    """The round heading broke a long name inside the word, and so did "next: …" under
+    a verdict ("Aleksandr ović"); the last-card button ran off the screen: each wraps
+    a name between its words only, and cuts a single word too long for its line with
+    an ellipsis, the whole name in its title."""
+    url = start_table(page, live_server, "vezimas", LONG_NAMES)
+    tap_the_queen_holder(page, "Brzęczyszczykiewicz")
+    page.locator(".vz-save-trumps").tap()
+    heading = page.locator("#vz-trumps-title")
+    expect(heading).to_contain_text("Brzęczyszczykiewicz leads")
+    zoomed.goto(url)
+    for phone in (page, zoomed):
+        expect(phone.locator('#vz-trumps-title [title="Brzęczyszczykiewicz"]')).to_be_visible()
+        assert phone.evaluate(WORDS_BROKEN, "#vz-trumps-title") == []
+        names_kept_whole(phone, "#vz-trumps-title .vz-name")
+    assert is_cut(zoomed, '#vz-trumps-title [title="Brzęczyszczykiewicz"]')
+
+    # Brzęczyszczykiewicz (♣) answers 9♠; Dule Aleksandrović plays next
+    for group, what in (
+        ("Top card", "9S"),
+        ("Whose turn", "Brzęczyszczykiewicz"),
+        ("Their card", "JC"),
+    ):
+        tap_and_wait(page, Taps(page), pick(group, what))
+    expect(page.locator(".vz-next")).to_contain_text("Dule Aleksandrović")
+    expect(page.locator(".vz-last-card")).to_contain_text("Brzęczyszczykiewicz")
+    zoomed.goto(url)
+    for phone in (page, zoomed):
+        expect(phone.locator(".vz-next")).to_contain_text("Dule Aleksandrović")
+        names_kept_whole(phone, ".vz-answer .vz-name")
+
+    # Bojan answers; Brzęczyszczykiewicz plays next
+    tap_and_wait(page, Taps(page), pick("Whose turn", "Bojan"))
+    expect(page.locator(".vz-next")).to_contain_text("Brzęczyszczykiewicz")
+    zoomed.goto(url)
+    for phone in (page, zoomed):
+        expect(phone.locator(".vz-next")).to_contain_text("Brzęczyszczykiewicz")
+        names_kept_whole(phone, ".vz-answer .vz-name")
+    assert is_cut(zoomed, ".vz-next .vz-name")
