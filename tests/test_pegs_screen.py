@@ -905,6 +905,7 @@ def test_the_history_numbers_each_move_as_a_turn(pg, new_table, client):
     """Every move is an entry of its own: the history heads it as a turn, never as a
     round; a game whose entries are rounds of deals still says "Round"."""
     t = pg(FOUR)
+    assert "No turns yet." in history_part(t.page().html)
     t.turn(0, "A")
     t.step(0, "S", "T8")
     t.turn(1, "K")
@@ -918,6 +919,7 @@ def test_the_history_numbers_each_move_as_a_turn(pg, new_table, client):
     assert "Round" not in history_part(older)
 
     url, page = new_table("cowboy", ("Ana", "Bojan", "Ceca"))
+    assert "No rounds yet." in history_part(page.html)
     points = dict.fromkeys(page.player_fields(), "0") | {page.player_fields()[0]: "25"}
     data = {"csrf_token": page.csrf, "submission_id": page.submission_id, "round": "1"}
     saved = client.post(f"{url}/rounds", data={**data, **points}, headers=HX)

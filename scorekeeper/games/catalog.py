@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RuleError
-from ..messages import N_, Joined, Text, quotable, quoted
+from ..messages import N_, Joined, Plural, Text, quotable, quoted
 from . import registry
 
 
@@ -125,6 +125,11 @@ class Numbering:
     change_undone: str = N_("Round %(n)d: the change undone; the round is as it was before.")
     change_redone: str = N_("Round %(n)d: the change made again.")
     reopened: str = N_("Round %(n)d is open again: change it, then save.")
+    none: str = N_("No rounds yet.")  # an empty history
+    newest: str = N_("Newest rounds")  # the history page's links to its pages
+    older: str = N_("Older rounds")
+    # the link to the rows the table page leaves out (its msgid and plural)
+    earlier: Plural = Plural("Show %(num)d earlier round", "Show all %(num)d earlier rounds", 0)
 
 
 ROUNDS = Numbering()

@@ -1714,6 +1714,10 @@ GAME = catalog.Game(
         change_undone=N_("Turn %(n)d: the change undone; the move is as it was before."),
         change_redone=N_("Turn %(n)d: the change made again."),
         reopened=N_("Turn %(n)d is open again: play it again."),
+        none=N_("No turns yet."),
+        newest=N_("Newest turns"),
+        older=N_("Older turns"),
+        earlier=Plural("Show %(num)d earlier turn", "Show all %(num)d earlier turns", 0),
     ),
     no_result=N_("Arizona Pegs and Jokers has no totals: its winner comes from pegs-apply."),
     score_pad=False,  # a race: nobody scores points
