@@ -363,6 +363,11 @@ def heading(html):
     return " ".join(re.sub(r"<[^>]+>", "", m[1]).split()) if m else None
 
 
+def as_read(html):
+    """The page's text as read: the names in its sentences are boxes of their own."""
+    return " ".join(re.sub(r"<[^>]+>", "", html).split())
+
+
 def nothing_note(html):
     m = re.search(r'id="vz-nothing" data-case="0">(.*?)</div>', html, re.S)
     return " ".join(re.sub(r"<[^>]+>", "", m[1]).split()) if m else None
@@ -446,7 +451,7 @@ def test_deal_results_make_the_cart_tally_and_the_loser_deals(vz):
     t.ask("9S", "Jonas", "10S")
     t.tap("/check/out", seat=t.who("Asta"), on="1")
     preview = t.cart("Tomas")
-    assert "Tomas gets the cart and deals next; Asta leads." in preview
+    assert "Tomas gets the cart and deals next; Asta leads." in as_read(preview)
     assert t.entries("vezimas-deal") == []
     board = t.save("deal-1")
     (entry,) = t.entries("vezimas-deal")
@@ -482,12 +487,12 @@ def test_the_last_player_holding_cards_is_suggested_for_the_cart(vz):
         html = t.tap("/check/out", seat=t.who(name), on="1")
         assert "vz-suggest" not in html and " suggested" not in html
     html = t.tap("/check/out", seat=t.who("Rūta"), on="1")
-    assert "Tomas is the last one holding cards, so Tomas gets the cart." in html
+    assert "Tomas is the last one holding cards, so Tomas gets the cart." in as_read(html)
     assert re.search(r'class="vz-player suggested" data-player="Tomas"', html)
     html = t.cart("Tomas")
-    assert "vz-suggest" not in html and "Tomas gets the cart and deals next" in html
+    assert "vz-suggest" not in html and "Tomas gets the cart and deals next" in as_read(html)
     watch = t.page(watch_url(t.page().html))
-    assert "Tomas got the cart (not saved yet)." in watch.html
+    assert "Tomas got the cart (not saved yet)." in as_read(watch.html)
 
 
 def test_a_cart_tapped_on_another_phone_while_the_deal_is_saved_is_not_lost(vz, monkeypatch):
@@ -580,7 +585,7 @@ def test_v_d6_with_letters_the_table_shows_letters_and_vezimas_ends_the_session(
     assert shown == {"Asta": "–", "Jonas": "VEŽIMA", "Rūta": "V"}
     assert "takes the next letter of VEŽIMAS" in board
     preview = t.cart("Jonas")
-    assert "Jonas takes the last letter (VEŽIMAS) and loses the session." in preview
+    assert "Jonas takes the last letter (VEŽIMAS) and loses the session." in as_read(preview)
     assert "who lost the deal?" in preview
     board = t.save("last")
     shown = dict(re.findall(r'class="points letters" data-player="([^"]+)">([^<]*)<', board))
@@ -634,7 +639,7 @@ def test_v_d6_the_deal_that_completes_the_word_names_no_next_dealer(vz):
         board = t.save(f"d{i}")
         assert "Jonas deals, Rūta leads." in board  # the session goes on
     preview = t.cart("Jonas")
-    assert "Jonas takes the last letter (VEŽIMAS) and loses the session." in preview
+    assert "Jonas takes the last letter (VEŽIMAS) and loses the session." in as_read(preview)
     assert "deals next" not in preview
     board = t.save("last")
     assert (
@@ -652,7 +657,7 @@ def test_a_replayed_tap_id_is_applied_once(vz):
     t.cart("Tomas", tap_id="same")
     version = t.draft()[1]
     again = t.send("loser", tap_id="same", seat=t.seat("Tomas"))
-    assert "Tomas gets the cart and deals next" in again
+    assert "Tomas gets the cart and deals next" in as_read(again)
     assert t.draft()[1] == version  # nothing written
     t.send("loser", tap_id="other", seat=t.seat("Tomas"))
     assert [tap["id"] for tap in t.draft()[0]["taps"]] == ["same"]
@@ -661,7 +666,7 @@ def test_a_replayed_tap_id_is_applied_once(vz):
     t.tap("/undo", tap_id="asta")
     t.send("loser", tap_id="asta", seat=t.seat("Asta"))
     assert [tap["seat"] for tap in t.draft()[0]["taps"]] == [t.seat("Tomas")]
-    assert "Tomas gets the cart" in t.html and "Asta gets the cart" not in t.html
+    assert "Tomas gets the cart" in as_read(t.html) and "Asta gets the cart" not in as_read(t.html)
 
 
 def test_edit_of_a_saved_deal_changes_its_loser_and_supersedes_it(vz):
@@ -711,7 +716,7 @@ def test_an_edited_deal_knows_the_session_as_it_stood(vz):
     t.client.post(f"{t.url}/vezimas/edit/{second.id}", data={"csrf_token": t.csrf})
     t.page()
     assert heading(t.html) == "Round 2 · Jonas deals · Rūta leads"
-    assert "Jonas takes the next letter (VE)" in t.html  # his second letter, then
+    assert "Jonas takes the next letter (VE)" in as_read(t.html)  # his second letter, then
 
 
 def test_an_entry_saved_without_a_tap_log_is_reopened_from_its_request(vz):
@@ -741,10 +746,10 @@ def test_an_old_shape_draft_is_read_and_upgraded_by_the_next_tap(vz):
     t.store.save_draft(t.table.id, vezimas_deal.DRAFT, old)
     t.page()
     assert verdict(t.html)[:2] == ("no", 2)
-    assert "Tomas gets the cart and deals next; Asta leads." in t.html
+    assert "Tomas gets the cart and deals next; Asta leads." in as_read(t.html)
     t.cart("Rūta")  # the draft becomes a tap log: its question still shows
     data, _version = t.draft()
-    assert verdict(t.page().html)[:2] == ("no", 2) and "Rūta gets the cart" in t.html
+    assert verdict(t.page().html)[:2] == ("no", 2) and "Rūta gets the cart" in as_read(t.html)
     t.tap("/check/card", card="9C")
     assert t.question()["out"] == [t.seat("Asta")] and verdict(t.html)[:2] == ("yes", 2)
     assert [(tap["action"], tap["seat"]) for tap in data["taps"]] == [
@@ -786,7 +791,7 @@ def test_a_rename_in_the_middle_of_a_deal_keeps_it(vz):
     t.names = [p.name for p in t.store.players(t.table.id)]
     t.page()
     assert heading(t.html) == "Round 2 · Tomek deals · Asta leads"
-    assert "Asta gets the cart and deals next; Jonas leads." in t.html
+    assert "Asta gets the cart and deals next; Jonas leads." in as_read(t.html)
     assert badges(t.html)["Tomek"] == "♥"
     t.save("deal-2")
     assert t.entries("vezimas-deal")[-1].request["players"][3] == "Tomek"
@@ -834,7 +839,7 @@ def test_the_watch_link_sees_the_trumps_and_the_question_and_cannot_write(vz):
     view = t.page(watch)
     assert badges(view.html) == {"Asta": "♦", "Jonas": "♣", "Rūta": "♠", "Tomas": "♥"}
     assert verdict(view.html)[:2] == ("no", 2)
-    assert "Asta got the cart (not saved yet)." in view.html
+    assert "Asta got the cart (not saved yet)." in as_read(view.html)
     assert "hx-post" not in panel_of(view.html) and "<button" not in panel_of(view.html)
     before = (t.entries(), t.draft(), t.draft(vezimas_deal.CHECK_DRAFT))
     tap = json.dumps({"action": "loser", "seat": 2})
