@@ -379,3 +379,156 @@ def test_standings_of_six_at_200_percent_zoom_keep_names_and_badges_whole(
     assert words_broken_in_standings(zoomed) == []
     assert spilled_text(zoomed, "#standings .who") == []
     assert sideways_overflow(zoomed) == []
+
+
+# a single word too long for a 195 px line, two names of two words, a short one
+LONG_NAMES = ["Brzęczyszczykiewicz", "Ana Marija", "Dule Aleksandrović", "Bo"]
+
+
+def no_sideways_scroll(phone, state: str) -> None:
+    """Nothing of the page, its folds opened, reaches past the screen; the folds are
+    closed again after (an open language menu would lie over the next tap)."""
+    expect(phone.locator("#board")).to_be_visible()
+    phone.evaluate(
+        "document.querySelectorAll('details:not([open])').forEach((d) => {"
+        " d.dataset.shut = ''; d.open = true; })"
+    )
+    overflow = sideways_overflow(phone)
+    phone.evaluate(
+        "document.querySelectorAll('details[data-shut]').forEach((d) => {"
+        " d.open = false; delete d.dataset.shut; })"
+    )
+    assert overflow == [], state
+
+
+def walk_cowboy(zoomed, taps):
+    from .test_cowboy_screen import choose, end_by, held_picker, open_tab, pick, show_marriage
+
+    show_marriage(zoomed, taps, "Brzęczyszczykiewicz", "H")
+    yield "a marriage shown"
+    choose(zoomed, taps, '.cb-view[data-part="shot"]')
+    yield "a shot"
+    choose(zoomed, taps, '.cb-view[data-part="end"]')
+    end_by(zoomed, taps, "Dule Aleksandrović", "tens")
+    yield "the end of the deal and its ender"
+    open_tab(zoomed, taps, "Brzęczyszczykiewicz")
+    for code in ("KS", "AS"):
+        pick(zoomed, taps, held_picker("Brzęczyszczykiewicz"), code)
+    yield "a player's cards"
+
+
+def walk_szaman(zoomed, taps):
+    from .test_szaman_screen import PANEL, tap
+
+    yield "who leads"
+    tap(zoomed, taps, '[data-op="lead"][data-seat="0"]')
+    for card in ("2C", "KC"):
+        tap(zoomed, taps, f'.pick[data-card="{card}"]')
+    expect(zoomed.locator(PANEL)).to_contain_text("Trick 1: Dule Aleksandrović plays")
+    yield "a trick's cards"
+    for card in ("5C", "9C"):
+        tap(zoomed, taps, f'.pick[data-card="{card}"]')
+    yield "a trick won"
+    zoomed.locator(f'{PANEL} [data-mode="quick"]').tap()  # this phone's own view
+    expect(zoomed.locator(f"{PANEL} .sz-quick")).to_be_visible()
+    yield "the quick notes"
+    tap(zoomed, taps, '[data-op="end"]')
+    tap(zoomed, taps, '.pick[data-card="AS"]')
+    yield "the cards held at the end of the deal"
+
+
+def walk_kvanta(zoomed, taps):
+    from .test_kvanta_screen import NEXT, button, card, key, panel, tap_and_wait
+
+    yield "the dealer draw"
+    for code in ("2C", "9D", "KS", "QH"):  # Brzęczyszczykiewicz deals, Ana Marija rolls
+        tap_and_wait(zoomed, taps, card(code))
+    expect(panel(zoomed).locator('[data-verdict="dealer"]')).to_contain_text(
+        "Brzęczyszczykiewicz deals"
+    )
+    yield "who deals"
+    tap_and_wait(zoomed, taps, '#kv-panel .kv-burn button[data-action="burn"]:text-is("3")')
+    tap_and_wait(zoomed, taps, card("7H"))
+    yield "who rolls"
+    tap_and_wait(zoomed, taps, button("Roll the three dice"))
+    yield "the roll"
+    taps("#kv-panel .kv-hand-check > summary")
+    tap_and_wait(zoomed, taps, key("9"))
+    taps(NEXT)
+    tap_and_wait(zoomed, taps, key("3"))
+    yield "the Hand check"
+
+
+def walk_vezimas(zoomed, taps):
+    from .test_vezimas_screen import pick, tap_and_wait
+
+    yield "who holds the queen of clubs"
+    tap_and_wait(zoomed, taps, pick("Who holds the queen of clubs", "Brzęczyszczykiewicz"))
+    yield "the trumps, not saved yet"
+    taps(".vz-save-trumps")
+    expect(zoomed.locator(".vz-trumps")).to_contain_text("Brzęczyszczykiewicz leads")
+    yield "a lead"
+    # trumps: Brzęczyszczykiewicz ♣, Ana Marija ♠, Dule Aleksandrović ♥, Bo ♦
+    tap_and_wait(zoomed, taps, pick("Top card", "9S"))
+    tap_and_wait(zoomed, taps, pick("Whose turn", "Bo"))
+    tap_and_wait(zoomed, taps, pick("Their card", "JD"))
+    expect(zoomed.locator("#vz-verdict")).to_have_class("verdict yes")
+    yield "does it beat?"
+    tap_and_wait(zoomed, taps, pick("Players out of cards", "Bo"))
+    expect(zoomed.locator("#vz-nothing")).to_contain_text(
+        "Nothing to beat: Brzęczyszczykiewicz lays any card."
+    )
+    yield "nothing to beat"
+    for name in ("Ana Marija", "Dule Aleksandrović"):
+        tap_and_wait(zoomed, taps, pick("Players out of cards", name))
+    expect(zoomed.locator(".vz-suggest")).to_contain_text("so Brzęczyszczykiewicz gets the cart")
+    yield "the last one holding cards"
+    tap_and_wait(zoomed, taps, pick("Who got the cart", "Brzęczyszczykiewicz"))
+    expect(zoomed.locator(".vz-preview")).to_contain_text(
+        "Brzęczyszczykiewicz gets the cart and deals next"
+    )
+    yield "the cart, not saved yet"
+
+
+def walk_pegs(zoomed, taps):
+    from .test_pegs_screen import choose
+
+    yield "the board"
+    choose(zoomed, taps, '.pg-players [data-seat="0"]')
+    choose(zoomed, taps, '.pg-cards [data-card="A"]')
+    expect(zoomed.locator('#pegs-panel .ring.dest[data-to="T8"]')).to_have_count(1)
+    yield "a card chosen and its moves"
+    taps('.hit[data-hit="T8"]')
+    expect(zoomed.locator('.pg-players [data-seat="1"]')).to_have_attribute("aria-pressed", "true")
+    yield "a move made"
+    choose(zoomed, taps, '.pg-cards [data-card="7"]')
+    yield "a card with moves for two players"
+
+
+WALKS = {
+    "cowboy": walk_cowboy,
+    "kvanta": walk_kvanta,
+    "pegs": walk_pegs,
+    "szaman": walk_szaman,
+    "vezimas": walk_vezimas,
+}
+
+
+@pytest.mark.parametrize("game", sorted(WALKS))
+def test_long_names_at_200_percent_zoom_never_scroll_sideways(
+    page, zoomed, live_server, console_errors, game
+):
+    """Names in sentences ("X gets the cart and deals next"), on buttons and in lists
+    pushed the page sideways when a single word was wider than a zoomed-in line: every
+    state a game's taps reach, and its watch link, stay on the screen."""
+    from .conftest import Taps
+
+    url = start_table(page, live_server, game, LONG_NAMES)  # every game takes four
+    watch_url = page.locator("[data-copy]").last.get_attribute("data-copy")
+    zoomed.goto(url)
+    zoomed.wait_for_load_state("load")
+    taps = Taps(zoomed)
+    for state in WALKS[game](zoomed, taps):
+        no_sideways_scroll(zoomed, state)
+    zoomed.goto(watch_url)
+    no_sideways_scroll(zoomed, "the watch link")
