@@ -25,7 +25,10 @@ run: $(VENV)/.installed-run system-run catalogues
 test: $(VENV)/.installed-test system-test catalogues
 	$(BIN)/ruff check scorekeeper tests bench
 	$(BIN)/ruff format --check scorekeeper tests bench
-	$(BIN)/pytest
+	@# the tests of code, two at a time; then, one at a time, those whose timing
+	@# matters: the browser's and the real servers'
+	$(BIN)/pytest -n 2 -m "not serial and not browser"
+	$(BIN)/pytest -m "serial or browser"
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check scorekeeper tests bench

@@ -10,6 +10,7 @@ import re
 import signal
 from pathlib import Path
 
+import pytest
 from fontTools.ttLib import TTFont
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -156,6 +157,7 @@ def test_tables_prints_the_address_serve_is_serving(tmp_path, capsys):
     assert ":8000/t/" in capsys.readouterr().out
 
 
+@pytest.mark.serial
 def test_serve_notes_its_address_while_serving_and_removes_it_when_stopped(tmp_path):
     from serving import start_serve
 

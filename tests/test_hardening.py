@@ -977,6 +977,7 @@ def _start_a_table(session, url, csrf, sid):
     return session.post(url + "/tables", data=data, allow_redirects=False, timeout=10)
 
 
+@pytest.mark.serial
 def test_a_real_server_refuses_writes_once_its_database_file_is_removed(tmp_path):
     """Finding 4 as the probe did it: `rm db.sqlite*` under a running server with
     two workers; every post after is a 503, none is answered "saved"."""
@@ -1016,6 +1017,7 @@ def test_a_real_server_refuses_writes_once_its_database_file_is_removed(tmp_path
         proc.wait(timeout=20)
 
 
+@pytest.mark.serial
 def test_a_real_server_limits_table_creation_from_one_address(tmp_path):
     """The limit as the server takes it from its environment. Counts are kept in
     each worker's memory, so one worker makes the count exact here."""

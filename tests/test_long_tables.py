@@ -314,6 +314,7 @@ def _get(url: str, timeout: float = 60) -> tuple:
         return exc.code, exc.headers, exc.read()
 
 
+@pytest.mark.serial
 def test_sheets_of_a_long_table_never_stop_the_server_answering(tmp_path):
     """The finding on a real server: a 2,000-round table, several phones fetching its
     sheet at once. Each gets the sheet or a 503 to retry; /healthz and the table page

@@ -11,6 +11,7 @@ import tomllib
 import zipfile
 from pathlib import Path
 
+import pytest
 import requests
 from serving import start_serve
 
@@ -118,6 +119,7 @@ def test_the_wheel_ships_templates_static_and_printables(tmp_path):
     assert catalogue == "Translations True"  # the compiled catalogue, read from the wheel
 
 
+@pytest.mark.serial
 def test_serve_prints_the_address_and_serves(tmp_path):
     proc, url, lines = start_serve(tmp_path / "s.sqlite")
     try:

@@ -22,6 +22,9 @@ from serving import start_serve
 
 from scorekeeper.store import MIGRATIONS, Store, schema_version
 
+# real servers, their workers and timeouts: run alone, not beside other tests
+pytestmark = pytest.mark.serial
+
 HX = {"HX-Request": "true"}
 
 

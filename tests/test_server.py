@@ -18,6 +18,9 @@ from scorekeeper import server
 from scorekeeper.app import SECURITY_HEADERS
 from scorekeeper.store import Store
 
+# real servers, their workers and timeouts: run alone, not beside other tests
+pytestmark = pytest.mark.serial
+
 HEADER_TIMEOUT_S = server.HEADER_READ_TIMEOUT_MS / 1000
 
 
