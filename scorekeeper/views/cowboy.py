@@ -426,7 +426,7 @@ def view(v: panel.View) -> dict:
         "editing": context.get("supersedes") is not None,
         # a deal's own: what this phone chose in one deal (its part, whose cards, the
         # ender) does not carry into the next, nor into an edit of a saved one
-        "view_key": f"cowboy:{key}:{context.get('round')}:{context.get('supersedes') or ''}",
+        "view_key": f"cowboy:{key}:{v.deal_key}",
         "fold_key": f"cowboy:{key}",
         "part": "shot" if st["shot"] or st["aim"] else ("end" if end else "play"),
         "step": st["next"],

@@ -56,6 +56,13 @@ class View:
     def context(self) -> dict:
         return self.data["context"]
 
+    @property
+    def deal_key(self) -> str:
+        """What names this deal on a phone: its round and, for an edit of a saved one,
+        the entry it supersedes. A phone's choices kept under it (whose cards it enters)
+        do not carry into the next deal."""
+        return f"{self.context.get('round')}:{self.context.get('supersedes') or ''}"
+
     def url(self, route: str) -> str | None:
         """The URL of one of the screen's routes, for the scorer link only."""
         if not self.writable:

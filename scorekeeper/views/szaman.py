@@ -297,8 +297,7 @@ def view(v: panel.View) -> dict:
         "mode": mode,
         "view_key": f"szaman-mode:{table.scorer_key if v.writable else table.watch_key}",
         # whose held cards this phone enters is the deal's own: not carried into the next
-        "held_key": f"szaman-held:{table.scorer_key}:{context.get('round')}:"
-        f"{context.get('supersedes') or ''}",
+        "held_key": f"szaman-held:{table.scorer_key}:{v.deal_key}",
         "v": v,
         "tap_button": functools.partial(fragments.action_tap, v),
         "tap_url": v.url("tap"),
