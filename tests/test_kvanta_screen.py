@@ -1064,6 +1064,29 @@ def edit_links(html: str) -> list[int]:
     return [int(n) for n in re.findall(r'action="[^"]*/kvanta/edit/(\d+)"', html)]
 
 
+VIEW_KEY = re.compile(r'class="kv-entry" data-view-key="([^"]+)"')
+
+
+def test_a_reopened_round_keys_its_seat_editor_apart_from_the_round_as_played(app, kv):
+    """A phone keeps whose cards it enters under the editor's key: the round reopened by
+    Edit is a deal of its own, so the player a phone chose while the round was played
+    does not come back with it."""
+    to_the_call(app, kv)
+    kv.tap("settle")
+    played = VIEW_KEY.findall(kv.page().html)
+    kv.cards(EDIT_HANDS)
+    kv.tap("settle")
+    old = {e.kind: e for e in kv.entries()}
+    kv.client.post(
+        f"{kv.url}/kvanta/edit/{old['kvanta-poker'].id}",
+        headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
+    )
+    kv.post("undo", tap_id=kv.draft()["taps"][-1]["id"])  # the poker's editor again
+    reopened = VIEW_KEY.findall(kv.page().html)
+    assert len(played) == len(reopened) == 1
+    assert reopened != played
+
+
 def test_edit_of_a_saved_round_changes_one_card_and_supersedes_the_whole_round(app, kv):
     """#20: Edit in the history reopens the round's tap log with every card as it was;
     one card changed and saved, the round's new entries supersede all the old ones

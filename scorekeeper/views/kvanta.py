@@ -358,7 +358,9 @@ def seats(v: panel.View, st: dict, kind: str, error: dict | None = None) -> dict
     open_seats = [r["seat"] for r in rows if not r["settled"]]
     untyped = [seat for seat in open_seats if not rows[seat].get("typed")]
     default = next(iter(untyped or open_seats), 0)
-    key = f"kv:{v.table.id}:{v.context.get('round')}:{phase}:{kind}:{st['trick']['number']}"
+    # the deal's key (an edit of a saved round is a deal of its own: the choices a phone
+    # made while the round was played do not come back when it is reopened)
+    key = f"kv:{v.table.id}:{v.deal_key}:{phase}:{kind}:{st['trick']['number']}"
     # the cards the pickers refuse, said in a line of their own: a disabled button's
     # small print is cut on a phone in the longer languages
     used_up = list(st["used_up"])
