@@ -385,20 +385,50 @@ def test_standings_of_six_at_200_percent_zoom_keep_names_and_badges_whole(
 LONG_NAMES = ["Brzęczyszczykiewicz", "Ana Marija", "Dule Aleksandrović", "Bo"]
 
 
+WORDS_BROKEN = """(names) => {
+    // each word of a long name, wherever it is drawn (a heading, a sentence, a button,
+    // a title bar), on more than one line: broken inside the word. A word cut short
+    // with an ellipsis stays on one line.
+    const words = new Set(names.flatMap((name) => name.split(/\\s+/)));
+    const broken = [];
+    const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+        for (const m of node.data.matchAll(/[^\\s.,:;!?·()]+/g)) {
+            if (!words.has(m[0])) continue;
+            const range = document.createRange();
+            range.setStart(node, m.index);
+            range.setEnd(node, m.index + m[0].length);
+            const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+            if (tops.size > 1) {
+                const el = node.parentElement;
+                const where = el.closest("[id]");
+                broken.push(`${m[0]} in <${el.localName} class="${el.className}">`
+                    + `${el.textContent.trim().slice(0, 50)}`
+                    + (where ? ` (in #${where.id})` : ""));
+            }
+        }
+    }
+    return broken;
+}"""
+
+
 def no_sideways_scroll(phone, state: str) -> None:
-    """Nothing of the page, its folds opened, reaches past the screen; the folds are
-    closed again after (an open language menu would lie over the next tap)."""
+    """Nothing of the page, its folds opened, reaches past the screen, and no long name
+    breaks inside a word; the folds are closed again after (an open language menu would
+    lie over the next tap)."""
     expect(phone.locator("#board")).to_be_visible()
     phone.evaluate(
         "document.querySelectorAll('details:not([open])').forEach((d) => {"
         " d.dataset.shut = ''; d.open = true; })"
     )
     overflow = sideways_overflow(phone)
+    broken = phone.evaluate(WORDS_BROKEN, LONG_NAMES)
     phone.evaluate(
         "document.querySelectorAll('details[data-shut]').forEach((d) => {"
         " d.open = false; delete d.dataset.shut; })"
     )
     assert overflow == [], state
+    assert broken == [], f"{state}: {broken}"
 
 
 def walk_cowboy(zoomed, taps):
@@ -519,8 +549,9 @@ def test_long_names_at_200_percent_zoom_never_scroll_sideways(
     page, zoomed, live_server, console_errors, game
 ):
     """Names in sentences ("X gets the cart and deals next"), on buttons and in lists
-    pushed the page sideways when a single word was wider than a zoomed-in line: every
-    state a game's taps reach, and its watch link, stay on the screen."""
+    pushed the page sideways when a single word was wider than a zoomed-in line, then
+    broke inside the word ("Brzęczyszczyk|iewicz holds"): every state a game's taps
+    reach, and its watch link, stay on the screen with every name's words whole."""
     from .conftest import Taps
 
     url = start_table(page, live_server, game, LONG_NAMES)  # every game takes four
@@ -532,3 +563,5 @@ def test_long_names_at_200_percent_zoom_never_scroll_sideways(
         no_sideways_scroll(zoomed, state)
     zoomed.goto(watch_url)
     no_sideways_scroll(zoomed, "the watch link")
+    # the brand gives way, not "Watching" (it was cut to "Watchi…")
+    assert spilled_text(zoomed, ".topbar .badge.watch") == []
