@@ -172,7 +172,8 @@ def cards_html(sc: dict) -> Markup:
                 f'        <p class="field-error" role="alert" data-player="{said}">'
                 f"{whose}{escape(symbols(sc['problem']))}</p>\n"
             )
-        held_label = Markup(_("%(name)s holds", name=name))
+        shown = fragments.player_name(h["name"])
+        held_label = Markup(_("%(name)s holds", name=shown))
         counted = Markup(_("hand, captured kings and pairs; only A K Q J 10 6 2 count"))
         out.append(f"        <h4>{held_label} <small>{counted}</small></h4>\n")
         label = Markup(_("Held cards of %(name)s", name=name))
@@ -200,7 +201,8 @@ def cards_html(sc: dict) -> Markup:
         label = Markup(_("Gun cards of %(name)s", name=name))
         out.append(f"        {fragments.suit_groups(h['gun'], suits, label, 'cb-gunpick')}\n")
         label = Markup(_("10s laid out by %(name)s", name=name))
-        out.append(f"        <h4>{label}</h4>\n")
+        heading = Markup(_("10s laid out by %(name)s", name=shown))
+        out.append(f"        <h4>{heading}</h4>\n")
         out.append(f"        {fragments.group(h['tens'], label, 'cb-tenpick')}\n")
         out.append("      </div>\n")
     out.append("    </div>")

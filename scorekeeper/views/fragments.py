@@ -33,6 +33,14 @@ from .. import messages
 from ..memo import Memo as Memo  # (the game screens' memos are of this kind)
 
 
+def player_name(name) -> Markup:
+    """A player's name written in a sentence, a heading or a button, titled with the
+    whole name: it wraps between its words, and a single word too long for its place is
+    cut with an ellipsis, never broken inside (``.name`` in static/app.css)."""
+    name = escape(name)
+    return Markup(f'<span class="name" title="{name}">{name}</span>')
+
+
 def vals_json(vals: dict) -> str:
     """An ``hx-vals`` value as Jinja's ``tojson`` writes it (keys sorted, HTML-safe)."""
     return str(htmlsafe_json_dumps(vals, sort_keys=True))

@@ -468,7 +468,9 @@ def view(v: panel.View) -> dict:
         out["reroll_physical"] = [
             {
                 "b": r["physical"],
-                "label": _("%(name)s asked: use these dice", name=r["name"]),
+                "label": Markup(
+                    _("%(name)s asked: use these dice", name=fragments.player_name(r["name"]))
+                ),
                 "confirm": _("Tap again: the target is rolled again"),
             }
             for r in out["rerolls"]

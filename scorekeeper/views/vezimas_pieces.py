@@ -7,7 +7,7 @@ from __future__ import annotations
 from markupsafe import Markup, escape
 
 from ..messages import gettext as _
-from .fragments import Memo, vals_json
+from .fragments import Memo, player_name, vals_json
 from .panel import card_colour, card_symbol
 
 _PICKERS = Memo(256)  # the beat check's pickers: no draft version in them
@@ -39,12 +39,7 @@ class Pieces:
             f'<span class="vz-who" title="{name}">{suit}<span class="vz-name">{name}</span></span>'
         )
 
-    @staticmethod
-    def name(text) -> Markup:
-        """A player's name in a sentence, titled with the whole name (a word too long
-        for its line is cut with an ellipsis)."""
-        text = escape(text)
-        return Markup(f'<span class="vz-name" title="{text}">{text}</span>')
+    name = staticmethod(player_name)  # a player's name in a sentence
 
     @staticmethod
     def suit(badge) -> Markup:
