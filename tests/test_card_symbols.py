@@ -44,7 +44,7 @@ def test_the_kvanta_dealer_verdict_names_the_card_by_symbol(client, new_table):
         )
         assert answer.status_code == 200
     text = panel_text(answer)
-    assert "Ceca deals." in text
+    assert 'title="Ceca">Ceca</span> deals.' in text
     assert "lowest card still standing, 3♦" in text
     assert not re.search(r"\b3D\b", re.sub(r"<[^>]*>|data-[\w-]+=\"[^\"]*\"", "", text))
 

@@ -439,7 +439,7 @@ def test_the_dealer_draw_is_an_entry_without_points_and_sets_the_dealer(kv):
     assert "again" in answer.verdicts() and kv.entries() == []
     for name, code in zip(NAMES, ("5C", "5C", "3D"), strict=True):  # everyone draws again
         answer = kv.tap("draw", seat=SEAT[name], card=code)
-    assert "dealer" in answer.verdicts() and "Ceca deals." in answer.html
+    assert "dealer" in answer.verdicts() and 'title="Ceca">Ceca</span> deals.' in answer.html
     (entry,) = kv.entries()
     assert entry.kind == "kvanta-dealer" and entry.points == {} and entry.round == 0
     assert entry.result["dealer"] == "Ceca"
@@ -1310,7 +1310,10 @@ def test_once_the_prize_card_is_chosen_its_picker_is_folded_away_from_the_hands(
 def history_lines_of(html: str, entry_id: int) -> list[str]:
     """The lines of one row of the history, up to the next row."""
     part = html.split(f'data-entry="{entry_id}"', 1)[1].split('data-entry="', 1)[0]
-    return [line.strip() for line in re.findall(r"<li>([^<]+)</li>", part)]
+    return [
+        line.strip()
+        for line in re.findall(r'<li class="words-whole" title="[^"]*">([^<]+)</li>', part)
+    ]
 
 
 def test_the_history_shows_every_roll_of_the_round_abandoned_ones_marked(app, kv):
