@@ -133,7 +133,12 @@ def _store(args, existing: bool = True):
             gettext("There is no database at %(file)s: check the path given to --db.", file=args.db)
         )
     app = _app(args)
-    return store.Store(store.connect(app.config["DATABASE"]), **store.caps(app.config)), app
+    from .games import catalog
+
+    made = store.Store(
+        store.connect(app.config["DATABASE"]), **store.caps(app.config), numbering=catalog.numbering
+    )
+    return made, app
 
 
 DEFAULT_PORT = 8000

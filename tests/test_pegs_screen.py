@@ -613,6 +613,37 @@ def test_undo_restores_the_previous_board(pg, client):
     assert t.board().positions(0)[-1] == "T8"
 
 
+def test_a_turn_changed_on_another_phone_is_named_a_turn(pg, client):
+    """The store's refusals name a Pegs move as the history numbers it: a turn."""
+    t = pg(FOUR)
+    t.turn(0, "A")
+    t.step(0, "S", "T8")
+    [entry] = t.entries(pegs_table.APPLY_KIND)
+    # redone while it still counts, then undone from two phones (the second a stale page)
+    redo = client.post(
+        f"{t.url}/entries/{entry.id}/redo",
+        data={"csrf_token": t.csrf, "submission_id": "r1"},
+        headers=HX,
+    )
+    assert redo.status_code == 409
+    said = redo.get_data(as_text=True)
+    assert f"Turn {entry.round} is not undone; there is nothing to redo." in said
+    t.undo(entry.id, "u1")
+    said = t.undo(entry.id, "u2", expect=409).get_data(as_text=True)
+    assert f"Turn {entry.round} was already undone or changed on another phone." in said
+    assert "Round" not in said.split('role="alert"')[1].split("<")[0]
+
+
+def test_a_turn_changed_on_another_phone_is_named_a_turn_in_polish(pg):
+    t = pg(FOUR, language="pl")
+    t.turn(0, "A")
+    t.step(0, "S", "T8")
+    [entry] = t.entries(pegs_table.APPLY_KIND)
+    t.undo(entry.id, "u1")
+    said = t.undo(entry.id, "u2", expect=409).get_data(as_text=True)
+    assert f"Tura {entry.round} została już cofnięta albo zmieniona na innym telefonie." in said
+
+
 def test_the_winner_is_detected(pg):
     t = pg(FOUR)
     home4 = ["H2", "H3", "H4", "H5"]

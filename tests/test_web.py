@@ -345,6 +345,22 @@ def test_a_stale_edit_is_refused_with_a_clear_message(client, new_table, parsed)
     assert late.totals()["Ana"] == 20  # nothing was overwritten
 
 
+def test_a_round_undone_twice_is_named_a_round(client, new_table, parsed):
+    """A Cowboy table's refusals keep naming rounds (a Pegs table's name turns)."""
+    url, table = new_table("cowboy")
+    after = parsed(post_round(client, url, table, [10, 0, 0]))
+    (entry,) = entry_ids(after.html)
+    for submission_id, status in (("u1", 200), ("u2", 409)):
+        late = client.post(
+            f"{url}/entries/{entry}/undo",
+            data={"csrf_token": table.csrf, "submission_id": submission_id},
+            headers=HX,
+        )
+        assert late.status_code == status
+    said = late.get_data(as_text=True)
+    assert "Round 1 was already undone or changed on another phone." in said
+
+
 def test_two_phones_entering_the_same_round_store_it_once(client, new_table, parsed):
     url, table = new_table()
     phone_b = parsed(client.get(url))

@@ -130,6 +130,15 @@ class Numbering:
     older: str = N_("Older rounds")
     # the link to the rows the table page leaves out (its msgid and plural)
     earlier: Plural = Plural("Show %(num)d earlier round", "Show all %(num)d earlier rounds", 0)
+    # The store's refusals that name an entry by its number (``%(round)s``), another
+    # phone having changed it first; empty: the store's own, which name rounds.
+    entered_meanwhile: str = ""  # a new entry whose number another phone just took
+    changed_meanwhile: str = ""  # an entry to replace, undone or changed meanwhile
+    changed_before_edit: str = ""  # an entry to edit, undone or changed meanwhile
+    already_undone: str = ""  # an undo of an entry that no longer counts
+    changed_since: str = ""  # a redo of an entry whose replacement was changed again
+    not_undone: str = ""  # a redo of an entry that counts
+    cannot_edit: str = ""  # an edit opened on an entry that no longer counts
 
 
 ROUNDS = Numbering()
@@ -349,3 +358,8 @@ def game(slug: str) -> Game:
         raise RuleError(
             "There is no game called “%(game)s”.", "game", game=quotable(slug)
         ) from None
+
+
+def numbering(slug: str) -> Numbering:
+    """What the game's numbered entries are called (the store's refusals name them so)."""
+    return game(slug).numbering

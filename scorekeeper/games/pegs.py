@@ -1718,6 +1718,23 @@ GAME = catalog.Game(
         newest=N_("Newest turns"),
         older=N_("Older turns"),
         earlier=Plural("Show %(num)d earlier turn", "Show all %(num)d earlier turns", 0),
+        entered_meanwhile=N_(
+            "Turn %(round)s was just entered on another phone; "
+            "nothing was saved. Check the history before adding it again."
+        ),
+        changed_meanwhile=N_(
+            "Turn %(round)s was changed on another phone meanwhile; nothing was saved."
+        ),
+        changed_before_edit=N_(
+            "Turn %(round)s was changed on another phone meanwhile; "
+            "nothing was saved. Check the history and try again."
+        ),
+        already_undone=N_("Turn %(round)s was already undone or changed on another phone."),
+        changed_since=N_(
+            "Turn %(round)s has been changed again since; redo the latest version instead."
+        ),
+        not_undone=N_("Turn %(round)s is not undone; there is nothing to redo."),
+        cannot_edit=N_("Turn %(round)s was undone or changed; it cannot be edited."),
     ),
     no_result=N_("Arizona Pegs and Jokers has no totals: its winner comes from pegs-apply."),
     score_pad=False,  # a race: nobody scores points

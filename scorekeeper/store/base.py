@@ -136,8 +136,12 @@ class StoreBase:
         db: sqlite_utils.Database,
         max_entries: int = MAX_ENTRIES_PER_TABLE,
         max_tables: int = MAX_TABLES,
+        numbering: Callable[[str], object] | None = None,
     ):
         self.db = db
+        # a game's name → what its numbered entries are called (``catalog.Numbering``):
+        # the refusals that name one say a Pegs turn, not a round (none: rounds)
+        self.numbering = numbering
         self.max_entries = max_entries  # per table (MAX_ENTRIES_PER_TABLE)
         self.max_tables = max_tables  # per database (MAX_TABLES)
         self._memo: dict[int, dict] | None = None  # the reads of one request (``begin_memo``)
@@ -146,6 +150,14 @@ class StoreBase:
         self._memo_written_rows: list[tuple[tuple, Callable[[int], Any]]] = []
         self._open_write: _OpenWrite | None = None  # the write transaction under way
         self._memo_carried: dict[int, tuple[int, str, dict]] = {}  # ``_carried_reads``
+
+    def _numbered(self, table_id: int, sentence: str, rounds: str, round_number: int) -> Text:
+        """A refusal naming an entry by its number: the msgid ``rounds``, unless the
+        table's game words it its own way (its numbering's ``sentence``)."""
+        if self.numbering is not None:
+            own = getattr(self.numbering(self.table(table_id).game), sentence, "")
+            rounds = own or rounds
+        return Text(rounds, round=round_number)
 
     @functools.cached_property
     def file(self) -> str | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 
-from ..messages import Text
+from ..messages import N_, Text
 from .base import DRAFT_READS, NEW_ENTRY_READS
 from .errors import Conflict, DraftChanged, NotFound, Unchanged
 from .records import (
@@ -317,11 +317,15 @@ class Drafts:
             for taken in replaces:
                 if not self._is_live(taken):
                     raise Conflict(
-                        Text(
-                            "Round %(round)s was changed on another phone meanwhile; "
-                            "nothing was saved.",
-                            round=round_number,
-                        ),
+                        self._numbered(
+                            table_id,
+                            "changed_meanwhile",
+                            N_(
+                                "Round %(round)s was changed on another phone meanwhile; "
+                                "nothing was saved."
+                            ),
+                            round_number,
+                        )
                     )
                 self._event(taken, "superseded", by_entry=entry_id)
             self._keep_written(("tap_log", name), lambda v: (None, None, v), table_id)
@@ -378,9 +382,11 @@ class Drafts:
             entry = self.entry(table_id, entry_id)
             if entry.kind != kind or not entry.live:
                 raise Conflict(
-                    Text(
-                        "Round %(round)s was undone or changed; it cannot be edited.",
-                        round=entry.round,
+                    self._numbered(
+                        table_id,
+                        "cannot_edit",
+                        N_("Round %(round)s was undone or changed; it cannot be edited."),
+                        entry.round,
                     )
                 )
             taps = self.entry_taps(entry_id)

@@ -143,11 +143,15 @@ class Entries:
                 ).fetchone()
             ):
                 raise Conflict(
-                    Text(
-                        "Round %(round)s was just entered on another phone; "
-                        "nothing was saved. Check the history before adding it again.",
-                        round=round_number,
-                    ),
+                    self._numbered(
+                        table_id,
+                        "entered_meanwhile",
+                        N_(
+                            "Round %(round)s was just entered on another phone; "
+                            "nothing was saved. Check the history before adding it again."
+                        ),
+                        round_number,
+                    )
                 )
             made = (kind, request, result, points)
             entry_id = self._write_entry(
@@ -158,6 +162,7 @@ class Entries:
                     table_id,
                     old_id,
                     self._is_live,
+                    "changed_meanwhile",
                     N_(
                         "Round %(round)s was changed on another phone meanwhile; nothing was saved."
                     ),
@@ -271,6 +276,7 @@ class Entries:
                 table_id,
                 entry_id,
                 self._is_live,
+                "already_undone",
                 N_("Round %(round)s was already undone or changed on another phone."),
             )
             before = self._live_in_round(table_id, row["round"])
@@ -302,11 +308,15 @@ class Entries:
             replaced = self._replaced_by(entry_id)
             if any(not self._is_live(old) for old in replaced):
                 raise Conflict(
-                    Text(
-                        "Round %(round)s has been changed again since; "
-                        "redo the latest version instead.",
-                        round=row["round"],
-                    ),
+                    self._numbered(
+                        table_id,
+                        "changed_since",
+                        N_(
+                            "Round %(round)s has been changed again since; "
+                            "redo the latest version instead."
+                        ),
+                        row["round"],
+                    )
                 )
             self._close_reopened(table_id, entry_id)
             self._event(entry_id, "restored")
@@ -318,6 +328,7 @@ class Entries:
                 table_id,
                 entry_id,
                 self._is_voided,
+                "not_undone",
                 N_("Round %(round)s is not undone; there is nothing to redo."),
             )
             before = self._live_in_round(table_id, row["round"])
@@ -333,12 +344,13 @@ class Entries:
             table_id, submission_id, "restore_entry", body, touches=ENTRY_READS | DRAFT_READS
         )
 
-    def _entry_if(self, table_id: int, entry_id: int, ready, refusal: str):
+    def _entry_if(self, table_id: int, entry_id: int, ready, sentence: str, refusal: str):
         """The entry's row, when it is ``ready`` for the change (else refused, the round
-        named in ``refusal``: another phone changed it first)."""
+        named in ``refusal``, or as the game's numbering words its ``sentence``: another
+        phone changed it first)."""
         row = self._entry_row(table_id, entry_id)
         if not ready(entry_id):
-            raise Conflict(Text(refusal, round=row["round"]))
+            raise Conflict(self._numbered(table_id, sentence, refusal, row["round"]))
         return row
 
     def _live_in_round(self, table_id: int, round_number: int) -> set[int]:
@@ -1041,6 +1053,7 @@ class Entries:
             table_id,
             entry_id,
             self._is_live,
+            "changed_before_edit",
             N_(
                 "Round %(round)s was changed on another phone meanwhile; "
                 "nothing was saved. Check the history and try again."

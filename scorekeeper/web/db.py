@@ -9,6 +9,7 @@ from collections import OrderedDict
 from flask import abort, current_app, g, has_request_context
 
 from .. import i18n, store
+from ..games import catalog
 from ..i18n import gettext as _
 from ..store import new_submission_id as new_submission_id
 
@@ -40,7 +41,9 @@ def store_for(config) -> store.Store:
         # never made here (create=False): the app made it at start, so a missing file
         # was removed or moved, which is refused (503), not answered from an empty one
         found = stores[path] = store.Store(
-            store.connect(path, synchronous, create=False), **store.caps(config)
+            store.connect(path, synchronous, create=False),
+            **store.caps(config),
+            numbering=catalog.numbering,
         )
         found.file = path
         while len(stores) > STORES_PER_THREAD:  # tests open many databases in one thread
