@@ -433,6 +433,35 @@ def test_a_deal_that_cannot_end_so_says_why_once_under_its_scores(cowboy):
     assert f"Enter what each player holds. {why}" in preview
 
 
+def tab_counts(text):
+    """{player: what their tab says of their cards}."""
+    return {
+        name: html.unescape(small)
+        for name, small in re.findall(
+            r'class="cb-tab[^"]*"[^>]*data-player="([^"]+)"[^>]*>\s*'
+            r'<span class="cb-tab-name">[^<]*</span>\s*<small>([^<]*)</small>',
+            text,
+        )
+    }
+
+
+def test_a_players_tab_counts_the_cards_held_and_names_the_laid_tens_apart(cowboy):
+    """A laid-out 10 is not a card in the hand: the tab says so apart."""
+    t = cowboy()
+    t.tap("end", seat=seat("Ana"), reason="tens")
+    t.hold("Ana", "KH", "6C")
+    t.lay("Ana", "10S")
+    t.lay("Ceca", "10H", "10C")
+    t.gun("Dragan", ["2D", "2C"])
+    tabs = tab_counts(t.panel)
+    assert tabs == {
+        "Ana": "2 cards · 1 ten",
+        "Bojan": "0 cards",
+        "Ceca": "2 tens",
+        "Dragan": "2 cards",
+    }
+
+
 # ---------------------------------------------------------------- marriages and closing
 
 

@@ -100,7 +100,9 @@ def _holdings(v: panel.View, st: dict, names: list[str]) -> list[dict]:
             {
                 "seat": seat,
                 "name": names[seat],
-                "count": sum(1 for x, _zone in where.values() if x == seat),
+                # the cards a player holds (in hand and guns), and the 10s laid out apart
+                "count": sum(1 for x, zone in where.values() if x == seat and zone != "tens"),
+                "laid": len(h["tens"]),
                 "total": signed(score["players"][names[seat]]["total"]) if score else None,
                 "invalid": at == seat,
                 "held": by_suit(HELD_ROWS, "held", ("hold", "unhold")),
@@ -130,6 +132,18 @@ def _codes(cards) -> str:
     )
 
 
+def _tab_count(held: int, laid: int) -> Markup:
+    """A player's tab: the cards held counted as cards, the 10s laid out named apart
+    ("2 cards · 1 ten"; "1 ten" alone when only tens are laid)."""
+    cards = ngettext("%(num)d card", "%(num)d cards", held)
+    if not laid:
+        return Markup(cards)
+    # Translators: 10s laid out on the table at the end of a Cowboy deal, counted
+    # apart from the cards held on a player's tab ("2 cards · 1 ten")
+    tens = ngettext("%(num)d ten", "%(num)d tens", laid)
+    return Markup(f"{cards} · {tens}" if held else tens)
+
+
 def cards_html(sc: dict) -> Markup:
     """Every player's cards at the end (a tab each, then the player's pickers, drawn guns
     and the gun being built), as the panel's template drew them, written in one pass: a
@@ -146,7 +160,7 @@ def cards_html(sc: dict) -> Markup:
         elif h["invalid"]:
             small = "!"
         else:
-            small = Markup(ngettext("%(num)d card", "%(num)d cards", h["count"]))
+            small = _tab_count(h["count"], h["laid"])
         out.append(
             f'        <button type="button" class="cb-tab{" invalid" if h["invalid"] else ""}" '
             f'data-view-set="{h["seat"]}" data-player="{name}" title="{name}"\n'
