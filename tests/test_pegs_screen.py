@@ -1085,6 +1085,33 @@ def test_a_discard_is_refused_while_a_card_can_move_and_every_discard_is_recorde
     assert len(t.entries(pegs_table.BOARD_KIND)) == 3
 
 
+def listed_moves(html):
+    """The buttons listing every move of the card: {data-move: text}."""
+    found = re.findall(r'class="small pg-move"[^>]*data-move="([^"]+)"[^>]*>([^<]+)<', html)
+    return {data: text.strip() for data, text in found}
+
+
+def test_the_listed_moves_are_worded_as_players_say_them_not_in_notation(pg):
+    """Which peg, and what it does: out onto the track, so many forward, into home
+    (its home hole), whose peg a bump sends to start; a split's parts joined by "+".
+    The holes' notation stays in the tap the button sends, never in its words."""
+    t = pg(FOUR)
+    t.set_board({**start(4), "0": ["T20", "T70", "S", "S", "S"], "1": ["T30", "S", "S", "S", "S"]})
+    t.tap("player", player=0)
+    king = listed_moves(unescape(t.tap("card", card="K")))
+    assert king["0-S-T8"] == "Ana's peg out onto the track"
+    assert king["2-S-T44"] == "Ceca's peg out onto the track"  # the partner's, by her name
+    assert king["0-T20-T30"] == "Ana's back peg 10 forward, sends Bojan's peg to start"
+    assert king["0-T70-H5"] == "Ana's front peg into home (hole 5)"
+    seven = listed_moves(unescape(t.tap("card", card="7")))
+    split = "Ana's back peg 1 forward + Ana's front peg into home (hole 1)"
+    assert seven["0-T20-T21 0-T70-H1"] == split
+    eight = listed_moves(unescape(t.tap("card", card="8")))
+    assert eight["0-T20-T12"] == "Ana's back peg 8 back"
+    for text in [*king.values(), *seven.values(), *eight.values()]:
+        assert not re.search(r"\b[STH]\d*\b|→", text), text
+
+
 def test_every_legal_move_of_a_card_is_listed_at_once_naming_the_pegs(pg):
     """Issue #24: a joker with both partners' pegs in start has six moves; all six are
     listed at once, each naming the peg in words, and one tap on a line plays it."""
@@ -1100,8 +1127,10 @@ def test_every_legal_move_of_a_card_is_listed_at_once_naming_the_pegs(pg):
         " ".join(f"{s['seat']}-{s['from']}-{s['to']}" for s in m["steps"]) for m in moves
     }
     texts = {text.strip() for _data, text in listed}
-    assert "Ján's peg from start → T30, bumps Eva" in texts
-    assert "Peter's peg from start → T8, bumps Zuzana" in texts
+    assert "Ján's peg out onto Eva's peg, sends Eva's peg to start" in texts
+    # Zuzana's two pegs told apart: T12 is further from her come-out hole T8
+    assert "Peter's peg out onto Zuzana's back peg, sends Zuzana's back peg to start" in texts
+    assert "Ján's peg out onto Zuzana's front peg, sends Zuzana's front peg to start" in texts
     assert all(text.startswith(("Ján's peg", "Peter's peg")) for text in texts)
     # the peg buttons name whose peg they are, not "start | start"
     assert re.search(r'data-peg="3-S"[^>]*>\s*<span[^>]*></span>Peter: start', html)

@@ -352,15 +352,15 @@ def test_every_legal_move_of_a_card_is_listed_in_words():
     moves = race([], pegs=pegs).described_moves("JK")
     texts = sorted(m["text"] for m in moves)
     assert texts == [
-        "Eva's peg from start → T30, bumps Ján",
-        "Eva's peg from start → T60, bumps Peter",
-        "Zuzana's peg from start → T30, bumps Ján",
-        "Zuzana's peg from start → T60, bumps Peter",
+        "Eva's peg out onto Ján's peg, sends Ján's peg to start",
+        "Eva's peg out onto Peter's peg, sends Peter's peg to start",
+        "Zuzana's peg out onto Ján's peg, sends Ján's peg to start",
+        "Zuzana's peg out onto Peter's peg, sends Peter's peg to start",
     ]
     assert {
         "steps": [{"seat": 0, "from": "S", "to": "T30"}],
         "bumps": [{"seat": 1, "from": "T30", "to": "S"}],
-        "text": "Zuzana's peg from start → T30, bumps Ján",
+        "text": "Zuzana's peg out onto Ján's peg, sends Ján's peg to start",
     } in moves
 
 

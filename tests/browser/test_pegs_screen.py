@@ -279,7 +279,10 @@ def test_every_move_of_a_card_is_listed_naming_the_peg(page, live_server, taps, 
     choose(page, taps, '.pg-cards [data-card="JK"]')
     moves = page.locator(".pg-move")
     expect(moves).to_have_text(
-        ["Ján's peg from start → T8, bumps Zuzana", "Peter's peg from start → T8, bumps Zuzana"]
+        [
+            "Ján's peg out onto Zuzana's peg, sends Zuzana's peg to start",
+            "Peter's peg out onto Zuzana's peg, sends Zuzana's peg to start",
+        ]
     )
     expect(page.locator('.pg-peg-list [data-peg="3-S"]')).to_contain_text("Peter: start")
     box = moves.last.bounding_box()

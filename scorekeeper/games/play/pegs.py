@@ -187,32 +187,100 @@ class PegsRace(Checks):
         return [{**step.as_json(), **item} for step, item in found.items()]
 
     def described_moves(self, card: str) -> list[dict]:
-        """Every legal move of a card at once, each step naming the peg in words
-        ("Ján's peg from start → T30, bumps Eva"), for a screen to list them all."""
+        """Every legal move of a card at once, each worded as a player says it: which
+        peg, and what it does ("Ján's peg out onto the track", "Eva's back peg 5
+        forward", "… into home (hole 2)", a split's two parts joined by "+"), then whose
+        peg it sends where; the holes' notation stays in the steps, for the board.
+
+        >>> race = PegsRace.start(["Ana", "Ben", "Eva", "Jan"], {})
+        >>> [m["text"] for m in race.described_moves("AH")]
+        ["Ana's peg out onto the track", "Eva's peg out onto the track"]
+        """
+        board = self.board()
         out = []
         for move in self.moves(card):
+            # a split's second part names a peg the first moved or bumped as it was
+            # called before the move: (seat, where it is now) → where it was
+            was: dict[tuple[int, int], int] = {}
             parts = []
-            for step in move.steps:
-                to = engine.position_name(step.to)
-                if step.frm == engine.START:
-                    part = gettext(
-                        "%(name)s's peg from start → %(to)s", name=self.players[step.seat], to=to
-                    )
-                else:
-                    part = gettext(
-                        "%(name)s's peg from %(frm)s → %(to)s",
-                        name=self.players[step.seat],
-                        frm=engine.position_name(step.frm),
-                        to=to,
-                    )
-                parts.append(part)
-            bumped = [self.players[b.seat] for b in move.bumps]
-            text = ", ".join(parts)
-            if bumped:
-                # Translators: %(names)s is "Eva" or "Eva and Jan" (who is bumped)
-                text += gettext(", bumps %(names)s", names=gettext(" and ").join(bumped))
-            out.append({**move.as_json(), "text": text})
+            for step, bumps in zip(move.steps, move.step_bumps(), strict=True):
+                said = [self._step_words(board, move.card, step, was)]
+                said += [self._bump_words(board, b, was) for b in bumps]
+                parts.append(", ".join(str(words) for words in said))
+                for moved in (step, *bumps):
+                    was[moved.seat, moved.to] = was.pop((moved.seat, moved.frm), moved.frm)
+            out.append({**move.as_json(), "text": " + ".join(parts)})
         return out
+
+    def _peg_words(
+        self, board: engine.Board, seat: int, pos: int, was: dict[tuple[int, int], int]
+    ) -> Text:
+        """A peg as players tell it apart, by where it was before the move (``was``:
+        of a peg an earlier step moved): whose it is, and among that player's pegs on
+        the track which one (the front one: the furthest from its come-out hole); a peg
+        in the home lane by its home hole."""
+        name, pos = self.players[seat], was.get((seat, pos), pos)
+        if pos <= -2:
+            # Translators: a peg in its player's home lane, by the hole it is in (1 to 5)
+            return Text(
+                "%(name)s's peg in home hole %(hole)d", name=name, hole=engine.lane_number(pos)
+            )
+        on_track = [p for p in board.pegs[seat] if p >= 0]
+        if pos == engine.START or len(on_track) < 2:
+            return Text("%(name)s's peg", name=name)
+        come_out, length = board.come_out[seat], board.length
+        ahead = sorted(on_track, key=lambda p: -((p - come_out) % length))
+        place = ahead.index(pos)
+        if place == 0:
+            # Translators: of a player's pegs on the track, the one furthest along
+            return Text("%(name)s's front peg", name=name)
+        if place == len(ahead) - 1:
+            # Translators: of a player's pegs on the track, the one least far along
+            return Text("%(name)s's back peg", name=name)
+        if len(ahead) == 3:
+            return Text("%(name)s's middle peg", name=name)
+        # Translators: of a player's four or five pegs on the track, counted from the
+        # one furthest along (its front peg is 1)
+        return Text("%(name)s's peg %(num)d from the front", name=name, num=place + 1)
+
+    def _step_words(self, board: engine.Board, card: Card, step: engine.Step, was: dict) -> Text:
+        """One step of a move as a player says it: the peg, and what it does."""
+        peg = self._peg_words(board, step.seat, step.frm, was)
+        if card.rank == JOKER:  # onto another colour's peg, wherever it is (P-D4)
+            target = self._peg_words(board, board.track[step.to], step.to, was)
+            if step.frm == engine.START:
+                # Translators: a joker's move: %(peg)s is "Ana's peg", %(target)s "Ben's peg"
+                return Text("%(peg)s out onto %(target)s", peg=peg, target=target)
+            return Text("%(peg)s onto %(target)s", peg=peg, target=target)
+        if step.frm == engine.START:
+            # Translators: %(peg)s is "Ana's peg": it comes out of start onto its come-out hole
+            return Text("%(peg)s out onto the track", peg=peg)
+        if step.to <= -2:
+            hole = engine.lane_number(step.to)
+            if step.frm <= -2:
+                # Translators: %(peg)s is "Ana's peg in home hole 2"; it moves on in there
+                return Text("%(peg)s on to hole %(hole)d", peg=peg, hole=hole)
+            # Translators: %(peg)s is "Ana's front peg"; a home lane's holes are 1 to 5
+            return Text("%(peg)s into home (hole %(hole)d)", peg=peg, hole=hole)
+        forward = (step.to - step.frm) % board.length
+        if forward <= engine.MAX_FORWARD:
+            # Translators: %(peg)s is "Ana's front peg"; %(num)d the holes it moves on
+            return Plural("%(peg)s %(num)d forward", "%(peg)s %(num)d forward", forward, peg=peg)
+        back = (step.frm - step.to) % board.length
+        # Translators: %(peg)s is "Ana's front peg"; %(num)d the holes it moves back
+        return Plural("%(peg)s %(num)d back", "%(peg)s %(num)d back", back, peg=peg)
+
+    def _bump_words(self, board: engine.Board, bump: engine.Step, was: dict) -> Text:
+        """A peg the move bumps, and where it goes (RULES §5, P-D6)."""
+        peg = self._peg_words(board, bump.seat, bump.frm, was)
+        if bump.to == engine.START:
+            # Translators: after a move's words, a peg it bumps: "sends Ben's peg to start"
+            return Text("sends %(peg)s to start", peg=peg)
+        if bump.to <= -2:
+            hole = engine.lane_number(bump.to)
+            return Text("sends %(peg)s into home (hole %(hole)d)", peg=peg, hole=hole)
+        # Translators: a teammate's peg bumped goes to its own in-spot (P-D6)
+        return Text("sends %(peg)s to its in-spot", peg=peg)
 
     def why_not(self, card: str) -> str | None:
         """Why ``card`` cannot move for the player whose turn it is (None when it can):
