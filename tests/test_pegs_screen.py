@@ -373,7 +373,7 @@ def test_play_lists_the_engines_legal_moves_and_applies_one(pg):
     assert t.race() is None  # the move closed the turn's log into its entry
     assert re.search(r'data-seat="1"\s+aria-pressed="true"', html)
     assert len(re.findall(r'aria-pressed="true"\s+data-card=', html)) == 0
-    assert "Bojan to play" in html
+    assert header(html) == "Bojan to play"
 
 
 def test_a_move_saved_by_another_phone_while_this_one_is_worked_out_is_not_overwritten(
@@ -848,13 +848,21 @@ def test_the_standings_show_the_race_by_team(pg):
     assert "Team 2 (Bojan and Dule): 3 of 10 pegs home" in standings
 
 
+def text_of(html: str) -> str:
+    """HTML as it reads: its elements' text (a name is an element of its own)."""
+    return unescape(re.sub(r"<[^>]+>", "", html)).strip()
+
+
 def header(html):
-    return re.search(r'class="pg-status">([^<]+)<', html).group(1).strip()
+    """The board's heading as it reads (a name in it is an element of its own)."""
+    return text_of(re.search(r'class="pg-status[^"]*">(.*?)</h2>', html, re.S).group(1))
 
 
 def history_lines(html):
     """The lines the history's rows say, newest row first."""
-    return [unescape(line) for line in re.findall(r'<ul class="why-lines"><li>(.*?)</li>', html)]
+    return [
+        unescape(line) for line in re.findall(r'<ul class="why-lines"><li[^>]*>(.*?)</li>', html)
+    ]
 
 
 def test_a_move_entered_by_rank_is_shown_by_its_rank_alone(pg):
@@ -1068,7 +1076,7 @@ def test_a_discard_is_refused_while_a_card_can_move_and_every_discard_is_recorde
     )
     assert row is not None
     assert re.search(r'class="round-kind">Discard<', row.group(1))
-    assert "<li>Zuzana discards 5</li>" in row.group(1)
+    assert re.search(r"<li[^>]*>Zuzana discards 5</li>", row.group(1))
     correction = t.entries(pegs_table.BOARD_KIND)[-2]  # the board set before it
     kept = re.search(rf'data-entry="{correction.id}">.*?class="round-kind">([^<]*)<', html, re.S)
     assert kept.group(1) == "Board set"
@@ -1204,9 +1212,9 @@ def test_the_pass_button_says_the_player_discards_and_draws(pg, language, says):
     only "discards", as if the hand went down a card."""
     t = pg(FOUR, language=language)
     t.tap("player", player=0)
-    button = re.search(r'class="small pg-pass"[^>]*>([^<]*)</button>', t.page().html)
+    button = re.search(r'class="small pg-pass"[^>]*>(.*?)</button>', t.page().html, re.S)
     assert button is not None
-    assert unescape(button.group(1)) == says
+    assert text_of(button.group(1)) == says
 
 
 @pytest.mark.parametrize("language", ["en", "sk", "sr-Cyrl"])
@@ -1373,7 +1381,7 @@ def test_a_replayed_tap_id_is_applied_once_and_a_tap_answers_with_the_panel_alon
     html = t.tap("card", card="A", tap_id="a5", player="1", expect=422)
     assert "It is Ceca's turn, not Bojan's." in unescape(html)
     assert not re.search(r'aria-pressed="true"\s+data-card=', html)
-    assert "Ceca to play" in html
+    assert header(html) == "Ceca to play"
 
 
 def test_a_draft_of_the_old_shape_is_kept_readable(pg):
@@ -1434,7 +1442,7 @@ def test_a_tap_made_for_a_turn_that_has_passed_is_refused(pg):
     assert panel_error(html) == "It is Bojan's turn, not Ana's."
     html = unescape(t.tap("hand", expect=422, hand="5", card="K", player="0"))
     assert "It is Bojan's turn, not Ana's." in html
-    assert "Bojan plays K" in t.tap("card", card="K", player="1")
+    assert header(t.tap("card", card="K", player="1")) == "Bojan plays K"
 
 
 def test_a_player_renamed_during_a_turn_is_named_anew_in_it(pg):
@@ -1541,7 +1549,7 @@ def test_a_joker_played_is_named_in_a_sentence_as_the_history_names_it(pg, langu
     [bump] = [m for m in race.described_moves(race.picked) if m["steps"][0]["seat"] == 1]
     t.move(bump["steps"])
     shown = unescape(t.page().html)
-    assert re.search(r'<p><span class="hint">[^<]*</span> ([^<]*)</p>', shown).group(1) == last
+    assert re.search(r'<p[^>]*><span class="hint">[^<]*</span> ([^<]*)</p>', shown).group(1) == last
 
 
 @pytest.mark.parametrize(
