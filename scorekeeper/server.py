@@ -53,6 +53,7 @@ HEADER_READ_TIMEOUT_MS = 5_000
 # A worker that died is replaced after this pause (granian's crash-loop guard
 # stops the server if one keeps dying within seconds).
 RESPAWN_INTERVAL_S = 0.5
+WORKER_STOP_TIMEOUT_S = 10  # seconds (granian takes whole ones)
 # What the waitress fallback reads of a request at most (granian's limits: 100
 # headers in a buffer of 408 KB, the rest refused by the app's MAX_CONTENT_LENGTH).
 MAX_HEADER_BYTES = 64 * 1024
@@ -114,8 +115,19 @@ def _run_exit_handlers_on_stop() -> None:
     util.Finalize(None, atexit._run_exitfuncs, exitpriority=0)
 
 
+def _stop_while_starting() -> None:
+    """A worker is forked with the server's stop handlers, which only set a flag in the
+    worker's copy of the server; its own handlers come once its app is built (a second
+    or so: the templates are compiled). A stop (SIGTERM, Ctrl+C) in between was lost,
+    and the server waited for that worker for ever. Until then a stop ends the worker
+    at once: it has nothing to finish yet."""
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stop, signal.SIG_DFL)
+
+
 def worker_app():
     """The app, built in each worker (granian's factory)."""
+    _stop_while_starting()
     _die_with_parent()
     _run_exit_handlers_on_stop()
     return build_app()
@@ -201,6 +213,9 @@ def serve(
         log_level=LogLevels.error,
         respawn_failed_workers=True,
         respawn_interval=RESPAWN_INTERVAL_S,
+        # a worker that has not stopped this long after the server was told to is
+        # killed (its exit handlers skipped), so a stop never waits for ever
+        workers_kill_timeout=WORKER_STOP_TIMEOUT_S,
     ).serve()
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import requests
 from conftest import failing_flush, snapshot
-from serving import start_serve
+from serving import listening, start_serve
 
 from scorekeeper.store import MIGRATIONS, Store, schema_version
 
@@ -158,6 +158,9 @@ def test_a_crashed_worker_is_replaced_and_none_outlives_the_server(tmp_path):
         crashed = min(first)
         os.kill(crashed, signal.SIGKILL)
         assert wait_for(lambda: len(worker_pids(server.proc.pid) - {crashed}) == 2)
+        # its replacement listens once its app is built, beside the other worker
+        port = int(server.url.rsplit(":", 1)[1])
+        assert wait_for(lambda: listening(port) == 2, seconds=30)
         # the table is still served, and a write goes through, whichever worker answers
         phone = Phone(server.url, table_path)
         for i in range(6):
@@ -211,6 +214,31 @@ def test_a_stopped_server_cleans_up_after_its_workers(tmp_path, workers):
             server.kill()
     assert wait_for(lambda: not any(Path(f"/proc/{pid}").exists() for pid in workers))
     assert list(temporary.iterdir()) == []
+
+
+def test_a_server_stopped_while_its_workers_start_stops_at_once(tmp_path):
+    """SIGTERM as soon as the server answers, while its other workers are still
+    building their app: the server and every worker end within seconds (the stop
+    was lost in a starting worker, and the server waited for it for ever)."""
+    for attempt in range(3):  # the window is a worker's start: tried a few times
+        proc, _url, _printed = start_serve(
+            tmp_path / f"early-{attempt}.sqlite", "--no-qr", "--workers", "3", every_worker=False
+        )
+        workers = worker_pids(proc.pid)
+        proc.send_signal(signal.SIGTERM)
+        try:
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pytest.fail(f"the server was still running 5 s after SIGTERM (try {attempt + 1})")
+            assert wait_for(
+                lambda gone=workers: not any(Path(f"/proc/{pid}").exists() for pid in gone)
+            )
+        finally:  # what a failure leaves running is stopped, not left to the next test
+            for pid in worker_pids(proc.pid) | workers | {proc.pid}:
+                if Path(f"/proc/{pid}").exists():
+                    os.kill(pid, signal.SIGKILL)
+            proc.wait(timeout=10)
 
 
 def test_a_migration_killed_half_way_leaves_the_file_untouched(tmp_path):
