@@ -85,7 +85,11 @@ def decoded(response) -> bytes:
     return {"deflate": zlib.decompress, "gzip": gzip.decompress}.get(encoding, bytes)(body)
 
 
-def measure(game: str, players: tuple[str, ...], taps: list[dict], config=None) -> dict:
+def timed_phone(config=None) -> tuple:
+    """An app built as a server's worker builds it, on a database of its own, each
+    request's server CPU in ms appended to ``served`` (the WSGI call, the body made);
+    its test client, and the headers a phone sends (the session's CSRF token on every
+    post, as the page's hx-headers carry it). Returns (app, client, phone, served)."""
     folder = tempfile.mkdtemp()
     app = create_app({"TESTING": True, "DATABASE": f"{folder}/bench.sqlite", "SECRET_KEY": "bench"})
     compile_templates(app)  # as a server's worker does as it starts
@@ -93,7 +97,7 @@ def measure(game: str, players: tuple[str, ...], taps: list[dict], config=None) 
     served: list[float] = []
     inner = app.wsgi_app
 
-    def timed(environ, start_response):  # the server's share: the WSGI call, the body made
+    def timed(environ, start_response):
         began = time.process_time()
         body = b"".join(inner(environ, start_response))
         served.append((time.process_time() - began) * 1000)
@@ -101,9 +105,12 @@ def measure(game: str, players: tuple[str, ...], taps: list[dict], config=None) 
 
     app.wsgi_app = timed
     client = app.test_client()
-    # as a phone: the session's CSRF token on every post (the page's hx-headers)
     token = CSRF.search(client.get("/").get_data(as_text=True)).group(1)
-    phone = {**PHONE, "X-CSRFToken": token}
+    return app, client, {**PHONE, "X-CSRFToken": token}, served
+
+
+def measure(game: str, players: tuple[str, ...], taps: list[dict], config=None) -> dict:
+    app, client, phone, served = timed_phone(config)
     made = client.post(
         "/tables",
         data={"game": game, "player": list(players), "submission_id": "bench"},
@@ -213,28 +220,14 @@ def request_floor() -> float:
     """The least CPU time, in ms, of a tap posted to a table that does not exist: Flask's
     request, the session and CSRF checks, the form read, one lookup and a short refusal,
     compressed. What any tap costs before its game does anything."""
-    folder = tempfile.mkdtemp()
-    app = create_app({"TESTING": True, "DATABASE": f"{folder}/floor.sqlite", "SECRET_KEY": "b"})
-    compile_templates(app)
-    inner, times = app.wsgi_app, []
-
-    def timed(environ, start_response):  # as ``measure`` times a tap: the WSGI call
-        began = time.process_time()
-        body = b"".join(inner(environ, start_response))
-        times.append((time.process_time() - began) * 1000)
-        return [body]
-
-    app.wsgi_app = timed
-    client = app.test_client()
-    token = CSRF.search(client.get("/").get_data(as_text=True)).group(1)
-    phone = {**PHONE, "X-CSRFToken": token}
+    _app, client, phone, served = timed_phone()
     tap = {"tap": json.dumps({"action": "take", "seat": 0}), "v": "0", "round": "1"}
-    times.clear()
+    served.clear()
     for number in range(200):
         fields = {"tap_id": f"f{number}", **tap}
         response = client.post("/t/no-such-table/vezimas/tap", data=fields, headers=phone)
         assert response.status_code == 404
-    return min(times)
+    return min(served)
 
 
 def main() -> None:
