@@ -139,6 +139,11 @@ def worker_pids(parent: int) -> set[int]:
     return found
 
 
+def all_gone(pids: set[int]) -> bool:
+    """None of these processes is left (reaped, or never was)."""
+    return not any(Path(f"/proc/{pid}").exists() for pid in pids)
+
+
 def wait_for(predicate, seconds: float = 10):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -169,7 +174,7 @@ def test_a_crashed_worker_is_replaced_and_none_outlives_the_server(tmp_path):
     finally:
         server.kill()
     # a killed server takes its workers with it: nothing keeps its port or its file
-    assert wait_for(lambda: not any(Path(f"/proc/{pid}").exists() for pid in workers))
+    assert wait_for(lambda: all_gone(workers))
 
 
 def cpu_ticks(pid: int) -> int:
@@ -212,7 +217,7 @@ def test_a_stopped_server_cleans_up_after_its_workers(tmp_path, workers):
     finally:
         if server.proc.poll() is None:
             server.kill()
-    assert wait_for(lambda: not any(Path(f"/proc/{pid}").exists() for pid in workers))
+    assert wait_for(lambda: all_gone(workers))
     assert list(temporary.iterdir()) == []
 
 
@@ -231,9 +236,7 @@ def test_a_server_stopped_while_its_workers_start_stops_at_once(tmp_path):
                 proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 pytest.fail(f"the server was still running 5 s after SIGTERM (try {attempt + 1})")
-            assert wait_for(
-                lambda gone=workers: not any(Path(f"/proc/{pid}").exists() for pid in gone)
-            )
+            assert wait_for(lambda gone=workers: all_gone(gone))
         finally:  # what a failure leaves running is stopped, not left to the next test
             for pid in worker_pids(proc.pid) | workers | {proc.pid}:
                 if Path(f"/proc/{pid}").exists():

@@ -33,12 +33,14 @@ from .. import messages
 from ..memo import Memo as Memo  # (the game screens' memos are of this kind)
 
 
-def player_name(name) -> Markup:
-    """A player's name written in a sentence, a heading or a button, titled with the
-    whole name: it wraps between its words, and a single word too long for its place is
-    cut with an ellipsis, never broken inside (``.name`` in static/app.css)."""
+def player_name(name, cls: str = "") -> Markup:
+    """A player's name written in a sentence, a heading, a button or a list, titled with
+    the whole name: it wraps between its words, and a single word too long for its place
+    is cut with an ellipsis, never broken inside (``.name`` in static/app.css); ``cls``
+    the classes of its place, before ``name``."""
     name = escape(name)
-    return Markup(f'<span class="name" title="{name}">{name}</span>')
+    classes = f"{escape(cls)} name" if cls else "name"
+    return Markup(f'<span class="{classes}" title="{name}">{name}</span>')
 
 
 def vals_json(vals: dict) -> str:
