@@ -9,6 +9,7 @@ from .cards import RANK_TEXT, CardError, parse_card
 from .errors import RuleError
 from .games import catalog
 from .games import pegs as engine
+from .games.play.pegs import applied_words
 from .games.wording import as_dict, as_list, seat_name
 from .messages import Joined, Text
 from .messages import gettext as _
@@ -101,13 +102,25 @@ def move_text(entry: store.Entry, names: list[str]) -> Text:
         return Text("%(name)s discarded a card.", name=names[seat])
     player = req.get("player", 0)
     who = names[player] if 0 <= player < len(names) else str(player + 1)
-    steps = Joined([_step_text(st, player, names) for st in req.get("steps", [])], ", ")
+    said = said_move(req, names)
+    if said is None:
+        said = Joined([_step_text(st, player, names) for st in req.get("steps", [])], ", ")
     return Text(
         "%(name)s played %(card)s: %(steps)s.",
         name=who,
         card=rank_in_sentence(shown_rank(req.get("card", "JK"))),
-        steps=steps,
+        steps=said,
     )
+
+
+def said_move(request: dict, names: list[str]) -> Joined | None:
+    """A stored move as its button said it (which peg, what it does, whose peg it
+    sends where: ``applied_words``); None when the request is no legal move on the
+    board it names (an entry imported from elsewhere), to be told by its holes."""
+    try:
+        return applied_words(names, request)
+    except (RuleError, LookupError, TypeError, ValueError):
+        return None
 
 
 def bump_note(bump: dict, names: list[str]) -> str:
@@ -131,7 +144,22 @@ def _hole(hole) -> str:
 
 
 def apply_breakdown(request: dict, result: dict, seat_names: list[str]) -> list[str]:
+    """A move as its button said it, with the pegs it sent back (its holes' notation
+    for a move that is not legal on the board it names); the race won, if it was."""
     who = seat_name(request.get("player"), seat_names)
+    rank = shown_rank(request.get("card"))
+    line = _("%(name)s plays %(card)s", name=who, card=rank_in_sentence(rank))
+    said = said_move(request, seat_names)
+    if said is not None:
+        lines = [f"{line}: {said}"]
+    else:
+        lines = _breakdown_by_holes(line, request, result, seat_names)
+    if result.get("winner_team") is not None:
+        lines.append(_("Team %(n)s wins the race.", n=result["winner_team"] + 1))
+    return lines
+
+
+def _breakdown_by_holes(line: str, request: dict, result: dict, seat_names: list[str]) -> list:
     steps = []
     for step in as_list(request.get("steps")):
         step = as_dict(step)
@@ -144,8 +172,6 @@ def apply_breakdown(request: dict, result: dict, seat_names: list[str]) -> list[
                 b=_hole(step.get("to")),
             )
         )
-    rank = shown_rank(request.get("card"))
-    line = _("%(name)s plays %(card)s", name=who, card=rank_in_sentence(rank))
     lines = [line + (": " + ", ".join(steps) if steps else "")]
     for bump in as_list(result.get("bumps")):
         bump = as_dict(bump)
@@ -161,8 +187,6 @@ def apply_breakdown(request: dict, result: dict, seat_names: list[str]) -> list[
                     b=_hole(bump.get("to")),
                 )
             )
-    if result.get("winner_team") is not None:
-        lines.append(_("Team %(n)s wins the race.", n=result["winner_team"] + 1))
     return lines
 
 

@@ -114,7 +114,7 @@ def test_each_kind_says_why_from_its_stored_result(app):
     pegs = json.loads((EXAMPLES / "pegs-apply.json").read_text())[0]
     seats = ["Ana", "Bojan", "Ceca", "Dule"]
     lines = breakdown.breakdown(entry("pegs-apply", pegs["request"], pegs["response"]), seats)
-    assert lines == ["Bojan plays 3: Bojan's peg T14 → T17"]
+    assert lines == ["Bojan plays 3: Bojan's middle peg 3 forward"]  # T14, between T20 and T51
 
 
 def test_a_stored_shape_no_version_wrote_shows_no_breakdown_and_no_error():

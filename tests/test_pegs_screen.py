@@ -368,7 +368,8 @@ def test_play_lists_the_engines_legal_moves_and_applies_one(pg):
     assert entry.result == applied
     html = t.page().html
     assert pegs_drawn(html)[0] == sorted(applied["pegs"]["0"])
-    assert "Ana played 5: T8→T13." in html
+    # the last move as its button said it, never by the holes' notation
+    assert "Ana played 5: Ana&#39;s back peg 5 forward." in html
     # the turn passes clockwise (it follows the move); the card is asked again
     assert t.race() is None  # the move closed the turn's log into its entry
     assert re.search(r'data-seat="1"\s+aria-pressed="true"', html)
@@ -449,7 +450,8 @@ def test_choosing_the_peg_first_when_destinations_are_shared(pg):
     t.step(2, "S", "T40")
     assert t.board().positions(2) == ["S", "S", "S", "S", "T40"]
     assert t.board().positions(1) == ["S"] * 5
-    assert "Bojan&#39;s peg on T40 went back to start." in t.page().html
+    last = "Ana played the joker: Ceca&#39;s peg out onto Bojan&#39;s peg, sends Bojan&#39;s peg to start."
+    assert f"↩ {last}" in t.page().html
 
 
 def test_a_split_seven_part_by_part(pg):
@@ -470,7 +472,9 @@ def test_a_split_seven_part_by_part(pg):
     t.step(0, "T8", "T11")
     assert t.entries(pegs_table.APPLY_KIND) == []
     html = t.page().html
-    assert "First part:" in html
+    banner = " ".join(text_of(html.split('class="pg-first"')[1].split("</p>")[0][1:]).split())
+    # the part chosen in the move buttons' words, never by the holes' notation
+    assert banner == "First part: Ana's peg 3 forward. Now the rest of the card with another peg."
     assert offered_steps(html) == {(2, "T44", "T48")}
     # changing the first part: the turn forgets it, the card stays picked
     t.tap("first")
@@ -528,7 +532,8 @@ def test_a_teammate_goes_to_its_in_spot_and_a_home_entry(pg):
     t.step(0, "T0", "T10")  # onto Ceca (a teammate): she goes to her in-spot T39
     assert t.board().positions(0)[-1] == "T10"
     assert t.board().positions(2)[-1] == "T39"
-    assert "Ceca&#39;s peg on T10 went to its in-spot T39." in t.page().html
+    said = "Ana played 10: Ana&#39;s peg 10 forward, sends Ceca&#39;s peg to its in-spot."
+    assert said in t.page().html
     # home: a peg 2 holes before Ana's in-spot T3 enters H2 with a 4
     t.set_board({**start(4), "0": ["T1", "S", "S", "S", "S"]})
     html = t.turn(0, "4")
@@ -546,8 +551,7 @@ def test_the_history_says_where_a_bumped_teammate_went(pg):
     t.turn(0, "10")
     t.step(0, "T0", "T10")  # onto Ceca (a teammate): her peg goes to her in-spot T39
     history = t.page().html.split('id="history"', 1)[1]
-    assert "Ana&#39;s peg T0 → T10" in history
-    assert "bumps Ceca&#39;s peg from T10 to its in-spot T39" in history
+    assert "Ana plays 10: Ana&#39;s peg 10 forward, sends Ceca&#39;s peg to its in-spot" in history
     assert "to start" not in history
     t.turn(1, "K")
     t.step(1, "S", "T26")
@@ -556,8 +560,7 @@ def test_the_history_says_where_a_bumped_teammate_went(pg):
     t.turn(3, "5")
     t.step(1, "T26", "T31")  # Dule moves his partner's peg onto Ceca's: back to start
     history = t.page().html.split('id="history"', 1)[1]
-    assert "Bojan&#39;s peg T26 → T31" in history
-    assert "bumps Ceca&#39;s peg from T31 to start" in history
+    assert "Dule plays 5: Bojan&#39;s peg 5 forward, sends Ceca&#39;s peg to start" in history
 
 
 def test_an_illegal_step_is_refused_with_the_engines_reason(pg):
@@ -880,11 +883,12 @@ def test_a_move_entered_by_rank_is_shown_by_its_rank_alone(pg):
     assert ace.request["card"] == "AS"  # stored as before, with the suit filled in
     html = t.page().html
     assert history_lines(html)[-2:] == [
-        "Bojan plays the joker: Bojan's peg start → T8",
-        "Ana plays A: Ana's peg start → T8",
+        "Bojan plays the joker: Bojan's peg out onto Ana's peg, sends Ana's peg to start",
+        "Ana plays A: Ana's peg out onto the track",
     ]
-    last = re.search(r'<span class="hint">Last:</span> ([^<]*)</p>', html).group(1)
-    assert unescape(last) == "Bojan played the joker: start→T8."  # the panel's last move
+    last = re.search(r'<span class="hint">Last:</span> ↩ ([^<]*)</p>', html).group(1)
+    said = "Bojan played the joker: Bojan's peg out onto Ana's peg, sends Ana's peg to start."
+    assert unescape(last) == said  # the panel's last move
     english = printing.catalogue("en")
     assert printing._pegs_move(ace, t.names, english) == "Ana: A · Ana's peg start → T8"
     assert not re.search("[♠♥♦♣]", " ".join(history_lines(html)))
@@ -1227,7 +1231,9 @@ def test_a_peg_in_start_is_called_start_in_words_never_the_boards_s(pg, language
     assert start_word in html
     t.step(0, "S", "T8")
     page = unescape(t.page().html)
-    assert f": {start_word}→T8." in page and "S→" not in page
+    # the last move in words ("Ana's peg out onto the track"), no hole named at all
+    last = page.split('id="pg-last"')[1].split("</p>")[0]
+    assert "S→" not in page and "T8" not in last
     html = unescape(t.tap("setpeg", seat=1, **{"from": "S"}))
     labels = re.findall(r'aria-label="([^"]*)"', html)
     assert labels and not [label for label in labels if re.search(r"\bS\b", label)]
@@ -1457,7 +1463,7 @@ def test_a_player_renamed_during_a_turn_is_named_anew_in_it(pg):
     assert response.status_code == 200
     assert header(t.page().html) == "Anja plays A"
     t.step(0, "S", "T8")
-    assert "Anja played A: start→T8." in t.page().html
+    assert "Anja played A: Anja&#39;s peg out onto the track." in t.page().html
     assert header(t.page().html) == "Bojan to play"
 
 
@@ -1492,7 +1498,7 @@ def test_an_answer_to_one_phone_carries_its_token_and_fresh_ids_in_the_rows(pg):
     t.turn(0, "5")
     before = t.page().html
     answer = t.step(0, "T8", "T13").get_data(as_text=True)
-    assert "Ana played 5: T8→T13." in answer
+    assert "Ana played 5: Ana&#39;s back peg 5 forward." in answer
     for mark in (web_board.CSRF_MARK, web_board.SUBMISSION_MARK, web_board.FLASH_MARK):
         assert mark not in answer
     assert set(re.findall(r'name="csrf_token" value="([^"]*)"', answer)) == {t.csrf}
@@ -1533,8 +1539,17 @@ def test_where_to_lists_the_holes_in_the_order_of_the_track(pg):
 @pytest.mark.parametrize(
     ("language", "title", "last"),
     [
-        ("en", "Bojan plays the joker", "Bojan played the joker: start→T8."),
-        ("sk", "Bojan hrá žolíka", "Bojan hrá žolíka: štart→T8."),
+        (
+            "en",
+            "Bojan plays the joker",
+            "↩ Bojan played the joker: Bojan's peg out onto Ana's peg, sends Ana's peg to start.",
+        ),
+        (
+            "sk",
+            "Bojan hrá žolíka",
+            "↩ Bojan hrá žolíka: kolík hráča Bojan zo štartu na kolík hráča Ana,"
+            " posiela kolík hráča Ana na štart.",
+        ),
     ],
 )
 def test_a_joker_played_is_named_in_a_sentence_as_the_history_names_it(pg, language, title, last):
@@ -1693,3 +1708,23 @@ def test_a_card_that_cannot_move_says_to_discard_and_draw_as_the_rules_do(pg):
     html = unescape(t.tap("hand", player="0", hand="5,7", card="JK"))
     (said,) = re.findall(r'data-verdict="joker">([^<]+)<', html)
     assert said == "Only a joker can move: play it, or discard one card and draw."
+
+
+def test_a_stored_move_that_is_no_legal_move_on_its_board_is_told_by_its_holes():
+    """A move stored from elsewhere (an import) that is not legal on the board its
+    request names cannot be worded peg by peg: the history tells it by its holes,
+    never refuses to show it."""
+    pegs = {str(seat): ["S"] * 5 for seat in range(4)}
+    step = {"seat": 0, "from": "S", "to": "T13"}  # a 5 cannot bring a peg out
+    request = {"seats": 4, "pegs": pegs, "player": 0, "card": "5H", "steps": [step]}
+    result = {"pegs": pegs, "bumps": [{"seat": 1, "from": "T13", "to": "S"}], "winner_team": 1}
+    assert pegs_table.apply_breakdown(request, result, ["Ana", "Bojan", "Ceca", "Dule"]) == [
+        "Ana plays 5: Ana's peg start → T13",
+        "bumps Bojan's peg from T13 to start",
+        "Team 2 wins the race.",
+    ]
+    legal = {**request, "card": "AH", "steps": [{"seat": 0, "from": "S", "to": "T8"}]}
+    assert pegs_table.apply_breakdown(legal, result, ["Ana", "Bojan", "Ceca", "Dule"]) == [
+        "Ana plays A: Ana's peg out onto the track",
+        "Team 2 wins the race.",
+    ]

@@ -19,7 +19,6 @@ from ..pegs_table import (
     BOARD_KINDS,
     DRAFT,
     board_entries,
-    bump_note,
     current_board,
     player_of,
     rank_of,
@@ -153,7 +152,7 @@ def saved(s: store.Store, table: store.Table, context: dict, outcome: dict) -> s
     if play.action == "place":
         pos = engine.position_name(play.steps[0].to)
         return _("%(name)s's peg put on %(pos)s.", name=names[play.seat], pos=pos)
-    parts = [bump_note(b.as_json(), names) for b in play.bumps]
+    parts = []  # the pegs it sent back: the last move's line says which (views.pegs)
     team = state.winner_team
     if team is not None:
         board = state.board()

@@ -152,8 +152,9 @@ def panel(v) -> dict:
         screen["last"] = {
             "id": last.id,
             "kind": last.kind,
+            # the move as its button said it, the pegs it sent back among its words
             "text": str(move_text(last, names)),
-            "notes": [bump_note(b, names) for b in last_bumps],
+            "bumped": bool(last_bumps),
         }
     screen["hand"] = hand_context(v, turn)
     # play and set-up are both drawn, each in its own layer of the board: which one a
@@ -212,6 +213,7 @@ def play_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
             "from": frm,
             "from_name": place_word(frm),
             "to": to,
+            "words": race.first_words(),  # as the move buttons say a move
         }
         play["unsplit"] = tap(v, "first", seat=turn, step=None)
         x, y = spot(lay, first.seat, to)

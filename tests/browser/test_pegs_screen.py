@@ -72,10 +72,11 @@ def test_a_six_seat_game_on_the_board(page, browser, live_server, taps, shots, c
     choose(page, taps, '.pg-cards [data-card="8"]')
     taps('.pg-dest[data-step="2-T44-T36"]')  # the list under the board works as well
     expect(page.locator(peg(2, "T36"))).to_have_count(1)
-    expect(page.locator("#board .flash.ok")).to_contain_text(
-        "Bojan's peg on T36 went back to start."
+    expect(page.locator("#board .flash.ok")).to_contain_text("Move saved.")
+    # the last move as its button said it, the peg it sent back among its words
+    expect(page.locator("#pg-last")).to_contain_text(
+        "↩ Ema played 8: Ceca's peg 8 back, sends Bojan's peg to start."
     )
-    expect(page.locator("#pg-last")).to_contain_text("Bojan's peg on T36 went back to start.")
     assert board_of(page) == {
         **{s: ["S"] * 5 for s in range(6)},
         0: ["S", "S", "S", "S", "T8"],
@@ -95,7 +96,7 @@ def test_a_six_seat_game_on_the_board(page, browser, live_server, taps, shots, c
     # #24), so a split's part is tapped in the list under the board
     expect(page.locator('.pg-layer-play .hit[data-hit="T11"]')).to_have_count(0)
     taps('.pg-dest[data-step="0-T8-T11"]')
-    expect(page.locator(".pg-first")).to_contain_text("Ana T8 → T11")
+    expect(page.locator(".pg-first")).to_contain_text("Ana's peg 3 forward.")
     # the second part: Ceca's 4, on round the track or into her home lane
     expect(page.locator(".pg-dest")).to_have_count(2)
     expect(page.locator('.pg-dest[data-step="2-T36-H1"]')).to_have_count(1)
@@ -116,7 +117,9 @@ def test_a_six_seat_game_on_the_board(page, browser, live_server, taps, shots, c
     taps('.pg-dest[data-step="4-S-T11"]')
     expect(page.locator(peg(0, "T3"))).to_have_count(1)
     expect(page.locator(peg(4, "T11"))).to_have_count(1)
-    expect(page.locator("#pg-last")).to_contain_text("Ana's peg on T11 went to its in-spot T3.")
+    expect(page.locator("#pg-last")).to_contain_text(
+        "Ceca played the joker: Ema's peg out onto Ana's peg, sends Ana's peg to its in-spot."
+    )
     counts["joker, teammate to in-spot"] = taps.count - start
     shots(page, "pegs-teammate-in-spot")
     taps(".pg-pass")  # Dule
@@ -290,7 +293,9 @@ def test_every_move_of_a_card_is_listed_naming_the_peg(page, live_server, taps, 
     taps('.pg-move[data-move="3-S-T8"]')
     expect(page.locator(peg(3, "T8"))).to_have_count(1)
     expect(page.locator(peg(0, "T8"))).to_have_count(0)
-    expect(page.locator("#pg-last")).to_contain_text("Zuzana's peg on T8 went back to start.")
+    expect(page.locator("#pg-last")).to_contain_text(
+        "Peter's peg out onto Zuzana's peg, sends Zuzana's peg to start."
+    )
     expect(page.locator("#pg-title")).to_have_text("Eva to play")
     # the board's track and holes came back as a hole of the drawing each time, filled
     # from the phone's own: one drawing, whole

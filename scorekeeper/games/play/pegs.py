@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from ... import validate as v
 from ...cards import JOKER, RANK_TEXT, SUITS, Card, CardError, parse_card
 from ...errors import RuleError
-from ...messages import Plural, Text, gettext, quotable
+from ...messages import Joined, Plural, Text, gettext, quotable
 from .. import catalog
 from .. import pegs as engine
 from . import Checks, Refused, Tap, no_such_tap, refusing
@@ -57,6 +57,136 @@ def hand_codes(ranks: list[str]) -> list[str]:
 
 def rank_text(card: Card) -> str:
     return "JK" if card.rank == JOKER else RANK_TEXT[card.rank]
+
+
+def move_words(players, board: engine.Board, move: engine.Move) -> Joined:
+    """A move as a player says it, not by the holes' notation: which peg (whose, and
+    which of that player's: "Eva's back peg") and what it does ("5 forward", "out onto
+    the track", "into home (hole 2)"), then whose peg it sends where; a split's two
+    parts joined by "+". ``board`` is the board before the move, ``move`` the move with
+    its bumps (as ``Board.push`` or ``legal_moves`` gives it).
+
+    >>> start = ["S"] * 5
+    >>> board = engine.Board(4, {0: ["T8", "T20", *start[2:]], 1: ["T11", *start[1:]],
+    ...                          2: start, 3: start})
+    >>> played = board.push(engine.Move.parse("0 3H: 0 T8-T11", board.length))
+    >>> _ = board.pop()
+    >>> str(move_words(["Ana", "Ben", "Eva", "Jan"], board, played))
+    "Ana's back peg 3 forward, sends Ben's peg to start"
+    """
+    # a split's second part names a peg the first moved or bumped as it was called
+    # before the move: (seat, where it is now) → where it was
+    was: dict[tuple[int, int], int] = {}
+    parts = []
+    for step, bumps in zip(move.steps, move.step_bumps(), strict=True):
+        said = [_step_words(players, board, move.card, step, was)]
+        said += [_bump_words(players, board, b, was) for b in bumps]
+        parts.append(Joined(said, ", "))
+        for moved in (step, *bumps):
+            was[moved.seat, moved.to] = was.pop((moved.seat, moved.frm), moved.frm)
+    return Joined(parts, " + ")
+
+
+def applied_words(players, request: dict) -> Joined:
+    """The move a ``pegs-apply`` request (CONTRACT.md) plays, worded by :func:`move_words`
+    on the board the request starts from; a request that is no legal move there is
+    refused as ``pegs-apply`` refuses it (``RuleError``).
+
+    >>> pegs = {str(seat): ["S"] * 5 for seat in range(4)}
+    >>> pegs["0"] = ["T10", "T20", "S", "S", "S"]
+    >>> steps = [{"seat": 0, "from": "T10", "to": "T12"}, {"seat": 0, "from": "T20", "to": "T25"}]
+    >>> request = {"seats": 4, "pegs": pegs, "player": 0, "card": "7H", "steps": steps}
+    >>> str(applied_words(["Ana", "Ben", "Eva", "Jan"], request))
+    "Ana's back peg 2 forward + Ana's front peg 5 forward"
+    """
+    req = v.obj(
+        request,
+        "",
+        required=("seats", "pegs", "player", "card", "steps"),
+        optional=("house_rules",),
+    )
+    board = engine.Board.from_json(
+        {k: req[k] for k in ("seats", "pegs", "house_rules") if k in req}
+    )
+    player = v.integer(req["player"], "player", 0, board.seats - 1)
+    steps = tuple(
+        engine.Step.from_json(step, board.seats, v.join("steps", i))
+        for i, step in enumerate(v.array(req["steps"], "steps", 1))
+    )
+    played = board.push(engine.Move(player, v.card(req["card"], "card"), steps))
+    board.pop()
+    return move_words(players, board, played)
+
+
+def _peg_words(
+    players, board: engine.Board, seat: int, pos: int, was: dict[tuple[int, int], int]
+) -> Text:
+    """A peg as players tell it apart, by where it was before the move (``was``:
+    of a peg an earlier step moved): whose it is, and among that player's pegs on
+    the track which one (the front one: the furthest from its come-out hole); a peg
+    in the home lane by its home hole."""
+    name, pos = players[seat], was.get((seat, pos), pos)
+    if pos <= -2:
+        # Translators: a peg in its player's home lane, by the hole it is in (1 to 5)
+        return Text("%(name)s's peg in home hole %(hole)d", name=name, hole=engine.lane_number(pos))
+    on_track = [p for p in board.pegs[seat] if p >= 0]
+    if pos == engine.START or len(on_track) < 2:
+        return Text("%(name)s's peg", name=name)
+    come_out, length = board.come_out[seat], board.length
+    ahead = sorted(on_track, key=lambda p: -((p - come_out) % length))
+    place = ahead.index(pos)
+    if place == 0:
+        # Translators: of a player's pegs on the track, the one furthest along
+        return Text("%(name)s's front peg", name=name)
+    if place == len(ahead) - 1:
+        # Translators: of a player's pegs on the track, the one least far along
+        return Text("%(name)s's back peg", name=name)
+    if len(ahead) == 3:
+        return Text("%(name)s's middle peg", name=name)
+    # Translators: of a player's four or five pegs on the track, counted from the
+    # one furthest along (its front peg is 1)
+    return Text("%(name)s's peg %(num)d from the front", name=name, num=place + 1)
+
+
+def _step_words(players, board: engine.Board, card: Card, step: engine.Step, was: dict) -> Text:
+    """One step of a move as a player says it: the peg, and what it does."""
+    peg = _peg_words(players, board, step.seat, step.frm, was)
+    if card.rank == JOKER:  # onto another colour's peg, wherever it is (P-D4)
+        target = _peg_words(players, board, board.track[step.to], step.to, was)
+        if step.frm == engine.START:
+            # Translators: a joker's move: %(peg)s is "Ana's peg", %(target)s "Ben's peg"
+            return Text("%(peg)s out onto %(target)s", peg=peg, target=target)
+        return Text("%(peg)s onto %(target)s", peg=peg, target=target)
+    if step.frm == engine.START:
+        # Translators: %(peg)s is "Ana's peg": it comes out of start onto its come-out hole
+        return Text("%(peg)s out onto the track", peg=peg)
+    if step.to <= -2:
+        hole = engine.lane_number(step.to)
+        if step.frm <= -2:
+            # Translators: %(peg)s is "Ana's peg in home hole 2"; it moves on in there
+            return Text("%(peg)s on to hole %(hole)d", peg=peg, hole=hole)
+        # Translators: %(peg)s is "Ana's front peg"; a home lane's holes are 1 to 5
+        return Text("%(peg)s into home (hole %(hole)d)", peg=peg, hole=hole)
+    forward = (step.to - step.frm) % board.length
+    if forward <= engine.MAX_FORWARD:
+        # Translators: %(peg)s is "Ana's front peg"; %(num)d the holes it moves on
+        return Plural("%(peg)s %(num)d forward", "%(peg)s %(num)d forward", forward, peg=peg)
+    back = (step.frm - step.to) % board.length
+    # Translators: %(peg)s is "Ana's front peg"; %(num)d the holes it moves back
+    return Plural("%(peg)s %(num)d back", "%(peg)s %(num)d back", back, peg=peg)
+
+
+def _bump_words(players, board: engine.Board, bump: engine.Step, was: dict) -> Text:
+    """A peg the move bumps, and where it goes (RULES §5, P-D6)."""
+    peg = _peg_words(players, board, bump.seat, bump.frm, was)
+    if bump.to == engine.START:
+        # Translators: after a move's words, a peg it bumps: "sends Ben's peg to start"
+        return Text("sends %(peg)s to start", peg=peg)
+    if bump.to <= -2:
+        hole = engine.lane_number(bump.to)
+        return Text("sends %(peg)s into home (hole %(hole)d)", peg=peg, hole=hole)
+    # Translators: a teammate's peg bumped goes to its own in-spot (P-D6)
+    return Text("sends %(peg)s to its in-spot", peg=peg)
 
 
 def card_for_rank(rank: str) -> str:
@@ -187,100 +317,44 @@ class PegsRace(Checks):
         return [{**step.as_json(), **item} for step, item in found.items()]
 
     def described_moves(self, card: str) -> list[dict]:
-        """Every legal move of a card at once, each worded as a player says it: which
-        peg, and what it does ("Ján's peg out onto the track", "Eva's back peg 5
-        forward", "… into home (hole 2)", a split's two parts joined by "+"), then whose
-        peg it sends where; the holes' notation stays in the steps, for the board.
+        """Every legal move of a card at once, each worded as a player says it
+        (:func:`move_words`); the holes' notation stays in the steps, for the board.
 
         >>> race = PegsRace.start(["Ana", "Ben", "Eva", "Jan"], {})
         >>> [m["text"] for m in race.described_moves("AH")]
         ["Ana's peg out onto the track", "Eva's peg out onto the track"]
         """
         board = self.board()
-        out = []
-        for move in self.moves(card):
-            # a split's second part names a peg the first moved or bumped as it was
-            # called before the move: (seat, where it is now) → where it was
-            was: dict[tuple[int, int], int] = {}
-            parts = []
-            for step, bumps in zip(move.steps, move.step_bumps(), strict=True):
-                said = [self._step_words(board, move.card, step, was)]
-                said += [self._bump_words(board, b, was) for b in bumps]
-                parts.append(", ".join(str(words) for words in said))
-                for moved in (step, *bumps):
-                    was[moved.seat, moved.to] = was.pop((moved.seat, moved.frm), moved.frm)
-            out.append({**move.as_json(), "text": " + ".join(parts)})
-        return out
+        return [
+            {**move.as_json(), "text": str(move_words(self.players, board, move))}
+            for move in self.moves(card)
+        ]
 
-    def _peg_words(
-        self, board: engine.Board, seat: int, pos: int, was: dict[tuple[int, int], int]
-    ) -> Text:
-        """A peg as players tell it apart, by where it was before the move (``was``:
-        of a peg an earlier step moved): whose it is, and among that player's pegs on
-        the track which one (the front one: the furthest from its come-out hole); a peg
-        in the home lane by its home hole."""
-        name, pos = self.players[seat], was.get((seat, pos), pos)
-        if pos <= -2:
-            # Translators: a peg in its player's home lane, by the hole it is in (1 to 5)
-            return Text(
-                "%(name)s's peg in home hole %(hole)d", name=name, hole=engine.lane_number(pos)
-            )
-        on_track = [p for p in board.pegs[seat] if p >= 0]
-        if pos == engine.START or len(on_track) < 2:
-            return Text("%(name)s's peg", name=name)
-        come_out, length = board.come_out[seat], board.length
-        ahead = sorted(on_track, key=lambda p: -((p - come_out) % length))
-        place = ahead.index(pos)
-        if place == 0:
-            # Translators: of a player's pegs on the track, the one furthest along
-            return Text("%(name)s's front peg", name=name)
-        if place == len(ahead) - 1:
-            # Translators: of a player's pegs on the track, the one least far along
-            return Text("%(name)s's back peg", name=name)
-        if len(ahead) == 3:
-            return Text("%(name)s's middle peg", name=name)
-        # Translators: of a player's four or five pegs on the track, counted from the
-        # one furthest along (its front peg is 1)
-        return Text("%(name)s's peg %(num)d from the front", name=name, num=place + 1)
+    def first_words(self) -> str | None:
+        """The first part of a split chosen so far, worded as the move buttons word it,
+        with the pegs it bumps ("Ana's back peg 3 forward, sends Ben's peg to start");
+        None before one is chosen.
 
-    def _step_words(self, board: engine.Board, card: Card, step: engine.Step, was: dict) -> Text:
-        """One step of a move as a player says it: the peg, and what it does."""
-        peg = self._peg_words(board, step.seat, step.frm, was)
-        if card.rank == JOKER:  # onto another colour's peg, wherever it is (P-D4)
-            target = self._peg_words(board, board.track[step.to], step.to, was)
-            if step.frm == engine.START:
-                # Translators: a joker's move: %(peg)s is "Ana's peg", %(target)s "Ben's peg"
-                return Text("%(peg)s out onto %(target)s", peg=peg, target=target)
-            return Text("%(peg)s onto %(target)s", peg=peg, target=target)
-        if step.frm == engine.START:
-            # Translators: %(peg)s is "Ana's peg": it comes out of start onto its come-out hole
-            return Text("%(peg)s out onto the track", peg=peg)
-        if step.to <= -2:
-            hole = engine.lane_number(step.to)
-            if step.frm <= -2:
-                # Translators: %(peg)s is "Ana's peg in home hole 2"; it moves on in there
-                return Text("%(peg)s on to hole %(hole)d", peg=peg, hole=hole)
-            # Translators: %(peg)s is "Ana's front peg"; a home lane's holes are 1 to 5
-            return Text("%(peg)s into home (hole %(hole)d)", peg=peg, hole=hole)
-        forward = (step.to - step.frm) % board.length
-        if forward <= engine.MAX_FORWARD:
-            # Translators: %(peg)s is "Ana's front peg"; %(num)d the holes it moves on
-            return Plural("%(peg)s %(num)d forward", "%(peg)s %(num)d forward", forward, peg=peg)
-        back = (step.frm - step.to) % board.length
-        # Translators: %(peg)s is "Ana's front peg"; %(num)d the holes it moves back
-        return Plural("%(peg)s %(num)d back", "%(peg)s %(num)d back", back, peg=peg)
-
-    def _bump_words(self, board: engine.Board, bump: engine.Step, was: dict) -> Text:
-        """A peg the move bumps, and where it goes (RULES §5, P-D6)."""
-        peg = self._peg_words(board, bump.seat, bump.frm, was)
-        if bump.to == engine.START:
-            # Translators: after a move's words, a peg it bumps: "sends Ben's peg to start"
-            return Text("sends %(peg)s to start", peg=peg)
-        if bump.to <= -2:
-            hole = engine.lane_number(bump.to)
-            return Text("sends %(peg)s into home (hole %(hole)d)", peg=peg, hole=hole)
-        # Translators: a teammate's peg bumped goes to its own in-spot (P-D6)
-        return Text("sends %(peg)s to its in-spot", peg=peg)
+        >>> pegs = {str(seat): ["S"] * 5 for seat in range(4)}
+        >>> pegs.update({"0": ["T10", "T20", "S", "S", "S"], "1": ["T13", "S", "S", "S", "S"]})
+        >>> race = PegsRace.start(["Ana", "Ben", "Eva", "Jan"], {"pegs": pegs})
+        >>> from . import replay
+        >>> step = {"seat": 0, "from": "T10", "to": "T13"}
+        >>> race = replay(race, [{"id": "p", "action": "pick", "seat": 0, "card": "7"},
+        ...                      {"id": "f", "action": "first", "seat": 0, "step": step}])
+        >>> race.first_words()
+        "Ana's back peg 3 forward, sends Ben's peg to start"
+        """
+        first, card = self.first, self.picked
+        if first is None or card is None:
+            return None
+        board = self.board()
+        for move in board.all_step_lists(self.turn, card):
+            if len(move.steps) == 2 and move.steps[0] == first:
+                bumps = move.step_bumps()[0]
+                part = engine.Move(move.player, move.card, (first,), bumps, len(bumps))
+                return str(move_words(self.players, board, part))
+        return None
 
     def why_not(self, card: str) -> str | None:
         """Why ``card`` cannot move for the player whose turn it is (None when it can):
