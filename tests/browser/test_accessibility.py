@@ -565,3 +565,19 @@ def test_long_names_at_200_percent_zoom_never_scroll_sideways(
     no_sideways_scroll(zoomed, "the watch link")
     # the brand gives way, not "Watching" (it was cut to "Watchi…")
     assert spilled_text(zoomed, ".topbar .badge.watch") == []
+
+
+def test_watching_stays_whole_on_a_zoomed_phone_in_every_language(page, zoomed, live_server, shots):
+    """The watch link's bar at 200 % zoom says "Watching" whole in every language, the
+    longer words too ("Stebėjimas", "Sledovanie"), with the brand and the language
+    switch still there to tap."""
+    start_table(page, live_server, "vezimas", ["Ana", "Bojan"])
+    watch_url = page.locator("[data-copy]").last.get_attribute("data-copy")
+    for lang in ("en", "lt", "pl", "sk", "sr-Latn", "sr-Cyrl"):
+        zoomed.goto(f"{watch_url}?lang={lang}")
+        badge = zoomed.locator(".topbar .badge.watch")
+        expect(badge).to_be_visible()
+        assert spilled_text(zoomed, ".topbar .badge.watch") == [], lang
+        assert sideways_overflow(zoomed) == [], lang
+        assert small_targets(zoomed, ".topbar a.brand, .lang-switch summary") == [], lang
+    shots(zoomed, "watching-zoomed-sr-Cyrl")
