@@ -349,6 +349,29 @@
     showNetStatus();
   }
   document.addEventListener("htmx:oobAfterSwap", lostTapArrived);
+
+  // ---- on a slow line a poll sent before a tap can be answered after the tap's own
+  // answer, bringing the version of the table that answer already drew: swapped in,
+  // it would take back what the tap's answer said (an edit's message on the board).
+  // A poll's answer that brings no newer version than this phone shows is dropped.
+  // (Its #live was replaced meanwhile, so the listener sits on the poll's element.)
+  function versionIn(html) {
+    var tag = /id="live"[^>]*/.exec(html || "");
+    var found = tag && /[?&;]v=(\d+)/.exec(tag[0]);
+    return found ? parseInt(found[1], 10) : null;
+  }
+  function dropOldNews(ev) {
+    var live = document.getElementById("live");
+    var shown = live ? versionIn(live.outerHTML) : null;
+    var brought = versionIn(ev.detail.serverResponse);
+    if (shown !== null && brought !== null && brought <= shown) ev.detail.shouldSwap = false;
+  }
+  document.addEventListener("htmx:configRequest", function (ev) {
+    var elt = ev.detail.elt;
+    if (!elt || elt.id !== "live" || elt.dataset.dropsOldNews) return;
+    elt.dataset.dropsOldNews = "1";
+    elt.addEventListener("htmx:beforeSwap", dropOldNews);
+  });
   document.addEventListener("htmx:sendError", onNoAnswer);
   document.addEventListener("htmx:timeout", onNoAnswer);
   document.addEventListener("htmx:afterRequest", function (ev) {

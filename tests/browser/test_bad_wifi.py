@@ -134,3 +134,58 @@ def test_a_change_the_poll_brings_does_not_hide_a_tap_that_got_no_answer(
     page.wait_for_timeout(1200)  # and came again, unchanged
     expect(status).to_be_visible()
     expect(status).to_have_text(TAP_MESSAGE)
+
+
+# every answer a page's XMLHttpRequest got, by its URL, once htmx has read it ("loadend"
+# follows the "load" htmx reads an answer in)
+ANSWERS_SEEN = """(() => {
+  window.answered = [];
+  const open = XMLHttpRequest.prototype.open, send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.open = function (method, url) {
+    this.sentTo = url;
+    return open.apply(this, arguments);
+  };
+  XMLHttpRequest.prototype.send = function () {
+    this.addEventListener("loadend", () => window.answered.push(this.sentTo));
+    return send.apply(this, arguments);
+  };
+})();"""
+
+
+def test_a_poll_answered_after_a_tap_does_not_take_back_what_the_tap_drew(page, live_server, taps):
+    """On a slow line, a poll sent before a tap can be answered after the tap's own
+    answer. It brings the version of the table the tap's answer already drew, and
+    swapped in, it took back what that answer said: Edit's "Turn 1 is open again: play
+    it again." went from the board. A poll's answer that brings no newer version than
+    the phone shows is dropped."""
+    from .test_pegs_screen import choose
+
+    page.add_init_script(ANSWERS_SEEN)
+    start_table(page, live_server, "pegs", ["Ana", "Bojan", "Ceca", "Dule"])
+    choose(page, taps, '.pg-cards [data-card="K"]')
+    taps('.hit[data-hit="T8"]')
+    expect(page.locator("#pg-title")).to_have_text("Bojan to play")
+    held = []
+
+    def hold_the_first(route):  # the polls after it go on as usual
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    polls = re.compile(r"/live\?")
+    with page.expect_request(polls):  # the next poll is sent, and held unanswered
+        page.route(polls, hold_the_first)
+    taps(".pg-edit")
+    top = page.locator("#board .board-flash")
+    expect(top).to_have_text("Turn 1 is open again: play it again.")
+    for route in held:  # answered now: the table has moved on since it was sent
+        route.fulfill(response=route.fetch())
+    page.unroute(polls)
+    sent = [route.request.url for route in held]
+    page.wait_for_function(
+        "(sent) => sent.every((url) => window.answered.some((seen) => url.endsWith(seen)))",
+        arg=sent,
+    )
+    expect(top).to_have_text("Turn 1 is open again: play it again.")
+    expect(page.locator("#pg-title")).to_have_text("Ana plays K")
