@@ -68,7 +68,7 @@ def tap_and_wait(page, taps, selector: str):
         """([v, phase]) => {
             const p = document.querySelector('#kv-panel');
             return p && !document.querySelector('.htmx-request')
-                && (p.dataset.v !== v || p.dataset.phase !== phase);
+                && (p.dataset.dealVersion !== v || p.dataset.phase !== phase);
         }""",
         arg=list(before),
     )
