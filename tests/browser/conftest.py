@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from first_dealer import default_first_dealer
+from playwright.sync_api import expect
 from waitress import wasyncore
 from waitress.server import create_server
 
@@ -26,6 +27,11 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 PHONE = {"width": 390, "height": 844}
 # a 390 px phone at 200 % zoom: the page is laid out 195 CSS px wide
 ZOOMED = {"width": PHONE["width"] // 2, "height": PHONE["height"] // 2}
+
+
+# a state a test waits for comes when the machine gets to it: two test processes and
+# their browsers on two cores take longer than expect's default 5 s now and then
+expect.set_options(timeout=15_000)
 
 
 def pytest_collection_modifyitems(items):
