@@ -43,6 +43,18 @@ def player_name(name, cls: str = "") -> Markup:
     return Markup(f'<span class="{classes}" title="{name}">{name}</span>')
 
 
+def sentence(said) -> Markup:
+    """Words with a name among them (``player_name``) as one run of text, for a flex box
+    (a button, a summary): there each element is an item of its own, and so is the text
+    beside it, whose space next to the name is dropped ("Anadiscards and draws")."""
+    return Markup(f'<span class="sentence">{escape(said)}</span>')
+
+
+def _with_sentence(label):
+    """A button's label, its words one run of text when a name is among them."""
+    return sentence(label) if isinstance(label, Markup) and 'name" title="' in label else label
+
+
 def vals_json(vals: dict) -> str:
     """An ``hx-vals`` value as Jinja's ``tojson`` writes it (keys sorted, HTML-safe)."""
     return str(htmlsafe_json_dumps(vals, sort_keys=True))
@@ -129,7 +141,7 @@ def button(
         parts.append(' aria-pressed="true"' if pressed else ' aria-pressed="false"')
     if aria:
         parts.append(f' aria-label="{escape(aria)}"')
-    parts.append(f">{escape(label)}</button>")
+    parts.append(f">{escape(_with_sentence(label))}</button>")
     return Markup("".join(parts))
 
 

@@ -83,6 +83,7 @@ def register_template_helpers(app) -> None:
     app.jinja_env.globals["drawn_once"] = drawn_once
     app.jinja_env.globals["picker_group"] = group
     app.jinja_env.globals["player_name"] = fragments.player_name
+    app.jinja_env.globals["sentence"] = fragments.sentence
     app.jinja_env.globals.update(template_globals())
 
 

@@ -412,6 +412,25 @@ WORDS_BROKEN = """(names) => {
 }"""
 
 
+# a name is an element of its own (.name): in a flex or grid box (a button) it is an
+# item, and so is the text beside it, whose space next to the name is then dropped
+# ("Anadiscards and draws"). Each such name, with the words it is glued to.
+NAMES_GLUED = r"""() => Array.from(document.querySelectorAll('.name')).flatMap((name) => {
+  const style = getComputedStyle(name.parentElement);
+  const inRow = /flex|grid/.test(style.display) && !/column/.test(style.flexDirection)
+    && !(parseFloat(style.columnGap) > 0);
+  if (!inRow || !name.getClientRects().length) return [];
+  // a space between the name and words, or another element (a count in <small>)
+  const spaced = (text, word) => text && text.nodeType === 3 && word.test(text.data);
+  const before = name.previousSibling, after = name.nextSibling;
+  const glued = spaced(before, /\S\s+$/) || spaced(after, /^\s+\S/)
+    || (spaced(after, /^\s+$/) && name.nextElementSibling)
+    || (spaced(before, /^\s+$/) && name.previousElementSibling);
+  const around = name.parentElement, said = around.textContent.replace(/\s+/g, ' ').trim();
+  return glued ? [`<${around.localName} class="${around.className}"> ${said}`] : [];
+})"""
+
+
 def no_sideways_scroll(phone, state: str) -> None:
     """Nothing of the page, its folds opened, reaches past the screen, and no long name
     breaks inside a word; the folds are closed again after (an open language menu would
@@ -423,12 +442,14 @@ def no_sideways_scroll(phone, state: str) -> None:
     )
     overflow = sideways_overflow(phone)
     broken = phone.evaluate(WORDS_BROKEN, LONG_NAMES)
+    glued = phone.evaluate(NAMES_GLUED)
     phone.evaluate(
         "document.querySelectorAll('details[data-shut]').forEach((d) => {"
         " d.open = false; delete d.dataset.shut; })"
     )
     assert overflow == [], state
     assert broken == [], f"{state}: {broken}"
+    assert glued == [], f"{state}: {glued}"
 
 
 def walk_cowboy(zoomed, taps):
