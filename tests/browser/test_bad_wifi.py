@@ -131,7 +131,9 @@ def test_a_change_the_poll_brings_does_not_hide_a_tap_that_got_no_answer(
     finally:
         other.close()
     expect(page.locator('#history [data-round="1"]')).to_have_count(1)  # the poll came
-    page.wait_for_timeout(1200)  # and came again, unchanged
+    for _again in range(2):  # and came again, unchanged
+        with page.expect_response(re.compile(r"/live\?")):
+            pass
     expect(status).to_be_visible()
     expect(status).to_have_text(TAP_MESSAGE)
 
