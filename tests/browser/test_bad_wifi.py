@@ -46,7 +46,8 @@ def test_a_tap_without_connection_says_so_and_keeps_what_was_typed(page, live_se
     expect(page.locator("#pad button[type=submit]")).to_be_enabled()
     shots(page, "bad-wifi-tap")
     # the poll fails too meanwhile, but the tap's message is the one that stays
-    page.wait_for_timeout(1200)
+    with page.expect_event("requestfailed", lambda failed: "/live?" in failed.url):
+        pass
     expect(status).to_have_text(TAP_MESSAGE)
 
     page.context.set_offline(False)

@@ -226,7 +226,9 @@ def test_a_tap_answered_after_the_poll_redrew_the_panel_still_shows(
     route, response = held["tap"]
     route.fulfill(response=response)
     expect(page.locator(jonas)).to_have_attribute("aria-pressed", "true")
-    page.wait_for_timeout(1500)  # three polls later, still what the server holds
+    for _later in range(3):  # three polls later, still what the server holds
+        with page.expect_response(lambda answer: "/live?" in answer.url):
+            pass
     expect(page.locator(jonas)).to_have_attribute("aria-pressed", "true")
     expect(page.locator(top)).to_have_attribute("aria-pressed", "true")
     other_context.close()
