@@ -206,17 +206,11 @@ def play_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
     before = []
     if first is not None:
         before = [first.as_json()]
-        frm, to = engine.position_name(first.frm), engine.position_name(first.to)
-        play["first"] = {
-            "name": names[first.seat],
-            "seat": first.seat,
-            "from": frm,
-            "from_name": place_word(frm),
-            "to": to,
-            "words": race.first_words(),  # as the move buttons say a move
-        }
+        # said as the move buttons say a move (a first part is taken only when a move
+        # continues it, so it always has its words)
+        play["first"] = {"seat": first.seat, "words": race.first_words()}
         play["unsplit"] = tap(v, "first", seat=turn, step=None)
-        x, y = spot(lay, first.seat, to)
+        x, y = spot(lay, first.seat, engine.position_name(first.to))
         layer["rings"].append({"x": x, "y": y, "cls": f"pending c-{COLOURS[first.seat]}"})
     pegs: dict[tuple[int, str], list[dict]] = {}
     by_spot: dict[tuple, list[dict]] = {}
