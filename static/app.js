@@ -355,15 +355,18 @@
   // it would take back what the tap's answer said (an edit's message on the board).
   // A poll's answer that brings no newer version than this phone shows is dropped.
   // (Its #live was replaced meanwhile, so the listener sits on the poll's element.)
-  function versionIn(html) {
-    var tag = /id="live"[^>]*/.exec(html || "");
-    var found = tag && /[?&;]v=(\d+)/.exec(tag[0]);
+  function versionIn(url) {
+    var found = /[?&;]v=(\d+)/.exec(url || "");
     return found ? parseInt(found[1], 10) : null;
   }
-  function dropOldNews(ev) {
+  function shownVersion() {  // the table version this phone shows (its poll's URL)
     var live = document.getElementById("live");
-    var shown = live ? versionIn(live.outerHTML) : null;
-    var brought = versionIn(ev.detail.serverResponse);
+    return live ? versionIn(live.getAttribute("hx-get")) : null;
+  }
+  function dropOldNews(ev) {
+    var shown = shownVersion();
+    var tag = /id="live"[^>]*/.exec(ev.detail.serverResponse || "");
+    var brought = tag ? versionIn(tag[0]) : null;
     if (shown !== null && brought !== null && brought <= shown) ev.detail.shouldSwap = false;
   }
   document.addEventListener("htmx:configRequest", function (ev) {
@@ -468,9 +471,8 @@
     var id = elt.getAttribute("data-tap-id");
     if (!id) { id = newTapId(); elt.setAttribute("data-tap-id", id); }
     ev.detail.parameters.tap_id = id;
-    var live = document.getElementById("live");
-    var seen = live && /[?&]v=(\d+)/.exec(live.getAttribute("hx-get") || "");
-    if (seen) ev.detail.parameters.seen = seen[1];
+    var seen = shownVersion();
+    if (seen !== null) ev.detail.parameters.seen = String(seen);
   });
 
   // ---- a game panel's buttons are the same from one version of the deal to the next:
