@@ -18,15 +18,15 @@ def start_serve(
     db: Path, *options: str, env: dict | None = None, every_worker: bool = True
 ) -> tuple[subprocess.Popen, str, list[str]]:
     """Starts the server on a free port (port 0: some fixed ports are refused by
-        browsers); returns the process, its address (no trailing slash) and the lines
-        it printed up to "Ctrl+C". Raises if it stopped before saying where it serves.
-        Table creation is not rate-limited unless ``env`` sets SCOREKEEPER_CREATE_RATE_LIMIT:
-        tests and benches start many tables from one address.
+    browsers); returns the process, its address (no trailing slash) and the lines
+    it printed up to "Ctrl+C". Raises if it stopped before saying where it serves.
+    Table creation is not rate-limited unless ``env`` sets SCOREKEEPER_CREATE_RATE_LIMIT:
+    tests and benches start many tables from one address.
 
-        The server says where it serves once one worker listens; each worker listens on the
-        port itself, once its app is built. With ``every_worker`` this returns once all of
-        them listen (the count its ``--workers`` gives), so that a test that stops or kills one
-    knows the others answer."""
+    The server says where it serves once one worker listens; each worker listens on the
+    port itself, once its app is built. With ``every_worker`` this returns once all of
+    them listen (the count its ``--workers`` gives), so that a test that stops or kills
+    one knows the others answer."""
     env = {**os.environ, "SCOREKEEPER_CREATE_RATE_LIMIT": "1000000 per minute", **(env or {})}
     proc = subprocess.Popen(
         [
