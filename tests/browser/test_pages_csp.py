@@ -17,32 +17,37 @@ GAMES = {
 }
 
 
-def visit(page, url):
-    response = page.goto(url)
+# every violation the document reports, kept by the page itself (each page loaded)
+RECORD_VIOLATIONS = """
+window.cspViolations = [];
+document.addEventListener("securitypolicyviolation", (e) =>
+  window.cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+"""
+
+
+def visit(page, url) -> list[str]:
+    """The page at ``url`` loaded, and the violations it reported by then: the load
+    event waited for, then the tasks queued before it (a violation's report is one)."""
+    response = page.goto(url, wait_until="load")
     assert response.status == 200, url
-    # a CSP violation is reported on the console; give late ones a moment
-    page.wait_for_timeout(150)
+    return page.evaluate("() => new Promise((r) => setTimeout(() => r(window.cspViolations)))")
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_table_of_every_game_under_the_csp(page, live_server, console_errors, game):
-    violations = []
-    page.on(
-        "console",
-        lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None,
-    )
+    page.add_init_script(RECORD_VIOLATIONS)
     scorer = start_table(page, live_server, game, GAMES[game])
-    visit(page, scorer)
+    assert visit(page, scorer) == []
     assert_inside_viewport(page)
     watch = page.locator("[data-copy]").last.get_attribute("data-copy")
-    visit(page, watch)
+    assert visit(page, watch) == []
     assert_inside_viewport(page)
-    visit(page, scorer + "/rules")
-    visit(page, f"{live_server}/rules/{game}")
-    assert violations == []
+    assert visit(page, scorer + "/rules") == []
+    assert visit(page, f"{live_server}/rules/{game}") == []
 
 
 def test_home_and_rules_index_under_the_csp(page, live_server, console_errors):
+    page.add_init_script(RECORD_VIOLATIONS)
     for path in ("/", "/rules"):
-        visit(page, live_server + path)
+        assert visit(page, live_server + path) == []
         assert_inside_viewport(page)
