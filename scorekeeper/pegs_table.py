@@ -123,19 +123,6 @@ def said_move(request: dict, names: list[str]) -> Joined | None:
         return None
 
 
-def bump_note(bump: dict, names: list[str]) -> str:
-    """A bump in words: whose peg went from where back to start or to its in-spot."""
-    who = names[bump["seat"]] if 0 <= bump["seat"] < len(names) else str(bump["seat"] + 1)
-    if bump["to"] == START_NAME:
-        return _("%(name)s's peg on %(pos)s went back to start.", name=who, pos=bump["from"])
-    return _(
-        "%(name)s's peg on %(pos)s went to its in-spot %(spot)s.",
-        name=who,
-        pos=bump["from"],
-        spot=bump["to"],
-    )
-
-
 # ---------------------------------------------------------------- the history's lines
 
 

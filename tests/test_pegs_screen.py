@@ -500,7 +500,7 @@ def dest_button(html, seat, frm, to):
 
 def test_each_part_of_a_split_marks_only_its_own_bump(pg):
     """A 7 split in two parts that each bump: the first part's button marks Bojan's bump
-    (↩ and its note), the second part's only Dule's, never Bojan's again."""
+    (↩ and its words), the second part's only Dule's, never Bojan's again."""
     t = pg(FOUR, **{"pegs-team_pegs": "own"})
     t.set_board(
         {
@@ -512,13 +512,15 @@ def test_each_part_of_a_split_marks_only_its_own_bump(pg):
     )
     html = t.turn(0, "7")
     first = dest_button(html, 0, "T8", "T11")
-    assert "↩" in first and "Bojan's peg on T11 went back to start." in first
+    assert "Ana's back peg 3 forward, sends Bojan's peg to start … ↩" in first
     assert "Dule" not in first
     quiet = dest_button(html, 0, "T8", "T10")  # lands on an empty hole: no mark
-    assert "↩" not in quiet and "title=" not in quiet
+    assert "↩" not in quiet and "sends" not in quiet
+    assert "Ana's back peg 2 forward …" in quiet
     t.step(0, "T8", "T11")
     second = dest_button(t.page().html, 0, "T20", "T24")
-    assert "↩" in second and "Dule's peg on T24 went back to start." in second
+    # the front peg is still the front one: named as it was before the move
+    assert "Ana's front peg 4 forward, sends Dule's peg to start ↩" in second
     assert "Bojan" not in second
     t.step(0, "T20", "T24")
     [entry] = t.entries(pegs_table.APPLY_KIND)
@@ -1145,7 +1147,7 @@ def test_every_legal_move_of_a_card_is_listed_at_once_naming_the_pegs(pg):
     assert "Ján's peg out onto Zuzana's front peg, sends Zuzana's front peg to start" in texts
     assert all(text.startswith(("Ján's peg", "Peter's peg")) for text in texts)
     # the peg buttons name whose peg they are, not "start | start"
-    assert re.search(r'data-peg="3-S"[^>]*>\s*<span[^>]*></span>Peter: start', html)
+    assert re.search(r'data-peg="3-S"[^>]*>\s*<span[^>]*></span>Peter\'s pegs in start', html)
     # one tap on a line plays that move, as the engine applies it
     tag = re.search(r'<button[^>]*data-move="3-S-T12"[^>]*>', html).group(0)
     vals = json.loads(re.search(r"hx-vals='([^']*)'", tag).group(1))

@@ -20,7 +20,6 @@ from ..messages import gettext as _
 from ..pegs_table import (
     APPLY_KIND,
     START_NAME,
-    bump_note,
     house_rules,
     move_text,
     place_name,
@@ -225,18 +224,21 @@ def play_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
     shown = (
         pegs.get(chosen_peg, []) if chosen_peg else [o for o in options if len(o["shared"]) == 1]
     )
-    if chosen_peg:
-        play["peg"] = {"seat": chosen_peg[0], "from": chosen_peg[1], "name": names[chosen_peg[0]]}
+    play["peg"] = chosen_peg
     play["pegs"] = [
         {
             "seat": seat,
             "from": frm,
             "name": names[seat],
+            # as the move buttons name a peg; start's pegs are one button, all alike
+            "words": _("%(name)s's pegs in start", name=names[seat])
+            if frm == engine.position_name(engine.START)
+            else steps[0]["peg"],
             "colour": COLOURS[seat],
             "on": (seat, frm) == chosen_peg,
             "vals": tap(v, "peg", seat=turn, peg={"seat": seat, "from": frm}),
         }
-        for (seat, frm) in pegs
+        for (seat, frm), steps in pegs.items()
     ]
 
     def tap_of(o: dict) -> dict:
@@ -248,7 +250,8 @@ def play_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
         {
             **_step(o),
             "complete": o["complete"],
-            "bumps": [bump_note(b, names) for b in o["bumps"]],
+            "words": o["words"],
+            "bumps": bool(o["bumps"]),
             "vals": tap_of(o),
             "colour": COLOURS[o["seat"]],
         }

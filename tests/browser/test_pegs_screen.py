@@ -287,7 +287,7 @@ def test_every_move_of_a_card_is_listed_naming_the_peg(page, live_server, taps, 
             "Peter's peg out onto Zuzana's peg, sends Zuzana's peg to start",
         ]
     )
-    expect(page.locator('.pg-peg-list [data-peg="3-S"]')).to_contain_text("Peter: start")
+    expect(page.locator('.pg-peg-list [data-peg="3-S"]')).to_contain_text("Peter's pegs in start")
     box = moves.last.bounding_box()
     assert box["height"] >= 44 and box["width"] >= 44  # a thumb's tap target
     taps('.pg-move[data-move="3-S-T8"]')

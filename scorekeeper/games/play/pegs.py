@@ -74,17 +74,24 @@ def move_words(players, board: engine.Board, move: engine.Move) -> Joined:
     >>> str(move_words(["Ana", "Ben", "Eva", "Jan"], board, played))
     "Ana's back peg 3 forward, sends Ben's peg to start"
     """
+    return Joined([said for _peg, said in _parts_words(players, board, move)], " + ")
+
+
+def _parts_words(players, board: engine.Board, move: engine.Move) -> list[tuple[Text, Joined]]:
+    """Each part of a move (one, or a split's two) as :func:`move_words` says it: the
+    peg it moves, and the whole part with the pegs it bumps."""
     # a split's second part names a peg the first moved or bumped as it was called
     # before the move: (seat, where it is now) → where it was
     was: dict[tuple[int, int], int] = {}
     parts = []
     for step, bumps in zip(move.steps, move.step_bumps(), strict=True):
+        peg = _peg_words(players, board, step.seat, step.frm, was)
         said = [_step_words(players, board, move.card, step, was)]
         said += [_bump_words(players, board, b, was) for b in bumps]
-        parts.append(Joined(said, ", "))
+        parts.append((peg, Joined(said, ", ")))
         for moved in (step, *bumps):
             was[moved.seat, moved.to] = was.pop((moved.seat, moved.frm), moved.frm)
-    return Joined(parts, " + ")
+    return parts
 
 
 def applied_words(players, request: dict) -> Joined:
@@ -299,10 +306,22 @@ class PegsRace(Checks):
         """What a screen may offer step by step: each step to take next (the first part
         of a split, or given ``first`` its second part), whether it ends the move
         (``complete``) or needs a second part (``continues``), and the bumps that step
-        makes itself (a split's second part: not the first part's again)."""
+        makes itself (a split's second part: not the first part's again); ``peg`` and
+        ``words`` say its peg and the step with its bumps as the move buttons do.
+
+        >>> pegs = {str(seat): ["S"] * 5 for seat in range(4)}
+        >>> pegs.update({"0": ["T10", "T20", "S", "S", "S"], "1": ["T13", "S", "S", "S", "S"]})
+        >>> race = PegsRace.start(["Ana", "Ben", "Eva", "Jan"], {"pegs": pegs})
+        >>> [(o["words"], o["complete"]) for o in race.options("7S") if o["to"] in ("T17", "T13")]
+        [("Ana's back peg 7 forward", True), ("Ana's back peg 3 forward, sends Ben's peg to start", False)]
+        >>> step = engine.Step.from_json({"seat": 0, "from": "T10", "to": "T13"}, 4)
+        >>> [(o["peg"], o["words"]) for o in race.options("7S", step)]
+        [("Ana's front peg", "Ana's front peg 4 forward")]
+        """
         found: dict[engine.Step, dict] = {}
         part = 0 if first is None else 1
-        for move in self.board().all_step_lists(self.turn, card):
+        board = self.board()
+        for move in board.all_step_lists(self.turn, card):
             if first is not None and (len(move.steps) != 2 or move.steps[0] != first):
                 continue
             step = move.steps[part]
@@ -310,6 +329,8 @@ class PegsRace(Checks):
             if item is None:
                 bumps = [b.as_json() for b in move.step_bumps()[part]]
                 item = found[step] = {"complete": False, "continues": False, "bumps": bumps}
+                peg, said = _parts_words(self.players, board, move)[part]
+                item.update(peg=str(peg), words=str(said))
             if part == len(move.steps) - 1:
                 item["complete"] = True
             else:
