@@ -359,6 +359,9 @@ def test_play_lists_the_engines_legal_moves_and_applies_one(pg):
     assert offered_steps(html) == expected
     assert html.count('class="ring dest ') == len(expected)
     assert 'class="hit dest-hit"' in html  # tappable on the board too
+    # a hole says its step as the step's button does, not by the holes' notation
+    hole = re.search(r'<[^>]*class="hit dest-hit"[^>]*data-hit="T13"[^>]*>', html)
+    assert 'aria-label="Ana&#39;s back peg 5 forward"' in hole.group(0)
     # apply: the engine's new board is stored and drawn
     response = t.step(0, "T8", "T13")
     assert_out_of_band_answer(response)

@@ -261,21 +261,15 @@ def play_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
     for d in play["dests"]:
         x, y = spot(lay, d["seat"], d["to"])
         layer["rings"].append({"x": x, "y": y, "cls": f"dest c-{d['colour']}", "to": d["to"]})
-        if live:
-            label = _(
-                "Move %(name)s's peg from %(frm)s to %(to)s",
-                name=names[d["seat"]],
-                frm=place_word(d["from"]),
-                to=d["to"],
-            )
+        if live:  # a hole says the step as its button does
+            label = d["words"] if d["complete"] else f"{d['words']} …"
             hits.append(drawing.hit(x, y, d["vals"], label, "hit dest-hit", d["to"]))
     for p in play["pegs"]:
         x, y = spot(lay, p["seat"], p["from"])
         layer["rings"].append({"x": x, "y": y, "cls": "movable" + (" chosen" if p["on"] else "")})
         if live:
-            label = _("%(name)s's peg on %(pos)s", name=p["name"], pos=place_word(p["from"]))
             data = f"{p['seat']}-{p['from']}"
-            hits.append(drawing.hit(x, y, p["vals"], label, "hit peg-hit", data))
+            hits.append(drawing.hit(x, y, p["vals"], p["words"], "hit peg-hit", data))
     drawing.add_hits(layer, lay, hits)
     return play
 
