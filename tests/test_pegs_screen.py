@@ -1738,3 +1738,23 @@ def test_a_stored_move_that_is_no_legal_move_on_its_board_is_told_by_its_holes()
     assert pegs_table.apply_breakdown(legal, result, ["Eva", "Ján", "Peter", "Zuzana"])[0] == (
         "Eva plays A: Eva's peg out onto the track"
     )
+
+
+@pytest.mark.parametrize("language", ["en", "pl", "sk", "lt", "sr-Latn", "sr-Cyrl"])
+def test_a_button_that_says_a_move_begins_with_a_capital(pg, language):
+    """The move, step and peg buttons stand alone, as a sentence does: in Polish the
+    words begin "tylny pionek gracza Ana…" and the button must read "Tylny…". A name at
+    the start stays as its player wrote it (a lower-case "ema")."""
+    t = pg(("Ana", "Bojan", "ema", "Dule"), language=language)
+    t.set_board({**start(4), "0": ["T8", "T20", "S", "S", "S"], "2": ["T30", "S", "S", "S", "S"]})
+    html = unescape(t.turn(0, "7"))
+    options = html[html.index('id="pg-options"') :]
+    options = options[: options.index("</section>")]
+    labels = [text_of(label) for label in re.findall(r"<button[^>]*>(.*?)</button>", options, re.S)]
+    holes = re.findall(r'class="hit (?:dest|peg)-hit"[^>]*aria-label="([^"]*)"', html)
+    assert len(labels) > 10 and holes
+    for label in [*labels, *holes]:
+        first = label.lstrip("● ")
+        assert first[:1].isupper() or first.startswith("ema"), label
+    if language == "en":  # ema's own peg: her name first, as she wrote it
+        assert any(label.startswith("ema's") for label in labels)
