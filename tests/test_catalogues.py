@@ -175,6 +175,23 @@ def test_placeholders_match_and_babel_finds_no_error(language):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_what_begins_with_a_capital_in_english_does_in_translation(language):
+    """A label or sentence that begins with a capital begins with one in every language:
+    the Szaman variants were offered as "Klasyczny" and "rosyjski" side by side."""
+    lower = [
+        (singular, text)
+        for m in catalogue(language)
+        if m.id
+        for singular, text in zip(ids(m) * 3, forms(m), strict=False)
+        if singular[:1].isalpha()
+        and singular[:1].isupper()
+        and text[:1].isalpha()
+        and text[:1].islower()
+    ]
+    assert not lower, lower[:5]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_nothing_is_left_in_english(language):
     cat = catalogue(language)
     same = kept_same(language)

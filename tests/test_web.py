@@ -106,7 +106,7 @@ def test_a_bad_setting_is_refused(client, parsed, store):
     ("language", "game", "field", "says"),
     [
         ("en", "szaman", "szaman-variant", "Variant: choose one of “Classic”, “Russian”."),
-        ("pl", "szaman", "szaman-variant", "Wariant: wybierz jedno z: „Klasyczny”, „rosyjski”."),
+        ("pl", "szaman", "szaman-variant", "Wariant: wybierz jedno z: „Klasyczny”, „Rosyjski”."),
         (
             "en",
             "pegs",
