@@ -54,6 +54,17 @@ def test_a_button_without_a_tap_is_disabled_and_markup_in_its_label_stays():
     assert "<span>♥</span>" in made
 
 
+def test_a_button_begins_with_a_capital_but_a_name_stays_as_written():
+    """Polish puts the verb first where English puts the name ("sprawdza Ana", Kvanta's
+    call): on a button it reads "Sprawdza Ana". A name first is the player's own."""
+    said = Markup("sprawdza %s") % fragments.player_name("ana")
+    made = fragments.button(said, "small", url="/t/k/tap", vals={"v": 1})
+    assert '<span class="sentence">Sprawdza <span class="name" title="ana">ana</span>' in made
+    own = fragments.button(Markup("%s calls") % fragments.player_name("ana"), "small")
+    assert '<span class="sentence"><span class="name" title="ana">ana</span> calls' in own
+    assert ">Élan<" in fragments.button("élan") and ">7 ♥<" in fragments.button("7 ♥")
+
+
 def test_a_views_tap_is_pressed_when_on_and_says_why_it_is_off():
     on = fragments.tap("/u", {"vals": {"v": 1}, "on": True, "reason": ""}, "Ana", "small")
     assert 'class="small on"' in on and 'aria-pressed="true"' in on and "data-tap" in on

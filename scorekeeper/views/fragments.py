@@ -51,7 +51,12 @@ def sentence(said) -> Markup:
 
 
 def _with_sentence(label):
-    """A button's label, its words one run of text when a name is among them."""
+    """A button's label, its words one run of text when a name is among them, and
+    beginning with a capital as a sentence does: a language may put a lower-case word
+    first where English puts the name ("sprawdza Ana" → "Sprawdza Ana"); a name first is
+    left as its player wrote it (it begins with its element)."""
+    if isinstance(label, str) and label[:1].islower():
+        label = type(label)(label[:1].upper() + label[1:])
     return sentence(label) if isinstance(label, Markup) and 'name" title="' in label else label
 
 
