@@ -163,8 +163,13 @@ def test_step_options_for_a_split_seven():
     state = race([], pegs=pegs, team_pegs="own")
     first = state.options("7H")
     assert {"seat": 0, "from": "T8", "to": "T15", "complete": True, "continues": False,
-            "bumps": [], "peg": "Zuzana's back peg",
-            "words": "Zuzana's back peg 7 forward"} in first  # fmt: skip
+            "bumps": []} in first  # fmt: skip
+    worded = state.options("7H", worded=True)
+    assert {
+        **first[0],
+        "peg": "Zuzana's back peg",
+        "words": "Zuzana's back peg 7 forward",
+    } in worded
     split = [o for o in first if o["continues"]]
     assert split, "a part of a split 7 needs a second part"
     from scorekeeper.games.pegs import Step

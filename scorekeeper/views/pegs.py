@@ -203,7 +203,7 @@ def play_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
     if card is None or race.complete:
         return play
     first = race.first
-    options = race.options(card, first)
+    options = race.options(card, first, worded=True)
     play.update(ready=True, count=len(options))
     if not options:  # issue #24: the engine says why (own colour, exact fit, start first…)
         play["why"] = race.why_not(card)

@@ -302,20 +302,24 @@ class PegsRace(Checks):
         """Which cards of a hand can move (CONTRACT ``pegs-moves`` with a hand)."""
         return engine.pegs_moves({**self.state(), "player": self.turn, "hand": list(hand)})
 
-    def options(self, card: str, first: engine.Step | None = None) -> list[dict]:
+    def options(
+        self, card: str, first: engine.Step | None = None, *, worded: bool = False
+    ) -> list[dict]:
         """What a screen may offer step by step: each step to take next (the first part
         of a split, or given ``first`` its second part), whether it ends the move
         (``complete``) or needs a second part (``continues``), and the bumps that step
-        makes itself (a split's second part: not the first part's again); ``peg`` and
-        ``words`` say its peg and the step with its bumps as the move buttons do.
+        makes itself (a split's second part: not the first part's again). ``worded``: with
+        ``peg`` and ``words``, its peg and the step with its bumps as a player says them
+        (:func:`move_words`), in the reader's language.
 
         >>> pegs = {str(seat): ["S"] * 5 for seat in range(4)}
         >>> pegs.update({"0": ["T10", "T20", "S", "S", "S"], "1": ["T13", "S", "S", "S", "S"]})
         >>> race = PegsRace.start(["Ana", "Ben", "Eva", "Jan"], {"pegs": pegs})
-        >>> [(o["words"], o["complete"]) for o in race.options("7S") if o["to"] in ("T17", "T13")]
+        >>> said = race.options("7S", worded=True)
+        >>> [(o["words"], o["complete"]) for o in said if o["to"] in ("T17", "T13")]
         [("Ana's back peg 7 forward", True), ("Ana's back peg 3 forward, sends Ben's peg to start", False)]
         >>> step = engine.Step.from_json({"seat": 0, "from": "T10", "to": "T13"}, 4)
-        >>> [(o["peg"], o["words"]) for o in race.options("7S", step)]
+        >>> [(o["peg"], o["words"]) for o in race.options("7S", step, worded=True)]
         [("Ana's front peg", "Ana's front peg 4 forward")]
         """
         found: dict[engine.Step, dict] = {}
@@ -329,8 +333,9 @@ class PegsRace(Checks):
             if item is None:
                 bumps = [b.as_json() for b in move.step_bumps()[part]]
                 item = found[step] = {"complete": False, "continues": False, "bumps": bumps}
-                peg, said = _parts_words(self.players, board, move)[part]
-                item.update(peg=str(peg), words=str(said))
+                if worded:
+                    peg, said = _parts_words(self.players, board, move)[part]
+                    item.update(peg=str(peg), words=str(said))
             if part == len(move.steps) - 1:
                 item["complete"] = True
             else:
