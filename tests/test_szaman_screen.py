@@ -1134,3 +1134,20 @@ def test_holds_no_cards_is_the_button_to_tap_only_when_no_card_is_due(table):
     assert "primary" not in done_button(0) and "Ola holds no cards" in screen.said
     screen.tap("held", seat=0, card="KH", on=True)
     assert "primary" in done_button(0)
+
+
+@pytest.mark.parametrize(
+    ("language", "button"),
+    [("en", "Won by a joker"), ("pl", "Wzięta jokerem"), ("sr-Cyrl", "Узео џокер")],
+)
+def test_the_quick_trick_s_joker_button_begins_with_a_capital(client, new_table, language, button):
+    """Beside the card buttons of a quick trick, "won by a joker" is a label of its own
+    and begins with a capital; in the trick's line it stays inside the sentence."""
+    url, page = new_table("szaman", NAMES, language=language)
+    screen = Screen(client, url, page.html, page.csrf)
+    label = re.search(r'data-special="joker"[^>]*>([^<]*)<', screen.panel)
+    assert label is not None and label.group(1).strip() == button
+    screen.press('data-special="joker"')
+    screen.press('data-op="winner"', 'data-seat="0"')
+    assert screen.status == 200, screen.error()
+    assert f": {button[:1].lower()}{button[1:]}" in html.unescape(screen.panel)

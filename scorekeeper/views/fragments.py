@@ -50,13 +50,28 @@ def sentence(said) -> Markup:
     return Markup(f'<span class="sentence">{escape(said)}</span>')
 
 
+def standing_alone(words: str, names=()) -> str:
+    """Words that are a label of their own (a button's) begin with a capital, as a
+    sentence does: a language may put a lower-case word first where English puts the
+    name ("sprawdza Ana" → "Sprawdza Ana"). A name at their start (one of ``names``, or
+    a name's element) stays as its player wrote it. Markup stays Markup.
+
+    >>> standing_alone("tylny pionek gracza Ana", ["Ana", "ema"])
+    'Tylny pionek gracza Ana'
+    >>> standing_alone("ema's peg", ["Ana", "ema"])
+    "ema's peg"
+    """
+    if not isinstance(words, str) or not words[:1].islower():
+        return words
+    if any(words.startswith(name) for name in names):
+        return words
+    return type(words)(words[:1].upper() + words[1:])
+
+
 def _with_sentence(label):
-    """A button's label, its words one run of text when a name is among them, and
-    beginning with a capital as a sentence does: a language may put a lower-case word
-    first where English puts the name ("sprawdza Ana" → "Sprawdza Ana"); a name first is
-    left as its player wrote it (it begins with its element)."""
-    if isinstance(label, str) and label[:1].islower():
-        label = type(label)(label[:1].upper() + label[1:])
+    """A button's label, beginning with a capital (:func:`standing_alone`), its words one
+    run of text when a name is among them."""
+    label = standing_alone(label)
     return sentence(label) if isinstance(label, Markup) and 'name" title="' in label else label
 
 

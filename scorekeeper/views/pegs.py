@@ -180,21 +180,6 @@ def panel(v) -> dict:
     return screen
 
 
-def _standing_alone(words: str, names: list[str]) -> str:
-    """Words that are a button's whole label begin with a capital, as a sentence does
-    ("tylny pionek gracza Ana…" → "Tylny…"); a name at their start stays as its player
-    wrote it.
-
-    >>> _standing_alone("tylny pionek gracza Ana", ["Ana", "ema"])
-    'Tylny pionek gracza Ana'
-    >>> _standing_alone("ema's peg", ["Ana", "ema"])
-    "ema's peg"
-    """
-    if any(words.startswith(name) for name in names):
-        return words
-    return words[:1].upper() + words[1:]
-
-
 def play_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
     """Play: the card's step options, rings and tap areas in the board's play ``layer``."""
     race = v.state
@@ -210,7 +195,7 @@ def play_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
     if first is None:  # every move of the card at once, each naming its pegs in words
         play["moves"] = [
             {
-                "text": _standing_alone(m["text"], names),
+                "text": fragments.standing_alone(m["text"], names),
                 "vals": tap(v, "move", seat=turn, card=card, steps=m["steps"]),
                 "bumps": bool(m["bumps"]),
                 "data": " ".join(f"{st['seat']}-{st['from']}-{st['to']}" for st in m["steps"]),
@@ -246,7 +231,7 @@ def play_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
             "from": frm,
             "name": names[seat],
             # as the move buttons name a peg; start's pegs are one button, all alike
-            "words": _standing_alone(
+            "words": fragments.standing_alone(
                 _("%(name)s's pegs in start", name=names[seat])
                 if frm == engine.position_name(engine.START)
                 else steps[0]["peg"],
@@ -268,7 +253,7 @@ def play_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
         {
             **_step(o),
             "complete": o["complete"],
-            "words": _standing_alone(o["words"], names),
+            "words": fragments.standing_alone(o["words"], names),
             "bumps": bool(o["bumps"]),
             "vals": tap_of(o),
             "colour": COLOURS[o["seat"]],

@@ -225,7 +225,7 @@ def step_of(v: panel.View, st: dict, names: list[str], mode: str) -> dict:
             specials.append(
                 {
                     "name": name,
-                    "label": special_label(name),
+                    "label": fragments.standing_alone(special_label(name)),
                     "on": on,
                     "reason": reason,
                     "colour": panel.card_colour(name),
