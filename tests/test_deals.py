@@ -21,6 +21,7 @@ from scorekeeper.errors import RuleError
 from scorekeeper.games import catalog
 from scorekeeper.games.play import Tap, replay
 from scorekeeper.games.play.cowboy import CowboyDeal
+from scorekeeper.summary import summarize
 
 
 @pytest.fixture
@@ -62,6 +63,30 @@ def test_a_szaman_deal_tapped_and_saved_is_the_engines_entry(s):
     # the same save sent again: told so, nothing more stored
     assert deals.save(szaman.DEAL, s, table, "save-1", log.version, 1) == "Already saved."
     assert len(s.entries(table.id)) == 1
+
+
+def test_a_deal_shown_from_reads_a_save_came_between_is_not_kept_as_the_next_one(s, tmp_path):
+    """A phone's poll reads the table's summary (deal 1 not saved yet); another phone
+    saves deal 1; the poll then reads the draft: closed, the next deal not begun. The
+    context of that next deal, made from the summary read before the save, said "Deal
+    1" and was kept for the table's new state: every phone and the tap that begins the
+    deal then took it ("Deal 1 of 6" stuck on a phone; the deal stored as deal 1)."""
+    table = new_table(s, "szaman", NAMES)
+    log = play(s, szaman.DEAL, table, szaman_taps())
+    other = store.Store.open(tmp_path / "db.sqlite")  # the other phone's worker
+    s.begin_memo()  # the poll's request
+    before_the_save = summarize(s, table)
+    assert deals.save(szaman.DEAL, other, table, "save-1", log.version, 1) == "Deal 1 saved."
+    assert s.tap_log(table.id, szaman.DRAFT).data is None  # read after it: closed
+    shown = deals.new_deal(szaman.DEAL, s, table, before_the_save)
+    s.end_memo()
+    assert shown["deal_no"] == 2
+    s.begin_memo()  # the tap that begins deal 2 reads the table as it stands
+    assert s.tap_log(table.id, szaman.DRAFT).data is None
+    begun = deals.new_deal(szaman.DEAL, s, s.table(table.id), None)
+    s.end_memo()
+    other.close()
+    assert begun["deal_no"] == 2
 
 
 def test_a_tap_sent_twice_is_applied_once_and_a_refused_one_stores_nothing(s):

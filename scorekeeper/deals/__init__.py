@@ -296,6 +296,11 @@ def new_deal(deal: Deal, s: store.Store, table: store.Table, summary=None) -> di
     version = s.known_version(table.id)
     if version is None:
         return deal.new_deal(s, table, summary)
+    if summary is not None and summary.table.version != version:
+        # the summary was read before a write that came between it and the request's
+        # latest read (a save by another phone: the draft read after it is closed): the
+        # context is made from the table as it stands now, and not kept as the state's
+        return deal.new_deal(s, table, None)
     key = (s.file, table.id, table.scorer_key, version, deal.game)
     with _contexts_lock:
         found = _contexts.get(key)
