@@ -88,10 +88,10 @@ def test_a_phone_that_loses_the_table_says_so_until_it_is_back(page, live_server
     start_table(page, live_server, "cowboy", ["Ana", "Bojan", "Ceca"])
     status = page.locator("#net-status")
     page.context.set_offline(True)
-    expect(status).to_have_text(POLL_MESSAGE, timeout=3000)
+    expect(status).to_have_text(POLL_MESSAGE)
     shots(page, "bad-wifi-poll")
     page.context.set_offline(False)
-    expect(status).to_be_hidden(timeout=3000)
+    expect(status).to_be_hidden()
     assert errors == []
 
 
@@ -104,9 +104,9 @@ def test_the_tap_message_can_be_tapped_away(page, live_server):
     expect(status).to_have_text(TAP_MESSAGE)
     status.tap()
     # still offline: what remains is the poll's message, once the next poll fails
-    expect(status).to_have_text(POLL_MESSAGE, timeout=3000)
+    expect(status).to_have_text(POLL_MESSAGE)
     page.context.set_offline(False)
-    expect(status).to_be_hidden(timeout=3000)
+    expect(status).to_be_hidden()
 
 
 def test_a_change_the_poll_brings_does_not_hide_a_tap_that_got_no_answer(

@@ -323,7 +323,7 @@ def test_a_reload_and_a_second_phone_continue_the_draft(
     settled(other)
     other.locator(held % "JH").tap()
     expect(other.locator(held % "JH")).to_have_attribute("aria-pressed", "true")
-    expect(page.locator(held % "JH")).to_have_attribute("aria-pressed", "true", timeout=3000)
+    expect(page.locator(held % "JH")).to_have_attribute("aria-pressed", "true")
     shots(other, "cowboy-9-second-phone")
     assert_inside_viewport(other)
     context.close()
@@ -375,11 +375,11 @@ def test_two_phones_enter_two_players_cards_at_once(
     for phone in (page, other):
         for name, cards in (("Ana", ana), ("Bojan", bojan)):
             tab = phone.locator(f'.cb-tab[data-player="{name}"] small')
-            expect(tab).to_have_text("4 cards", timeout=3000)
+            expect(tab).to_have_text("4 cards")
             for code in cards:
                 expect(
                     phone.locator(f'{held_picker(name)} .pick[data-card="{code}"]')
-                ).to_have_attribute("aria-pressed", "true", timeout=3000)
+                ).to_have_attribute("aria-pressed", "true")
     context.close()
 
 

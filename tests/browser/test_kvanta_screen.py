@@ -284,7 +284,7 @@ def test_a_kvanta_round_with_flux_undercut_and_poker_prize(
     assert_inside_viewport(page)
 
     # the watching phone followed along, read-only
-    expect(watcher.locator("#kv-panel")).to_have_attribute("data-round", "2", timeout=3000)
+    expect(watcher.locator("#kv-panel")).to_have_attribute("data-round", "2")
     assert totals(watcher) == expected
     expect(watcher.locator("#kv-panel button")).to_have_count(0)
     shots(watcher, "kvanta-watch")

@@ -154,7 +154,7 @@ def test_a_six_seat_game_on_the_board(page, browser, live_server, taps, shots, c
     # 6. undo: Ana's peg is back on her in-spot, on both phones
     taps(".pg-undo")
     expect(page.locator(peg(0, "T3"))).to_have_count(1)
-    expect(watcher.locator(peg(0, "T3"))).to_have_count(1, timeout=3000)
+    expect(watcher.locator(peg(0, "T3"))).to_have_count(1)
     expect(page.locator('.pg-players [data-seat="4"]')).to_have_attribute("aria-pressed", "true")
 
     # 7. set-up mode: Bojan's peg put on T50 by tapping the peg, then the hole (written:
@@ -338,7 +338,7 @@ def test_play_or_set_up_stays_on_each_phone(page, browser, live_server, taps, co
     expect(other.locator(".pg-setup")).to_be_hidden()
     other.locator('.pg-layer-play .hit[data-hit="T8"]').tap()
     expect(other.locator(peg(0, "T8"))).to_have_count(1)
-    expect(page.locator(peg(0, "T8"))).to_have_count(1, timeout=5000)  # the poll
+    expect(page.locator(peg(0, "T8"))).to_have_count(1)  # the poll
     expect(page.locator(".pg-setup")).to_be_visible()  # still set-up on this phone
     expect(page.locator('.pg-mode [data-mode="setup"]')).to_have_attribute("aria-pressed", "true")
     expect(other.locator(".pg-play")).to_be_visible()

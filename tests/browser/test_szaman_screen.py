@@ -100,7 +100,7 @@ def test_a_full_deal_card_by_card_with_a_reload_and_a_second_phone(
                 # the second phone sees the draft and enters this card itself
                 expect(other.locator(PANEL)).to_contain_text("Trick 6: Zosia plays")
                 tap(other, taps, f'.pick[data-card="{card}"]')
-                expect(page.locator(PANEL)).to_contain_text("Trick 6: Adam plays", timeout=3000)
+                expect(page.locator(PANEL)).to_contain_text("Trick 6: Adam plays")
                 continue
             expect(ask(page)).to_contain_text(f"{name} plays")
             tap(page, taps, f'.pick[data-card="{card}"]')
@@ -121,7 +121,7 @@ def test_a_full_deal_card_by_card_with_a_reload_and_a_second_phone(
                 shots(page, "szaman-trick-won")
     expect(page.locator(PANEL)).to_have_attribute("data-step", "end")
     # the other phone follows without a reload
-    expect(other.locator(PANEL)).to_have_attribute("data-step", "end", timeout=3000)
+    expect(other.locator(PANEL)).to_have_attribute("data-step", "end")
     shots(page, "szaman-full-end")
     assert_inside_viewport(page)
     enter_left(page, taps)
@@ -132,7 +132,7 @@ def test_a_full_deal_card_by_card_with_a_reload_and_a_second_phone(
     save(page, taps, 1)
     expected = api.evaluate("szaman-deal", full_request())["totals"]
     assert totals(page) == expected
-    expect(other.locator(PANEL)).to_contain_text("Deal 2 of 6", timeout=3000)
+    expect(other.locator(PANEL)).to_contain_text("Deal 2 of 6")
     assert totals(other) == expected
     shots(page, "szaman-full-saved")
     assert_inside_viewport(page)
@@ -194,7 +194,7 @@ def test_the_watch_link_shows_the_deal_read_only(
     expect(watcher.locator(PANEL)).to_contain_text("Trick 1: Piotr plays")
     expect(watcher.locator(f"{PANEL} button")).to_have_count(0)
     tap(page, taps, '.pick[data-card="KC"]')
-    expect(watcher.locator(PANEL)).to_contain_text("Trick 1: Zosia plays", timeout=3000)
+    expect(watcher.locator(PANEL)).to_contain_text("Trick 1: Zosia plays")
     shots(watcher, "szaman-watch-dark")
     assert_inside_viewport(watcher)
     context.close()
@@ -318,7 +318,7 @@ def test_two_phones_enter_two_players_cards_at_once(
     shots(other, "szaman-two-phones")
     expect(page.locator(f'{PANEL} .sz-held li[data-seat="{seat("Ola")}"]')).to_contain_text("−3")
     expect(page.locator(f'{PANEL} .sz-held li[data-seat="{seat("Zosia")}"]')).to_contain_text(
-        "34 → −4", timeout=3000
+        "34 → −4"
     )
     expect(page.locator(f"{PANEL} h4.sz-ask:visible")).to_contain_text("Piotr")
     tap(page, taps, '.pick[data-card="KS"]')
@@ -383,7 +383,7 @@ def test_the_watch_phone_states_the_trick_never_asks(
     expect(asking).to_have_count(0)
     taps(f'{PANEL} [data-mode="quick"]')
     tap(page, taps, '[data-op="winner"][data-seat="1"]')
-    expect(watcher.locator(PANEL)).to_contain_text("Trick 1: Piotr wins", timeout=3000)
+    expect(watcher.locator(PANEL)).to_contain_text("Trick 1: Piotr wins")
     watcher.locator(f'{PANEL} [data-mode="quick"]').tap()  # what a watcher may choose to see
     expect(watcher.locator(f"{PANEL} .sz-quick")).to_contain_text("Trick 2 being played")
     expect(watcher.locator(f"{PANEL} .sz-quick")).to_contain_text("Piotr leads.")

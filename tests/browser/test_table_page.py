@@ -151,7 +151,7 @@ def test_a_deal_opens_to_its_breakdown(browser, own_server, shots, scheme):
     finally:
         s.close()
     row = page.locator('#history [data-round="1"]')
-    expect(row).to_have_count(1, timeout=5000)  # the poll brings it
+    expect(row).to_have_count(1)  # the poll brings it
     why = row.locator("details.round-why")
     expect(why.locator(".why-lines")).not_to_be_visible()
     why.locator("summary").tap()
@@ -203,7 +203,7 @@ def test_undo_and_end_game_ask_for_a_second_tap(browser, live_server, shots, sch
     end = page.locator("form.end-game button")
     end.tap()
     expect(end).to_have_text("Tap again to end the game")
-    expect(end).to_have_text("End the game", timeout=8000)
+    expect(end).to_have_text("End the game")
     expect(page.locator("#standings .status.finished")).to_have_count(0)
     end.tap()
     end.tap()

@@ -43,7 +43,7 @@ def test_a_vezimas_deal_case_two_refusal_and_the_cart_tally(
     for name, suit in (("Jonas", "♣"), ("Rūta", "♠"), ("Tomas", "♥"), ("Asta", "♦")):
         expect(trumps.locator(f'li[data-player="{name}"] .vz-suit')).to_have_text(suit)
     trump_taps = taps.count
-    expect(watcher.locator(".vz-trumps")).to_contain_text("Jonas leads", timeout=3000)
+    expect(watcher.locator(".vz-trumps")).to_contain_text("Jonas leads")
 
     # Asta led 9♠; Jonas answers, Rūta (♠) plays next: case 2 — a higher spade does not do
     start = taps.count
@@ -62,7 +62,7 @@ def test_a_vezimas_deal_case_two_refusal_and_the_cart_tally(
     page.screenshot(path=str(ARTIFACTS / "screenshots" / "vezimas-case-2-viewport.png"))
     assert_inside_viewport(page)
     # the watching phone sees the same question and answer
-    expect(watcher.locator("#vz-verdict")).to_have_attribute("data-case", "2", timeout=3000)
+    expect(watcher.locator("#vz-verdict")).to_have_attribute("data-case", "2")
     expect(watcher.locator("#vz-verdict")).to_contain_text("Does not beat it")
 
     # any club beats it
@@ -113,7 +113,7 @@ def test_a_vezimas_deal_case_two_refusal_and_the_cart_tally(
     shots(page, "vezimas-two-deals")
     assert_inside_viewport(page)
 
-    expect(watcher.locator('#history [data-round="2"]')).to_have_count(1, timeout=3000)
+    expect(watcher.locator('#history [data-round="2"]')).to_have_count(1)
     assert totals(watcher) == tally
     expect(watcher.locator("#vezimas-panel button")).to_have_count(0)
     shots(watcher, "vezimas-watch")
@@ -295,7 +295,7 @@ def test_the_watch_phone_shows_no_prompt_it_cannot_answer(
     taps(".vz-save-trumps")
     expect(page.locator(".vz-trumps")).to_contain_text("Jonas leads")
     tap_and_wait(page, taps, pick("Top card", "9S"))
-    expect(panel.locator(".vz-question [data-card='9S']")).to_have_count(1, timeout=3000)
+    expect(panel.locator(".vz-question [data-card='9S']")).to_have_count(1)
     expect(panel).to_contain_text("The beat check")
     expect(panel).to_contain_text("Round 1: the cart")
     expect(panel).not_to_contain_text("?")
