@@ -285,7 +285,8 @@ def shown(deal: Deal, table: store.Table, data: dict) -> tuple[dict, Any]:
 # New deals' contexts, by the table's state they were made from (its file, row, key
 # and version): the answer or page that showed a deal not begun made it, so the tap
 # that begins it (which reads the version under the write lock) need not read it all
-# again. A version names one state of the table, so a context found is never stale.
+# again. A version names one state of the table, so a context found is never stale:
+# one is kept only when all it was made from was read at that version.
 _contexts: OrderedDict[tuple, str] = OrderedDict()
 _contexts_lock = threading.Lock()
 CONTEXTS_KEPT = 128
