@@ -184,7 +184,7 @@ def play_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
     """Play: the card's step options, rings and tap areas in the board's play ``layer``."""
     race = v.state
     names, turn, card = list(race.players), race.turn, race.picked
-    play: dict = {"ready": False, "first": None, "pegs": [], "dests": [], "peg": None, "moves": []}
+    play: dict = {"ready": False, "first": None, "pegs": [], "dests": [], "moves": []}
     if card is None or race.complete:
         return play
     first = race.first
@@ -224,7 +224,6 @@ def play_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
     shown = (
         pegs.get(chosen_peg, []) if chosen_peg else [o for o in options if len(o["shared"]) == 1]
     )
-    play["peg"] = chosen_peg
     play["pegs"] = [
         {
             "seat": seat,
