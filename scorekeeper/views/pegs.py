@@ -232,7 +232,7 @@ def play_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
             # as the move buttons name a peg; start's pegs are one button, all alike
             "words": fragments.standing_alone(
                 _("%(name)s's pegs in start", name=names[seat])
-                if frm == engine.position_name(engine.START)
+                if frm == START_NAME
                 else steps[0]["peg"],
                 names,
             ),
