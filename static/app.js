@@ -374,7 +374,27 @@
     if (!elt || elt.id !== "live" || elt.dataset.dropsOldNews) return;
     elt.dataset.dropsOldNews = "1";
     elt.addEventListener("htmx:beforeSwap", dropOldNews);
+    elt.addEventListener("htmx:beforeSwap", waitForLift);
   });
+  // ---- a press is a click only where it ends on the button it began on: a poll's
+  // redraw under a finger (or a mouse button) that is down would replace that button,
+  // or move another under it, and the tap would be lost or land elsewhere. While a
+  // press lasts, the poll's news is left for the next poll (the marker stays where it
+  // was, so that poll brings it again). A press held longer than a tap holds nothing.
+  var PRESS_MS = 1500;
+  var pressed = {}; // pointer id → when it went down
+  function pressing() {
+    var now = Date.now();
+    return Object.keys(pressed).some(function (id) { return now - pressed[id] < PRESS_MS; });
+  }
+  document.addEventListener("pointerdown", function (ev) { pressed[ev.pointerId] = Date.now(); }, true);
+  ["pointerup", "pointercancel"].forEach(function (type) {
+    document.addEventListener(type, function (ev) { delete pressed[ev.pointerId]; }, true);
+  });
+  window.addEventListener("blur", function () { pressed = {}; });
+  function waitForLift(ev) {
+    if (pressing()) ev.detail.shouldSwap = false;
+  }
   document.addEventListener("htmx:sendError", onNoAnswer);
   document.addEventListener("htmx:timeout", onNoAnswer);
   document.addEventListener("htmx:afterRequest", function (ev) {

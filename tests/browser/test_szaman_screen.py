@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from szaman_deal import FULL_DEAL, JOKER_SUITS, LEFT, NAMES, QUICK_DEAL, full_request, quick_request
 
 from scorekeeper import api
+from scorekeeper.cards import card_symbol
 
 from .conftest import assert_inside_viewport, phone_context, start_table, totals
 from .test_accessibility import sideways_overflow, spilled_text
@@ -324,6 +325,41 @@ def test_two_phones_enter_two_players_cards_at_once(
     tap(page, taps, '.pick[data-card="KS"]')
     save(page, taps, 1)
     assert totals(page) == api.evaluate("szaman-deal", quick_request())["totals"]
+    other_context.close()
+
+
+def test_a_press_the_poll_redraws_under_still_taps_what_was_pressed(
+    page, browser, live_server, taps, console_errors
+):
+    """Phone B presses a card while its poll brings phone A's tap: the panel under the
+    finger is not redrawn until it lifts, so the press is the tap it was (a press that
+    ends on a redrawn button is no click at all)."""
+    url = open_table(page, live_server, NAMES)
+    enter_quick_deal(page, taps)
+    other_context = phone_context(browser)
+    other = other_context.new_page()
+    other.goto(url)
+    other.wait_for_load_state("load")
+    other_taps = type(taps)(other)
+    other_taps(f'{PANEL} .sz-held li[data-seat="{seat("Zosia")}"] .sz-change')
+    expect(other.locator(f"{PANEL} h4.sz-ask:visible")).to_contain_text("Zosia")
+    zosia, ola = LEFT["Zosia"][0], LEFT["Ola"][0]
+    card = other.locator(f'{PANEL} .pick[data-card="{zosia}"]:visible')
+    settled(other)
+    card.scroll_into_view_if_needed()
+    box = card.bounding_box()
+    other.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    other.mouse.down()
+    # phone A's tap, brought to B by B's poll while B's finger is down
+    with other.expect_response(lambda r: "/live" in r.url and r.status == 200):
+        tap(page, taps, f'.pick[data-card="{ola}"]')
+    other.mouse.up()
+    row = f'{PANEL} .sz-held li[data-seat="{seat("Zosia")}"]'
+    expect(page.locator(row)).to_contain_text(card_symbol(zosia))
+    expect(other.locator(row)).to_contain_text(card_symbol(zosia))
+    expect(other.locator(f'{PANEL} .sz-held li[data-seat="{seat("Ola")}"]')).to_contain_text(
+        card_symbol(ola)
+    )
     other_context.close()
 
 
