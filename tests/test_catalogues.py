@@ -8,6 +8,7 @@ placeholders, card codes, symbols) or the msgid is listed in the language's
 
 from __future__ import annotations
 
+import gettext
 import re
 import shlex
 import subprocess
@@ -161,17 +162,37 @@ def test_placeholders_match_and_babel_finds_no_error(language):
     cat = catalogue(language)
     errors = [(m.id, [str(e) for e in errs]) for m, errs in cat.check() if errs]
     assert not errors, errors[:5]
+    shared = shared_forms(cat)
     wrong = []
     for m in cat:
         if not m.id:
             continue
-        # as Babel's check: the first form answers the singular msgid, the others the plural
+        # as Babel's check: the first form answers the singular msgid, the others the
+        # plural; as msgfmt's, a form that answers more numbers than 1 (Lithuanian and
+        # Serbian say 21 as they say 1) names the number
         singular, plural = ids(m)[0], ids(m)[-1]
         for index, text in enumerate(forms(m)):
-            wanted = set(PLACEHOLDER.findall(singular if index == 0 else plural))
+            english = singular if index == 0 and index not in shared else plural
+            wanted = set(PLACEHOLDER.findall(english))
             if text and set(PLACEHOLDER.findall(text)) != wanted:
                 wrong.append((singular, text))
     assert not wrong, wrong[:5]
+
+
+def shared_forms(cat) -> set[int]:
+    """The plural forms of a catalogue's language that answer more than one number."""
+    form_of = gettext.c2py(cat.plural_expr)
+    numbers: dict[int, set[int]] = {}
+    for n in range(1000):
+        numbers.setdefault(form_of(n), set()).add(n)
+    return {form for form, said in numbers.items() if len(said) > 1}
+
+
+def test_a_plural_form_shared_by_1_and_21_must_name_the_number():
+    """Lithuanian says 21 jokers with the form of 1 joker: that form cannot leave the
+    number out, as the English singular does (msgfmt -c refuses it)."""
+    assert 0 in shared_forms(catalogue("lt"))
+    assert 0 not in shared_forms(catalogue("pl"))
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

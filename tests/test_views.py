@@ -56,3 +56,28 @@ def test_a_panel_is_drawn_without_a_request(s, game):
 def test_the_watch_links_panel_sends_no_tap(s, game):
     _table, context = panel_of(s, game, "watch")
     assert "/t/" not in repr(context)
+
+
+@pytest.mark.parametrize(
+    ("language", "one", "two"),
+    [
+        ("en", "joker −20", "2 jokers −40"),
+        ("lt", "džokeris −20", "2 džokeriai −40"),
+        ("sr-Cyrl", "џокер −20", "2 џокера −40"),
+        ("pl", "joker −20", "2 jokery −40"),
+    ],
+)
+def test_jokers_held_are_counted_in_every_language(language, one, two):
+    """A joker held is said alone; two or more are counted (RULES §2).
+    Lithuanian and Serbian say 21 as they say 1, so the counted form always names the
+    number: the catalogue could not leave it out of "1" without losing it from "21"."""
+    from scorekeeper import i18n, messages
+
+    before = messages._current
+    messages.use(lambda: i18n.catalogue_for(language))
+    try:
+        assert szaman_view.penalty_text(["RJ"]) == one
+        assert szaman_view.penalty_text(["RJ", "BJ"]) == two
+        assert szaman_view.penalty_text(["RJ", "5D"]) == f"5 → −1 · {one} = −21"
+    finally:
+        messages.use(before)

@@ -103,7 +103,10 @@ def penalty_text(cards: list[str]) -> str:
         parts.append(f"{total} → {signed(engine.penalty_for(plain))}")
     if jokers:
         p = signed(engine.penalty_for(jokers))
-        parts.append(ngettext("joker %(p)s", "%(num)d jokers %(p)s", len(jokers), p=p))
+        if len(jokers) == 1:
+            parts.append(_("joker %(p)s", p=p))
+        else:  # counted: a language may say 21 as it says 1, so no form leaves it out
+            parts.append(ngettext("%(num)d joker %(p)s", "%(num)d jokers %(p)s", len(jokers), p=p))
     text = " · ".join(parts)
     if plain and jokers:
         text += f" = {signed(engine.penalty_for(cards))}"
