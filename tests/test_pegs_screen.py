@@ -124,12 +124,15 @@ class Table:
         return str(live[-1].id) if live else "0"
 
     def step(self, seat, frm, to, expect=200, submission_id=None, **extra):
-        """A destination tapped: the button's own tap (the first part of a split, or the
-        move), or, for one the panel does not offer, the move it would be."""
+        """A destination tapped: the button's own tap (the step chooser's: the first part
+        of a split, or the move; else the list's move of that one step), or, for one the
+        panel does not offer, the move it would be."""
         html = self.page().html
-        found = re.search(rf'data-step="{seat}-{re.escape(str(frm))}-{re.escape(str(to))}"', html)
+        said = f"{seat}-{re.escape(str(frm))}-{re.escape(str(to))}"
+        found = re.search(rf'data-step="{said}"', html) or re.search(rf'data-move="{said}"', html)
         if found:
-            tag = html[html.rindex("<button", 0, found.start()) : found.end()]
+            start_at = html.rindex("<button", 0, found.start())
+            tag = html[start_at : html.index("</button>", found.end())]
             vals = json.loads(unescape(re.search(r"hx-vals='([^']*)'", tag).group(1)))
             tap = json.loads(vals["tap"])
         else:
@@ -221,6 +224,14 @@ def offered_steps(html):
     return {
         (int(seat), frm, to)
         for seat, frm, to in re.findall(r'data-step="(\d+)-([^-"]+)-([^"]+)"', html)
+    }
+
+
+def one_step_moves(html):
+    """The list's moves of one step: {(seat, from, to)}."""
+    return {
+        (int(seat), frm, to)
+        for seat, frm, to in re.findall(r'data-move="(\d+)-([^-" ]+)-([^" ]+)"', html)
     }
 
 
@@ -355,8 +366,11 @@ def test_play_lists_the_engines_legal_moves_and_applies_one(pg):
     req = {**t.board().to_json(), "player": 0, "card": "5S"}
     moves = api.evaluate("pegs-moves", req)["moves"]
     expected = {(m["steps"][0]["seat"], m["steps"][0]["from"], m["steps"][0]["to"]) for m in moves}
-    # with several pegs, the destinations only one peg reaches are offered at once
-    assert offered_steps(html) == expected
+    # every move is one step: the list says each once, and no step chooser says them
+    # again; the board rings the holes only one peg reaches
+    assert one_step_moves(html) == expected
+    assert offered_steps(html) == set() and "pg-peg-list" not in html
+    assert "Tap a move, or a ringed hole on the board." in html
     assert html.count('class="ring dest ') == len(expected)
     assert 'class="hit dest-hit"' in html  # tappable on the board too
     # a hole says its step as the step's button does, not by the holes' notation
@@ -445,9 +459,18 @@ def test_choosing_the_peg_first_when_destinations_are_shared(pg):
     t.set_board({**start(4), "0": ["T8", "T20", "S", "S", "S"], "1": ["T40", "S", "S", "S", "S"]})
     html = t.turn(0, "JK")
     # the joker: a start peg of the team onto another colour. Ana's and Ceca's both reach
-    # Bojan's T40, so that one waits for the peg; only Ceca can land on Ana's pegs
-    assert offered_steps(html) == {(2, "S", "T8"), (2, "S", "T20")}
-    assert 'data-peg="0-S"' in html and 'data-peg="2-S"' in html
+    # Bojan's T40, so on the board that hole waits for the peg; only Ceca can land on
+    # Ana's pegs. The list says every move at once.
+    assert one_step_moves(html) == {
+        (2, "S", "T8"),
+        (2, "S", "T20"),
+        (0, "S", "T40"),
+        (2, "S", "T40"),
+    }
+    rings = set(re.findall(r'class="ring dest [^"]*"[^>]*data-to="(T\d+)"', html))
+    assert rings == {"T8", "T20"}
+    assert 'data-peg="0-S"' in html and 'data-peg="2-S"' in html  # the board's pegs
+    # a peg chosen on the board: its holes step by step, T40 among them
     html = t.tap("peg", seat=2, **{"from": "S"})
     assert offered_steps(html) == {(2, "S", "T8"), (2, "S", "T20"), (2, "S", "T40")}
     t.step(2, "S", "T40")
@@ -468,6 +491,7 @@ def test_a_split_seven_part_by_part(pg):
         for m in lists
     }
     assert offered_steps(html) == firsts
+    assert "… marks the first part of a split" in html  # step by step, told so
     for m in api.evaluate("pegs-moves", {**board.to_json(), "player": 0, "card": "7S"})["moves"]:
         first = m["steps"][0]
         assert (first["seat"], first["from"], first["to"]) in firsts
@@ -542,7 +566,7 @@ def test_a_teammate_goes_to_its_in_spot_and_a_home_entry(pg):
     # home: a peg 2 holes before Ana's in-spot T3 enters H2 with a 4
     t.set_board({**start(4), "0": ["T1", "S", "S", "S", "S"]})
     html = t.turn(0, "4")
-    assert (0, "T1", "H2") in offered_steps(html)
+    assert (0, "T1", "H2") in one_step_moves(html)
     t.step(0, "T1", "H2")
     assert t.board().positions(0) == ["S", "S", "S", "S", "H2"]
     assert 'data-seat="0" data-pos="H2"' in t.page().html
@@ -1149,8 +1173,10 @@ def test_every_legal_move_of_a_card_is_listed_at_once_naming_the_pegs(pg):
     assert "Peter's peg out onto Zuzana's back peg, sends Zuzana's back peg to start" in texts
     assert "Ján's peg out onto Zuzana's front peg, sends Zuzana's front peg to start" in texts
     assert all(text.startswith(("Ján's peg", "Peter's peg")) for text in texts)
-    # the peg buttons name whose peg they are, not "start | start"
-    assert re.search(r'data-peg="3-S"[^>]*>\s*<span[^>]*></span>Peter\'s pegs in start', html)
+    # the board's pegs (Ján's side) name whose peg they are, not "start | start"; with
+    # every move one step, no step chooser repeats the list
+    peg_hit = r'class="hit peg-hit"[^>]*aria-label="Ján\'s pegs in start"[^>]*data-hit="1-S"'
+    assert re.search(peg_hit, html) and "pg-peg-list" not in html
     # one tap on a line plays that move, as the engine applies it
     tag = re.search(r'<button[^>]*data-move="3-S-T12"[^>]*>', html).group(0)
     vals = json.loads(re.search(r"hx-vals='([^']*)'", tag).group(1))

@@ -219,6 +219,12 @@ def play_context(layer: dict, lay: drawing.Layout, v, live: bool) -> dict:
         by_spot.setdefault(where, []).append(o)
         o["shared"] = by_spot[where]
     chosen_peg = race.peg
+    # a card whose every move is one step, no peg chosen yet: the list of moves says
+    # them all, and the step chooser would only say them again (the board's rings and
+    # pegs still take a tap); a split, or a peg chosen on the board, goes step by step
+    play["stepwise"] = (
+        first is not None or chosen_peg in pegs or any(o["continues"] for o in options)
+    )
     if chosen_peg not in pegs:
         chosen_peg = next(iter(pegs)) if len(pegs) == 1 else None
     shown = (
