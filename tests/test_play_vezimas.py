@@ -170,6 +170,26 @@ def test_trumps_may_change_until_a_beat_was_judged_by_them():
     assert "undo it first" in error.message and error.index == 4
 
 
+def test_the_trumps_may_be_tapped_after_the_cart_when_no_beat_was_judged():
+    """PLAY.md: the Q♣ holder may be tapped until a beat has been judged by the trumps.
+    A first deal entered by its cart alone, the trumps remembered after it, took them
+    ("The deal is over") and left the session's trumps unset; the 9♦ holder too."""
+    cart = {"action": "loser", "seat": 2}
+    state = state_after(cart, QUEEN_0, NINE_0)
+    assert state["complete"] and state["cart"]["seat"] == 2
+    assert state["trumps"] == {"Ola": "C", "Bojan": "S", "Kuba": "H"}
+    assert state["setup"] is not None and state["closing"]["request"]["loser"] == "Kuba"
+    legal = {t["action"] for t in state_after(cart)["legal"]}
+    assert {"queen", "nine", "loser"} <= legal
+    four = state_after(cart, QUEEN_0, players=FOUR)
+    assert four["trumps"]["Ana"] == "C" and four["complete"]
+    # a deal whose pile was judged by the trumps keeps them
+    error = refused(
+        QUEEN_0, NINE_0, lay(0, "9H"), lay(1, "9S"), cart, {"action": "queen", "seat": 1}
+    )
+    assert "undo it first" in error.message
+
+
 # ---------------------------------------------------------------- the pile (RULES §4)
 
 

@@ -288,7 +288,8 @@ class VezimasDeal(Checks):
             raise Refused("The trumps are already set for this session.", ".action")
         if seat == self.queen:
             return self
-        self._playing()
+        # a fact of the deal, not a move in it: tapped after the cart as well (PLAY.md),
+        # until a beat was judged by the trumps it gives
         if self.beats:
             raise Refused("A beat was judged by these trumps; undo it first.", ".action")
         if self.laid and self._queen_leads:
@@ -321,8 +322,7 @@ class VezimasDeal(Checks):
             return self
         if self.nine_given:
             raise Refused("The 9♦ holder is already set for this session.", ".action")
-        self._playing()
-        if self.laid:
+        if self.laid:  # as the Q♣ holder, after the cart too: who led a deal laid nothing
             raise Refused("Cards are on the pile; undo them to change who led.", ".action")
         return replace(self, nine=seat, mover=seat)
 
@@ -501,15 +501,10 @@ class VezimasDeal(Checks):
         return engine.beat_kind(self.beat_request(hand=cards))
 
     def legal(self) -> list[dict]:
+        out = self._trumps_legal()
         if self.complete:
-            return [] if self.played_out is not None else [self._loser_legal()]
+            return out if self.played_out is not None else [*out, self._loser_legal()]
         seats = list(range(self.n))
-        out: list[dict] = []
-        if self._queen_open:
-            out.append({"action": "queen", "seat": seats})
-        if self.first_deal and nine_of_diamonds_leads(self.n) and not self.laid:
-            if not self.nine_given:
-                out.append({"action": "nine", "seat": seats})
         if self.mover is None:
             cards = list(DECK)
             out.append({"action": "lay", "seat": seats, "card": cards})
@@ -525,6 +520,17 @@ class VezimasDeal(Checks):
             if cards:
                 out.append({"action": "lay", "seat": self.mover, "card": cards})
         out.append(self._loser_legal())
+        return out
+
+    def _trumps_legal(self) -> list[dict]:
+        """The first deal's Q♣ and 9♦ holders, while they may still be tapped."""
+        seats = list(range(self.n))
+        out = []
+        if self._queen_open:
+            out.append({"action": "queen", "seat": seats})
+        if self.first_deal and nine_of_diamonds_leads(self.n) and not self.laid:
+            if not self.nine_given:
+                out.append({"action": "nine", "seat": seats})
         return out
 
     def _loser_legal(self) -> dict:
