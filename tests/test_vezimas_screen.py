@@ -234,6 +234,44 @@ def test_the_set_up_taps_survive_a_reload_and_show_on_the_watch_link(vz):
     )
 
 
+def test_the_trumps_saved_after_the_deal_was_entered_keep_what_was_tapped(vz):
+    """The first deal entered before its trumps (its first cards laid, then the cart):
+    Save trumps closed the log the Q♣ was tapped in, and the cards and the cart went
+    with it; they stay, in the deal's log that takes the trumps from the session."""
+    t = vz(THREE)
+    t.send("nine", seat=t.seat("Jonas"))  # he leads
+    t.send("lay", seat=t.seat("Jonas"), card="10H")
+    t.cart("Rūta")
+    t.send("queen", seat=t.seat("Rūta"))
+    t.tap("/trumps", submission_id="t-after")
+    (trumps,) = t.entries("vezimas-trumps")
+    assert trumps.request["queen_of_clubs"] == "Rūta"
+    data, _version = t.draft()
+    assert [(tap["action"], tap.get("card")) for tap in data["taps"]] == [
+        ("lay", "10H"),
+        ("loser", None),
+    ]
+    assert data["context"]["settings"]["queen_of_clubs"] == "Rūta"
+    t.page()
+    assert "Rūta gets the cart" in as_read(t.html)
+    t.save("deal-1")
+    (deal,) = t.entries("vezimas-deal")
+    assert deal.request["loser"] == "Rūta"
+
+
+def test_the_queen_of_clubs_may_be_tapped_after_the_cart(vz):
+    """PLAY.md: the Q♣ holder may be tapped until a beat was judged by the trumps: a
+    first deal entered by its cart before its trumps refused it ("The deal is over")."""
+    t = vz(FOUR)
+    t.cart("Tomas")
+    t.send("queen", seat=t.seat("Asta"))
+    t.tap("/trumps", submission_id="t-asta")
+    assert badges(t.page().html)["Asta"] == "♣"
+    t.save("deal-1")
+    (deal,) = t.entries("vezimas-deal")
+    assert deal.request["loser"] == "Tomas"
+
+
 def test_undoing_the_trumps_asks_again(vz):
     t = vz(FOUR)
     t.set_trumps("Asta")

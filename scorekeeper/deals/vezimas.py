@@ -2,10 +2,10 @@
 PLAY.md): who holds Q♣ (and 9♦), who got the cart. The trumps, who deals and leads, the
 legal taps, the cart's letters and the next deal come from ``VezimasDeal``, which gets
 the session (trumps once saved, dealer, totals) through its settings. The trumps are
-saved once per session as a ``vezimas-trumps`` entry in round 0, closing the first log;
-undoing it asks again. "Can this beat that?" is a referee's question outside the deal,
-in its own draft so every phone sees it; each tap *sets* a value, the verdicts are
-``vezimas-beat``'s.
+saved once per session as a ``vezimas-trumps`` entry in round 0, closing the first log
+(its other taps go on in the next); undoing it asks again. "Can this beat that?" is a
+referee's question outside the deal, in its own draft so every phone sees it; each tap
+*sets* a value, the verdicts are ``vezimas-beat``'s.
 """
 
 from __future__ import annotations
@@ -340,22 +340,32 @@ def ask(
 # ---------------------------------------------------------------- the trumps, saved once
 
 
-def save_trumps(s: store.Store, table: store.Table, state, draft_version: int, submission_id):
-    """The first deal's Q♣ (and 9♦) as the session's ``vezimas-trumps`` entry."""
+def save_trumps(s: store.Store, table: store.Table, state, log: store.TapLog, submission_id):
+    """The first deal's Q♣ (and 9♦) as the session's ``vezimas-trumps`` entry, closing
+    the log they were tapped in. The deal's other taps (cards laid, the cart) go on in
+    the deal's new log, which takes the trumps from the session: nothing tapped is lost.
+    One write: the entry and the new log stand or fall together."""
     setup = state.setup()
     if setup is None:
         missing = _("Tap who holds Q♣ first.") if state.queen is None else None
         raise deals.Refusal(missing or _("Tap who holds 9♦ first."), "trumps")
-    deals.record(
-        s,
-        table,
-        TRUMPS_KIND,
-        setup["request"],
-        TRUMPS_ROUND,
-        submission_id=submission_id,
-        close_draft=DRAFT,
-        based_on_draft=(DRAFT, draft_version),
-    )
+    taps = (log.data or {}).get("taps", [])
+    carried = [tap for tap in taps if tap.get("action") not in ARGS_SEAT]
+    with s.write(table.id, None):
+        deals.record(
+            s,
+            table,
+            TRUMPS_KIND,
+            setup["request"],
+            TRUMPS_ROUND,
+            submission_id=submission_id,
+            close_draft=DRAFT,
+            based_on_draft=(DRAFT, log.version),
+        )
+        if carried:
+            data = {"taps": carried, "undone": [], "context": new_deal(s, table, None)}
+            deals.state_of(DEAL, table, data)  # they replay under the saved trumps
+            s.save_draft(table.id, DRAFT, data)
 
 
 DEAL = deals.declare(__name__, game="vezimas", draft=DRAFT, kind=DEAL_KIND)

@@ -87,7 +87,7 @@ def save_trumps(key: str):
     log = s.tap_log(table.id, DRAFT)
     try:
         state = screens.view_of(SCREEN, table, access, log).state
-        rules.save_trumps(s, table, state, log.version, submission_id)
+        rules.save_trumps(s, table, state, log, submission_id)
     except screens.Refusal as exc:
         return screens.answer(SCREEN, table, access, log, refusal=exc)
     except (RuleError, store.StoreError) as exc:
