@@ -31,9 +31,13 @@ class Table:
     """One phone at a table: the page it shows, read afresh after each answer (the page
     a phone shows after the answer is swapped in, as a reload would show it)."""
 
-    def __init__(self, client, game: str):
+    def __init__(self, client, game: str, url: str | None = None):
+        """A new table, or another phone at the table of ``url``."""
         self.client, self.game = client, game
-        self.url, page = start_table(client, game, GAMES[game])
+        if url is None:
+            self.url, page = start_table(client, game, GAMES[game])
+        else:
+            self.url, page = url, Page(client.get(url))
         self.csrf = page.csrf
         self.html = page.html
         self.sent: list[tuple[str, dict]] = []
@@ -190,3 +194,29 @@ def test_a_walk_of_random_taps_never_errs_and_a_refusal_says_why_and_changes_not
                 assert versions(table.html) == before, (game, seed, table.sent[-3:], why)
                 refusals.add(f"{fields.get('tap', url.rsplit('/', 1)[-1])} → {why[:160]}")
     print(f"\n{game}: refusals met", *sorted(refusals), sep="\n  ")
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_two_phones_tapping_at_random_from_pages_that_fall_behind_never_err(app, game):
+    """Two phones, each tapping from its own page, which follows the table only when its
+    poll comes (half the time) or after its own tap: a tap from a page the other phone
+    moved on is applied as it says or refused with why (the stale notice, the rule, the
+    game over), never a server error."""
+    for seed in range(2):
+        chooser = random.Random(f"{game}-two-{seed}")
+        first = Table(app.test_client(), game)
+        second = Table(app.test_client(), game, url=first.url)
+        for _ in range(TAPS_A_WALK):
+            phone = chooser.choice([first, second])
+            offered = phone.buttons()
+            if offered and 'class="status words-whole finished"' not in phone.html:
+                url, fields = pick(chooser, offered)
+                answer = phone.tap(url, fields)
+                html = answer.get_data(as_text=True)
+                assert answer.status_code < 500, (game, seed, phone.sent[-3:], html)
+                if answer.status_code >= 400:
+                    told = said(html) or re.search(r'role="status"|class="[^"]*finished', html)
+                    assert told, (game, seed, phone.sent[-3:], html)
+            phone.reload()
+            if chooser.random() < 0.5:  # the other phone's poll
+                (second if phone is first else first).reload()
