@@ -300,11 +300,9 @@ def test_a_card_tap_whose_answer_is_lost_tapped_again_ends_right(page, live_serv
     assert page_errors == []
 
 
-def test_two_phones_enter_two_players_cards_at_once(
-    page, browser, live_server, taps, shots, console_errors
-):
-    """At the end of the deal phone A enters Ola's cards while phone B enters Zosia's:
-    each phone keeps the player it opened, whatever the other taps."""
+def zosia_on_a_second_phone(page, browser, live_server, taps):
+    """A quick deal entered on this phone up to the cards still held; a second phone
+    opens Zosia's. Returns its context, page and tap counter."""
     url = open_table(page, live_server, NAMES)
     enter_quick_deal(page, taps)
     other_context = phone_context(browser)
@@ -314,6 +312,15 @@ def test_two_phones_enter_two_players_cards_at_once(
     other_taps = type(taps)(other)
     other_taps(f'{PANEL} .sz-held li[data-seat="{seat("Zosia")}"] .sz-change')
     expect(other.locator(f"{PANEL} h4.sz-ask:visible")).to_contain_text("Zosia")
+    return other_context, other, other_taps
+
+
+def test_two_phones_enter_two_players_cards_at_once(
+    page, browser, live_server, taps, shots, console_errors
+):
+    """At the end of the deal phone A enters Ola's cards while phone B enters Zosia's:
+    each phone keeps the player it opened, whatever the other taps."""
+    other_context, other, other_taps = zosia_on_a_second_phone(page, browser, live_server, taps)
     expect(page.locator(f"{PANEL} h4.sz-ask:visible")).to_contain_text("Ola")
     for ola, zosia in zip(LEFT["Ola"], LEFT["Zosia"], strict=True):
         tap(page, taps, f'.pick[data-card="{ola}"]')
@@ -338,15 +345,7 @@ def test_a_press_the_poll_redraws_under_still_taps_what_was_pressed(
     """Phone B presses a card while its poll brings phone A's tap: the panel under the
     finger is not redrawn until it lifts, so the press is the tap it was (a press that
     ends on a redrawn button is no click at all)."""
-    url = open_table(page, live_server, NAMES)
-    enter_quick_deal(page, taps)
-    other_context = phone_context(browser)
-    other = other_context.new_page()
-    other.goto(url)
-    other.wait_for_load_state("load")
-    other_taps = type(taps)(other)
-    other_taps(f'{PANEL} .sz-held li[data-seat="{seat("Zosia")}"] .sz-change')
-    expect(other.locator(f"{PANEL} h4.sz-ask:visible")).to_contain_text("Zosia")
+    other_context, other, other_taps = zosia_on_a_second_phone(page, browser, live_server, taps)
     zosia, ola = LEFT["Zosia"][0], LEFT["Ola"][0]
     card = other.locator(f'{PANEL} .pick[data-card="{zosia}"]:visible')
     settled(other)
