@@ -376,11 +376,12 @@
     elt.addEventListener("htmx:beforeSwap", dropOldNews);
     elt.addEventListener("htmx:beforeSwap", waitForLift);
   });
-  // ---- a press is a click only where it ends on the button it began on: a poll's
-  // redraw under a finger (or a mouse button) that is down would replace that button,
-  // or move another under it, and the tap would be lost or land elsewhere. While a
-  // press lasts, the poll's news is left for the next poll (the marker stays where it
-  // was, so that poll brings it again). A press held longer than a tap holds nothing.
+  // ---- a mouse press is a click only where it ends on the button it began on, and a
+  // finger's tap lands on whatever is under it as it lifts: a poll's redraw while a
+  // press lasts would replace that button, or move another under the finger, and the
+  // tap would be lost or land elsewhere. While a press lasts, the poll's news is left
+  // for the next poll (the marker stays where it was, so that poll brings it again).
+  // A press held longer than a tap holds nothing.
   var PRESS_MS = 1500;
   var pressed = {}; // pointer id → when it went down
   function pressing() {
