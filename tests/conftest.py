@@ -6,11 +6,12 @@ from __future__ import annotations
 import errno
 import json
 import re
+from contextlib import contextmanager
 
 import pytest
 from first_dealer import default_first_dealer
 
-from scorekeeper import create_app
+from scorekeeper import create_app, i18n, messages
 from scorekeeper.store import Store, connect
 
 UNLIMITED_CREATION = "1000000 per minute"
@@ -176,3 +177,15 @@ def new_table(client):
         return start_table(client, game, players, **fields)
 
     return make
+
+
+@contextmanager
+def speaking(language: str):
+    """The app's own catalogue of ``language`` installed for the engines' and views'
+    sentences, outside a request."""
+    before = messages._current
+    messages.use(lambda: i18n.catalogue_for(language))
+    try:
+        yield i18n.catalogue_for(language)
+    finally:
+        messages.use(before)

@@ -7,14 +7,14 @@ from __future__ import annotations
 import doctest
 import json
 import re
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from conftest import speaking
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper import api, i18n, messages
+from scorekeeper import api
 from scorekeeper.games.play import Refused, Tap, play, replay, state_type
 from scorekeeper.games.play import pegs as module
 from scorekeeper.games.play.pegs import PegsRace, card_for_rank, next_seat
@@ -517,17 +517,6 @@ def test_the_state_says_why_each_rank_that_cannot_move_is_stuck():
 SEAT_WORDS = re.compile(
     r"\b(?:seats?|miejsc\w*|miest\w*|mest[aoue]?|viet(?:a|os|ą|ų|oje))\b", re.IGNORECASE
 )
-
-
-@contextmanager
-def speaking(language: str):
-    """The app's own catalogue of ``language`` installed for the engines' sentences."""
-    before = messages._current
-    messages.use(lambda: i18n.catalogue_for(language))
-    try:
-        yield i18n.catalogue_for(language)
-    finally:
-        messages.use(before)
 
 
 def refused_in(language: str, state: PegsRace, raw: dict) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import flask
 import pytest
+from conftest import speaking
 
 from scorekeeper import deals, store
 from scorekeeper.deals import cowboy, kvanta, pegs, szaman, vezimas
@@ -71,13 +72,7 @@ def test_jokers_held_are_counted_in_every_language(language, one, two):
     """A joker held is said alone; two or more are counted (RULES §2).
     Lithuanian and Serbian say 21 as they say 1, so the counted form always names the
     number: the catalogue could not leave it out of "1" without losing it from "21"."""
-    from scorekeeper import i18n, messages
-
-    before = messages._current
-    messages.use(lambda: i18n.catalogue_for(language))
-    try:
+    with speaking(language):
         assert szaman_view.penalty_text(["RJ"]) == one
         assert szaman_view.penalty_text(["RJ", "BJ"]) == two
         assert szaman_view.penalty_text(["RJ", "5D"]) == f"5 → −1 · {one} = −21"
-    finally:
-        messages.use(before)
