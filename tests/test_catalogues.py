@@ -162,21 +162,26 @@ def test_placeholders_match_and_babel_finds_no_error(language):
     cat = catalogue(language)
     errors = [(m.id, [str(e) for e in errs]) for m, errs in cat.check() if errs]
     assert not errors, errors[:5]
-    shared = shared_forms(cat)
-    wrong = []
+    # as msgfmt's check, a form that answers more numbers than 1 (Lithuanian and
+    # Serbian say 21 as they say 1) names the number, as the plural msgid does
+    wrong = [
+        (singular, text)
+        for singular, english, text in answered(cat, shared_forms(cat))
+        if text and set(PLACEHOLDER.findall(text)) != set(PLACEHOLDER.findall(english))
+    ]
+    assert not wrong, wrong[:5]
+
+
+def answered(cat, shared: set[int] = frozenset()):
+    """Each translated form with the English it answers, as Babel's check pairs them:
+    the first form the singular msgid, the others (and ``shared`` forms) the plural.
+    Yields (singular msgid, that English, the form)."""
     for m in cat:
         if not m.id:
             continue
-        # as Babel's check: the first form answers the singular msgid, the others the
-        # plural; as msgfmt's, a form that answers more numbers than 1 (Lithuanian and
-        # Serbian say 21 as they say 1) names the number
         singular, plural = ids(m)[0], ids(m)[-1]
         for index, text in enumerate(forms(m)):
-            english = singular if index == 0 and index not in shared else plural
-            wanted = set(PLACEHOLDER.findall(english))
-            if text and set(PLACEHOLDER.findall(text)) != wanted:
-                wrong.append((singular, text))
-    assert not wrong, wrong[:5]
+            yield singular, singular if index == 0 and index not in shared else plural, text
 
 
 def shared_forms(cat) -> set[int]:
@@ -199,16 +204,11 @@ def test_a_plural_form_shared_by_1_and_21_must_name_the_number():
 def test_what_begins_with_a_capital_in_english_does_in_translation(language):
     """A label or sentence that begins with a capital begins with one in every language:
     the Szaman variants were offered as "Klasyczny" and "rosyjski" side by side."""
-    lower = []
-    for m in catalogue(language):
-        if not m.id:
-            continue
-        # as Babel's check: the first form answers the singular msgid, the others the plural
-        singular, plural = ids(m)[0], ids(m)[-1]
-        for index, text in enumerate(forms(m)):
-            english = singular if index == 0 else plural
-            if english[:1].isalpha() and english[:1].isupper() and text[:1].islower():
-                lower.append((english, text))
+    lower = [
+        (english, text)
+        for _singular, english, text in answered(catalogue(language))
+        if english[:1].isalpha() and english[:1].isupper() and text[:1].islower()
+    ]
     assert not lower, lower[:5]
 
 
