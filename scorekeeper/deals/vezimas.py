@@ -363,7 +363,8 @@ def save_trumps(s: store.Store, table: store.Table, state, log: store.TapLog, su
             based_on_draft=(DRAFT, log.version),
         )
         if carried:
-            data = {"taps": carried, "undone": [], "context": new_deal(s, table, None)}
+            # a new deal's log, begun after the entry (the trumps in its settings)
+            data = {**deals.begin(DEAL, s, table, None), "taps": carried}
             deals.state_of(DEAL, table, data)  # they replay under the saved trumps
             s.save_draft(table.id, DRAFT, data)
 
