@@ -371,8 +371,8 @@
   }
   document.addEventListener("htmx:configRequest", function (ev) {
     var elt = ev.detail.elt;
-    if (!elt || elt.id !== "live" || elt.dataset.dropsOldNews) return;
-    elt.dataset.dropsOldNews = "1";
+    if (!elt || elt.id !== "live" || elt.dataset.checksSwap) return;
+    elt.dataset.checksSwap = "1"; // its answer's swap checked once: old news, a press
     elt.addEventListener("htmx:beforeSwap", dropOldNews);
     elt.addEventListener("htmx:beforeSwap", waitForLift);
   });
