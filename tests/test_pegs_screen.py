@@ -221,18 +221,19 @@ def pegs_drawn(html):
 
 def offered_steps(html):
     """The destination buttons: {(seat, from, to)}."""
-    return {
-        (int(seat), frm, to)
-        for seat, frm, to in re.findall(r'data-step="(\d+)-([^-"]+)-([^"]+)"', html)
-    }
+    return steps_named(html, "data-step")
 
 
 def one_step_moves(html):
     """The list's moves of one step: {(seat, from, to)}."""
-    return {
-        (int(seat), frm, to)
-        for seat, frm, to in re.findall(r'data-move="(\d+)-([^-" ]+)-([^" ]+)"', html)
-    }
+    return steps_named(html, "data-move")
+
+
+def steps_named(html, attribute: str) -> set[tuple[int, str, str]]:
+    """The steps that buttons name in ``attribute`` as "seat-from-to" (a move of two
+    steps, named "a b", is none)."""
+    found = re.findall(rf'{attribute}="(\d+)-([^-" ]+)-([^" ]+)"', html)
+    return {(int(seat), frm, to) for seat, frm, to in found}
 
 
 def assert_out_of_band_answer(response):
