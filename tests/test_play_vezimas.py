@@ -171,9 +171,10 @@ def test_trumps_may_change_until_a_beat_was_judged_by_them():
 
 
 def test_the_trumps_may_be_tapped_after_the_cart_when_no_beat_was_judged():
-    """PLAY.md: the Q♣ holder may be tapped until a beat has been judged by the trumps.
-    A first deal entered by its cart alone, the trumps remembered after it, took them
-    ("The deal is over") and left the session's trumps unset; the 9♦ holder too."""
+    """PLAY.md: the Q♣ holder (RULES §4, V-D1) may be tapped until a beat has been judged
+    by the trumps. A first deal entered by its cart alone, the trumps remembered after
+    it, refused them ("The deal is over") and left the session's trumps unset; the 9♦
+    holder too."""
     cart = {"action": "loser", "seat": 2}
     state = state_after(cart, QUEEN_0, NINE_0)
     assert state["complete"] and state["cart"]["seat"] == 2

@@ -260,8 +260,9 @@ def test_the_trumps_saved_after_the_deal_was_entered_keep_what_was_tapped(vz):
 
 
 def test_the_queen_of_clubs_may_be_tapped_after_the_cart(vz):
-    """PLAY.md: the Q♣ holder may be tapped until a beat was judged by the trumps: a
-    first deal entered by its cart before its trumps refused it ("The deal is over")."""
+    """PLAY.md: the Q♣ holder (RULES §4, V-D1) may be tapped until a beat was judged by
+    the trumps: a first deal entered by its cart before its trumps refused it ("The deal
+    is over")."""
     t = vz(FOUR)
     t.cart("Tomas")
     t.send("queen", seat=t.seat("Asta"))

@@ -288,8 +288,9 @@ class VezimasDeal(Checks):
             raise Refused("The trumps are already set for this session.", ".action")
         if seat == self.queen:
             return self
-        # a fact of the deal, not a move in it: tapped after the cart as well (PLAY.md),
-        # until a beat was judged by the trumps it gives
+        # who held Q♣ in the first deal (RULES §4, V-D1) is a fact of the deal, not a
+        # move in it: tapped after the cart as well (PLAY.md), until a beat was judged
+        # by the trumps it gives
         if self.beats:
             raise Refused("A beat was judged by these trumps; undo it first.", ".action")
         if self.laid and self._queen_leads:
