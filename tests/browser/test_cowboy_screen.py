@@ -449,10 +449,17 @@ def test_a_tap_whose_answer_is_lost_is_shown_arrived_by_the_next_poll(page, live
         dropped.append(route.request.post_data)
         route.abort()  # … the phone never hears back
 
+    # the poll waits until the page has said "not sent": answered sooner, it would redraw
+    # the tapped button, and htmx tells a button no longer in the page of its error
+    polls = []
+    page.route(re.compile(r"/live\?"), lambda route: polls.append(route))
     page.route("**/cowboy/tap", take_it_then_drop_the_answer)
     card = f'{held_picker("Ana")} .pick[data-card="KH"]'
     tap(page, taps, card)
     expect(page.locator("#net-status")).to_be_visible()
+    page.unroute(re.compile(r"/live\?"))
+    for poll in polls:
+        poll.continue_()
     # the poll brings the deal with the tap in it: the card held, the message gone
     expect(page.locator(card)).to_have_attribute("aria-pressed", "true", timeout=WAIT)
     expect(page.locator("#net-status")).to_be_hidden()

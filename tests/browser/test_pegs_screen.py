@@ -34,6 +34,15 @@ def choose(page, taps, selector: str):
     expect(page.locator(selector)).to_have_attribute("aria-pressed", "true")
 
 
+def pass_turn(page, taps, next_seat: int):
+    """Discard and draw, then wait for the turn to reach the next seat: a card tapped
+    before that answer is on the old turn's buttons, and refused as stale."""
+    taps(".pg-pass")
+    expect(page.locator(f'.pg-players [data-seat="{next_seat}"]')).to_have_attribute(
+        "aria-pressed", "true"
+    )
+
+
 def test_a_six_seat_game_on_the_board(page, browser, live_server, taps, shots, console_errors):
     start_table(page, live_server, "pegs", NAMES)
     watch_url = page.locator("[data-copy]").last.get_attribute("data-copy")
@@ -86,8 +95,7 @@ def test_a_six_seat_game_on_the_board(page, browser, live_server, taps, shots, c
     shots(page, "pegs-bump")
     # Filip has nothing that moves: he discards
     expect(page.locator(".pg-pass")).to_contain_text("Filip discards and draws: next player")
-    taps(".pg-pass")
-    expect(page.locator('.pg-players [data-seat="0"]')).to_have_attribute("aria-pressed", "true")
+    pass_turn(page, taps, next_seat=0)
 
     # 3. Ana's 7, split: 3 with her own peg, then the other 4 with Ceca's
     start = taps.count
@@ -106,7 +114,7 @@ def test_a_six_seat_game_on_the_board(page, browser, live_server, taps, shots, c
     assert board_of(page)[0] == ["S", "S", "S", "S", "T11"]
     assert board_of(page)[2] == ["S", "S", "S", "S", "T40"]
     counts["split 7"] = taps.count - start
-    taps(".pg-pass")  # Bojan
+    pass_turn(page, taps, next_seat=2)  # Bojan
 
     # 4. Ceca's joker: Ema's start peg onto Ana's — a teammate goes to her in-spot T3
     start = taps.count
@@ -122,7 +130,7 @@ def test_a_six_seat_game_on_the_board(page, browser, live_server, taps, shots, c
     )
     counts["joker, teammate to in-spot"] = taps.count - start
     shots(page, "pegs-teammate-in-spot")
-    taps(".pg-pass")  # Dule
+    pass_turn(page, taps, next_seat=4)  # Dule
 
     # 5. Ema's 2 takes Ana's peg from her in-spot into her home lane, H2
     start = taps.count
