@@ -10,11 +10,33 @@ from contextlib import contextmanager
 
 import pytest
 from first_dealer import default_first_dealer
+from jinja2 import BytecodeCache
 
 from scorekeeper import create_app, i18n, messages
+from scorekeeper.app import App
 from scorekeeper.store import Store, connect
 
 UNLIMITED_CREATION = "1000000 per minute"
+
+
+class SharedTemplateCode(BytecodeCache):
+    """Compiled templates kept for the whole test process. Each test builds an app, and
+    each app's Jinja would compile every template it draws anew (a quarter of a second
+    for a table's page, more than most tests take). Jinja checks each template's source
+    against the checksum stored with its code, so an edited template is compiled again."""
+
+    def __init__(self):
+        self.code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket):
+        if bucket.key in self.code:
+            bucket.bytecode_from_string(self.code[bucket.key])
+
+    def dump_bytecode(self, bucket):
+        self.code[bucket.key] = bucket.bytecode_to_string()
+
+
+App.jinja_options = {**App.jinja_options, "bytecode_cache": SharedTemplateCode()}
 
 
 @pytest.fixture
