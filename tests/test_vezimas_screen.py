@@ -273,6 +273,21 @@ def test_the_queen_of_clubs_may_be_tapped_after_the_cart(vz):
     assert deal.request["loser"] == "Tomas"
 
 
+def test_a_first_round_saved_without_its_trumps_asks_for_the_first_deals_queen(vz):
+    """RULES §4: the first deal's Q♣ holder takes clubs. A first round saved without its
+    trumps left round 2 asking to "deal the first round"; it asks who held Q♣ then."""
+    t = vz(FOUR)
+    t.cart("Tomas")
+    t.save("deal-1")
+    page = t.page()
+    assert "Round 2: who got the cart?" in page.html
+    assert "Tap who held Q♣ in the first deal." in as_read(page.html)
+    assert "Deal the first round" not in page.html
+    t.send("queen", seat=t.seat("Asta"))
+    t.tap("/trumps", submission_id="t-asta")
+    assert badges(t.page().html)["Asta"] == "♣"
+
+
 def test_undoing_the_trumps_asks_again(vz):
     t = vz(FOUR)
     t.set_trumps("Asta")
