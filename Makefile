@@ -25,10 +25,12 @@ run: $(VENV)/.installed-run system-run catalogues
 test: $(VENV)/.installed-test system-test catalogues
 	$(BIN)/ruff check scorekeeper tests bench
 	$(BIN)/ruff format --check scorekeeper tests bench
-	@# every test but the real servers', two at a time (the browser's wait for states,
-	@# never for times: a busy machine makes them slower, not red); then, alone, the
-	@# real servers', which wait on a server with timeouts
-	$(BIN)/pytest -n 2 -m "not serial"
+	@# every test but the real servers', three at a time: a browser test spends much of
+	@# its time waiting for the next poll or answer, and a third process fills the two
+	@# cores meanwhile (they wait for states, never for times: a busy machine makes them
+	@# slower, not red); then, alone, the real servers', which wait on a server with
+	@# timeouts
+	$(BIN)/pytest -n 3 -m "not serial"
 	$(BIN)/pytest -m serial
 
 lint: $(VENV)/.installed-test

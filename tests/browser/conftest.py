@@ -29,7 +29,7 @@ PHONE = {"width": 390, "height": 844}
 ZOOMED = {"width": PHONE["width"] // 2, "height": PHONE["height"] // 2}
 
 
-# a state a test waits for comes when the machine gets to it: two test processes and
+# a state a test waits for comes when the machine gets to it: three test processes and
 # their browsers on two cores take longer than expect's default 5 s now and then
 expect.set_options(timeout=15_000)
 
