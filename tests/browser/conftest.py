@@ -91,6 +91,23 @@ def _net_log(request):
     yield
 
 
+@pytest.fixture(autouse=True)
+def _other_phones_closed(request):
+    """Every other phone a test opened is closed after it, even when the test failed
+    before closing it: left open, it would poll its table for the rest of the run."""
+    if "page" not in request.fixturenames and "browser" not in request.fixturenames:
+        yield
+        return
+    browser = request.getfixturevalue("browser")
+    kept = set(browser.contexts)
+    if "page" in request.fixturenames:
+        kept.add(request.getfixturevalue("page").context)  # pytest-playwright closes it
+    yield
+    for context in list(browser.contexts):
+        if context not in kept:
+            context.close()
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     if not Path(CHROMIUM).exists():
