@@ -274,8 +274,9 @@ def test_the_queen_of_clubs_may_be_tapped_after_the_cart(vz):
 
 
 def test_a_first_round_saved_without_its_trumps_asks_for_the_first_deals_queen(vz):
-    """RULES §4: the first deal's Q♣ holder takes clubs. A first round saved without its
-    trumps left round 2 asking to "deal the first round"; it asks who held Q♣ then."""
+    """RULES §4, V-D1: the first deal's Q♣ holder takes clubs for the session. A first
+    round saved without its trumps left round 2 asking to "deal the first round"; it asks
+    who held Q♣ then."""
     t = vz(FOUR)
     t.cart("Tomas")
     t.save("deal-1")
