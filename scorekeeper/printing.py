@@ -941,10 +941,14 @@ def _card_text(code: object) -> str:
 
 
 def _pegs_move(entry, names: list[str], found) -> str:
-    """A Pegs move in words (in the catalogue ``found``): who played which card, each
-    peg from → to, and the pegs it bumped (a discard or a board set by hand as the
-    table page says it)."""
-    if entry.kind != pegs_table.APPLY_KIND:
+    """A Pegs move in words (in the catalogue ``found``), as the table page's history
+    says it: which peg went how far and whose pegs it sent back ("Ana played 7: Ana's
+    back peg 3 forward, sends Bojan's peg to start."); a discard or a board set by hand
+    likewise. A move that is no legal move on the board it names (an entry imported
+    from elsewhere) is told by its holes: who played which card, each peg from → to,
+    and the pegs it bumped."""
+    worded = entry.kind != pegs_table.APPLY_KIND
+    if worded or pegs_table.said_move(entry.request, names) is not None:
         return say(pegs_table.move_text(entry, names), found)
 
     def _(msgid: str, **variables) -> str:
