@@ -942,13 +942,13 @@ def _card_text(code: object) -> str:
 
 def _pegs_move(entry, names: list[str], found) -> str:
     """A Pegs move in words (in the catalogue ``found``), as the table page's history
-    says it: which peg went how far and whose pegs it sent back ("Ana played 7: Ana's
-    back peg 3 forward, sends Bojan's peg to start."); a discard or a board set by hand
-    likewise. A move that is no legal move on the board it names (an entry imported
-    from elsewhere) is told by its holes: who played which card, each peg from → to,
-    and the pegs it bumped."""
-    worded = entry.kind != pegs_table.APPLY_KIND
-    if worded or pegs_table.said_move(entry.request, names) is not None:
+    says it: which peg went how far and whose pegs it sent back, then each peg's holes,
+    from → to, for a sheet someone sets a board up from ("Ana played 7: Ana's back peg
+    3 forward, sends Bojan's peg to start. (T1 → T8)"); a discard or a board set by
+    hand as the page says it. A move that is no legal move on the board it names (an
+    entry imported from elsewhere) is told by its holes alone: who played which card,
+    each peg from → to, and the pegs it bumped."""
+    if entry.kind != pegs_table.APPLY_KIND:
         return say(pegs_table.move_text(entry, names), found)
 
     def _(msgid: str, **variables) -> str:
@@ -969,6 +969,9 @@ def _pegs_move(entry, names: list[str], found) -> str:
         )
 
     req = entry.request
+    if pegs_table.said_move(req, names) is not None:  # a legal move: its steps are sound
+        holes = "; ".join(f"{hole(st['from'])} → {hole(st['to'])}" for st in req["steps"])
+        return f"{say(pegs_table.move_text(entry, names), found)} ({holes})"
     steps = "; ".join(peg(st) for st in req.get("steps", []))
     card = pegs_table.shown_rank(req.get("card", "JK"))
     text = _(

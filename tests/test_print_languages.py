@@ -613,16 +613,24 @@ def test_a_pegs_move_on_the_sheet_is_said_in_the_sheets_language_as_the_page_say
     # printed outside a request: no page language to fall back on, only the sheet's
     pegs = {str(seat): ["S"] * 5 for seat in range(4)}
     pegs["0"], pegs["1"] = ["T5", "T30", "S", "S", "S"], ["T8", "S", "S", "S", "S"]
-    steps = [{"seat": 0, "from": "T5", "to": "T8"}]
-    request = {"seats": 4, "pegs": pegs, "player": 0, "card": "3H", "steps": steps}
-    move = SimpleNamespace(kind=pegs_table.APPLY_KIND, request=request, result={})
     names = ["Ana", "Bojan", "Ceca", "Dule"]
-    english = printing._pegs_move(move, names, printing.catalogue("en"))
-    assert english == "Ana played 3: Ana's front peg 3 forward, sends Bojan's peg to start."
-    slovak = printing._pegs_move(move, names, printing.catalogue("sk"))
+
+    def move(card: str, step: dict) -> SimpleNamespace:
+        request = {"seats": 4, "pegs": pegs, "player": 0, "card": card, "steps": [step]}
+        return SimpleNamespace(kind=pegs_table.APPLY_KIND, request=request, result={})
+
+    three = move("3H", {"seat": 0, "from": "T5", "to": "T8"})
+    english = printing._pegs_move(three, names, printing.catalogue("en"))
+    assert english == (
+        "Ana played 3: Ana's front peg 3 forward, sends Bojan's peg to start. (T5 → T8)"
+    )
+    slovak = printing._pegs_move(three, names, printing.catalogue("sk"))
     assert slovak == (
         "Ana hrá 3: predný kolík hráča Ana o 3 dopredu, posiela kolík hráča Bojan na štart."
+        " (T5 → T8)"
     )
+    ace = move("AH", {"seat": 0, "from": "S", "to": "T8"})  # out of start: a word
+    assert printing._pegs_move(ace, names, printing.catalogue("sk")).endswith("(štart → T8)")
 
 
 def test_a_pegs_move_no_board_allows_is_written_by_its_holes_in_the_sheets_language():

@@ -853,9 +853,10 @@ def test_a_word_spelled_out_is_never_broken_at_its_hyphens():
 
 def test_filled_pegs_sheet_prints_each_move_and_the_pegs_home_per_team(ctx, store):
     """A move scores no points: its row says the move as the table page's history
-    does (which peg went how far, whose peg it sent back), numbered as its turn; a
-    move no board allows (imported from elsewhere) by its holes instead; and the sheet
-    ends in the pegs home per team (P-D1)."""
+    does (which peg went how far, whose peg it sent back) and its holes, from → to (a
+    board can be set up from the sheet), numbered as its turn; a move no board allows
+    (imported from elsewhere) by its holes alone; and the sheet ends in the pegs home
+    per team (P-D1)."""
     table = make_table(store, "pegs", ["Ana", "Bojan", "Ceca", "Dule"])
     before = {"0": ["T1", "S", "S", "S", "H1"], "1": ["T8", *["S"] * 4], "2": ["S"] * 5}
     before["3"] = ["S"] * 5
@@ -869,8 +870,8 @@ def test_filled_pegs_sheet_prints_each_move_and_the_pegs_home_per_team(ctx, stor
     store.add_entry(table.id, 2, "pegs-apply", joker, {**result, "bumps": []}, {})
     text = " ".join(pdf_text(printing.filled_sheet(store, store.table(table.id)).pdf).split())
     assert "Turn Entry Move" in text
-    assert "Round" not in text and "T1 → T8" not in text
-    assert "Ana played 7: Ana's peg 7 forward, sends Bojan's peg to start." in text
+    assert "Round" not in text
+    assert "Ana played 7: Ana's peg 7 forward, sends Bojan's peg to start. (T1 → T8)" in text
     assert "Bojan: Joker · Bojan's peg start → T20" in text  # no board named: its holes
     assert "Pegs home Team 1 (Ana, Ceca): 1 of 10 · Team 2 (Bojan, Dule): 0 of 10" in text
     assert "Total 0 0 0 0" not in text
