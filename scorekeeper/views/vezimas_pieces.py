@@ -7,7 +7,7 @@ from __future__ import annotations
 from markupsafe import Markup, escape
 
 from ..messages import gettext as _
-from .fragments import Memo, player_name, vals_json
+from .fragments import Memo, player_name, tap_vals_json, vals_json
 from .panel import card_colour, card_symbol
 
 _PICKERS = Memo(256)  # the beat check's pickers: no draft version in them
@@ -67,7 +67,7 @@ class Pieces:
             cls = (
                 "vz-player" + (" on" if on else "") + (" suggested" if number == suggested else "")
             )
-            vals = vals_json(self.view.tap_vals(action, seat=number))
+            vals = tap_vals_json(self.view, action, seat=number)
             off = allowed is not None and number not in allowed
             out.append(
                 f'<button type="button" class="{cls}" data-player="{escape(_get(seat, "name"))}" '
