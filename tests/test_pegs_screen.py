@@ -920,7 +920,8 @@ def test_a_move_entered_by_rank_is_shown_by_its_rank_alone(pg):
     said = "Bojan played the joker: Bojan's peg out onto Ana's peg, sends Ana's peg to start."
     assert unescape(last) == said  # the panel's last move
     english = printing.catalogue("en")
-    assert printing._pegs_move(ace, t.names, english) == "Ana: A · Ana's peg start → T8"
+    sheet = "Ana played A: Ana's peg out onto the track. (start → T8)"
+    assert printing._pegs_move(ace, t.names, english) == sheet
     assert not re.search("[♠♥♦♣]", " ".join(history_lines(html)))
 
 
