@@ -136,7 +136,10 @@ def _store(args, existing: bool = True):
     from .games import catalog
 
     made = store.Store(
-        store.connect(app.config["DATABASE"]), **store.caps(app.config), numbering=catalog.numbering
+        store.connect(app.config["DATABASE"]),
+        **store.caps(app.config),
+        numbering=catalog.numbering,
+        round_slot=catalog.round_slot,
     )
     return made, app
 

@@ -161,6 +161,46 @@ def test_undo_twice_is_a_conflict_not_a_second_event(s):
     assert len(s.events(table_id)) == 1
 
 
+def entry_of(s, table_id, ids, round_no, kind, sid=None):
+    """An entry of ``kind`` in ``round_no`` worth 1 to Ana."""
+    return s.add_entry(table_id, round_no, kind, {}, {}, {ids["Ana"]: 1}, sid)["entry_id"]
+
+
+def test_a_redo_never_counts_a_round_twice_once_it_was_entered_again(tmp_path):
+    """A deal undone, then its round saved anew: redoing the old one would count the
+    round twice, so it is refused and nothing changes. Kinds a round counts any number
+    of (a marriage shown, a Flux) come back; kinds that fill one slot (a Pegs turn, a
+    move or a discard) are one (catalog.round_slot)."""
+    from scorekeeper.games import catalog
+
+    db = connect(tmp_path / "db.sqlite")
+    s = Store(db, numbering=catalog.numbering, round_slot=catalog.round_slot)
+    migrate(s.db)
+    table_id, ids = make_table(s)
+    first = entry_of(s, table_id, ids, 1, "cowboy-deal")
+    s.void_entry(table_id, first)
+    entry_of(s, table_id, ids, 1, "cowboy-deal")
+    events = s.events(table_id)
+    with pytest.raises(Conflict, match="Round 1 was entered again after this entry was undone"):
+        s.restore_entry(table_id, first)
+    assert s.entry(table_id, first).state == "voided" and s.events(table_id) == events
+    assert by_name(s, table_id, ids)["Ana"] == 1
+    # another kind of the round is no second deal: it comes back
+    marriage = entry_of(s, table_id, ids, 1, "cowboy-marriage")
+    s.void_entry(table_id, marriage)
+    entry_of(s, table_id, ids, 1, "cowboy-marriage")
+    s.restore_entry(table_id, marriage)
+    assert by_name(s, table_id, ids)["Ana"] == 3
+    # a Pegs turn is a move or a discard: one of them a turn
+    pegs_table, pegs_ids = make_table(s, ("Ana", "Bojan", "Ceca", "Dule"), game="pegs")
+    move = entry_of(s, pegs_table, pegs_ids, 3, "pegs-apply")
+    s.void_entry(pegs_table, move)
+    entry_of(s, pegs_table, pegs_ids, 3, "pegs-board")
+    with pytest.raises(Conflict, match="Turn 3 was played again after this entry was undone"):
+        s.restore_entry(pegs_table, move)
+    s.close()
+
+
 def test_edit_supersedes_and_undoing_the_edit_brings_back_the_original(s):
     table_id, ids = make_table(s)
     old = pad(s, table_id, ids, 1, {"Ana": 10, "Bojan": 0, "Ceca": 0})["entry_id"]

@@ -1017,6 +1017,36 @@ def test_undo_of_a_saved_deal_brings_its_taps_back_not_an_empty_deal(table, clie
     assert "Deal 2 of 6" in screen.said
 
 
+def test_a_deal_undone_then_saved_anew_is_not_counted_twice_by_a_redo(table, client, store):
+    """Undo a saved deal, save its round again (its taps came back to the screen), then
+    redo the old entry from the history: the round would count twice, so the redo is
+    refused and the totals stay those of the deal saved anew."""
+    screen = table()
+    save_full_deal(screen)
+    (entry,) = store.entries(screen.table_id)
+
+    def history(action, sid):
+        return client.post(
+            f"{screen.url}/entries/{entry.id}/{action}",
+            data={"submission_id": sid},
+            headers={"X-CSRFToken": screen.csrf},
+        )
+
+    history("undo", "u1")
+    screen.reload()
+    screen.save()  # the deal's own taps, saved as they came back
+    totals = store.totals(screen.table_id)
+    response = history("redo", "r1")
+    assert response.status_code == 409
+    said = text_of(response.get_data(as_text=True))
+    assert "Round 1 was entered again after this entry was undone" in said
+    assert [(e.round, e.state) for e in store.entries(screen.table_id)] == [
+        (1, "voided"),
+        (1, "live"),
+    ]
+    assert store.totals(screen.table_id) == totals
+
+
 def test_the_first_lead_hint_lists_the_engine_order(table):
     """The hint under "who leads?" names the cards in the order the engine picks the
     first leader by (RULES §2), never a sentence that contradicts its own list."""

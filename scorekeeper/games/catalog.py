@@ -99,7 +99,10 @@ class Kind:
     so instead (a lost Vežimas deal gives a letter when letters are kept, V-D6). ``breakdown``:
     where the history finds why an entry scored what it did ("module:function", most
     often in the game's own module: ``(request, result, seat_names) → lines``, made of
-    ``games/wording.py``'s pieces)."""
+    ``games/wording.py``'s pieces). ``slot``: what an entry of it is in its round, of
+    which a round counts one live entry (:func:`round_slot`): the kind's own name when
+    empty; kinds that fill one slot share a name (a Pegs turn is a move or a discard).
+    ``several``: a round counts any number of entries of it (a marriage shown, a Flux)."""
 
     name: str
     label: str = ""
@@ -108,6 +111,8 @@ class Kind:
     variants: tuple[tuple[str, str], ...] = ()
     setting_labels: tuple[tuple[str, str, str], ...] = ()
     breakdown: str = ""
+    slot: str = ""
+    several: bool = False
 
 
 @dataclass(frozen=True)
@@ -137,6 +142,7 @@ class Numbering:
     changed_before_edit: str = ""  # an entry to edit, undone or changed meanwhile
     already_undone: str = ""  # an undo of an entry that no longer counts
     changed_since: str = ""  # a redo of an entry whose replacement was changed again
+    entered_since: str = ""  # a redo of an entry whose round was entered again since
     not_undone: str = ""  # a redo of an entry that counts
     cannot_edit: str = ""  # an edit opened on an entry that no longer counts
 
@@ -337,6 +343,17 @@ def kind_record(kind: str) -> tuple[Game, Kind | None] | None:
     if described is None and kind not in found.engines:
         return None
     return found, described
+
+
+def round_slot(kind: str) -> str | None:
+    """What an entry of ``kind`` is in its round, of which a round counts one live entry
+    (``Kind.slot``; a redo may not make it two), or None for a kind a round counts any
+    number of. A kind no game describes (a score-pad round, the game's end) is its own."""
+    found = kind_record(kind)
+    described = found[1] if found is not None else None
+    if described is None:
+        return kind
+    return None if described.several else described.slot or described.name
 
 
 def roll_kinds() -> tuple[str, ...]:

@@ -906,7 +906,7 @@ GAME = catalog.Game(
             points=_deal_points,
             breakdown="scorekeeper.games.cowboy:deal_breakdown",
         ),
-        catalog.Kind("cowboy-marriage", N_("Marriage shown"), deal=False),
+        catalog.Kind("cowboy-marriage", N_("Marriage shown"), deal=False, several=True),
     ),
     result=catalog.Result(
         game_result,

@@ -627,7 +627,10 @@ GAME = catalog.Game(
             "kvanta-hand", N_("Hand"), breakdown="scorekeeper.games.kvanta:hand_breakdown"
         ),
         catalog.Kind(
-            "kvanta-flux", N_("Flux"), breakdown="scorekeeper.games.kvanta:flux_breakdown"
+            "kvanta-flux",
+            N_("Flux"),
+            breakdown="scorekeeper.games.kvanta:flux_breakdown",
+            several=True,  # each trick's winner may roll a 6: a round has any number (RULES §3)
         ),
         catalog.Kind(
             "kvanta-call", N_("Call"), breakdown="scorekeeper.games.kvanta:call_breakdown"

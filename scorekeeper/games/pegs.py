@@ -1688,13 +1688,19 @@ GAME = catalog.Game(
     N_("Two teams race their pegs home around the board."),
     engines=KINDS,
     kinds=(
+        # a turn is one move or one discard (a board set by hand): one entry a turn
         catalog.Kind(
-            "pegs-apply", N_("Move"), deal=False, breakdown="scorekeeper.pegs_table:apply_breakdown"
+            "pegs-apply",
+            N_("Move"),
+            deal=False,
+            breakdown="scorekeeper.pegs_table:apply_breakdown",
+            slot="pegs-turn",
         ),
         catalog.Kind(
             "pegs-board",
             N_("Board set"),
             deal=False,
+            slot="pegs-turn",
             # Translators: a history row's name, a thing done (as "Move"), not a button
             variants=(("discard", N_("Discard")),),
             breakdown="scorekeeper.pegs_table:board_breakdown",
@@ -1732,6 +1738,10 @@ GAME = catalog.Game(
         already_undone=N_("Turn %(round)s was already undone or changed on another phone."),
         changed_since=N_(
             "Turn %(round)s has been changed again since; redo the latest version instead."
+        ),
+        entered_since=N_(
+            "Turn %(round)s was played again after this entry was undone; "
+            "undo that turn first to bring this one back."
         ),
         not_undone=N_("Turn %(round)s is not undone; there is nothing to redo."),
         cannot_edit=N_("Turn %(round)s was undone or changed; it cannot be edited."),

@@ -137,11 +137,15 @@ class StoreBase:
         max_entries: int = MAX_ENTRIES_PER_TABLE,
         max_tables: int = MAX_TABLES,
         numbering: Callable[[str], object] | None = None,
+        round_slot: Callable[[str], str | None] | None = None,
     ):
         self.db = db
         # a game's name → what its numbered entries are called (``catalog.Numbering``):
         # the refusals that name one say a Pegs turn, not a round (none: rounds)
         self.numbering = numbering
+        # a kind → what an entry of it is in its round, which a round counts once
+        # (``catalog.round_slot``; None: any number): a redo may not count it twice
+        self.round_slot = round_slot
         self.max_entries = max_entries  # per table (MAX_ENTRIES_PER_TABLE)
         self.max_tables = max_tables  # per database (MAX_TABLES)
         self._memo: dict[int, dict] | None = None  # the reads of one request (``begin_memo``)

@@ -334,6 +334,8 @@ class Entries:
             before = self._live_in_round(table_id, row["round"])
             restore(entry_id, row)
             self._rest_of_group(table_id, entry_id, together, self._is_voided, restore)
+            for restored in {entry_id, *together}:
+                self._check_round_slot(table_id, restored)
             stays = len(before & self._live_in_round(table_id, row["round"]))
             outcome.update(entry_id=entry_id, action="restored", round=row["round"], stays=stays)
             if then is not None:
@@ -359,6 +361,33 @@ class Entries:
             [table_id, round_number],
         ).fetchall()
         return {r[0] for r in rows}
+
+    def _check_round_slot(self, table_id: int, entry_id: int) -> None:
+        """Refuse (Conflict) when the entry, counting again, is the second live entry of
+        its slot in its round (``round_slot``): the round was entered again after the
+        entry was undone (a deal saved anew), and both would count."""
+        if self.round_slot is None:
+            return
+        row = self._entry_row(table_id, entry_id)
+        slot = self.round_slot(row["kind"])
+        if slot is None:
+            return
+        others = self.db.execute(
+            "SELECT kind FROM live_entries WHERE table_id = ? AND round = ? AND id != ?",
+            [table_id, row["round"], entry_id],
+        ).fetchall()
+        if any(self.round_slot(kind) == slot for (kind,) in others):
+            raise Conflict(
+                self._numbered(
+                    table_id,
+                    "entered_since",
+                    N_(
+                        "Round %(round)s was entered again after this entry was undone; "
+                        "undo that entry first to bring this one back."
+                    ),
+                    row["round"],
+                )
+            )
 
     def _is_voided(self, entry_id: int) -> bool:
         return self._last_event(entry_id) == "voided"

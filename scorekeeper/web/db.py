@@ -44,6 +44,7 @@ def store_for(config) -> store.Store:
             store.connect(path, synchronous, create=False),
             **store.caps(config),
             numbering=catalog.numbering,
+            round_slot=catalog.round_slot,
         )
         found.file = path
         while len(stores) > STORES_PER_THREAD:  # tests open many databases in one thread
