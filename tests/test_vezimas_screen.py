@@ -759,6 +759,81 @@ def test_edit_of_a_saved_deal_changes_its_loser_and_supersedes_it(vz):
     assert t.page().totals() == {"Asta": 1, "Jonas": 0, "Rūta": 0, "Tomas": 1}
 
 
+def test_the_trump_holders_are_offered_only_while_they_may_change_and_say_why_not(vz):
+    """With four players the Q♣ holder leads the first deal (RULES §4, V-D1): once he
+    laid a card, another holder would have led another deal, so the Q♣ buttons are
+    disabled, with the reason under them; undone, they are offered again."""
+    t = vz(FOUR)
+    t.send("queen", seat=t.seat("Asta"))
+    assert not any(off for _on, off in taps(t.html, "queen").values())
+    t.send("lay", seat=t.seat("Asta"), card="JS")
+    assert taps(t.html, "queen") == {
+        "Asta": (True, True),
+        "Jonas": (False, True),
+        "Rūta": (False, True),
+        "Tomas": (False, True),
+    }
+    why = re.search(r'<p class="hint vz-why">([^<]*)</p>', t.html)
+    assert why and why[1] == "Cards are on the pile; undo them to change who led."
+    t.tap("/undo", tap_id=t.last_tap_id, v=str(t.shown[0]))
+    assert not any(off for _on, off in taps(t.html, "queen").values())
+    assert "vz-why" not in t.html
+
+
+def test_the_trumps_redone_in_the_history_reach_a_deal_being_entered(vz):
+    """The trumps undone in the history, a deal opened (its Edit) asks for them; redone
+    there meanwhile, the open deal takes the session's at once: the 9♦ can no longer be
+    tapped for another player, and the deal saved reopens again (RULES §4, V-D1)."""
+    t = vz(THREE)
+    t.set_trumps("Jonas", "Rūta")
+    t.cart("Asta")
+    t.save("deal-1")
+    trumps, deal = t.entries("vezimas-trumps")[0], t.entries("vezimas-deal")[0]
+
+    def history(entry, action, sid):
+        url = f"{t.url}/entries/{entry.id}/{action}"
+        return t.client.post(url, data={"csrf_token": t.csrf, "submission_id": sid}, headers=HX)
+
+    assert history(trumps, "undo", "u1").status_code == 200
+    t.client.post(f"{t.url}/vezimas/edit/{deal.id}", data={"csrf_token": t.csrf})
+    t.page()
+    assert taps(t.html, "nine")  # the deal asks who holds 9♦ again
+    assert history(trumps, "redo", "r1").status_code == 200
+    t.page()
+    assert taps(t.html, "nine") == {}  # the session's trumps: nothing to tap
+    t.send("nine", expect=422, seat=t.seat("Jonas"))
+    t.save("edit-1")
+    edited = t.entries("vezimas-deal")[-1]
+    assert edited.supersedes == deal.id and edited.live
+    response = t.client.post(f"{t.url}/vezimas/edit/{edited.id}", data={"csrf_token": t.csrf})
+    assert response.status_code == 303
+    t.page()
+    assert "Changing round 1" in t.html and 'class="field-error"' not in t.html
+    assert t.draft()[0]["taps"] == t.store.entry_taps(edited.id)
+
+
+def test_trumps_redone_under_a_deal_played_on_other_trumps_are_refused(vz):
+    """The trumps undone, the first deal is begun on another Q♣ holder, who leads and
+    lays a card (V-D1): redoing the old trumps would have another player lead it, so
+    the redo is refused with why, and the deal stays as it was entered."""
+    t = vz(FOUR)
+    t.set_trumps("Jonas")
+    (trumps,) = t.entries("vezimas-trumps")
+    url = f"{t.url}/entries/{trumps.id}"
+    t.client.post(f"{url}/undo", data={"csrf_token": t.csrf, "submission_id": "u1"}, headers=HX)
+    t.page()
+    t.send("queen", seat=t.seat("Asta"))
+    t.send("lay", seat=t.seat("Asta"), card="JS")
+    draft = t.draft()
+    response = t.client.post(
+        f"{url}/redo", data={"csrf_token": t.csrf, "submission_id": "r1"}, headers=HX
+    )
+    assert response.status_code == 409
+    said = html_module.unescape(response.get_data(as_text=True))
+    assert "The deal being entered was played on other trumps" in said
+    assert t.draft() == draft and not t.store.entry(t.table.id, trumps.id).live
+
+
 def test_an_edited_deal_knows_the_session_as_it_stood(vz):
     """A reopened deal of round 2 was dealt by round 1's loser (V-D2), with the carts
     before it: its letters (V-D6) are the loser's as they were then."""
@@ -997,7 +1072,7 @@ def test_a_tap_answers_with_the_panel_alone_at_its_version(vz):
         ("/tap", {"action": "loser", "seat": "x"}, "seat is a player's seat number, 0 to 3."),
         ("/tap", {"action": "loser", "seat": 9}, "seat is a player's seat number, 0 to 3."),
         ("/tap", {"action": "king", "seat": 1}, "Vežimas has no tap called “king”"),
-        ("/tap", {"action": "queen", "seat": 1}, "The trumps are already set for this session."),
+        ("/tap", {"action": "queen", "seat": 2}, "The trumps are already set for this session."),
         ("/tap", {"action": "nine", "seat": 1}, "With 4 players the Q♣ holder leads"),
     ],
 )

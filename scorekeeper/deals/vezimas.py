@@ -18,6 +18,7 @@ from ..cards import SUIT_SYMBOLS
 from ..errors import RuleError
 from ..games import vezimas as engine
 from ..games.play.vezimas import nine_of_diamonds_leads
+from ..messages import Text
 from ..messages import gettext as _
 from ..summary import TableSummary, summarize
 
@@ -25,6 +26,7 @@ TRUMPS_KIND, BEAT_KIND, DEAL_KIND = "vezimas-trumps", "vezimas-beat", "vezimas-d
 DRAFT = "vezimas-deal"  # the deal's tap log
 CHECK_DRAFT = "vezimas-check"  # the referee's question
 OLD_SETUP, ARGS_SEAT = "vezimas-setup", ("queen", "nine")  # a set-up draft before tap logs
+TRUMP_SETTINGS = {"queen": "queen_of_clubs", "nine": "nine_of_diamonds"}  # tap → setting
 TRUMPS_ROUND = 0  # set-up, before deal 1: the deals keep the table's round numbers
 QUESTION = ("top", "player", "mode", "card", "hand", "out", "nothing_to_beat")
 CLEARED = {"top": None, "player": None, "card": None, "hand": [], "nothing_to_beat": False}
@@ -335,6 +337,51 @@ def ask(
         except store.Conflict:
             continue  # another phone set a value meanwhile: set ours on what it did
     raise deals.Refusal(_("Too many phones are changing this at once; tap again."))
+
+
+def entries_changed(s: store.Store, table: store.Table) -> None:
+    """After an undo or redo in the history, in its write: a deal open on other trumps
+    than the session's now (its trumps entry undone or redone) goes on under the
+    session's. Redone, they are the session's: the Q♣ and 9♦ holders its log tapped
+    go. Undone, the deal taps its own again: the holders it was played on come back
+    first in its log, so nothing tapped is lost. Refused (Conflict) when its taps do
+    not replay so: the deal was played on other trumps than the ones redone."""
+    log = s.tap_log(table.id, DRAFT)
+    data = log.data
+    if not data or "context" not in data:
+        return
+    context, names = data["context"], list(data["context"]["players"])
+    settings = dict(context.get("settings") or {})
+    now = session(names, s.entries(table.id, live_only=True), None)
+    if all(settings.get(key) == now.get(key) for key in TRUMP_SETTINGS.values()):
+        return
+    taps = [tap for tap in data["taps"] if tap.get("action") not in ARGS_SEAT]
+    undone = [tap for tap in data["undone"] if tap.get("action") not in ARGS_SEAT]
+    if "queen_of_clubs" not in now:
+        own = [tap for tap in data["taps"] if tap.get("action") in ARGS_SEAT]
+        for action, key in TRUMP_SETTINGS.items():
+            first_deal = settings.get("dealer") is None and nine_of_diamonds_leads(len(names))
+            if action == "nine" and not first_deal:
+                continue  # the 9♦ holder leads the first deal alone
+            if settings.get(key) in names and all(tap.get("action") != action for tap in own):
+                seat = names.index(settings[key])
+                own.append({"id": f"s-{action}-{log.version}", "action": action, "seat": seat})
+        taps, undone = [*own, *taps], data["undone"]
+    for key in TRUMP_SETTINGS.values():
+        settings.pop(key, None)
+        if key in now:
+            settings[key] = now[key]
+    new = {**data, "context": {**context, "settings": settings}, "taps": taps, "undone": undone}
+    try:
+        deals.state_of(DEAL, table, new)
+    except RuleError:
+        raise store.Conflict(
+            Text(
+                "The deal being entered was played on other trumps: save it, or undo "
+                "its taps, first."
+            )
+        ) from None
+    s.save_draft(table.id, DRAFT, new, expected_version=log.version)
 
 
 # ---------------------------------------------------------------- the trumps, saved once

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from ..cards import RED_SUITS, SUIT_SYMBOLS
 from ..deals.vezimas import assess, question_of
+from ..errors import RuleError
 from ..games import vezimas as engine
+from ..games.play import Tap
 from ..games.play.vezimas import DECK
 from ..store import new_submission_id
 from . import panel
@@ -16,6 +18,19 @@ def badge(suit: str | None, seat: int | None = None, name: str | None = None) ->
     """A suit as the panel shows it; with a seat and name, a player and his trump."""
     colour, symbol = "red" if suit in RED_SUITS else "black", SUIT_SYMBOLS.get(suit or "", "")
     return {"seat": seat, "name": name, "suit": suit, "symbol": symbol, "colour": colour}
+
+
+def _why_not(state, action: str, held: int | None) -> str | None:
+    """Why the first deal's Q♣ or 9♦ holder may no longer be changed (the state's own
+    refusal of a tap naming another seat), or None while it may."""
+    if held is None:
+        return None
+    other = Tap("why-not", action, (("seat", (held + 1) % len(state.players)),))
+    try:
+        state.verify(other)
+    except RuleError as exc:
+        return exc.message
+    return None
 
 
 def view(v: panel.View) -> dict:
@@ -57,6 +72,11 @@ def view(v: panel.View) -> dict:
             "nine": state.nine,
             "needs_nine": "nine" in legal or state.nine is not None,
             "ready": st["setup"] is not None,
+            # who may be tapped now (none, once the deal has gone past it) and why not
+            "queen_seats": legal.get("queen", {}).get("seat", []),
+            "nine_seats": legal.get("nine", {}).get("seat", []),
+            "queen_why": _why_not(state, "queen", state.queen),
+            "nine_why": _why_not(state, "nine", state.nine),
         }
     else:
         question, _version = question_of(v.store, table, context.get("round"))

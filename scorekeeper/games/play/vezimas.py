@@ -284,10 +284,10 @@ class VezimasDeal(Checks):
 
     def _queen(self, tap: Tap) -> VezimasDeal:
         seat = self._seat(tap)
+        if seat == self.queen:  # already so (a deal's log tapped what the session holds)
+            return self
         if self.queen_given:
             raise Refused("The trumps are already set for this session.", ".action")
-        if seat == self.queen:
-            return self
         # who held Q♣ in the first deal (RULES §4, V-D1) is a fact of the deal, not a
         # move in it: tapped after the cart as well (PLAY.md), until a beat was judged
         # by the trumps it gives
