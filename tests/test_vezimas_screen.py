@@ -834,6 +834,36 @@ def test_trumps_redone_under_a_deal_played_on_other_trumps_are_refused(vz):
     assert t.draft() == draft and not t.store.entry(t.table.id, trumps.id).live
 
 
+def test_a_deal_played_on_its_own_trumps_reopens_on_them_after_the_trumps_are_redone(vz):
+    """The trumps undone, the first deal is changed and saved with its own Q♣ and 9♦
+    holders; the old trumps redone after it: Edit reopens the deal as it was played,
+    on its own holders, with no refusal (RULES §4, V-D1)."""
+    t = vz(THREE)
+    t.set_trumps("Jonas", "Rūta")
+    t.cart("Asta")
+    t.save("deal-1")
+    (trumps,) = t.entries("vezimas-trumps")
+    deal = t.entries("vezimas-deal")[0]
+
+    def history(action, sid):
+        url = f"{t.url}/entries/{trumps.id}/{action}"
+        return t.client.post(url, data={"csrf_token": t.csrf, "submission_id": sid}, headers=HX)
+
+    assert history("undo", "u1").status_code == 200
+    t.client.post(f"{t.url}/vezimas/edit/{deal.id}", data={"csrf_token": t.csrf})
+    t.page()
+    t.send("queen", seat=t.seat("Asta"))
+    t.send("nine", seat=t.seat("Asta"))
+    t.save("edit-1")
+    assert history("redo", "r1").status_code == 200
+    edited = t.entries("vezimas-deal")[-1]
+    response = t.client.post(f"{t.url}/vezimas/edit/{edited.id}", data={"csrf_token": t.csrf})
+    assert response.status_code == 303
+    t.page()
+    assert "Changing round 1" in t.html and 'class="field-error"' not in t.html
+    assert taps(t.html, "queen")["Asta"][0] and taps(t.html, "nine")["Asta"][0]
+
+
 def test_an_edited_deal_knows_the_session_as_it_stood(vz):
     """A reopened deal of round 2 was dealt by round 1's loser (V-D2), with the carts
     before it: its letters (V-D6) are the loser's as they were then."""

@@ -82,7 +82,7 @@ def seed(table: store.Table, context: dict) -> list[dict]:
 
 def edit_context(s: store.Store, table: store.Table, entry: store.Entry) -> dict:
     """A saved deal reopened: the session as it stood at its round (the previous
-    deal's loser dealt it; the carts before it)."""
+    deal's loser dealt it; the carts before it; the trumps it was played on)."""
     names = {p.id: p.name for p in s.players(table.id)}
     entries = s.entries(table.id, live_only=True)
     earlier = [e for e in entries if TRUMPS_ROUND < e.round < entry.round]
@@ -90,6 +90,10 @@ def edit_context(s: store.Store, table: store.Table, entry: store.Entry) -> dict
     listed = list(names.values())
     dealer = renamed(deals[-1], listed, deals[-1].request.get("loser")) if deals else None
     settings = session(listed, entries, dealer)
+    # a deal that tapped its own Q♣ (9♦) holder (played while the session had no trumps)
+    # is reopened on them, as it was played, not on trumps saved since
+    for tap in s.entry_taps(entry.id) or []:
+        settings.pop(TRUMP_SETTINGS.get(tap.get("action"), ""), None)
     totals = dict.fromkeys(names.values(), 0)
     for e in earlier:
         for pid, points in e.points.items():
