@@ -7,6 +7,7 @@ and the watch link refused on every write."""
 
 from __future__ import annotations
 
+import html
 import itertools
 import json
 import re
@@ -1621,3 +1622,40 @@ def test_a_call_opened_on_another_phone_opens_at_the_first_seat_with_no_sum(app,
     assert default.search(kv.page().html).group(1) == "1"
     kv.sums({"Bojan": 4, "Ceca": 10})  # every sum typed: the first seat again
     assert default.search(kv.page().html).group(1) == "0"
+
+
+def live_dealer_draws(kv) -> list:
+    return [e for e in kv.entries("kvanta-dealer") if e.round == deal.SETUP_ROUND]
+
+
+def test_an_edit_saved_after_the_dealer_draw_was_drawn_again_keeps_one_dealer_draw(app, kv):
+    """Round 1's dealer draw undone in the history, the game drew for the dealer again;
+    then round 1 edited and saved: its own draw takes the set-up's place, so one dealer
+    draw counts (K-D10: the game has one), not two."""
+    old = played_round(app, kv)
+    assert history_action(kv, "undo", old["kvanta-dealer"].id, "undo-draw").status_code == 200
+    # the next deal begins with a draw, as no dealer draw counts
+    for name, code in zip(NAMES, ("2C", "9D", "KS"), strict=True):
+        assert kv.tap("draw", seat=SEAT[name], card=code).status == 200
+    kv.post("discard", v=kv.page().v)
+    (again,) = live_dealer_draws(kv)
+    assert again.id != old["kvanta-dealer"].id
+    edited_round(kv, old, "kvc-after-draw")
+    assert len(live_dealer_draws(kv)) == 1
+    assert again.id not in [e.id for e in live_dealer_draws(kv)]
+
+
+def test_an_old_dealer_draw_redone_while_a_new_one_is_drawn_is_refused(app, kv):
+    """Round 1's dealer draw undone, the next deal draws for its dealer: redoing the old
+    draw meanwhile would leave the game two once the new one is complete, so the redo
+    is refused, with why, and changes nothing."""
+    old = played_round(app, kv)
+    assert history_action(kv, "undo", old["kvanta-dealer"].id, "undo-draw").status_code == 200
+    kv.tap("draw", seat=SEAT["Ana"], card="2C")
+    kv.tap("draw", seat=SEAT["Bojan"], card="9D")
+    before = kv.snapshot()
+    response = history_action(kv, "redo", old["kvanta-dealer"].id, "redo-draw")
+    assert response.status_code == 409
+    said = html.unescape(response.get_data(as_text=True))
+    assert "The deal being entered draws for its dealer" in said
+    assert kv.snapshot() == before

@@ -26,12 +26,12 @@ from .. import deals, dice, store
 from ..errors import RuleError
 from ..games.play import Refused, Tap
 from ..games.play.kvanta import KvantaRound
-from ..messages import N_
+from ..messages import N_, Text
 from ..messages import gettext as _
 from ..store.base import DRAFT_READS, NEW_ENTRY_READS, ROLL_READS, action_of
 from ..summary import TableSummary, summarize
 from . import kvanta_edit
-from .kvanta_edit import SID, STEP_KINDS, STEP_TAPS, stored
+from .kvanta_edit import SETUP_ROUND, SID, STEP_KINDS, STEP_TAPS, stored
 from .kvanta_edit import edit_context as edit_context
 from .kvanta_edit import history_group as history_group
 from .kvanta_edit import rename_in_draft as rename_in_draft
@@ -47,7 +47,6 @@ EXCHANGE_ROLL = "kvanta-exchange"
 ROLL_KINDS = {"roll": TARGET_ROLL, "reroll": TARGET_ROLL, "exchange": EXCHANGE_ROLL}
 DRAFT = "kvanta-round"
 GAME_DRAFT = "kvanta-game"  # K-D9: the burned cards, set once per game
-SETUP_ROUND = 0  # the first dealer draw is the game's set-up, before round 1
 # a round's context says it closes into its own number, as one reopened does (the
 # store's ``reopened``): its steps are stored in it as it is played
 OWN_ROUND = 0
@@ -304,8 +303,25 @@ def reconcile(s: store.Store, table: store.Table, log: store.TapLog) -> store.Ta
 
 def entries_changed(s: store.Store, table: store.Table) -> None:
     """After an undo or redo in the history, in its write: the round's log follows its
-    steps (``reconcile``), so the page that shows it next has nothing to write."""
-    reconcile(s, table, s.tap_log(table.id, DRAFT))
+    steps (``reconcile``), so the page that shows it next has nothing to write. A dealer
+    draw brought back while the deal being entered draws its own is refused
+    (store.Conflict): the game would count two."""
+    log = s.tap_log(table.id, DRAFT)
+    data = log.data
+    editing = not data or "context" not in data or data["context"].get("supersedes") is not None
+    own = set() if editing else {_sid(t["id"]) for t in data["taps"] if t.get("action") == "draw"}
+    if own and any(e.submission_id not in own for e in _live_dealer_draws(s, table)):
+        raise store.Conflict(
+            Text(
+                "The deal being entered draws for its dealer: finish the draw, or undo "
+                "it, before bringing back another."
+            )
+        )
+    reconcile(s, table, log)
+
+
+def _live_dealer_draws(s: store.Store, table: store.Table) -> list[store.Entry]:
+    return [e for e in s.live_newest_first(table.id, ("kvanta-dealer",)) if e.round == SETUP_ROUND]
 
 
 def _cut(data: dict, cut: int) -> dict:

@@ -27,6 +27,7 @@ EDIT_SID = "kvc-"  # an edited round's save: its first entry holds the round's l
 STEP_KINDS = ("kvanta-dealer", "kvanta-hand", "kvanta-flux", "kvanta-call", "kvanta-poker")
 STEP_TAPS = frozenset({"draw", "settle", "exchange", "end"})  # taps that may score a step
 ROLL_SID = "kv-roll-"  # a roll is stored under its tap's id with this prefix
+SETUP_ROUND = 0  # the first dealer draw is the game's set-up, before round 1
 
 
 def roll_submission(tap_id: str) -> str:
@@ -121,6 +122,12 @@ def edit_context(s: store.Store, table: store.Table, entry: store.Entry) -> dict
             done = stored(s, table, step_sid(tap["id"]))
             if done and done["entry_id"] != entry.id and s.entry(table.id, done["entry_id"]).live:
                 replaces.append(done["entry_id"])
+    if any(t.get("action") == "draw" for t in taps):
+        # the round's own dealer draw undone, the game drew again since: the edit's
+        # draw takes the set-up's place, so that one dealer draw counts
+        for e in s.entries(table.id, live_only=True):
+            if e.kind == "kvanta-dealer" and e.round == SETUP_ROUND and e.id not in replaces:
+                replaces.append(e.id)
     return {
         "players": players,
         "round": entry.round,
