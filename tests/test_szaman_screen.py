@@ -1047,6 +1047,39 @@ def test_a_deal_undone_then_saved_anew_is_not_counted_twice_by_a_redo(table, cli
     assert store.totals(screen.table_id) == totals
 
 
+def test_an_undone_deal_saved_again_after_its_round_was_redone_is_refused(table, client, store):
+    """A deal undone comes back to the screen; the round's other deal redone in the
+    history meanwhile: saving the first again would count the round twice, so the save
+    is refused, with why, and nothing changes."""
+    screen = table()
+    save_full_deal(screen)
+    (first,) = store.entries(screen.table_id)
+
+    def history(entry_id, action, sid):
+        return client.post(
+            f"{screen.url}/entries/{entry_id}/{action}",
+            data={"submission_id": sid},
+            headers={"X-CSRFToken": screen.csrf},
+        )
+
+    history(first.id, "undo", "u1")
+    screen.reload()
+    screen.save()  # the same taps, saved as they came back: the round's second entry
+    second = store.entries(screen.table_id)[-1]
+    history(second.id, "undo", "u2")  # its taps back on the screen
+    assert history(first.id, "redo", "r1").status_code == 303  # the round counts once
+    screen.reload()
+    totals = store.totals(screen.table_id)
+    response = screen.save()
+    assert response.status_code == 409
+    assert "Round 1 was just entered on another phone" in text_of(response.get_data(as_text=True))
+    assert [(e.id, e.live) for e in store.entries(screen.table_id)] == [
+        (first.id, True),
+        (second.id, False),
+    ]
+    assert store.totals(screen.table_id) == totals
+
+
 def test_the_first_lead_hint_lists_the_engine_order(table):
     """The hint under "who leads?" names the cards in the order the engine picks the
     first leader by (RULES §2), never a sentence that contradicts its own list."""

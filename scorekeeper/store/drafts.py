@@ -276,6 +276,8 @@ class Drafts:
                 round_number = self._row_to_supersede(table_id, old_id)["round"]
             elif context.get("reopened") is not None:  # an undone deal saved again
                 round_number = context["round"]
+                if self._slot_taken(table_id, round_number, kind):  # its round redone since
+                    raise self._entered_meanwhile(table_id, round_number)
             elif replaces:
                 round_number = self._entry_row(table_id, replaces[0])["round"]
             new_round = old_id is None and context.get("reopened") is None and not replaces

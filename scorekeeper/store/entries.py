@@ -142,17 +142,7 @@ class Entries:
                     [table_id, round_number, kind],
                 ).fetchone()
             ):
-                raise Conflict(
-                    self._numbered(
-                        table_id,
-                        "entered_meanwhile",
-                        N_(
-                            "Round %(round)s was just entered on another phone; "
-                            "nothing was saved. Check the history before adding it again."
-                        ),
-                        round_number,
-                    )
-                )
+                raise self._entered_meanwhile(table_id, round_number)
             made = (kind, request, result, points)
             entry_id = self._write_entry(
                 table_id, round_number, *made, submission_id, supersedes, new_round=round_known
@@ -366,17 +356,8 @@ class Entries:
         """Refuse (Conflict) when the entry, counting again, is the second live entry of
         its slot in its round (``round_slot``): the round was entered again after the
         entry was undone (a deal saved anew), and both would count."""
-        if self.round_slot is None:
-            return
         row = self._entry_row(table_id, entry_id)
-        slot = self.round_slot(row["kind"])
-        if slot is None:
-            return
-        others = self.db.execute(
-            "SELECT kind FROM live_entries WHERE table_id = ? AND round = ? AND id != ?",
-            [table_id, row["round"], entry_id],
-        ).fetchall()
-        if any(self.round_slot(kind) == slot for (kind,) in others):
+        if self._slot_taken(table_id, row["round"], row["kind"], entry_id):
             raise Conflict(
                 self._numbered(
                     table_id,
@@ -388,6 +369,34 @@ class Entries:
                     row["round"],
                 )
             )
+
+    def _entered_meanwhile(self, table_id: int, round_number: int) -> Conflict:
+        """The refusal of an entry whose round another phone entered first."""
+        return Conflict(
+            self._numbered(
+                table_id,
+                "entered_meanwhile",
+                N_(
+                    "Round %(round)s was just entered on another phone; "
+                    "nothing was saved. Check the history before adding it again."
+                ),
+                round_number,
+            )
+        )
+
+    def _slot_taken(
+        self, table_id: int, round_number: int, kind: str, but: int | None = None
+    ) -> bool:
+        """Whether the round counts a live entry (other than ``but``) of the slot an entry
+        of ``kind`` fills (``round_slot``; never, for a kind a round counts any number of)."""
+        slot = self.round_slot(kind) if self.round_slot is not None else None
+        if slot is None:
+            return False
+        others = self.db.execute(
+            "SELECT kind FROM live_entries WHERE table_id = ? AND round = ? AND id IS NOT ?",
+            [table_id, round_number, but],
+        ).fetchall()
+        return any(self.round_slot(other) == slot for (other,) in others)
 
     def _is_voided(self, entry_id: int) -> bool:
         return self._last_event(entry_id) == "voided"
