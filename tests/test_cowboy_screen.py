@@ -798,6 +798,34 @@ def test_edit_of_a_saved_deal_changes_one_card_and_supersedes_it(cowboy, client)
     assert t.totals() == {name: expected[name]["total"] for name in NAMES}
 
 
+def test_a_deal_undone_while_it_is_being_edited_goes_on_as_the_deal_reopened(cowboy, client):
+    """Edit of a saved deal under way, the same deal undone in the history: the screen
+    no longer offers to change a deal that no longer counts; it goes on as the deal
+    reopened, with the card changed, and its Save puts the round back."""
+    t = cowboy()
+    enter_whole_deal(t)
+    t.save()
+    (old,) = t.entries(live_only=True)
+    t.post(f"/edit/{old.id}")
+    t.reload()
+    t.tap("unhold", seat=0, card="JD")
+    t.tap("hold", seat=0, card="JS")
+    edited = t.taps()
+    undone = client.post(
+        f"{t.url}/entries/{old.id}/undo",
+        data={"submission_id": "undo-edited"},
+        headers={**HX, "X-CSRFToken": t.csrf},
+    )
+    assert undone.status_code == 200
+    t.reload()
+    assert "Changing round 1" not in t.panel and "Keep the saved deal" not in t.panel
+    assert t.taps() == edited and t.totals() == dict.fromkeys(NAMES, 0)
+    assert "Deal of round 1 saved." in t.save("again")
+    new = t.entries()[-1]
+    assert new.live and new.round == 1 and new.supersedes is None
+    assert new.request["held"]["Ana"][-1] == "JS"
+
+
 def test_a_deal_saved_without_a_tap_log_is_reopened_from_its_request(cowboy, client):
     t = cowboy()
     t.marriage("Ana", "H")

@@ -409,7 +409,9 @@ class Drafts:
     def _reopen_undone(self, table_id: int, entry_id: int, round_number: int) -> None:
         """Inside an undo: a deal saved from a game screen comes back on that screen as
         its tap log (never as an empty deal to tap in again), unless another deal is
-        being entered there. Saved again, it takes its round back."""
+        being entered there. Saved again, it takes its round back. An Edit of this very
+        deal under way goes on as the deal reopened, with what it changed: the saved
+        deal it would replace no longer counts."""
         row = self.db.execute(
             "SELECT closes, taps FROM entries WHERE id = ? AND taps IS NOT NULL", [entry_id]
         ).fetchone()
@@ -417,10 +419,12 @@ class Drafts:
             return
         name, log = row[0], json.loads(row[1])
         current = self.tap_log(table_id, name).data
-        if current and current.get("taps"):
+        editing = ((current or {}).get("context") or {}).get("supersedes") == entry_id
+        if current and current.get("taps") and not editing:
             return
         if any(self._is_live(e) for e in self._also_of(entry_id)):
             return  # the round's other entries still count: its log stays with them
+        log = current if editing else log
         context = {
             **(log.get("context") or {}),
             "players": [p.name for p in self.players(table_id)],
