@@ -1030,6 +1030,44 @@ def test_a_polish_table_numbers_its_turns_in_polish(pg):
     assert "Runda" not in history_part(t.page().html)
 
 
+def test_a_move_is_redone_only_onto_the_board_it_was_played_on(pg, client):
+    """Two moves undone in the history, another turn played in the first one's place
+    (Ceca discards): the later move was played on a board that is gone, so redoing it
+    is refused, with why, and nothing changes; the move on the board as it stands, the
+    discard undone first, comes back."""
+    t = pg(FOUR)
+    t.turn(0, "A")
+    t.step(0, "S", "T8")
+    t.tap("card", card="K")
+    t.step(1, "S", "T26")
+    t.tap("card", card="Q")
+    t.step(2, "S", "T44")
+    _first, second, third = t.entries(pegs_table.APPLY_KIND)
+
+    def history(action, entry, sid):
+        return client.post(
+            f"{t.url}/entries/{entry.id}/{action}",
+            data={"csrf_token": t.csrf, "submission_id": sid},
+            headers=HX,
+        )
+
+    assert history("undo", third, "u3").status_code == 200
+    assert history("undo", second, "u2").status_code == 200
+    t.page()
+    t.discard(submission_id="d2")  # Bojan's turn played again: a discard
+    board, entries = t.board().to_json(), t.entries()
+    response = history("redo", third, "r3")
+    assert response.status_code == 409
+    said = unescape(response.get_data(as_text=True))
+    assert "Only a move played on the board as it stands can be redone" in said
+    assert t.board().to_json() == board and t.entries() == entries
+    discard = t.entries(pegs_table.BOARD_KIND)[-1]
+    assert history("undo", discard, "u-d").status_code == 200
+    assert history("redo", second, "r2").status_code == 200
+    assert history("redo", third, "r3-again").status_code == 200
+    assert t.board().positions(2)[-1] == "T44"
+
+
 def test_undo_twice_then_redo_twice_names_the_right_player(pg, client):
     """Issue #20: whose turn follows the latest live move (the seat after its player's,
     written once in the race's ``next_seat``), so Undo ×2 and Redo ×2 — on this panel or

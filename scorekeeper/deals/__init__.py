@@ -118,7 +118,8 @@ class Deal:
     default its ``to_json()["closing"]``); ``may_edit(store, table, entry)`` raises
     Refusal for a saved entry that may not be reopened (a move the board has moved on
     from), ``may_undo`` raises store.Conflict for one the history may not undo (the
-    same: only the last board may be taken back); ``entries_changed(store, table)``
+    same: only the last board may be taken back), ``may_redo`` for one it may not bring
+    back (a move played on a board changed since); ``entries_changed(store, table)``
     keeps the open deal in step after an undo or redo in the history (a deal begun on a
     board that is no longer is dropped)."""
 
@@ -144,6 +145,7 @@ class Deal:
     closing: Callable[[Any], dict | list[dict] | None] | None = None
     may_edit: Callable[[store.Store, store.Table, store.Entry], None] | None = None
     may_undo: Callable[[store.Store, store.Table, store.Entry], None] | None = None
+    may_redo: Callable[[store.Store, store.Table, store.Entry], None] | None = None
     entries_changed: Callable[[store.Store, store.Table], None] | None = None
 
 
@@ -549,22 +551,25 @@ def discard(deal: Deal, s: store.Store, table: store.Table, version: int | None)
 # ---------------------------------------------------------------- the history's undo
 
 
-def check_undo(
-    deal: Deal | None, s: store.Store, table: store.Table, entry_id: int, submission_id
+def check_history(
+    deal: Deal | None, s: store.Store, table: store.Table, entry_id: int, submission_id, undo: bool
 ) -> int | None:
-    """Before an undo in the history: the game's ``may_undo`` (raises store.Conflict),
-    and the table version the undo is then based on (None: no check), so a move another
-    phone saves meanwhile is never left on a board that the undo takes back."""
-    if deal is None or deal.may_undo is None:
+    """Before an undo (``undo``) or a redo in the history: the game's ``may_undo`` or
+    ``may_redo`` (raises store.Conflict), and the table version the change is then based
+    on (None: no check), so that a move another phone saves meanwhile is never left on a
+    board that the undo takes back, nor jumped by a move the redo brings back."""
+    may = None if deal is None else deal.may_undo if undo else deal.may_redo
+    if may is None:
         return None
-    if s.submission(submission_id, s.void_entry, table.id) is not None:
+    write = s.void_entry if undo else s.restore_entry
+    if s.submission(submission_id, write, table.id) is not None:
         return None  # a retry: answered as the first time
     try:
         entry = s.entry(table.id, entry_id)
     except store.NotFound:
         return None
-    if entry.live:
-        deal.may_undo(s, table, entry)
+    if entry.live == undo:
+        may(s, table, entry)
     return table.version
 
 
@@ -575,7 +580,7 @@ def entries_changed(deal: Deal | None, s: store.Store, table: store.Table) -> No
 
 
 __all__ = [
-    "DEALS", "Deal", "Refusal", "begin", "check_undo", "close_at_once", "deal_settings",
+    "DEALS", "Deal", "Refusal", "begin", "check_history", "close_at_once", "deal_settings",
     "declare", "discard", "entries_changed", "game_over", "log_data", "new_deal", "record",
     "reopen", "save", "save_into_entry", "settings_of", "shown", "stale_notice", "state_of",
     "tap", "undo_or_redo", "with_entries",

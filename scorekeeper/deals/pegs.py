@@ -11,6 +11,7 @@ latest live board entry left, with the turn after the latest move or discard
 from __future__ import annotations
 
 from .. import deals, store
+from ..errors import RuleError
 from ..games import pegs as engine
 from ..games.play.pegs import RANKS, first_turn
 from ..messages import gettext as _
@@ -20,6 +21,7 @@ from ..pegs_table import (
     DRAFT,
     board_entries,
     current_board,
+    house_rules,
     player_of,
     rank_of,
 )
@@ -127,6 +129,27 @@ def may_undo(s: store.Store, table: store.Table, entry: store.Entry) -> None:
     """Only the last board is taken back: a later move was played on it."""
     if not _is_last(s, table, entry):
         raise store.Conflict(_("Only the last move can be undone; the board changed since."))
+
+
+def may_redo(s: store.Store, table: store.Table, entry: store.Entry) -> None:
+    """Only a move played on the board as it stands comes back: brought back onto a
+    board changed since (another turn played in its place), it would jump that turn. A
+    discard leaves the board as it was; a board set by hand sets it whole."""
+    if player_of(entry) is None:
+        return
+    latest = next(s.live_newest_first(table.id, BOARD_KINDS), None)
+    seats = len(s.players(table.id))
+    board, _latest = current_board(table, seats, [latest] if latest is not None else [])
+    try:
+        played_on = engine.Board(seats, entry.request["pegs"], **house_rules(table))
+    except (RuleError, KeyError, TypeError):
+        return  # an entry of another shape: nothing to compare
+    if played_on.to_json()["pegs"] != board.to_json()["pegs"]:
+        raise store.Conflict(
+            _(
+                "Only a move played on the board as it stands can be redone; the board changed since."
+            )
+        )
 
 
 def entries_changed(s: store.Store, table: store.Table) -> None:

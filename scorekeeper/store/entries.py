@@ -289,10 +289,11 @@ class Entries:
         submission_id: str | None = None,
         together: Iterable[int] = (),
         then: Callable[[], None] | None = None,
+        based_on_version: int | None = None,
     ) -> dict:
         """Redo: a voided entry counts again (and replaces again what it had replaced);
-        ``together``: as for :meth:`void_entry` (the superseding one first); ``then``
-        and the outcome's ``stays``: as for :meth:`void_entry`."""
+        ``together``: as for :meth:`void_entry` (the superseding one first); ``then``,
+        ``based_on_version`` and the outcome's ``stays``: as for :meth:`void_entry`."""
 
         def restore(entry_id: int, row) -> None:
             replaced = self._replaced_by(entry_id)
@@ -314,6 +315,7 @@ class Entries:
                 self._event(old, "superseded", by_entry=entry_id)
 
         def body(outcome: dict) -> None:
+            self._check_based_on(table_id, based_on_version)
             row = self._entry_if(
                 table_id,
                 entry_id,

@@ -501,11 +501,11 @@ def _entry_action(key: str, entry_id: int, action: str):
     try:
         group = deal.history_group if deal is not None else None
         together = group(s, table, entry_id, action) if group is not None else []
+        based = deals.check_history(deal, s, table, entry_id, submission_id, action == "undo")
         if action == "undo":
-            based = deals.check_undo(deal, s, table, entry_id, submission_id)
             out = s.void_entry(table.id, entry_id, submission_id, based, together, then)
         else:
-            out = s.restore_entry(table.id, entry_id, submission_id, together, then)
+            out = s.restore_entry(table.id, entry_id, submission_id, together, then, based)
     except store.NotFound:
         abort(404)
     except store.Conflict as exc:
