@@ -163,6 +163,9 @@ class Kvanta:
     def draft(self):
         return self.store.tap_log(self.table.id, deal.DRAFT).data
 
+    def table_version(self) -> int:
+        return self.store.table(self.table.id).version
+
     # -- getting somewhere quickly, through the screen
 
     def sums(self, values: dict) -> Answer:
@@ -1659,3 +1662,18 @@ def test_an_old_dealer_draw_redone_while_a_new_one_is_drawn_is_refused(app, kv):
     said = html.unescape(response.get_data(as_text=True))
     assert "The deal being entered draws for its dealer" in said
     assert kv.snapshot() == before
+
+
+def test_a_round_back_before_its_undone_dealer_draw_stays_there_page_after_page(app, kv):
+    """Round 1's dealer draw undone in the history takes the round back before it; its
+    poker undone too, the round's call still counts: showing the page again and again
+    writes nothing, the round never brought back past the draw that no longer counts."""
+    old = played_round(app, kv)
+    assert history_action(kv, "undo", old["kvanta-dealer"].id, "undo-draw").status_code == 200
+    assert history_action(kv, "undo", old["kvanta-poker"].id, "undo-poker").status_code == 200
+    kv.page()
+    before = (kv.table_version(), kv.store.draft(kv.table.id, deal.DRAFT))
+    for _ in range(3):
+        kv.page()
+        assert (kv.table_version(), kv.store.draft(kv.table.id, deal.DRAFT)) == before
+    assert all(t["action"] != "settle" for t in before[1][0]["taps"])

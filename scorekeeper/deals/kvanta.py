@@ -286,6 +286,8 @@ def reconcile(s: store.Store, table: store.Table, log: store.TapLog) -> store.Ta
     for k, tap in enumerate(data["undone"] if new is None else ()):
         if tap.get("action") in STEP_TAPS and _entry_state(s, table, tap["id"]) == "live":
             back = list(reversed(data["undone"][k:]))
+            if any(_voided_step(s, table, t) for t in back):
+                break  # an earlier step of them is undone: the round stays before it
             new = {**data, "taps": [*data["taps"], *back], "undone": data["undone"][:k]}
             break
     if new is not None:
@@ -309,7 +311,12 @@ def entries_changed(s: store.Store, table: store.Table) -> None:
     log = s.tap_log(table.id, DRAFT)
     data = log.data
     editing = not data or "context" not in data or data["context"].get("supersedes") is not None
-    own = set() if editing else {_sid(t["id"]) for t in data["taps"] if t.get("action") == "draw"}
+    drawn = (
+        []
+        if editing
+        else [t for t in [*data["taps"], *data["undone"]] if t.get("action") == "draw"]
+    )
+    own = {_sid(t["id"]) for t in drawn}
     if own and any(e.submission_id not in own for e in _live_dealer_draws(s, table)):
         raise store.Conflict(
             Text(
@@ -330,6 +337,18 @@ def _cut(data: dict, cut: int) -> dict:
     undone = [*data["undone"], *reversed(data["taps"][cut:])]
     context = {**data["context"], "reopened": OWN_ROUND}
     return {**data, "taps": data["taps"][:cut], "undone": undone, "context": context}
+
+
+def _step_entry(s: store.Store, table: store.Table, tap: dict) -> store.Entry | None:
+    """The entry a step's tap stored, if any."""
+    done = stored(s, table, _sid(tap.get("id") or "")) if tap.get("action") in STEP_TAPS else None
+    return s.entry(table.id, done["entry_id"]) if done else None
+
+
+def _voided_step(s: store.Store, table: store.Table, tap: dict) -> bool:
+    """Whether the tap stored a step that the history undid (a Flux aside: it stays rolled)."""
+    done = _step_entry(s, table, tap)
+    return done is not None and done.state == "voided" and done.kind != "kvanta-flux"
 
 
 def _entry_state(s: store.Store, table: store.Table, tap_id: str) -> str | None:
