@@ -1677,3 +1677,20 @@ def test_a_round_back_before_its_undone_dealer_draw_stays_there_page_after_page(
         kv.page()
         assert (kv.table_version(), kv.store.draft(kv.table.id, deal.DRAFT)) == before
     assert all(t["action"] != "settle" for t in before[1][0]["taps"])
+
+
+def test_an_edit_saved_after_its_dealer_draw_was_redone_keeps_one_dealer_draw(app, kv):
+    """Round 1's dealer draw undone, round 1 opened by Edit, the draw redone in the
+    history meanwhile: the edit saved supersedes the draw counting then, so one dealer
+    draw counts (the edit's own)."""
+    old = played_round(app, kv)
+    assert history_action(kv, "undo", old["kvanta-dealer"].id, "undo-draw").status_code == 200
+    kv.client.post(
+        f"{kv.url}/kvanta/edit/{old['kvanta-poker'].id}",
+        headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
+    )
+    assert history_action(kv, "redo", old["kvanta-dealer"].id, "redo-draw").status_code == 200
+    page = kv.page()
+    kv.post("save", v=page.v, round=page.round, submission_id="kvc-after-redo")
+    (draw,) = live_dealer_draws(kv)
+    assert draw.id != old["kvanta-dealer"].id

@@ -122,26 +122,28 @@ def edit_context(s: store.Store, table: store.Table, entry: store.Entry) -> dict
             done = stored(s, table, step_sid(tap["id"]))
             if done and done["entry_id"] != entry.id and s.entry(table.id, done["entry_id"]).live:
                 replaces.append(done["entry_id"])
-    if any(t.get("action") == "draw" for t in taps):
-        # the round's own dealer draw undone, the game drew again since: the edit's
-        # draw takes the set-up's place, so that one dealer draw counts
-        for e in s.entries(table.id, live_only=True):
-            if e.kind == "kvanta-dealer" and e.round == SETUP_ROUND and e.id not in replaces:
-                replaces.append(e.id)
     return {
         "players": players,
         "round": entry.round,
         "settings": settings,
         "since_roll": min(rolls) - 1 if rolls else s.last_roll_id(table.id),
         "replaces": replaces,
+        "draws_dealer": any(t.get("action") == "draw" for t in taps),
     }
 
 
 def replaces(s: store.Store, table: store.Table, context: dict) -> tuple[int, ...]:
     """An edited round's save supersedes the round's old steps (its first steps, stored
     as they were played; the entry reopened and those closed with it are superseded
-    by the store)."""
-    return tuple(context.get("replaces") or ())
+    by the store). A round that drew for the game's dealer also supersedes the dealer
+    draw counting as it is saved (its own redone, or one the game drew after it was
+    undone): one dealer draw counts."""
+    taken = list(context.get("replaces") or ())
+    if context.get("draws_dealer"):
+        for e in s.live_newest_first(table.id, ("kvanta-dealer",)):
+            if e.round == SETUP_ROUND and e.id not in taken:
+                taken.append(e.id)
+    return tuple(taken)
 
 
 def _edit_group(s: store.Store, table: store.Table, entry: store.Entry) -> list[int]:
