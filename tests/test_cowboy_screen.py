@@ -826,6 +826,28 @@ def test_a_deal_undone_while_it_is_being_edited_goes_on_as_the_deal_reopened(cow
     assert new.request["held"]["Ana"][-1] == "JS"
 
 
+def test_a_marriage_redone_once_its_deal_is_saved_is_refused_c_d1(cowboy, client):
+    """A marriage shown, taken back on the panel, the deal saved without it: its row in
+    the history may not come back beside the saved deal, which counts the marriages
+    shown in it itself (C-D1: once a deal); nothing changes, and Edit is the way."""
+    t = cowboy()
+    t.marriage("Ana", "H")
+    (marriage,) = t.entries()
+    t.undo()
+    enter_whole_deal(t)
+    t.save()
+    totals, entries = t.totals(), t.entries()
+    response = client.post(
+        f"{t.url}/entries/{marriage.id}/redo",
+        data={"submission_id": "redo-marriage"},
+        headers={**HX, "X-CSRFToken": t.csrf},
+    )
+    assert response.status_code == 409
+    said = response.get_data(as_text=True)
+    assert "The deal of round 1 is saved and counts its own marriages" in said
+    assert t.totals() == totals and t.entries() == entries
+
+
 def test_a_deal_saved_without_a_tap_log_is_reopened_from_its_request(cowboy, client):
     t = cowboy()
     t.marriage("Ana", "H")

@@ -268,4 +268,20 @@ def saved(s: store.Store, table: store.Table, context: dict, outcome: dict) -> s
     return _("Deal of round %(n)d saved.", n=outcome.get("round") or context.get("round"))
 
 
+def may_redo(s: store.Store, table: store.Table, entry: store.Entry) -> None:
+    """A marriage shown comes back in the history only while its round's deal is not
+    saved: a saved deal counts the marriages shown in it itself (C-D1), so beside it
+    this one would count twice."""
+    if entry.kind != MARRIAGE:
+        return
+    if any(e.round == entry.round for e in s.live_newest_first(table.id, (KIND,))):
+        raise store.Conflict(
+            _(
+                "The deal of round %(n)d is saved and counts its own marriages: Edit the "
+                "deal to change them.",
+                n=entry.round,
+            )
+        )
+
+
 DEAL = deals.declare(__name__, game="cowboy", draft=DRAFT, kind=KIND, after_tap=sync_marriages)
