@@ -864,6 +864,36 @@ def test_a_deal_played_on_its_own_trumps_reopens_on_them_after_the_trumps_are_re
     assert taps(t.html, "queen")["Asta"][0] and taps(t.html, "nine")["Asta"][0]
 
 
+def test_a_later_deal_played_while_the_trumps_were_undone_reopens_as_it_was_played(vz):
+    """The trumps undone in the history, round 2 is played as a first deal (its 9♦
+    holder tapped, he leads); the trumps redone: its Edit replays it as it was played,
+    led by the 9♦ holder, and saves unchanged (RULES §4, V-D1)."""
+    t = vz(THREE)
+    t.set_trumps("Jonas", "Rūta")
+    t.cart("Asta")
+    t.save("deal-1")
+    (trumps,) = t.entries("vezimas-trumps")
+
+    def history(action, sid):
+        url = f"{t.url}/entries/{trumps.id}/{action}"
+        return t.client.post(url, data={"csrf_token": t.csrf, "submission_id": sid}, headers=HX)
+
+    assert history("undo", "u1").status_code == 200
+    t.page()
+    t.cart("Rūta")
+    t.send("nine", seat=t.seat("Rūta"))
+    t.save("deal-2")
+    assert history("redo", "r1").status_code == 200
+    second = t.entries("vezimas-deal")[-1]
+    response = t.client.post(f"{t.url}/vezimas/edit/{second.id}", data={"csrf_token": t.csrf})
+    assert response.status_code == 303
+    t.page()
+    assert 'class="field-error"' not in t.html
+    t.save("edit-2")
+    edited = t.entries("vezimas-deal")[-1]
+    assert edited.supersedes == second.id and edited.request == second.request
+
+
 def test_an_edited_deal_knows_the_session_as_it_stood(vz):
     """A reopened deal of round 2 was dealt by round 1's loser (V-D2), with the carts
     before it: its letters (V-D6) are the loser's as they were then."""

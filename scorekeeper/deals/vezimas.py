@@ -91,9 +91,12 @@ def edit_context(s: store.Store, table: store.Table, entry: store.Entry) -> dict
     dealer = renamed(deals[-1], listed, deals[-1].request.get("loser")) if deals else None
     settings = session(listed, entries, dealer)
     # a deal that tapped its own Q♣ (9♦) holder (played while the session had no trumps)
-    # is reopened on them, as it was played, not on trumps saved since
+    # is reopened on them, as it was played, not on trumps saved since; one that tapped
+    # the 9♦ holder, who leads a first deal, was played as one: led by him, no dealer's
     for tap in s.entry_taps(entry.id) or []:
         settings.pop(TRUMP_SETTINGS.get(tap.get("action"), ""), None)
+        if tap.get("action") == "nine":
+            settings.pop("dealer", None)
     totals = dict.fromkeys(names.values(), 0)
     for e in earlier:
         for pid, points in e.points.items():
