@@ -894,6 +894,31 @@ def test_a_later_deal_played_while_the_trumps_were_undone_reopens_as_it_was_play
     assert edited.supersedes == second.id and edited.request == second.request
 
 
+def test_trumps_saved_during_an_edit_of_the_first_deal_keep_the_edit(vz):
+    """The first deal saved without its trumps, then opened by Edit: Save trumps there
+    saves the session's trumps and the edit goes on (it does not become round 2), and
+    its Save replaces round 1 (RULES §4, V-D1)."""
+    t = vz(THREE)
+    t.send("queen", seat=t.seat("Jonas"))
+    t.send("nine", seat=t.seat("Rūta"))
+    t.cart("Asta")
+    t.save("deal-1")
+    (first,) = t.entries("vezimas-deal")
+    t.client.post(f"{t.url}/vezimas/edit/{first.id}", data={"csrf_token": t.csrf})
+    t.page()
+    t.tap("/trumps", submission_id="t-edit")
+    t.page()
+    assert "Changing round 1" in t.html and t.shown[1] == 1
+    t.save("edit-1")
+    deals = t.entries("vezimas-deal")
+    assert [(e.round, e.state, e.supersedes) for e in deals] == [
+        (1, "superseded", None),
+        (1, "live", first.id),
+    ]
+    (trumps,) = t.entries("vezimas-trumps")
+    assert trumps.request["queen_of_clubs"] == "Jonas" and trumps.live
+
+
 def test_an_edited_deal_knows_the_session_as_it_stood(vz):
     """A reopened deal of round 2 was dealt by round 1's loser (V-D2), with the carts
     before it: its letters (V-D6) are the loser's as they were then."""

@@ -416,7 +416,19 @@ def save_trumps(s: store.Store, table: store.Table, state, log: store.TapLog, su
             close_draft=DRAFT,
             based_on_draft=(DRAFT, log.version),
         )
-        if carried:
+        context = (log.data or {}).get("context") or {}
+        if context.get("supersedes") is not None:
+            # an Edit goes on, on the trumps now saved: the deal it changes, not a new one
+            names = list(context.get("players") or [])
+            settings = {
+                **(context.get("settings") or {}),
+                **session(names, s.entries(table.id, live_only=True), None),
+            }
+            edit = {**log.data, "context": {**context, "settings": settings}, "taps": carried}
+            edit["undone"] = []
+            deals.state_of(DEAL, table, edit)
+            s.save_draft(table.id, DRAFT, edit)
+        elif carried:
             # a new deal's log, begun after the entry (the trumps in its settings)
             data = {**deals.begin(DEAL, s, table, None), "taps": carried}
             deals.state_of(DEAL, table, data)  # they replay under the saved trumps
