@@ -314,6 +314,13 @@ WALKS = [
     ("vezimas-played-out", 45),
     ("vezimas-first-deal-quick", 1),
     ("vezimas-first-deal-quick", 11),
+    ("cowboy-tens", 46),
+    ("cowboy-tens", 55),
+    ("cowboy-tens", 63),
+    ("cowboy-tens", 96),
+    ("kvanta-first-round-hand", 87),
+    ("kvanta-first-round-hand", 88),
+    ("vezimas-first-deal-quick", 98),
 ]
 LEGS = 3  # each from an Edit of a saved deal
 TAPS_A_LEG = 12
