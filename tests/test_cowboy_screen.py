@@ -644,11 +644,7 @@ def test_a_withdrawn_marriage_redone_after_its_suit_was_shown_again_is_refused_c
     t.marriage("Bojan", "H")
     (withdrawn,) = [e for e in t.entries() if not e.live]
     before = t.totals()
-    response = client.post(
-        f"{t.url}/entries/{withdrawn.id}/redo",
-        data={"submission_id": "redo-ceca"},
-        headers={**HX, "X-CSRFToken": t.csrf},
-    )
+    response = in_the_history(client, t, withdrawn.id, "redo", "redo-ceca")
     assert response.status_code == 409
     assert "already shown this deal" in html.unescape(response.get_data(as_text=True))
     assert t.totals() == before == {"Ana": 0, "Bojan": 25, "Ceca": 0, "Dragan": 0}
@@ -798,6 +794,15 @@ def test_edit_of_a_saved_deal_changes_one_card_and_supersedes_it(cowboy, client)
     assert t.totals() == {name: expected[name]["total"] for name in NAMES}
 
 
+def in_the_history(client, t, entry_id: int, action: str, sid: str):
+    """Undo or redo of an entry in the history, as its button posts it."""
+    return client.post(
+        f"{t.url}/entries/{entry_id}/{action}",
+        data={"submission_id": sid},
+        headers={**HX, "X-CSRFToken": t.csrf},
+    )
+
+
 def test_a_deal_undone_while_it_is_being_edited_goes_on_as_the_deal_reopened(cowboy, client):
     """Edit of a saved deal under way, the same deal undone in the history: the screen
     no longer offers to change a deal that no longer counts; it goes on as the deal
@@ -811,11 +816,7 @@ def test_a_deal_undone_while_it_is_being_edited_goes_on_as_the_deal_reopened(cow
     t.tap("unhold", seat=0, card="JD")
     t.tap("hold", seat=0, card="JS")
     edited = t.taps()
-    undone = client.post(
-        f"{t.url}/entries/{old.id}/undo",
-        data={"submission_id": "undo-edited"},
-        headers={**HX, "X-CSRFToken": t.csrf},
-    )
+    undone = in_the_history(client, t, old.id, "undo", "undo-edited")
     assert undone.status_code == 200
     t.reload()
     assert "Changing round 1" not in t.panel and "Keep the saved deal" not in t.panel
@@ -837,11 +838,7 @@ def test_a_marriage_redone_once_its_deal_is_saved_is_refused_c_d1(cowboy, client
     enter_whole_deal(t)
     t.save()
     totals, entries = t.totals(), t.entries()
-    response = client.post(
-        f"{t.url}/entries/{marriage.id}/redo",
-        data={"submission_id": "redo-marriage"},
-        headers={**HX, "X-CSRFToken": t.csrf},
-    )
+    response = in_the_history(client, t, marriage.id, "redo", "redo-marriage")
     assert response.status_code == 409
     said = response.get_data(as_text=True)
     assert "The deal of round 1 is saved and counts its own marriages" in said

@@ -1030,11 +1030,8 @@ def test_a_polish_table_numbers_its_turns_in_polish(pg):
     assert "Runda" not in history_part(t.page().html)
 
 
-def test_a_move_is_redone_only_onto_the_board_it_was_played_on(pg, client):
-    """Two moves undone in the history, another turn played in the first one's place
-    (Ceca discards): the later move was played on a board that is gone, so redoing it
-    is refused, with why, and nothing changes; the move on the board as it stands, the
-    discard undone first, comes back."""
+def three_moves_out(pg):
+    """A four-seat race where Ana, Bojan and Ceca each brought a peg out (A, K, Q)."""
     t = pg(FOUR)
     t.turn(0, "A")
     t.step(0, "S", "T8")
@@ -1042,6 +1039,15 @@ def test_a_move_is_redone_only_onto_the_board_it_was_played_on(pg, client):
     t.step(1, "S", "T26")
     t.tap("card", card="Q")
     t.step(2, "S", "T44")
+    return t
+
+
+def test_a_move_is_redone_only_onto_the_board_it_was_played_on(pg, client):
+    """Two moves undone in the history, another turn played in the first one's place
+    (Ceca discards): the later move was played on a board that is gone, so redoing it
+    is refused, with why, and nothing changes; the move on the board as it stands, the
+    discard undone first, comes back."""
+    t = three_moves_out(pg)
     _first, second, third = t.entries(pegs_table.APPLY_KIND)
 
     def history(action, entry, sid):
@@ -1072,13 +1078,7 @@ def test_undo_twice_then_redo_twice_names_the_right_player(pg, client):
     """Issue #20: whose turn follows the latest live move (the seat after its player's,
     written once in the race's ``next_seat``), so Undo ×2 and Redo ×2 — on this panel or
     in the history — name the right player each time."""
-    t = pg(FOUR)
-    t.turn(0, "A")
-    t.step(0, "S", "T8")
-    t.tap("card", card="K")
-    t.step(1, "S", "T26")
-    t.tap("card", card="Q")
-    t.step(2, "S", "T44")
+    t = three_moves_out(pg)
     assert header(t.page().html) == "Dule to play"
     first, second, third = t.entries(pegs_table.APPLY_KIND)
 

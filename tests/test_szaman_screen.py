@@ -979,20 +979,32 @@ def test_an_old_shape_draft_is_read_and_upgraded_by_the_next_tap(table, store):
     assert "Trick 1: Piotr wins" in screen.said
 
 
-def test_undo_of_a_saved_deal_brings_its_taps_back_not_an_empty_deal(table, client, store):
+def in_the_history(client, screen, entry_id: int, action: str, sid: str):
+    """Undo or redo of an entry in the history, as its form posts it."""
+    return client.post(
+        f"{screen.url}/entries/{entry_id}/{action}",
+        data={"submission_id": sid},
+        headers={"X-CSRFToken": screen.csrf},
+    )
+
+
+def saved_and_undone(table, client, store):
+    """A full deal saved, then undone in the history: the screen, the entry, and its
+    history's undo and redo (``history(action, submission id)``)."""
     screen = table()
     save_full_deal(screen)
     (entry,) = store.entries(screen.table_id)
 
     def history(action, sid):
-        return client.post(
-            f"{screen.url}/entries/{entry.id}/{action}",
-            data={"submission_id": sid},
-            headers={"X-CSRFToken": screen.csrf},
-        )
+        return in_the_history(client, screen, entry.id, action, sid)
 
     history("undo", "u1")
     screen.reload()
+    return screen, entry, history
+
+
+def test_undo_of_a_saved_deal_brings_its_taps_back_not_an_empty_deal(table, client, store):
+    screen, entry, history = saved_and_undone(table, client, store)
     # the deal as it was saved, every card in: one tap on Save puts it back
     assert screen.step == "end" and "8 tricks" in screen.said and "34 → −4" in screen.said
     assert "Save deal 1" in screen.said and "Deal 1 of 6" in screen.said
@@ -1021,19 +1033,7 @@ def test_a_deal_undone_then_saved_anew_is_not_counted_twice_by_a_redo(table, cli
     """Undo a saved deal, save its round again (its taps came back to the screen), then
     redo the old entry from the history: the round would count twice, so the redo is
     refused and the totals stay those of the deal saved anew."""
-    screen = table()
-    save_full_deal(screen)
-    (entry,) = store.entries(screen.table_id)
-
-    def history(action, sid):
-        return client.post(
-            f"{screen.url}/entries/{entry.id}/{action}",
-            data={"submission_id": sid},
-            headers={"X-CSRFToken": screen.csrf},
-        )
-
-    history("undo", "u1")
-    screen.reload()
+    screen, _entry, history = saved_and_undone(table, client, store)
     screen.save()  # the deal's own taps, saved as they came back
     totals = store.totals(screen.table_id)
     response = history("redo", "r1")
@@ -1056,11 +1056,7 @@ def test_an_undone_deal_saved_again_after_its_round_was_redone_is_refused(table,
     (first,) = store.entries(screen.table_id)
 
     def history(entry_id, action, sid):
-        return client.post(
-            f"{screen.url}/entries/{entry_id}/{action}",
-            data={"submission_id": sid},
-            headers={"X-CSRFToken": screen.csrf},
-        )
+        return in_the_history(client, screen, entry_id, action, sid)
 
     history(first.id, "undo", "u1")
     screen.reload()

@@ -759,6 +759,35 @@ def test_edit_of_a_saved_deal_changes_its_loser_and_supersedes_it(vz):
     assert t.page().totals() == {"Asta": 1, "Jonas": 0, "Rūta": 0, "Tomas": 1}
 
 
+def in_the_history(t, entry, action: str, sid: str):
+    """Undo or redo of an entry in the history, as its button posts it."""
+    url = f"{t.url}/entries/{entry.id}/{action}"
+    return t.client.post(url, data={"csrf_token": t.csrf, "submission_id": sid}, headers=HX)
+
+
+def first_deal_with_its_trumps_undone(vz):
+    """Three players: the trumps saved (Jonas Q♣, Rūta 9♦), the first deal saved (Asta
+    got the cart), then the trumps undone in the history. The table and the trumps."""
+    t = vz(THREE)
+    t.set_trumps("Jonas", "Rūta")
+    t.cart("Asta")
+    t.save("deal-1")
+    (trumps,) = t.entries("vezimas-trumps")
+    assert in_the_history(t, trumps, "undo", "u1").status_code == 200
+    return t, trumps
+
+
+def reopened_after_the_trumps_are_redone(t, trumps):
+    """The trumps redone in the history, then the latest deal opened by its Edit: that
+    deal."""
+    assert in_the_history(t, trumps, "redo", "r1").status_code == 200
+    latest = t.entries("vezimas-deal")[-1]
+    response = t.client.post(f"{t.url}/vezimas/edit/{latest.id}", data={"csrf_token": t.csrf})
+    assert response.status_code == 303
+    t.page()
+    return latest
+
+
 def test_the_trump_holders_are_offered_only_while_they_may_change_and_say_why_not(vz):
     """With four players the Q♣ holder leads the first deal (RULES §4, V-D1): once he
     laid a card, another holder would have led another deal, so the Q♣ buttons are
@@ -784,21 +813,12 @@ def test_the_trumps_redone_in_the_history_reach_a_deal_being_entered(vz):
     """The trumps undone in the history, a deal opened (its Edit) asks for them; redone
     there meanwhile, the open deal takes the session's at once: the 9♦ can no longer be
     tapped for another player, and the deal saved reopens again (RULES §4, V-D1)."""
-    t = vz(THREE)
-    t.set_trumps("Jonas", "Rūta")
-    t.cart("Asta")
-    t.save("deal-1")
-    trumps, deal = t.entries("vezimas-trumps")[0], t.entries("vezimas-deal")[0]
-
-    def history(entry, action, sid):
-        url = f"{t.url}/entries/{entry.id}/{action}"
-        return t.client.post(url, data={"csrf_token": t.csrf, "submission_id": sid}, headers=HX)
-
-    assert history(trumps, "undo", "u1").status_code == 200
+    t, trumps = first_deal_with_its_trumps_undone(vz)
+    deal = t.entries("vezimas-deal")[0]
     t.client.post(f"{t.url}/vezimas/edit/{deal.id}", data={"csrf_token": t.csrf})
     t.page()
     assert taps(t.html, "nine")  # the deal asks who holds 9♦ again
-    assert history(trumps, "redo", "r1").status_code == 200
+    assert in_the_history(t, trumps, "redo", "r1").status_code == 200
     t.page()
     assert taps(t.html, "nine") == {}  # the session's trumps: nothing to tap
     t.send("nine", expect=422, seat=t.seat("Jonas"))
@@ -819,15 +839,12 @@ def test_trumps_redone_under_a_deal_played_on_other_trumps_are_refused(vz):
     t = vz(FOUR)
     t.set_trumps("Jonas")
     (trumps,) = t.entries("vezimas-trumps")
-    url = f"{t.url}/entries/{trumps.id}"
-    t.client.post(f"{url}/undo", data={"csrf_token": t.csrf, "submission_id": "u1"}, headers=HX)
+    in_the_history(t, trumps, "undo", "u1")
     t.page()
     t.send("queen", seat=t.seat("Asta"))
     t.send("lay", seat=t.seat("Asta"), card="JS")
     draft = t.draft()
-    response = t.client.post(
-        f"{url}/redo", data={"csrf_token": t.csrf, "submission_id": "r1"}, headers=HX
-    )
+    response = in_the_history(t, trumps, "redo", "r1")
     assert response.status_code == 409
     said = html_module.unescape(response.get_data(as_text=True))
     assert "The deal being entered was played on other trumps" in said
@@ -838,28 +855,14 @@ def test_a_deal_played_on_its_own_trumps_reopens_on_them_after_the_trumps_are_re
     """The trumps undone, the first deal is changed and saved with its own Q♣ and 9♦
     holders; the old trumps redone after it: Edit reopens the deal as it was played,
     on its own holders, with no refusal (RULES §4, V-D1)."""
-    t = vz(THREE)
-    t.set_trumps("Jonas", "Rūta")
-    t.cart("Asta")
-    t.save("deal-1")
-    (trumps,) = t.entries("vezimas-trumps")
+    t, trumps = first_deal_with_its_trumps_undone(vz)
     deal = t.entries("vezimas-deal")[0]
-
-    def history(action, sid):
-        url = f"{t.url}/entries/{trumps.id}/{action}"
-        return t.client.post(url, data={"csrf_token": t.csrf, "submission_id": sid}, headers=HX)
-
-    assert history("undo", "u1").status_code == 200
     t.client.post(f"{t.url}/vezimas/edit/{deal.id}", data={"csrf_token": t.csrf})
     t.page()
     t.send("queen", seat=t.seat("Asta"))
     t.send("nine", seat=t.seat("Asta"))
     t.save("edit-1")
-    assert history("redo", "r1").status_code == 200
-    edited = t.entries("vezimas-deal")[-1]
-    response = t.client.post(f"{t.url}/vezimas/edit/{edited.id}", data={"csrf_token": t.csrf})
-    assert response.status_code == 303
-    t.page()
+    reopened_after_the_trumps_are_redone(t, trumps)
     assert "Changing round 1" in t.html and 'class="field-error"' not in t.html
     assert taps(t.html, "queen")["Asta"][0] and taps(t.html, "nine")["Asta"][0]
 
@@ -868,26 +871,12 @@ def test_a_later_deal_played_while_the_trumps_were_undone_reopens_as_it_was_play
     """The trumps undone in the history, round 2 is played as a first deal (its 9♦
     holder tapped, he leads); the trumps redone: its Edit replays it as it was played,
     led by the 9♦ holder, and saves unchanged (RULES §4, V-D1)."""
-    t = vz(THREE)
-    t.set_trumps("Jonas", "Rūta")
-    t.cart("Asta")
-    t.save("deal-1")
-    (trumps,) = t.entries("vezimas-trumps")
-
-    def history(action, sid):
-        url = f"{t.url}/entries/{trumps.id}/{action}"
-        return t.client.post(url, data={"csrf_token": t.csrf, "submission_id": sid}, headers=HX)
-
-    assert history("undo", "u1").status_code == 200
+    t, trumps = first_deal_with_its_trumps_undone(vz)
     t.page()
     t.cart("Rūta")
     t.send("nine", seat=t.seat("Rūta"))
     t.save("deal-2")
-    assert history("redo", "r1").status_code == 200
-    second = t.entries("vezimas-deal")[-1]
-    response = t.client.post(f"{t.url}/vezimas/edit/{second.id}", data={"csrf_token": t.csrf})
-    assert response.status_code == 303
-    t.page()
+    second = reopened_after_the_trumps_are_redone(t, trumps)
     assert 'class="field-error"' not in t.html
     t.save("edit-2")
     edited = t.entries("vezimas-deal")[-1]
