@@ -865,6 +865,11 @@ def test_a_deal_played_on_its_own_trumps_reopens_on_them_after_the_trumps_are_re
     reopened_after_the_trumps_are_redone(t, trumps)
     assert "Changing round 1" in t.html and 'class="field-error"' not in t.html
     assert taps(t.html, "queen")["Asta"][0] and taps(t.html, "nine")["Asta"][0]
+    # the trumps undone and redone again while it is open: it stays on its own
+    own = t.draft()[0]["taps"]
+    assert in_the_history(t, trumps, "undo", "u2").status_code == 200
+    assert in_the_history(t, trumps, "redo", "r2").status_code == 200
+    assert t.draft()[0]["taps"] == own
 
 
 def test_a_later_deal_played_while_the_trumps_were_undone_reopens_as_it_was_played(vz):

@@ -352,12 +352,17 @@ def entries_changed(s: store.Store, table: store.Table) -> None:
     session's. Redone, they are the session's: the Q♣ and 9♦ holders its log tapped
     go. Undone, the deal taps its own again: the holders it was played on come back
     first in its log, so nothing tapped is lost. Refused (Conflict) when its taps do
-    not replay so: the deal was played on other trumps than the ones redone."""
+    not replay so: the deal was played on other trumps than the ones redone. An Edit of
+    a deal that tapped its own holders is left on them."""
     log = s.tap_log(table.id, DRAFT)
     data = log.data
     if not data or "context" not in data:
         return
     context, names = data["context"], list(data["context"]["players"])
+    if context.get("supersedes") is not None and any(
+        tap.get("action") in ARGS_SEAT for tap in data["taps"]
+    ):
+        return  # an Edit of a deal played on its own trumps stays on them (edit_context)
     settings = dict(context.get("settings") or {})
     now = session(names, s.entries(table.id, live_only=True), None)
     if all(settings.get(key) == now.get(key) for key in TRUMP_SETTINGS.values()):
