@@ -1694,3 +1694,20 @@ def test_an_edit_saved_after_its_dealer_draw_was_redone_keeps_one_dealer_draw(ap
     kv.post("save", v=page.v, round=page.round, submission_id="kvc-after-redo")
     (draw,) = live_dealer_draws(kv)
     assert draw.id != old["kvanta-dealer"].id
+
+
+def test_an_edit_saved_after_a_step_of_its_round_was_redone_counts_the_step_once(app, kv):
+    """Round 1's call undone in the history, round 1 opened by Edit, the call redone
+    meanwhile: the edit saved supersedes it as well, so the round counts one call."""
+    old = played_round(app, kv)
+    call = old["kvanta-call"]
+    assert history_action(kv, "undo", call.id, "undo-call").status_code == 200
+    kv.client.post(
+        f"{kv.url}/kvanta/edit/{old['kvanta-poker'].id}",
+        headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
+    )
+    assert history_action(kv, "redo", call.id, "redo-call").status_code == 200
+    page = kv.page()
+    kv.post("save", v=page.v, round=page.round, submission_id="kvc-after-step-redo")
+    calls = [e for e in kv.entries("kvanta-call") if e.round == 1]
+    assert len(calls) == 1 and calls[0].id != call.id

@@ -139,6 +139,15 @@ def replaces(s: store.Store, table: store.Table, context: dict) -> tuple[int, ..
     draw counting as it is saved (its own redone, or one the game drew after it was
     undone): one dealer draw counts."""
     taken = list(context.get("replaces") or ())
+    # the round's first steps as they count now: one undone when Edit opened and redone
+    # since counts again, and the edit takes its place too
+    reopened = context.get("supersedes")
+    played = (s.entry_taps(reopened) or []) if reopened is not None else []
+    for tap in played:
+        done = stored(s, table, step_sid(tap["id"])) if tap.get("action") in STEP_TAPS else None
+        step = done["entry_id"] if done else None
+        if step not in (None, reopened, *taken) and s.entry(table.id, step).live:
+            taken.append(step)
     if context.get("draws_dealer"):
         for e in s.live_newest_first(table.id, ("kvanta-dealer",)):
             if e.round == SETUP_ROUND and e.id not in taken:
