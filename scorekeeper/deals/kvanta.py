@@ -317,7 +317,7 @@ def entries_changed(s: store.Store, table: store.Table) -> None:
         else [t for t in [*data["taps"], *data["undone"]] if t.get("action") == "draw"]
     )
     own = {_sid(t["id"]) for t in drawn}
-    if own and any(e.submission_id not in own for e in _live_dealer_draws(s, table)):
+    if own and any(e.submission_id not in own for e in kvanta_edit.live_dealer_draws(s, table)):
         raise store.Conflict(
             Text(
                 "The deal being entered draws for its dealer: finish the draw, or undo "
@@ -325,10 +325,6 @@ def entries_changed(s: store.Store, table: store.Table) -> None:
             )
         )
     reconcile(s, table, log)
-
-
-def _live_dealer_draws(s: store.Store, table: store.Table) -> list[store.Entry]:
-    return [e for e in s.live_newest_first(table.id, ("kvanta-dealer",)) if e.round == SETUP_ROUND]
 
 
 def _cut(data: dict, cut: int) -> dict:

@@ -116,20 +116,29 @@ def edit_context(s: store.Store, table: store.Table, entry: store.Entry) -> dict
             done = s.submission(roll_submission(tap["id"]), s.add_roll, table.id)
             if done:
                 rolls.append(done["roll_id"])
-    replaces = []
-    for tap in taps:
-        if tap.get("action") in STEP_TAPS:
-            done = stored(s, table, step_sid(tap["id"]))
-            if done and done["entry_id"] != entry.id and s.entry(table.id, done["entry_id"]).live:
-                replaces.append(done["entry_id"])
     return {
         "players": players,
         "round": entry.round,
         "settings": settings,
         "since_roll": min(rolls) - 1 if rolls else s.last_roll_id(table.id),
-        "replaces": replaces,
-        "draws_dealer": any(t.get("action") == "draw" for t in taps),
+        "replaces": _live_steps(s, table, taps, entry.id),
     }
+
+
+def _live_steps(s: store.Store, table: store.Table, taps: list[dict], reopened: int) -> list:
+    """The entries the round's step taps stored that count now (the reopened one aside)."""
+    found = []
+    for tap in taps:
+        done = stored(s, table, step_sid(tap["id"])) if tap.get("action") in STEP_TAPS else None
+        step = done["entry_id"] if done else None
+        if step not in (None, reopened, *found) and s.entry(table.id, step).live:
+            found.append(step)
+    return found
+
+
+def live_dealer_draws(s: store.Store, table: store.Table) -> list[store.Entry]:
+    """The dealer draws of the game's set-up that count now."""
+    return [e for e in s.live_newest_first(table.id, ("kvanta-dealer",)) if e.round == SETUP_ROUND]
 
 
 def replaces(s: store.Store, table: store.Table, context: dict) -> tuple[int, ...]:
@@ -138,20 +147,13 @@ def replaces(s: store.Store, table: store.Table, context: dict) -> tuple[int, ..
     by the store). A round that drew for the game's dealer also supersedes the dealer
     draw counting as it is saved (its own redone, or one the game drew after it was
     undone): one dealer draw counts."""
-    taken = list(context.get("replaces") or ())
-    # the round's first steps as they count now: one undone when Edit opened and redone
-    # since counts again, and the edit takes its place too
+    taken = list(context.get("replaces") or ())  # as they counted when Edit opened
     reopened = context.get("supersedes")
     played = (s.entry_taps(reopened) or []) if reopened is not None else []
-    for tap in played:
-        done = stored(s, table, step_sid(tap["id"])) if tap.get("action") in STEP_TAPS else None
-        step = done["entry_id"] if done else None
-        if step not in (None, reopened, *taken) and s.entry(table.id, step).live:
-            taken.append(step)
-    if context.get("draws_dealer"):
-        for e in s.live_newest_first(table.id, ("kvanta-dealer",)):
-            if e.round == SETUP_ROUND and e.id not in taken:
-                taken.append(e.id)
+    # and as they count now: one undone when Edit opened and redone since, too
+    taken += [e for e in _live_steps(s, table, played, reopened) if e not in taken]
+    if any(t.get("action") == "draw" for t in played):
+        taken += [e.id for e in live_dealer_draws(s, table) if e.id not in taken]
     return tuple(taken)
 
 
