@@ -827,6 +827,77 @@ def test_a_deal_undone_while_it_is_being_edited_goes_on_as_the_deal_reopened(cow
     assert new.request["held"]["Ana"][-1] == "JS"
 
 
+def test_a_deal_redone_takes_a_later_version_reopened_unchanged_off_the_screen(cowboy, client):
+    """Round 1 saved, undone and saved again as a new entry; that one undone too, so its
+    log is back on the screen. Redo of the first in the history: the round counts it
+    again, and the later version's log, unchanged, leaves the screen (saved, it would
+    take the round back; a marriage shown on it would count beside the deal)."""
+    t = cowboy()
+    enter_whole_deal(t)
+    t.save()
+    (first,) = t.entries(live_only=True)
+    assert in_the_history(client, t, first.id, "undo", "undo-1").status_code == 200
+    t.reload()
+    assert "Deal of round 1 saved." in t.save("again")
+    second = t.entries()[-1]
+    assert second.supersedes is None and second.round == 1
+    assert in_the_history(client, t, second.id, "undo", "undo-2").status_code == 200
+    t.reload()
+    assert t.taps()  # the later version, on the screen
+    assert in_the_history(client, t, first.id, "redo", "redo-1").status_code == 200
+    t.reload()
+    assert not t.taps() and [e.id for e in t.entries(live_only=True)] == [first.id]
+    assert "Changing round 1" not in t.panel
+
+
+def test_a_deal_redone_beside_a_later_version_reopened_and_changed_is_refused(cowboy, client):
+    """As above, but the later version was being edited when it was undone: its change
+    goes on on the screen. Redo of the first version is refused and nothing changes;
+    once the change is taken back, the redo is made."""
+    t = cowboy()
+    enter_whole_deal(t)
+    t.save()
+    (first,) = t.entries(live_only=True)
+    in_the_history(client, t, first.id, "undo", "undo-1")
+    t.reload()
+    t.save("again")
+    second = t.entries()[-1]
+    t.post(f"/edit/{second.id}")
+    t.reload()
+    t.tap("unhold", seat=0, card="JD")
+    in_the_history(client, t, second.id, "undo", "undo-2")
+    t.reload()
+    taps, entries = t.taps(), t.entries()
+    refused = in_the_history(client, t, first.id, "redo", "redo-1")
+    assert refused.status_code == 409
+    assert (
+        "Round 1 is open on its screen, reopened from a later version and changed there"
+        in refused.get_data(as_text=True)
+    )
+    t.reload()
+    assert t.taps() == taps and t.entries() == entries
+    t.undo()  # the change taken back: the log is the later version's as saved
+    assert in_the_history(client, t, first.id, "redo", "redo-1b").status_code == 200
+    t.reload()
+    assert not t.taps() and [e.id for e in t.entries(live_only=True)] == [first.id]
+
+
+def test_a_marriage_shown_on_a_log_of_a_round_already_saved_is_not_counted_c_d1(cowboy):
+    """However a log of round 1 came to be open beside round 1's saved deal, a marriage
+    shown on it is refused, not stored: the saved deal counts its own (C-D1)."""
+    t = cowboy()
+    enter_whole_deal(t)
+    log = t.store.tap_log(t.table.id, DRAFT).data
+    t.save()
+    t.store.save_draft(t.table.id, DRAFT, log)
+    t.reload()
+    entries, totals = t.entries(), t.totals()
+    out = t.marriage("Ana", "S")
+    assert t.status == 409
+    assert "The deal of round 1 is saved and counts its own marriages" in out
+    assert t.entries() == entries and t.totals() == totals
+
+
 def test_a_marriage_redone_once_its_deal_is_saved_is_refused_c_d1(cowboy, client):
     """A marriage shown, taken back on the panel, the deal saved without it: its row in
     the history may not come back beside the saved deal, which counts the marriages

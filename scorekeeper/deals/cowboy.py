@@ -190,6 +190,8 @@ def sync_marriages(s: store.Store, table: store.Table, log: store.TapLog, action
         request = {"players": names, "player": names[seat], "suit": suit, "shown": shown}
         want[(ids.get(names[seat]), suit)] = (tap_of.get((seat, suit), "x"), request)
     have, stored = _round_marriages(s, table, context["round"])
+    if any(key not in have for key in want):
+        _refuse_beside_saved_deal(s, table, context["round"])
     wrote = False
     for key, entry in have.items():
         if key not in want:
@@ -272,14 +274,19 @@ def may_redo(s: store.Store, table: store.Table, entry: store.Entry) -> None:
     """A marriage shown comes back in the history only while its round's deal is not
     saved: a saved deal counts the marriages shown in it itself (C-D1), so beside it
     this one would count twice."""
-    if entry.kind != MARRIAGE:
-        return
-    if any(e.round == entry.round for e in s.live_newest_first(table.id, (KIND,))):
+    if entry.kind == MARRIAGE:
+        _refuse_beside_saved_deal(s, table, entry.round)
+
+
+def _refuse_beside_saved_deal(s: store.Store, table: store.Table, round_number: int) -> None:
+    """A marriage entry counts only while its round's deal is unsaved (C-D1: the saved
+    deal counts those shown in it)."""
+    if any(e.round == round_number for e in s.live_newest_first(table.id, (KIND,))):
         raise store.Conflict(
             _(
                 "The deal of round %(n)d is saved and counts its own marriages: Edit the "
                 "deal to change them.",
-                n=entry.round,
+                n=round_number,
             )
         )
 

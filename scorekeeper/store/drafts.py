@@ -352,10 +352,16 @@ class Drafts:
 
     def entry_taps(self, entry_id: int) -> list[dict] | None:
         """The tap log an entry was saved with; None for one saved without."""
+        log = self.entry_log(entry_id)
+        return log["taps"] if log else None
+
+    def entry_log(self, entry_id: int) -> dict | None:
+        """The log an entry was saved with (``taps`` and the ``context`` they were
+        tapped in); None for one saved without."""
         row = self.db.execute(
             "SELECT taps FROM entries WHERE id = ? AND taps IS NOT NULL", [entry_id]
         ).fetchone()
-        return json.loads(row[0])["taps"] if row else None
+        return json.loads(row[0]) if row else None
 
     def reopen_entry(
         self,
@@ -393,11 +399,12 @@ class Drafts:
                 )
             taps = self.entry_taps(entry_id)
             also = [e for e in self._also_of(entry_id) if self._is_live(e)]
+            first = [tap for tap in context.get("first_taps", ()) if taps is not None]
             return {
-                "taps": rebuild(entry) if taps is None else taps,
+                "taps": rebuild(entry) if taps is None else [*first, *taps],
                 "undone": [],
                 "context": {
-                    **context,
+                    **{k: v for k, v in context.items() if k != "first_taps"},
                     "round": entry.round,
                     "supersedes": entry_id,
                     "supersedes_also": also,
@@ -447,24 +454,54 @@ class Drafts:
         )
 
     def _close_reopened(self, table_id: int, entry_id: int) -> None:
-        """Inside a redo: the deal's log reopened by its undo leaves the screen, as long
-        as nobody changed it there (else the redo is refused: that work is kept)."""
+        """Inside a redo: the deal's log reopened by an undo leaves the screen, as long as
+        nobody changed it there (else the redo is refused: that work is kept). That is
+        this entry's own log, or one reopened from another entry of its slot in its
+        round (a later version of the deal, undone): saved, it would take the round
+        the redone entry now counts in, and a marriage shown on it would count beside."""
         row = self.db.execute(
-            "SELECT closes, taps FROM entries WHERE id = ? AND taps IS NOT NULL", [entry_id]
+            "SELECT closes, taps, round, kind FROM entries WHERE id = ? AND taps IS NOT NULL",
+            [entry_id],
         ).fetchone()
         if row is None:
             return
-        data = self.tap_log(table_id, row[0]).data
-        if not data or (data.get("context") or {}).get("reopened") != entry_id:
+        name, round_number, kind = row[0], row[2], row[3]
+        data = self.tap_log(table_id, name).data
+        reopened = (data or {}).get("context", {}).get("reopened") if data else None
+        if reopened is None:
             return
-        if data["taps"] != json.loads(row[1])["taps"]:
+        if reopened != entry_id:
+            rival = self.db.execute(
+                "SELECT taps, round, kind FROM entries WHERE id = ? AND table_id = ?",
+                [reopened, table_id],
+            ).fetchone()
+            slot = self.round_slot(kind) if self.round_slot is not None else None
+            if (
+                rival is None
+                or rival[1] != round_number
+                or slot is None
+                or self.round_slot(rival[2]) != slot
+            ):
+                return
+            saved_taps = json.loads(rival[0])["taps"] if rival[0] else None
+        else:
+            saved_taps = json.loads(row[1])["taps"]
+        if data["taps"] != saved_taps:
+            if reopened != entry_id:
+                raise Conflict(
+                    Text(
+                        "Round %(round)s is open on its screen, reopened from a later "
+                        "version and changed there; save it there, or undo those taps first.",
+                        round=round_number,
+                    )
+                )
             raise Conflict(
                 Text(
                     "This deal was reopened and changed on its screen; save it there, "
                     "or undo those taps first."
                 )
             )
-        self.db.execute("DELETE FROM drafts WHERE table_id = ? AND name = ?", [table_id, row[0]])
+        self.db.execute("DELETE FROM drafts WHERE table_id = ? AND name = ?", [table_id, name])
 
     def discard_draft(self, table_id: int, name: str, draft_version: int) -> None:
         """Drop a draft (an edit given up), unless a tap changed it since it was shown."""
