@@ -321,6 +321,8 @@ WALKS = [
     ("kvanta-first-round-hand", 87),
     ("kvanta-first-round-hand", 88),
     ("vezimas-first-deal-quick", 98),
+    ("cowboy-tens", 169),
+    ("vezimas-played-out", 133),
 ]
 LEGS = 3  # each from an Edit of a saved deal
 TAPS_A_LEG = 12

@@ -913,6 +913,38 @@ def test_trumps_saved_during_an_edit_of_the_first_deal_keep_the_edit(vz):
     assert trumps.request["queen_of_clubs"] == "Jonas" and trumps.live
 
 
+def test_a_deal_played_on_trumps_undone_since_reopens_on_them(vz):
+    """The first deal's Edit saves the session's trumps (its Q♣ tap becomes them, its
+    log the rest) and is saved; the trumps then undone in the history: Edit reopens the
+    deal with the holder it was played on tapped first in its log, every tap standing
+    (its cards laid need him), and it saves unchanged (RULES §4, V-D1)."""
+    t = vz(FOUR)
+    t.send("queen", seat=t.seat("Jonas"))
+    t.send("lay", seat=t.seat("Jonas"), card="JS")
+    t.cart("Asta")
+    t.save("deal-1")
+    (first,) = t.entries("vezimas-deal")
+    t.client.post(f"{t.url}/vezimas/edit/{first.id}", data={"csrf_token": t.csrf})
+    t.page()
+    t.tap("/trumps", submission_id="t-edit")
+    t.save("edit-1")
+    edited = t.entries("vezimas-deal")[-1]
+    assert [tap["action"] for tap in t.store.entry_taps(edited.id)] == ["lay", "loser"]
+    (trumps,) = t.entries("vezimas-trumps")
+    assert in_the_history(t, trumps, "undo", "u1").status_code == 200
+    response = t.client.post(f"{t.url}/vezimas/edit/{edited.id}", data={"csrf_token": t.csrf})
+    assert response.status_code == 303
+    t.page()
+    assert "Changing round 1" in t.html and 'class="field-error"' not in t.html
+    first, *rest = t.draft()[0]["taps"]
+    assert rest == t.store.entry_taps(edited.id)
+    assert (first["action"], first["seat"]) == ("queen", t.seat("Jonas"))
+    assert taps(t.html, "queen")["Jonas"] == (True, True)  # he led: kept while cards lie
+    t.save("edit-2")
+    again = t.entries("vezimas-deal")[-1]
+    assert again.supersedes == edited.id and again.request == edited.request
+
+
 def test_an_edited_deal_knows_the_session_as_it_stood(vz):
     """A reopened deal of round 2 was dealt by round 1's loser (V-D2), with the carts
     before it: its letters (V-D6) are the loser's as they were then."""

@@ -81,7 +81,9 @@ class Deal:
     ``new_deal(store, table, summary)``: the context of a deal begun now (its
     ``players`` in seat order, ``round``, and what the panel shows of it); raises
     Refusal when none may begin (the game is over).
-    ``edit_context(store, table, entry)``: the context of a saved entry reopened.
+    ``edit_context(store, table, entry)``: the context of a saved entry reopened; its
+    ``first_taps``, when given, go before the entry's own (Vežimas' trumps it was
+    played on, once the session's are undone).
     ``rebuild(table, context, entry)``: a tap log for an entry saved without one.
     ``saved(store, table, context, outcome)``: the message once the deal is saved.
     ``upgrade(table, data, context)``: the taps of a draft stored in an older shape.

@@ -28,6 +28,7 @@ CHECK_DRAFT = "vezimas-check"  # the referee's question
 OLD_SETUP, ARGS_SEAT = "vezimas-setup", ("queen", "nine")  # a set-up draft before tap logs
 TRUMP_SETTINGS = {"queen": "queen_of_clubs", "nine": "nine_of_diamonds"}  # tap → setting
 TRUMPS_ROUND = 0  # set-up, before deal 1: the deals keep the table's round numbers
+PLAYED_ON = "s-"  # the id of a holder's tap made from trumps the session had (_holder_taps)
 QUESTION = ("top", "player", "mode", "card", "hand", "out", "nothing_to_beat")
 CLEARED = {"top": None, "player": None, "card": None, "hand": [], "nothing_to_beat": False}
 
@@ -90,10 +91,17 @@ def edit_context(s: store.Store, table: store.Table, entry: store.Entry) -> dict
     listed = list(names.values())
     dealer = renamed(deals[-1], listed, deals[-1].request.get("loser")) if deals else None
     settings = session(listed, entries, dealer)
+    log = s.entry_log(entry.id) or {}
+    first_taps = []
+    if "queen_of_clubs" not in settings:
+        # the session's trumps undone since: the holders it was played on come first
+        # in its log, as taps (its cards laid need them; they may be changed there)
+        played_on = (log.get("context") or {}).get("settings") or {}
+        first_taps = _holder_taps(played_on, listed, log.get("taps") or [], "edit")
     # a deal that tapped its own Q♣ (9♦) holder (played while the session had no trumps)
     # is reopened on them, as it was played, not on trumps saved since; one that tapped
     # the 9♦ holder, who leads a first deal, was played as one: led by him, no dealer's
-    for tap in s.entry_taps(entry.id) or []:
+    for tap in log.get("taps") or []:
         settings.pop(TRUMP_SETTINGS.get(tap.get("action"), ""), None)
         if tap.get("action") == "nine":
             settings.pop("dealer", None)
@@ -103,7 +111,29 @@ def edit_context(s: store.Store, table: store.Table, entry: store.Entry) -> dict
             if pid in names:
                 totals[names[pid]] += points
     settings["totals"] = totals
-    return {"players": listed, "settings": settings, "dealer": dealer}
+    context = {"players": listed, "settings": settings, "dealer": dealer}
+    return {**context, "first_taps": first_taps} if first_taps else context
+
+
+def _holder_taps(settings: dict, names: list[str], taps: list[dict], tag: str) -> list[dict]:
+    """The Q♣ (and, on a first deal where he leads, 9♦) holders ``settings`` name, as
+    taps for a log that taps none of its own (``taps``): the trumps it was played on
+    when the session's are undone. Their ids mark them (``PLAYED_ON``): the session's,
+    not the deal's own choice, so trumps redone take their place."""
+    first_deal = settings.get("dealer") is None and nine_of_diamonds_leads(len(names))
+    made = []
+    for action, key in TRUMP_SETTINGS.items():
+        if action == "nine" and not first_deal:
+            continue  # the 9♦ holder leads the first deal alone
+        if settings.get(key) in names and all(tap.get("action") != action for tap in taps):
+            made.append(
+                {
+                    "id": f"{PLAYED_ON}{action}-{tag}",
+                    "action": action,
+                    "seat": names.index(settings[key]),
+                }
+            )
+    return made
 
 
 def rename_in_draft(data: dict, old: str, new: str) -> dict:
@@ -360,7 +390,8 @@ def entries_changed(s: store.Store, table: store.Table) -> None:
         return
     context, names = data["context"], list(data["context"]["players"])
     if context.get("supersedes") is not None and any(
-        tap.get("action") in ARGS_SEAT for tap in data["taps"]
+        tap.get("action") in ARGS_SEAT and not tap["id"].startswith(PLAYED_ON)
+        for tap in data["taps"]
     ):
         return  # an Edit of a deal played on its own trumps stays on them (edit_context)
     settings = dict(context.get("settings") or {})
@@ -371,13 +402,7 @@ def entries_changed(s: store.Store, table: store.Table) -> None:
     undone = [tap for tap in data["undone"] if tap.get("action") not in ARGS_SEAT]
     if "queen_of_clubs" not in now:
         own = [tap for tap in data["taps"] if tap.get("action") in ARGS_SEAT]
-        for action, key in TRUMP_SETTINGS.items():
-            first_deal = settings.get("dealer") is None and nine_of_diamonds_leads(len(names))
-            if action == "nine" and not first_deal:
-                continue  # the 9♦ holder leads the first deal alone
-            if settings.get(key) in names and all(tap.get("action") != action for tap in own):
-                seat = names.index(settings[key])
-                own.append({"id": f"s-{action}-{log.version}", "action": action, "seat": seat})
+        own += _holder_taps(settings, names, own, str(log.version))
         taps, undone = [*own, *taps], data["undone"]
     for key in TRUMP_SETTINGS.values():
         settings.pop(key, None)
