@@ -917,7 +917,8 @@ def test_a_deal_played_on_trumps_undone_since_reopens_on_them(vz):
     """The first deal's Edit saves the session's trumps (its Q♣ tap becomes them, its
     log the rest) and is saved; the trumps then undone in the history: Edit reopens the
     deal with the holder it was played on tapped first in its log, every tap standing
-    (its cards laid need him), and it saves unchanged (RULES §4, V-D1)."""
+    (its cards laid need him); the trumps redone take its place, and it saves
+    unchanged (RULES §4, V-D1)."""
     t = vz(FOUR)
     t.send("queen", seat=t.seat("Jonas"))
     t.send("lay", seat=t.seat("Jonas"), card="JS")
@@ -940,6 +941,10 @@ def test_a_deal_played_on_trumps_undone_since_reopens_on_them(vz):
     assert rest == t.store.entry_taps(edited.id)
     assert (first["action"], first["seat"]) == ("queen", t.seat("Jonas"))
     assert taps(t.html, "queen")["Jonas"] == (True, True)  # he led: kept while cards lie
+    # the trumps redone meanwhile: the session's take the place of the tap made for them
+    assert in_the_history(t, trumps, "redo", "r1").status_code == 200
+    assert t.draft()[0]["taps"] == t.store.entry_taps(edited.id)
+    t.page()
     t.save("edit-2")
     again = t.entries("vezimas-deal")[-1]
     assert again.supersedes == edited.id and again.request == edited.request
