@@ -143,6 +143,7 @@ class Numbering:
     already_undone: str = ""  # an undo of an entry that no longer counts
     changed_since: str = ""  # a redo of an entry whose replacement was changed again
     entered_since: str = ""  # a redo of an entry whose round was entered again since
+    reopened_changed: str = ""  # a redo beside a later version reopened and changed
     not_undone: str = ""  # a redo of an entry that counts
     cannot_edit: str = ""  # an edit opened on an entry that no longer counts
 

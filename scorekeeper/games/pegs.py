@@ -1743,6 +1743,10 @@ GAME = catalog.Game(
             "Turn %(round)s was played again after this entry was undone; "
             "undo that turn first to bring this one back."
         ),
+        reopened_changed=N_(
+            "Turn %(round)s is open on its screen, reopened from a later version and "
+            "changed there; play it there, or undo those taps first."
+        ),
         not_undone=N_("Turn %(round)s is not undone; there is nothing to redo."),
         cannot_edit=N_("Turn %(round)s was undone or changed; it cannot be edited."),
     ),

@@ -489,10 +489,15 @@ class Drafts:
         if data["taps"] != saved_taps:
             if reopened != entry_id:
                 raise Conflict(
-                    Text(
-                        "Round %(round)s is open on its screen, reopened from a later "
-                        "version and changed there; save it there, or undo those taps first.",
-                        round=round_number,
+                    self._numbered(
+                        table_id,
+                        "reopened_changed",
+                        N_(
+                            "Round %(round)s is open on its screen, reopened from a later "
+                            "version and changed there; save it there, or undo those taps "
+                            "first."
+                        ),
+                        round_number,
                     )
                 )
             raise Conflict(
