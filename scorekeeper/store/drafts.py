@@ -467,7 +467,7 @@ class Drafts:
             return
         name, round_number, kind = row[0], row[2], row[3]
         data = self.tap_log(table_id, name).data
-        reopened = (data or {}).get("context", {}).get("reopened") if data else None
+        reopened = ((data or {}).get("context") or {}).get("reopened")
         if reopened is None:
             return
         if reopened != entry_id:
