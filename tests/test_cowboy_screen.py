@@ -1273,6 +1273,29 @@ def test_a_finished_game_offers_no_entry(cowboy, client):
     assert "The game is over" in panel and "hx-post" not in panel
 
 
+def test_a_tap_sent_after_another_phone_ended_the_game_is_told_why(cowboy, client):
+    """A phone still showing the deal taps a card after another phone's points ended
+    the game: the answer shows the game over, and the refusal in words a screen reader
+    announces (an alert), nothing stored."""
+    t = cowboy(players=NAMES[:3])
+    page = t.parsed(client.get(t.url))
+    client.post(
+        f"{t.url}/rounds",
+        headers=HX,
+        data={
+            "csrf_token": t.csrf,
+            "submission_id": page.submission_id,
+            **dict(zip(page.player_fields(), ["510", "0", "0"], strict=True)),
+        },
+    )
+    out = t.send("hold", seat=seat("Ana"), card="KH")
+    assert t.status == 409
+    panel = re.search(r'<section id="cowboy-panel".*?</section>', out, re.S).group(0)
+    assert "The game is over" in panel
+    assert re.search(r'role="(alert|status)">[^<]+<', panel), panel
+    assert not t.taps()
+
+
 def test_every_sentence_names_cards_by_their_symbols(cowboy):
     """The referee's verdict, a refusal and a gun's reason show cards as the screen
     does (9♥), never by code (9H)."""

@@ -677,6 +677,20 @@ def test_once_the_game_is_over_the_poll_sends_no_score_pad_round(kv):
     assert "finished" in live and 'id="pad-round"' not in live
 
 
+def test_a_tap_from_a_screen_shown_before_the_game_ended_is_told_why(kv):
+    """A phone still showing the round taps after another phone ended the game: the
+    answer says the game is over as an alert (a screen reader announces why the tap
+    did nothing), and nothing is stored."""
+    kv.dealt(turned=None)
+    shown = kv.page()
+    kv.tap("end", case="stop")
+    entries = kv.entries()
+    answer = kv.tap("turn", at=shown, seat=0, card="3H")
+    assert answer.status == 409
+    assert re.search(r'role="alert">The game is over\.', answer.html), answer.html
+    assert kv.entries() == entries
+
+
 def test_end_b_everyone_got_seven_final_poker(kv):
     kv.dealt(turned=None)
     answer = kv.tap("end", case="poker")
