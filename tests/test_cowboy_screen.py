@@ -1257,8 +1257,8 @@ def test_a_malformed_or_stale_tap_changes_nothing(cowboy, store, fields):
     assert (t.taps(), store.version(t.table.id)) == before
 
 
-def test_a_finished_game_offers_no_entry(cowboy, client):
-    t = cowboy(players=NAMES[:3])
+def game_ended_on_the_pad(t, client) -> None:
+    """Ana's 510 points, typed on the score pad (another phone's), end the game."""
     page = t.parsed(client.get(t.url))
     client.post(
         f"{t.url}/rounds",
@@ -1269,6 +1269,11 @@ def test_a_finished_game_offers_no_entry(cowboy, client):
             **dict(zip(page.player_fields(), ["510", "0", "0"], strict=True)),
         },
     )
+
+
+def test_a_finished_game_offers_no_entry(cowboy, client):
+    t = cowboy(players=NAMES[:3])
+    game_ended_on_the_pad(t, client)
     panel = re.search(r'<section id="cowboy-panel".*?</section>', t.reload(), re.S).group(0)
     assert "The game is over" in panel and "hx-post" not in panel
 
@@ -1278,16 +1283,7 @@ def test_a_tap_sent_after_another_phone_ended_the_game_is_told_why(cowboy, clien
     the game: the answer shows the game over, and the refusal in words a screen reader
     announces (an alert), nothing stored."""
     t = cowboy(players=NAMES[:3])
-    page = t.parsed(client.get(t.url))
-    client.post(
-        f"{t.url}/rounds",
-        headers=HX,
-        data={
-            "csrf_token": t.csrf,
-            "submission_id": page.submission_id,
-            **dict(zip(page.player_fields(), ["510", "0", "0"], strict=True)),
-        },
-    )
+    game_ended_on_the_pad(t, client)
     out = t.send("hold", seat=seat("Ana"), card="KH")
     assert t.status == 409
     panel = re.search(r'<section id="cowboy-panel".*?</section>', out, re.S).group(0)

@@ -888,6 +888,17 @@ def test_a_later_deal_played_while_the_trumps_were_undone_reopens_as_it_was_play
     assert edited.supersedes == second.id and edited.request == second.request
 
 
+def trumps_saved_in_an_edit_of(t):
+    """The first deal saved, opened by its Edit, and Save trumps tapped there: the
+    deal as first saved."""
+    t.save("deal-1")
+    (first,) = t.entries("vezimas-deal")
+    t.client.post(f"{t.url}/vezimas/edit/{first.id}", data={"csrf_token": t.csrf})
+    t.page()
+    t.tap("/trumps", submission_id="t-edit")
+    return first
+
+
 def test_trumps_saved_during_an_edit_of_the_first_deal_keep_the_edit(vz):
     """The first deal saved without its trumps, then opened by Edit: Save trumps there
     saves the session's trumps and the edit goes on (it does not become round 2), and
@@ -896,11 +907,7 @@ def test_trumps_saved_during_an_edit_of_the_first_deal_keep_the_edit(vz):
     t.send("queen", seat=t.seat("Jonas"))
     t.send("nine", seat=t.seat("Rūta"))
     t.cart("Asta")
-    t.save("deal-1")
-    (first,) = t.entries("vezimas-deal")
-    t.client.post(f"{t.url}/vezimas/edit/{first.id}", data={"csrf_token": t.csrf})
-    t.page()
-    t.tap("/trumps", submission_id="t-edit")
+    first = trumps_saved_in_an_edit_of(t)
     t.page()
     assert "Changing round 1" in t.html and t.shown[1] == 1
     t.save("edit-1")
@@ -923,11 +930,7 @@ def test_a_deal_played_on_trumps_undone_since_reopens_on_them(vz):
     t.send("queen", seat=t.seat("Jonas"))
     t.send("lay", seat=t.seat("Jonas"), card="JS")
     t.cart("Asta")
-    t.save("deal-1")
-    (first,) = t.entries("vezimas-deal")
-    t.client.post(f"{t.url}/vezimas/edit/{first.id}", data={"csrf_token": t.csrf})
-    t.page()
-    t.tap("/trumps", submission_id="t-edit")
+    first = trumps_saved_in_an_edit_of(t)
     t.save("edit-1")
     edited = t.entries("vezimas-deal")[-1]
     assert [tap["action"] for tap in t.store.entry_taps(edited.id)] == ["lay", "loser"]
