@@ -916,6 +916,29 @@ def test_a_marriage_redone_once_its_deal_is_saved_is_refused_c_d1(cowboy, client
     assert t.totals() == totals and t.entries() == entries
 
 
+def test_a_deal_redone_beside_a_marriage_brought_back_since_is_refused_c_d1(cowboy, client):
+    """A marriage shown and withdrawn, the deal saved without it; the next deal begun,
+    round 1's deal undone and the marriage's row redone in the history (the round has
+    no saved deal then). Redoing the deal would count the marriage beside it, which
+    counts the marriages shown in it (C-D1): refused, with why, nothing changed."""
+    t = cowboy()
+    t.marriage("Ana", "H")
+    (marriage,) = t.entries()
+    t.undo()
+    enter_whole_deal(t)
+    t.save()
+    deal = t.entries()[-1]
+    t.send("hold", seat=seat("Ana"), card="KH")  # round 2 begun: the deal's log stays off
+    assert in_the_history(client, t, deal.id, "undo", "undo-deal").status_code == 200
+    assert in_the_history(client, t, marriage.id, "redo", "redo-m").status_code == 200
+    totals, entries = t.totals(), t.entries()
+    response = in_the_history(client, t, deal.id, "redo", "redo-deal")
+    assert response.status_code == 409
+    said = html.unescape(response.get_data(as_text=True))
+    assert "Round 1 counts a marriage shown after this deal was undone" in said
+    assert t.totals() == totals and t.entries() == entries
+
+
 def test_a_deal_saved_without_a_tap_log_is_reopened_from_its_request(cowboy, client):
     t = cowboy()
     t.marriage("Ana", "H")

@@ -201,6 +201,29 @@ def test_a_redo_never_counts_a_round_twice_once_it_was_entered_again(tmp_path):
     s.close()
 
 
+def test_an_undo_brings_back_what_it_replaced_but_never_into_a_slot_filled_since(tmp_path):
+    """A Kvanta round's entry took over the set-up's dealer draw; another draw, undone
+    before, was redone meanwhile (none counted then). Undoing the round's entry brings
+    back what it took over, except that draw: round 0 would count two (round_slot)."""
+    from scorekeeper.games import catalog
+
+    db = connect(tmp_path / "db.sqlite")
+    s = Store(db, numbering=catalog.numbering, round_slot=catalog.round_slot)
+    migrate(s.db)
+    table_id, ids = make_table(s, game="kvanta")
+    earlier = entry_of(s, table_id, ids, 0, "kvanta-dealer")
+    s.void_entry(table_id, earlier)
+    draw = entry_of(s, table_id, ids, 0, "kvanta-dealer")
+    hand = s.add_entry(table_id, 1, "kvanta-hand", {}, {}, {ids["Ana"]: 1}, replaces=[draw])
+    assert s.entry(table_id, draw).state == "superseded"
+    s.restore_entry(table_id, earlier)  # no draw counted: it comes back
+    s.void_entry(table_id, hand["entry_id"])
+    live = [e.id for e in s.entries(table_id, live_only=True) if e.kind == "kvanta-dealer"]
+    assert live == [earlier] and s.entry(table_id, draw).state == "superseded"
+    assert by_name(s, table_id, ids)["Ana"] == 1
+    s.close()
+
+
 def test_edit_supersedes_and_undoing_the_edit_brings_back_the_original(s):
     table_id, ids = make_table(s)
     old = pad(s, table_id, ids, 1, {"Ana": 10, "Bojan": 0, "Ceca": 0})["entry_id"]

@@ -273,9 +273,20 @@ def saved(s: store.Store, table: store.Table, context: dict, outcome: dict) -> s
 def may_redo(s: store.Store, table: store.Table, entry: store.Entry) -> None:
     """A marriage shown comes back in the history only while its round's deal is not
     saved: a saved deal counts the marriages shown in it itself (C-D1), so beside it
-    this one would count twice."""
+    this one would count twice. For the same reason a deal comes back only while its
+    round counts no marriage entry but those it took over when it was saved."""
     if entry.kind == MARRIAGE:
         _refuse_beside_saved_deal(s, table, entry.round)
+    elif entry.kind == KIND:
+        taken_over = set(s.replaced_by(entry.id))
+        if any(e.id not in taken_over for e in _round_marriages(s, table, entry.round)[0].values()):
+            raise store.Conflict(
+                _(
+                    "Round %(n)d counts a marriage shown after this deal was undone; "
+                    "undo it first to bring the deal back.",
+                    n=entry.round,
+                )
+            )
 
 
 def _refuse_beside_saved_deal(s: store.Store, table: store.Table, round_number: int) -> None:

@@ -252,13 +252,24 @@ class Entries:
         outcome's ``stays``: how many live entries of the round the undo left as they
         were (a Kvanta round's other steps; none when the round went with it)."""
 
+        back: list[tuple[int, int]] = []  # (entry, the undone one that had replaced it)
+
         def void(entry_id: int, row) -> None:
             self._event(entry_id, "voided")
-            for old_id in self._replaced_by(entry_id):
-                if self._last_event(old_id) == "superseded":
-                    self._event(old_id, "restored", by_entry=entry_id)
+            back.extend((old_id, entry_id) for old_id in self._replaced_by(entry_id))
             if row["supersedes"] is None:  # an edit undone brings its original back
                 self._reopen_undone(table_id, entry_id, row["round"])
+
+        def bring_back() -> None:
+            """What the undone entries replaced counts again, once the whole group is
+            undone; but not into a slot of its round filled since (another dealer
+            draw redone meanwhile): both would count."""
+            for old_id, by in back:
+                if self._last_event(old_id) != "superseded":
+                    continue
+                old = self._entry_row(table_id, old_id)
+                if not self._slot_taken(table_id, old["round"], old["kind"], old_id):
+                    self._event(old_id, "restored", by_entry=by)
 
         def body(outcome: dict) -> None:
             self._check_based_on(table_id, based_on_version)
@@ -272,6 +283,7 @@ class Entries:
             before = self._live_in_round(table_id, row["round"])
             void(entry_id, row)
             self._rest_of_group(table_id, entry_id, together, self._is_live, void)
+            bring_back()
             stays = len(before & self._live_in_round(table_id, row["round"]))
             outcome.update(entry_id=entry_id, action="voided", round=row["round"], stays=stays)
             if then is not None:
@@ -1061,6 +1073,11 @@ class Entries:
             {"entry_id": entry_id, "event": event, "by_entry": by_entry, "created": now()},
         )
         self._wrote(ENTRY_READS, before)
+
+    def replaced_by(self, entry_id: int) -> list[int]:
+        """Entries this one superseded when it was stored (and supersedes again when
+        redone)."""
+        return self._replaced_by(entry_id)
 
     def _replaced_by(self, entry_id: int) -> list[int]:
         """Entries this one superseded (an edit's original, a deal's provisional entries)."""
