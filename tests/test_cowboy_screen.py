@@ -12,7 +12,7 @@ import json
 import re
 
 import pytest
-from conftest import another_phone_first
+from conftest import another_phone_first, statements_of
 
 from scorekeeper import api, i18n
 from scorekeeper import store as store_module
@@ -896,6 +896,19 @@ def test_a_marriage_shown_on_a_log_of_a_round_already_saved_is_not_counted_c_d1(
     assert t.status == 409
     assert "The deal of round 1 is saved and counts its own marriages" in out
     assert t.entries() == entries and t.totals() == totals
+
+
+def test_a_marriage_tap_stores_its_entry_in_one_write_of_six_statements(app, cowboy):
+    """A marriage is the Cowboy tap that stores an entry at once (C-D1): its write reads
+    the round's marriages and its deal once, and stays within a tap's six statements
+    (#20); its answer, the standings having moved, reads the entries once after it."""
+    t = cowboy()
+    t.send("hold", seat=seat("Ana"), card="2C")  # the deal begun: its first read made
+    ran, out = statements_of(app, lambda: t.marriage("Ana", "H"))
+    assert t.status == 200 and len(t.entries()) == 1, out
+    write = ran[: ran.index("COMMIT") + 1]
+    assert write[0] == "BEGIN IMMEDIATE" and len(write) <= 6, write
+    assert len(ran) <= 7, ran
 
 
 def test_a_marriage_redone_once_its_deal_is_saved_is_refused_c_d1(cowboy, client):

@@ -145,16 +145,26 @@ def upgrade(table: store.Table, data: dict, context: dict) -> list[dict]:
 
 def _round_marriages(s: store.Store, table: store.Table, round_number: int) -> tuple[dict, dict]:
     """The round's marriage entries: (player id, suit) → each live one; and submission
-    id → each one, undone ones included (what a tap put back finds)."""
+    id → each one, undone ones included (what a tap put back finds). Read with the
+    round's deal (``_round_entries``)."""
+    return _round_entries(s, table, round_number)[:2]
+
+
+def _round_entries(
+    s: store.Store, table: store.Table, round_number: int
+) -> tuple[dict, dict, bool]:
+    """``_round_marriages``, and whether the round's deal is saved (counts), in one read."""
     live: dict = {}
     by_submission: dict = {}
+    saved = False
     for e in s.recent_entries(table.id, kinds=(MARRIAGE, KIND)):
+        saved = saved or (e.kind == KIND and e.round == round_number and e.live)
         if e.kind == MARRIAGE and e.round == round_number:
             by_submission[e.submission_id] = e
             if e.live:
                 pid = next((pid for pid, pts in e.points.items() if pts), None)
                 live[(pid, e.request.get("suit"))] = e
-    return live, by_submission
+    return live, by_submission, saved
 
 
 def marriage_submission(tap_id: str) -> str:
@@ -189,9 +199,9 @@ def sync_marriages(s: store.Store, table: store.Table, log: store.TapLog, action
         shown = [{"player": names[x], "suit": y} for x, y in state.marriages[:i]]
         request = {"players": names, "player": names[seat], "suit": suit, "shown": shown}
         want[(ids.get(names[seat]), suit)] = (tap_of.get((seat, suit), "x"), request)
-    have, stored = _round_marriages(s, table, context["round"])
-    if any(key not in have for key in want):
-        _refuse_beside_saved_deal(s, table, context["round"])
+    have, stored, deal_saved = _round_entries(s, table, context["round"])
+    if deal_saved and any(key not in have for key in want):
+        raise store.Conflict(_beside_saved_deal(context["round"]))
     wrote = False
     for key, entry in have.items():
         if key not in want:
@@ -293,13 +303,15 @@ def _refuse_beside_saved_deal(s: store.Store, table: store.Table, round_number: 
     """A marriage entry counts only while its round's deal is unsaved (C-D1: the saved
     deal counts those shown in it)."""
     if any(e.round == round_number for e in s.live_newest_first(table.id, (KIND,))):
-        raise store.Conflict(
-            _(
-                "The deal of round %(n)d is saved and counts its own marriages: Edit the "
-                "deal to change them.",
-                n=round_number,
-            )
-        )
+        raise store.Conflict(_beside_saved_deal(round_number))
+
+
+def _beside_saved_deal(round_number: int) -> str:
+    return _(
+        "The deal of round %(n)d is saved and counts its own marriages: Edit the deal to "
+        "change them.",
+        n=round_number,
+    )
 
 
 DEAL = deals.declare(__name__, game="cowboy", draft=DRAFT, kind=KIND, after_tap=sync_marriages)
