@@ -911,16 +911,23 @@ def test_a_marriage_tap_stores_its_entry_in_one_write_of_six_statements(app, cow
     assert len(ran) <= 7, ran
 
 
-def test_a_marriage_redone_once_its_deal_is_saved_is_refused_c_d1(cowboy, client):
-    """A marriage shown, taken back on the panel, the deal saved without it: its row in
-    the history may not come back beside the saved deal, which counts the marriages
-    shown in it itself (C-D1: once a deal); nothing changes, and Edit is the way."""
-    t = cowboy()
+def deal_saved_without_a_marriage_withdrawn(t):
+    """Ana's ♥ marriage shown, taken back on the panel, then the deal entered and saved
+    without it: the marriage's entry (undone)."""
     t.marriage("Ana", "H")
     (marriage,) = t.entries()
     t.undo()
     enter_whole_deal(t)
     t.save()
+    return marriage
+
+
+def test_a_marriage_redone_once_its_deal_is_saved_is_refused_c_d1(cowboy, client):
+    """A marriage shown, taken back on the panel, the deal saved without it: its row in
+    the history may not come back beside the saved deal, which counts the marriages
+    shown in it itself (C-D1: once a deal); nothing changes, and Edit is the way."""
+    t = cowboy()
+    marriage = deal_saved_without_a_marriage_withdrawn(t)
     totals, entries = t.totals(), t.entries()
     response = in_the_history(client, t, marriage.id, "redo", "redo-marriage")
     assert response.status_code == 409
@@ -935,11 +942,7 @@ def test_a_deal_redone_beside_a_marriage_brought_back_since_is_refused_c_d1(cowb
     no saved deal then). Redoing the deal would count the marriage beside it, which
     counts the marriages shown in it (C-D1): refused, with why, nothing changed."""
     t = cowboy()
-    t.marriage("Ana", "H")
-    (marriage,) = t.entries()
-    t.undo()
-    enter_whole_deal(t)
-    t.save()
+    marriage = deal_saved_without_a_marriage_withdrawn(t)
     deal = t.entries()[-1]
     t.send("hold", seat=seat("Ana"), card="KH")  # round 2 begun: the deal's log stays off
     assert in_the_history(client, t, deal.id, "undo", "undo-deal").status_code == 200
