@@ -399,7 +399,7 @@ class Drafts:
                 )
             taps = self.entry_taps(entry_id)
             also = [e for e in self._also_of(entry_id) if self._is_live(e)]
-            first = [tap for tap in context.get("first_taps", ()) if taps is not None]
+            first = context.get("first_taps", [])
             return {
                 "taps": rebuild(entry) if taps is None else [*first, *taps],
                 "undone": [],
@@ -460,33 +460,27 @@ class Drafts:
         round (a later version of the deal, undone): saved, it would take the round
         the redone entry now counts in, and a marriage shown on it would count beside."""
         row = self.db.execute(
-            "SELECT closes, taps, round, kind FROM entries WHERE id = ? AND taps IS NOT NULL",
+            "SELECT closes, round, kind FROM entries WHERE id = ? AND taps IS NOT NULL",
             [entry_id],
         ).fetchone()
         if row is None:
             return
-        name, round_number, kind = row[0], row[2], row[3]
+        name, round_number, kind = row
         data = self.tap_log(table_id, name).data
         reopened = ((data or {}).get("context") or {}).get("reopened")
         if reopened is None:
             return
-        if reopened != entry_id:
-            rival = self.db.execute(
-                "SELECT taps, round, kind FROM entries WHERE id = ? AND table_id = ?",
+        if reopened != entry_id:  # a later version: only one of the same slot and round
+            rival = self._one(
+                "SELECT round, kind FROM entries WHERE id = ? AND table_id = ?",
                 [reopened, table_id],
-            ).fetchone()
-            slot = self.round_slot(kind) if self.round_slot is not None else None
-            if (
-                rival is None
-                or rival[1] != round_number
-                or slot is None
-                or self.round_slot(rival[2]) != slot
-            ):
+            )
+            slot = self._slot_of(kind)
+            if rival is None or slot is None or rival["round"] != round_number:
                 return
-            saved_taps = json.loads(rival[0])["taps"] if rival[0] else None
-        else:
-            saved_taps = json.loads(row[1])["taps"]
-        if data["taps"] != saved_taps:
+            if self._slot_of(rival["kind"]) != slot:
+                return
+        if data["taps"] != self.entry_taps(reopened):
             if reopened != entry_id:
                 raise Conflict(
                     self._numbered(

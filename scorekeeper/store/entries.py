@@ -256,7 +256,7 @@ class Entries:
 
         def void(entry_id: int, row) -> None:
             self._event(entry_id, "voided")
-            back.extend((old_id, entry_id) for old_id in self._replaced_by(entry_id))
+            back.extend((old_id, entry_id) for old_id in self.replaced_by(entry_id))
             if row["supersedes"] is None:  # an edit undone brings its original back
                 self._reopen_undone(table_id, entry_id, row["round"])
 
@@ -308,7 +308,7 @@ class Entries:
         ``based_on_version`` and the outcome's ``stays``: as for :meth:`void_entry`."""
 
         def restore(entry_id: int, row) -> None:
-            replaced = self._replaced_by(entry_id)
+            replaced = self.replaced_by(entry_id)
             if any(not self._is_live(old) for old in replaced):
                 raise Conflict(
                     self._numbered(
@@ -403,14 +403,19 @@ class Entries:
     ) -> bool:
         """Whether the round counts a live entry (other than ``but``) of the slot an entry
         of ``kind`` fills (``round_slot``; never, for a kind a round counts any number of)."""
-        slot = self.round_slot(kind) if self.round_slot is not None else None
+        slot = self._slot_of(kind)
         if slot is None:
             return False
         others = self.db.execute(
             "SELECT kind FROM live_entries WHERE table_id = ? AND round = ? AND id IS NOT ?",
             [table_id, round_number, but],
         ).fetchall()
-        return any(self.round_slot(other) == slot for (other,) in others)
+        return any(self._slot_of(other) == slot for (other,) in others)
+
+    def _slot_of(self, kind: str):
+        """The slot of its round an entry of ``kind`` fills (``round_slot``); None for a
+        kind a round counts any number of, or a store told of no slots."""
+        return self.round_slot(kind) if self.round_slot is not None else None
 
     def _is_voided(self, entry_id: int) -> bool:
         return self._last_event(entry_id) == "voided"
@@ -1075,12 +1080,8 @@ class Entries:
         self._wrote(ENTRY_READS, before)
 
     def replaced_by(self, entry_id: int) -> list[int]:
-        """Entries this one superseded when it was stored (and supersedes again when
-        redone)."""
-        return self._replaced_by(entry_id)
-
-    def _replaced_by(self, entry_id: int) -> list[int]:
-        """Entries this one superseded (an edit's original, a deal's provisional entries)."""
+        """Entries this one superseded when it was stored, and supersedes again when
+        redone (an edit's original, a deal's provisional entries)."""
         rows = self.db.execute(
             """SELECT DISTINCT entry_id FROM entry_events
                WHERE event = 'superseded' AND by_entry = ? ORDER BY entry_id""",
