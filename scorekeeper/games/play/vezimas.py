@@ -34,7 +34,7 @@ from ...errors import RuleError
 from ...messages import gettext
 from .. import catalog
 from .. import vezimas as engine
-from . import Checks, Refused, Tap, check_arguments
+from . import Checks, Refused, Tap, check_arguments, per_language
 
 # the 24 cards, a row per suit in the order trumps are handed out (♣ ♠ ♥ ♦), 9 … A
 DECK = tuple(
@@ -489,9 +489,11 @@ class VezimasDeal(Checks):
             return gettext("Nothing to beat (V-D5): %(name)s lays any card.", name=who)
         return gettext("%(name)s starts a pile with any card.", name=who)
 
+    @per_language
     def beat_answer(self) -> dict | None:
         """The engine's answer for the player to move: his case, the rule, and which of
-        the cards he may hold beat the top card (or, V-D5, that anything may be laid)."""
+        the cards he may hold beat the top card (or, V-D5, that anything may be laid);
+        worked out once per state (its moves and its next step both read it)."""
         if self.over or self.mover is None or self.trumps is None:
             return None
         if self.step == LAY and not (self.pile and self.pile[-1].seat != self.mover):
@@ -511,7 +513,7 @@ class VezimasDeal(Checks):
             out.append({"action": "lay", "seat": seats, "card": cards})
         elif self.step == BEAT:
             if self.trumps is not None:
-                answer = self.beat_answer()
+                answer = self.beat_answer
                 beaters = answer["beaters"] if answer else []
                 if beaters:
                     out.append({"action": "lay", "seat": self.mover, "card": beaters})
@@ -553,7 +555,7 @@ class VezimasDeal(Checks):
     def to_json(self) -> dict:
         trumps = self.trumps
         closing = self.closing()
-        answer = self.beat_answer()
+        answer = self.beat_answer
         out: dict = {
             "game": self.game,
             "players": list(self.players),
