@@ -529,10 +529,17 @@
       var part = keptParts[holes[i].getAttribute("data-frag-kept")];
       if (!part) return false;
       var copy = part.cloneNode(true);
-      // a copy is a part drawn afresh: no tap of it is waiting for its answer
-      [copy].concat(Array.prototype.slice.call(copy.querySelectorAll("[data-tap-id], [class*=\"htmx-\"]"))).forEach(function (el) {
+      // a copy is a part drawn afresh: no tap of it is waiting for its answer, and a
+      // button htmx disabled while its request was out is enabled (as htmx's own copies
+      // for the history make it; htmx enables only the original, no longer shown)
+      var inFlight = "[data-tap-id], [class*=\"htmx-\"], [data-disabled-by-htmx]";
+      [copy].concat(Array.prototype.slice.call(copy.querySelectorAll(inFlight))).forEach(function (el) {
         el.removeAttribute("data-tap-id");
         Array.prototype.slice.call(el.classList).forEach(function (c) { if (c.indexOf("htmx-") === 0) el.classList.remove(c); });
+        if (el.hasAttribute("data-disabled-by-htmx")) {
+          el.removeAttribute("disabled");
+          el.removeAttribute("data-disabled-by-htmx");
+        }
       });
       holes[i].parentNode.replaceChild(copy, holes[i]);
     }

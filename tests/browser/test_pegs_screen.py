@@ -273,6 +273,8 @@ def test_must_play_refuses_a_discard_and_every_discard_is_recorded(
     )
     expect(page.locator("#pg-title")).to_have_text("Bojan to play")
     expect(page.locator("#pg-last")).to_contain_text("Ana discarded 5.")
+    # the refused button is as the server drew it, not as it was while its tap was out
+    expect(page.locator(".pg-pass")).to_be_enabled()
     taps('.pg-hand button:text-is("Play K")')
     taps('.hit[data-hit="T26"]')
     expect(page.locator(peg(1, "T26"))).to_have_count(1)
