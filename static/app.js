@@ -529,10 +529,11 @@
       var part = keptParts[holes[i].getAttribute("data-frag-kept")];
       if (!part) return false;
       var copy = part.cloneNode(true);
-      // a copy is a part drawn afresh: no tap of it is waiting for its answer, and a
-      // button htmx disabled while its request was out is enabled (as htmx's own copies
-      // for the history make it; htmx enables only the original, no longer shown)
-      var inFlight = "[data-tap-id], [class*=\"htmx-\"], [data-disabled-by-htmx]";
+      // a copy is a part drawn afresh: no tap of it is waiting for its answer, a button
+      // htmx disabled while its request was out is enabled (as htmx's own copies for the
+      // history make it), and one asking for a second tap asks no more (the original
+      // went back, or was sent: only it is told, and it is no longer shown)
+      var inFlight = "[data-tap-id], [class*=\"htmx-\"], [data-disabled-by-htmx], [data-armed]";
       [copy].concat(Array.prototype.slice.call(copy.querySelectorAll(inFlight))).forEach(function (el) {
         el.removeAttribute("data-tap-id");
         Array.prototype.slice.call(el.classList).forEach(function (c) { if (c.indexOf("htmx-") === 0) el.classList.remove(c); });
@@ -540,6 +541,7 @@
           el.removeAttribute("disabled");
           el.removeAttribute("data-disabled-by-htmx");
         }
+        disarm(el);
       });
       holes[i].parentNode.replaceChild(copy, holes[i]);
     }

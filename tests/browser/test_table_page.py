@@ -211,6 +211,31 @@ def test_undo_and_end_game_ask_for_a_second_tap(browser, live_server, shots, sch
     context.close()
 
 
+def test_an_undo_asking_for_a_second_tap_goes_back_after_another_phones_tap(browser, live_server):
+    """The history is a part the phone keeps: another phone's tap brings a copy of it,
+    made while Undo asks "tap again". The copy goes back to Undo as the button would
+    have, and one tap on it asks again rather than undoing."""
+    page = phone_context(browser).new_page()
+    url = start_table(page, live_server, "vezimas", ["Asta", "Jonas", "Rūta"])
+    page.locator("details.pad-by-hand > summary").tap()
+    save_round(page, [0, 1, 0])
+    row = page.locator('#history [data-round="1"]')
+    undo = row.get_by_role("button", name="Undo")
+    expect(undo).to_be_visible()
+    other = phone_context(browser).new_page()
+    other.goto(url)
+    queen = '[aria-label="Who holds the queen of clubs"] [data-player="Jonas"]'
+    undo.tap()
+    expect(undo).to_have_text("Tap again to undo")
+    other.locator(queen).tap()
+    # this phone's poll brings the other's tap, its history kept as it was
+    expect(page.locator(queen)).to_have_attribute("aria-pressed", "true")
+    expect(row.locator("button")).to_have_text("Undo")
+    row.locator("button").tap()
+    expect(row.locator("button")).to_have_text("Tap again to undo")
+    expect(row).not_to_have_class(re.compile(r"\bundone\b"))
+
+
 def test_the_top_bar_is_quiet_in_dark_mode(browser, live_server):
     context = browser.new_context(
         viewport=PHONE, color_scheme="dark", has_touch=True, is_mobile=True
