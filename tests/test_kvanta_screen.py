@@ -1725,3 +1725,37 @@ def test_an_edit_saved_after_a_step_of_its_round_was_redone_counts_the_step_once
     kv.post("save", v=page.v, round=page.round, submission_id="kvc-after-step-redo")
     calls = [e for e in kv.entries("kvanta-call") if e.round == 1]
     assert len(calls) == 1 and calls[0].id != call.id
+
+
+def test_an_edit_saved_over_a_round_of_two_versions_counts_each_step_once(app, kv):
+    """Round 1 played (call A, poker A), its poker and call undone and played again (call
+    B, poker B); poker B undone and poker A redone, so the round counts call B beside
+    poker A. Edit of poker A saved: the edit is the round, whole, so it supersedes call
+    B too, and round 1 counts one call and one poker."""
+    old = played_round(app, kv)
+    call, poker = old["kvanta-call"], old["kvanta-poker"]
+    assert history_action(kv, "undo", poker.id, "undo-poker-a").status_code == 200
+    assert history_action(kv, "undo", call.id, "undo-call-a").status_code == 200
+    kv.tap("settle")
+    kv.cards(EDIT_HANDS)
+    kv.tap("settle")
+    call_b, poker_b = kv.entries("kvanta-call")[0], kv.entries("kvanta-poker")[0]
+    assert history_action(kv, "undo", poker_b.id, "undo-poker-b").status_code == 200
+    assert history_action(kv, "redo", poker.id, "redo-poker-a").status_code == 200
+    page = kv.page()
+    kv.post("discard", v=page.v, round=page.round)  # the round B reopened, dropped
+    assert {e.id for e in kv.entries() if e.round == 1} == {call_b.id, poker.id}
+    kv.client.post(
+        f"{kv.url}/kvanta/edit/{poker.id}",
+        headers={"HX-Request": "true", "X-CSRFToken": kv.csrf},
+    )
+    page = kv.page()
+    saved = kv.post("save", v=page.v, round=page.round, submission_id="kvc-two-versions")
+    assert saved.status == 200
+    counted = sorted(e.kind for e in kv.entries() if e.round == 1)
+    assert counted == ["kvanta-call", "kvanta-poker"]
+    assert call_b.id not in [e.id for e in kv.entries()]
+    # the edit undone: the round is as it was before it, call B beside poker A
+    (edited,) = [e for e in kv.entries("kvanta-poker") if e.round == 1]
+    assert history_action(kv, "undo", edited.id, "undo-the-edit").status_code == 200
+    assert {e.id for e in kv.entries() if e.round == 1} == {call_b.id, poker.id}
