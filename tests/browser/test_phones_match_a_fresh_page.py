@@ -24,7 +24,8 @@ STEPS = 24
 SEEDS = {"cowboy": 7, "kvanta": 3, "vezimas": 5, "szaman": 2, "pegs": 4}
 
 # What a phone shows of the table, as sorted lines: each button that posts (where, its
-# tap, its card, its label, disabled, pressed) and each player's total. A button that
+# tap, its card, its label, disabled, pressed), the game panel's words (what a refusal
+# said aside: a fresh page was refused nothing) and each player's total. A button that
 # posts nothing (a tab, a fold) is this phone's own view, not the table's state.
 SHOWN = r"""() => {
   const norm = s => (s || '').replace(/\s+/g, ' ').trim();
@@ -40,6 +41,13 @@ SHOWN = r"""() => {
     lines.push([post, vals, el.getAttribute('data-card') || '',
                 norm(el.getAttribute('aria-label') || el.textContent),
                 el.disabled ? 'disabled' : '', el.getAttribute('aria-pressed') || ''].join(' | '));
+  }
+  const panel = document.querySelector('#board [data-deal-version]');
+  if (panel) {
+    const words = panel.cloneNode(true);
+    words.querySelectorAll('button, [role=alert], [role=status], .field-error, [aria-live], '
+      + 'script, template, input, select, textarea').forEach(e => e.remove());
+    lines.push('panel ' + norm(words.textContent));
   }
   for (const el of document.querySelectorAll('#standings .points'))
     lines.push('total ' + el.getAttribute('data-player') + ' ' + norm(el.textContent));
