@@ -142,27 +142,25 @@ def live_dealer_draws(s: store.Store, table: store.Table) -> list[store.Entry]:
 
 
 def replaces(s: store.Store, table: store.Table, context: dict) -> tuple[int, ...]:
-    """An edited round's save supersedes the round's old steps (its first steps, stored
-    as they were played; the entry reopened and those closed with it are superseded
-    by the store), and any other step counting in its round as it is saved (one of
-    another version of the round, redone beside the reopened one): the edit is the
-    round, whole. A round that drew for the game's dealer also supersedes the dealer
-    draw counting as it is saved (its own redone, or one the game drew after it was
-    undone): one dealer draw counts."""
+    """An edited round's save supersedes every step counting in its round as it is saved
+    (the entry reopened and those closed with it are superseded by the store): its own
+    first steps, one undone when Edit opened and redone since, and one of another
+    version of the round, redone beside the reopened one; the edit is the round, whole.
+    A round that drew for the game's dealer also supersedes the dealer draw counting as
+    it is saved (its own redone, or one the game drew after it was undone): one dealer
+    draw counts."""
     taken = list(context.get("replaces") or ())  # as they counted when Edit opened
     reopened = context.get("supersedes")
-    played = (s.entry_taps(reopened) or []) if reopened is not None else []
-    # and as they count now: one undone when Edit opened and redone since, too
-    taken += [e for e in _live_steps(s, table, played, reopened) if e not in taken]
-    if reopened is not None:
-        closed_with = {reopened, *(context.get("supersedes_also") or ())}
-        taken += [
-            e.id
-            for e in s.entries(table.id, live_only=True)
-            if e.round == context.get("round") and e.kind in STEP_KINDS
-            if e.id not in closed_with and e.id not in taken
-        ]
-    if any(t.get("action") == "draw" for t in played):
+    if reopened is None:
+        return tuple(taken)
+    closed_with = {reopened, *(context.get("supersedes_also") or ())}
+    taken += [
+        e.id
+        for e in s.entries(table.id, live_only=True)
+        if e.round == context.get("round") and e.kind in STEP_KINDS
+        if e.id not in closed_with and e.id not in taken
+    ]
+    if any(t.get("action") == "draw" for t in s.entry_taps(reopened) or []):
         taken += [e.id for e in live_dealer_draws(s, table) if e.id not in taken]
     return tuple(taken)
 
