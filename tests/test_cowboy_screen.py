@@ -1134,6 +1134,37 @@ def test_a_dodge_whose_ace_is_marked_off_the_table_says_so_in_words(cowboy):
     assert "aces_on_table" not in said
 
 
+def end_buttons(panel):
+    """The "how the deal ended" buttons of the panel's end part."""
+    return re.findall(r"<button\b[^>]*data-reason=[^>]*>.*?</button>", panel, re.S)
+
+
+def test_while_a_shot_is_refereed_nobody_may_end_the_deal_and_the_end_part_says_why(cowboy):
+    """The end part stays one tab away during a shot: its buttons are disabled with the
+    engine's refusal, said once under them, and come back once the shot is cancelled."""
+    t = cowboy()
+    assert all("disabled" not in b for b in end_buttons(t.panel))
+    shot(t, ["3H", "8C"], ["KS"])
+    why = "A shot is being refereed: finish or cancel it before ending the deal."
+    buttons = end_buttons(t.panel)
+    assert len(buttons) == 2 * len(NAMES)
+    assert all("disabled" in b and "data-tap" not in b and why in b for b in buttons)
+    ender = t.panel[t.panel.index('class="cb-ender"') : t.panel.index("Cards at the end")]
+    assert f'<p class="hint cb-end-why">{why}</p>' in ender
+    before = t.taps()
+    out = t.send("end", seat=seat("Bojan"), reason="tens")
+    assert t.status == 422 and why in errors(out) and t.taps() == before
+    t.client.set_cookie(i18n.COOKIE, "sr-Latn")  # said in the phone's language
+    assert "Sudi se pucanj: završi ga ili otkaži" in t.reload().split("cb-end-why", 1)[1]
+    t.client.set_cookie(i18n.COOKIE, "en")
+    t.reload()
+    t.press("cb-cancel-shot")
+    assert all("disabled" not in b and "data-tap" in b for b in end_buttons(t.panel))
+    assert "cb-end-why" not in t.panel
+    t.press('data-reason="tens"', '\\"seat\\":1,')
+    assert t.state()["end"] == {"seat": 1, "player": "Bojan", "reason": "tens"}
+
+
 def test_a_shot_refusal_is_shown_next_to_the_victims_cards(cowboy):
     t = cowboy()
     out = shot(t, ["3H", "8C"], ["AD"])  # an ace without its king

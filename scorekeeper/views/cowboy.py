@@ -12,7 +12,8 @@ from markupsafe import Markup, escape
 from ..cards import JACK, KING, QUEEN, SUIT_SYMBOLS, SUITS, Card
 from ..games import catalog
 from ..games import cowboy as engine
-from ..games.play.cowboy import ACES, GUN_CARDS, SHOT_CARDS, TENS
+from ..games.play import Refused, Tap
+from ..games.play.cowboy import ACES, GUN_CARDS, REASONS, SHOT_CARDS, TENS
 from ..messages import gettext as _
 from ..messages import ngettext, signed
 from ..store import new_submission_id
@@ -387,8 +388,23 @@ def _shot_of(st: dict) -> tuple:
     return st["shot"], st["aim"], legal, st["shots"], st["aces_on_table"]
 
 
-def _seats(v: panel.View, names: list[str], shown: set, end: dict | None, reasons) -> list:
-    """Each player's marriage suits and the ways they may have ended the deal."""
+def _why_no_end(state, st: dict) -> str:
+    """Why nobody may end the deal now (the state's own refusal: a shot is being
+    refereed), or "" while anyone may."""
+    if any(e["action"] == "end" for e in st["legal"]):
+        return ""
+    try:
+        state.verify(Tap("why-not", "end", (("seat", 0), ("reason", REASONS[0]))))
+    except Refused as exc:
+        return exc.message
+    return ""
+
+
+def _seats(
+    v: panel.View, names: list[str], shown: set, end: dict | None, reasons, end_why: str
+) -> list:
+    """Each player's marriage suits and the ways they may have ended the deal (none
+    while ``end_why`` says why not)."""
     return [
         {
             "seat": seat,
@@ -407,8 +423,9 @@ def _seats(v: panel.View, names: list[str], shown: set, end: dict | None, reason
                     "label": label,
                     **_button(
                         v,
-                        "end",
+                        None if end_why else "end",
                         on=bool(end) and (end["seat"], end["reason"]) == (seat, code),
+                        why=end_why,
                         seat=seat,
                         reason=code,
                     ),
@@ -425,6 +442,7 @@ def view(v: panel.View) -> dict:
     st = state.to_json()
     names = list(state.players)
     shown, end = set(st["suits_shown"]), st["end"]
+    end_why = _why_no_end(state, st) if v.writable else ""
     key = table.scorer_key if v.writable else table.watch_key
     at = _problem_seat(st["problem"], names)
     reasons = (
@@ -464,8 +482,9 @@ def view(v: panel.View) -> dict:
             for m in st["marriages"]
         ],
         # the marriage and ender parts: made of these, drawn when not kept
-        "seats_of": (names, st["suits_shown"], end),
-        "seats": _once(lambda: _seats(v, names, shown, end, reasons)),
+        "seats_of": (names, st["suits_shown"], end, end_why),
+        "seats": _once(lambda: _seats(v, names, shown, end, reasons, end_why)),
+        "end_why": end_why,
         "shot_of": (names, _shot_of(st)) if v.writable else None,
         "shot_active": bool(st["shot"] or st["aim"]),
         "shot": _once(lambda: _shot(v, st, names) if v.writable else shot_facts(st, names)),
