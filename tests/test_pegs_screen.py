@@ -1434,6 +1434,38 @@ def test_edit_in_the_history_reopens_the_last_move_on_its_board(pg, client):
     assert watch.status_code == 403
 
 
+def test_change_this_move_waits_while_the_next_turn_is_being_entered(pg, client):
+    """The board's "Change this move" reopens the last move only on an empty turn: once
+    the next turn has a tap it is disabled with the reason, in a turn's words, and the
+    edit sent anyway is refused with it, nothing changed; undoing the tap offers it again."""
+    t = pg(FOUR)
+    t.set_board({**start(4), "0": ["T8", "S", "S", "S", "S"]})
+    t.turn(0, "5")
+    t.step(0, "T8", "T13")
+    [moved] = t.entries(pegs_table.APPLY_KIND)
+    edit_url = f"{t.url}/pegs/edit/{moved.id}"
+    change = r'<button type="(?:submit|button)" class="small pg-edit"[^>]*>'
+
+    def change_button():
+        html = t.page().html
+        return re.search(change, html[html.index('class="card pg-after"') :]).group(0)
+
+    assert "disabled" not in change_button()
+    t.turn(1, "5")
+    why = "A turn is being entered: play it, or undo its taps, before changing a move."
+    button = unescape(change_button())
+    assert "disabled" in button and f'aria-label="Change this move — {why}"' in button
+    before = t.store.draft(t.table.id, pegs_table.DRAFT)
+    response = client.post(edit_url, data={"csrf_token": t.csrf}, headers=HX)
+    assert response.status_code == 409 and why in unescape(response.get_data(as_text=True))
+    assert t.store.draft(t.table.id, pegs_table.DRAFT) == before
+    while undo_tap := re.search(r'class="small pg-untap"[^>]*hx-vals=\'([^\']*)\'', t.page().html):
+        assert t.post("/undo", json.loads(undo_tap.group(1))).status_code == 200
+    assert t.store.draft(t.table.id, pegs_table.DRAFT)[0]["taps"] == []
+    assert "disabled" not in change_button()
+    assert client.post(edit_url, data={"csrf_token": t.csrf}, headers=HX).status_code == 200
+
+
 def test_a_replayed_tap_id_is_applied_once_and_a_tap_answers_with_the_panel_alone(pg):
     """Issue #20: a tap carries the id its phone made; sent again (its answer lost) after
     another phone's tap, it changes nothing. A tap answers with the panel alone."""

@@ -146,6 +146,7 @@ class Numbering:
     reopened_changed: str = ""  # a redo beside a later version reopened and changed
     not_undone: str = ""  # a redo of an entry that counts
     cannot_edit: str = ""  # an edit opened on an entry that no longer counts
+    being_entered: str = ""  # an edit opened while the screen's next one is being entered
 
 
 ROUNDS = Numbering()

@@ -1749,6 +1749,9 @@ GAME = catalog.Game(
         ),
         not_undone=N_("Turn %(round)s is not undone; there is nothing to redo."),
         cannot_edit=N_("Turn %(round)s was undone or changed; it cannot be edited."),
+        being_entered=N_(
+            "A turn is being entered: play it, or undo its taps, before changing a move."
+        ),
     ),
     no_result=N_("Arizona Pegs and Jokers has no totals: its winner comes from pegs-apply."),
     score_pad=False,  # a race: nobody scores points

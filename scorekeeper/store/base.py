@@ -155,13 +155,15 @@ class StoreBase:
         self._open_write: _OpenWrite | None = None  # the write transaction under way
         self._memo_carried: dict[int, tuple[int, str, dict]] = {}  # ``_carried_reads``
 
-    def _numbered(self, table_id: int, sentence: str, rounds: str, round_number: int) -> Text:
-        """A refusal naming an entry by its number: the msgid ``rounds``, unless the
-        table's game words it its own way (its numbering's ``sentence``)."""
+    def _numbered(
+        self, table_id: int, sentence: str, rounds: str, round_number: int | None = None
+    ) -> Text:
+        """A refusal naming an entry by its number (if any): the msgid ``rounds``, unless
+        the table's game words it its own way (its numbering's ``sentence``)."""
         if self.numbering is not None:
             own = getattr(self.numbering(self.table(table_id).game), sentence, "")
             rounds = own or rounds
-        return Text(rounds, round=round_number)
+        return Text(rounds) if round_number is None else Text(rounds, round=round_number)
 
     @functools.cached_property
     def file(self) -> str | None:

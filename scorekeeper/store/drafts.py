@@ -383,8 +383,13 @@ class Drafts:
                 raise Unchanged
             if data and data.get("taps"):
                 raise Conflict(
-                    Text(
-                        "A deal is being entered: save it or undo its taps before editing another."
+                    self._numbered(
+                        table_id,
+                        "being_entered",
+                        N_(
+                            "A deal is being entered: save it or undo its taps before "
+                            "editing another."
+                        ),
                     )
                 )
             entry = self.entry(table_id, entry_id)

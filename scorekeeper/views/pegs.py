@@ -141,6 +141,8 @@ def panel(v) -> dict:
         "pass": tap(v, "discard", seat=race.turn),
         # a retried undo is stored once; after a redo the same entry's undo is a new one
         "undo_sid": f"pgu{last.id}v{v.table.version}" if last else None,
+        # the last move reopens on an empty turn alone (the store's ``reopen_entry``)
+        "edit_why": _(game.numbering.being_entered) if v.data["taps"] else "",
     }
     if winner is not None:
         screen["winner"] = {
