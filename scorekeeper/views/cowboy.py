@@ -12,7 +12,6 @@ from markupsafe import Markup, escape
 from ..cards import JACK, KING, QUEEN, SUIT_SYMBOLS, SUITS, Card
 from ..games import catalog
 from ..games import cowboy as engine
-from ..games.play import Refused, Tap
 from ..games.play.cowboy import ACES, GUN_CARDS, REASONS, SHOT_CARDS, TENS
 from ..messages import gettext as _
 from ..messages import ngettext, signed
@@ -393,11 +392,7 @@ def _why_no_end(state, st: dict) -> str:
     refereed), or "" while anyone may."""
     if any(e["action"] == "end" for e in st["legal"]):
         return ""
-    try:
-        state.verify(Tap("why-not", "end", (("seat", 0), ("reason", REASONS[0]))))
-    except Refused as exc:
-        return exc.message
-    return ""
+    return panel.why_not(state, "end", seat=0, reason=REASONS[0])
 
 
 def _seats(

@@ -12,6 +12,8 @@ from markupsafe import Markup, escape
 
 from .. import store
 from ..cards import card_colour, card_symbol, symbols
+from ..errors import RuleError
+from ..games.play import Tap
 from ..messages import gettext as _
 from .fragments import Kept, Memo, compact_json, stable_key
 
@@ -29,6 +31,16 @@ RECENT_TAPS_SHOWN = 8  # a tap arrives among the latest few, however many phones
 def suit_names() -> list[str]:
     """The suits' names, in the order of ``cards.SUITS`` (a picker's rows)."""
     return [_("Spades"), _("Hearts"), _("Diamonds"), _("Clubs")]
+
+
+def why_not(state, action: str, /, **args) -> str:
+    """Why the state refuses the tap ``action`` with ``args`` (its own refusal, in the
+    asker's language), or "" when it would take it: a disabled button's reason."""
+    try:
+        state.verify(Tap("why-not", action, tuple(args.items())))
+    except RuleError as exc:
+        return exc.message
+    return ""
 
 
 # ---------------------------------------------------------------- the panel's view

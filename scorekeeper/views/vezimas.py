@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from ..cards import RED_SUITS, SUIT_SYMBOLS
 from ..deals.vezimas import assess, question_of
-from ..errors import RuleError
 from ..games import vezimas as engine
-from ..games.play import Tap
 from ..games.play.vezimas import DECK
 from ..store import new_submission_id
 from . import panel
@@ -25,12 +23,7 @@ def _why_not(state, action: str, held: int | None) -> str | None:
     refusal of a tap naming another seat), or None while it may."""
     if held is None:
         return None
-    other = Tap("why-not", action, (("seat", (held + 1) % len(state.players)),))
-    try:
-        state.verify(other)
-    except RuleError as exc:
-        return exc.message
-    return None
+    return panel.why_not(state, action, seat=(held + 1) % len(state.players)) or None
 
 
 def view(v: panel.View) -> dict:
